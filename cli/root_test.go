@@ -1,0 +1,34 @@
+package cli
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// run executes kviz in-process and returns exit code, stdout and stderr.
+func run(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Execute(args, strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestVersionAndUnknownCommand(t *testing.T) {
+	code, out, _ := run(t, "", "--version")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, Version)
+
+	code, _, errOut := run(t, "", "nosuchcommand")
+	assert.Equal(t, 2, code)
+	assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line: %q", errOut)
+	assert.True(t, strings.HasPrefix(errOut, "kviz: "))
+}
+
+func TestBadFlagIsOneLineExit2(t *testing.T) {
+	code, _, errOut := run(t, "", "--no-such-flag")
+	assert.Equal(t, 2, code)
+	assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line: %q", errOut)
+}

@@ -1,0 +1,90 @@
+package strategies
+
+import "unicode/utf8"
+
+// Kafka's orders and hashes are Java's. These helpers reproduce them so kviz
+// gives the same answer as the JVM for any name, not just ASCII ones.
+
+// JavaLess reports whether a < b under Java's String.compareTo, which compares
+// UTF-16 code units. For ASCII and most of Unicode that is Go's byte order;
+// it differs for characters above U+FFFF versus U+E000–U+FFFF.
+func JavaLess(a, b string) bool { return JavaCompare(a, b) < 0 }
+
+// JavaCompare is Java's String.compareTo, reduced to its sign.
+func JavaCompare(a, b string) int {
+	for a != "" && b != "" {
+		ra, na := utf8.DecodeRuneInString(a)
+		rb, nb := utf8.DecodeRuneInString(b)
+		if ra != rb {
+			ua, ub := firstUTF16(ra), firstUTF16(rb)
+			if ua != ub {
+				if ua < ub {
+					return -1
+				}
+				return 1
+			}
+			// Same high surrogate: the low surrogates decide.
+			la, lb := secondUTF16(ra), secondUTF16(rb)
+			if la < lb {
+				return -1
+			}
+			return 1
+		}
+		a, b = a[na:], b[nb:]
+	}
+	switch {
+	case a == "" && b == "":
+		return 0
+	case a == "":
+		return -1
+	default:
+		return 1
+	}
+}
+
+// JavaHashCode is Java's String.hashCode: h = 31*h + c over UTF-16 code
+// units, wrapping at 32 bits.
+func JavaHashCode(s string) int32 {
+	var h int32
+	for _, r := range s {
+		if r >= 0x10000 {
+			h = 31*h + int32(firstUTF16(r))
+			h = 31*h + int32(secondUTF16(r))
+			continue
+		}
+		h = 31*h + int32(r)
+	}
+	return h
+}
+
+// KafkaAbs is Kafka's Utils.abs: Math.abs, except MIN_VALUE maps to 0.
+func KafkaAbs(n int32) int32 {
+	if n == -1<<31 {
+		return 0
+	}
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// CoordinatorPartition is the __consumer_offsets partition that holds a
+// group: Utils.abs(groupId.hashCode()) % offsets.topic.num.partitions.
+// Its leader broker is the group coordinator.
+func CoordinatorPartition(groupID string, offsetsPartitions int32) int32 {
+	return KafkaAbs(JavaHashCode(groupID)) % offsetsPartitions
+}
+
+func firstUTF16(r rune) rune {
+	if r < 0x10000 {
+		return r
+	}
+	return 0xD800 + ((r - 0x10000) >> 10)
+}
+
+func secondUTF16(r rune) rune {
+	if r < 0x10000 {
+		return 0
+	}
+	return 0xDC00 + ((r - 0x10000) & 0x3FF)
+}

@@ -1,0 +1,46 @@
+package strategies
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestJavaHashCodeAndCoordinatorPartition(t *testing.T) {
+	cases := []struct {
+		group string
+		hash  int32
+		part  int32
+	}{
+		{"my-group", -1906497762, 12},
+		{"test", 3556498, 48},
+		{"A", 65, 15},
+		{"", 0, 0},
+		{"polygenelubricants", -2147483648, 0},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.hash, JavaHashCode(c.group), c.group)
+		assert.Equal(t, c.part, CoordinatorPartition(c.group, 50), c.group)
+	}
+}
+
+func TestJavaCompareUsesUTF16Order(t *testing.T) {
+	// U+FF21 (fullwidth A) is one UTF-16 unit 0xFF21; U+1F600 starts with the
+	// high surrogate 0xD83D, so Java sorts the emoji first; Go's bytes disagree.
+	assert.True(t, JavaLess("\U0001F600", "\uFF21"))
+	assert.False(t, "\U0001F600" < "\uFF21")
+	assert.True(t, JavaLess("c0", "c1"))
+	assert.True(t, JavaLess("c", "c0"))
+	assert.Equal(t, 0, JavaCompare("x", "x"))
+}
+
+func TestPlaceReplicasMatchesAdminUtilsTable(t *testing.T) {
+	got, err := PlaceReplicas(5, 10, 3, 0, 0)
+	assert.NoError(t, err)
+	assert.Equal(t, [][]int{
+		{0, 1, 2}, {1, 2, 3}, {2, 3, 4}, {3, 4, 0}, {4, 0, 1},
+		{0, 2, 3}, {1, 3, 4}, {2, 4, 0}, {3, 0, 1}, {4, 1, 2},
+	}, got)
+	_, err = PlaceReplicas(2, 3, 3, 0, 0)
+	assert.Error(t, err)
+}
