@@ -1,0 +1,115 @@
+// Package keymap holds every key of the lab as a key.Binding with its help
+// text. The keys are a contract (issue 4): the TUI matches only these, the
+// footer and the "?" screen render them, and the tests press them.
+package keymap
+
+import "charm.land/bubbles/v2/key"
+
+// KeyMap is every key the lab understands. Modal keys (Confirm, Back) are
+// listed too, so that one table proves no key does two things.
+type KeyMap struct {
+	// Stepping through the timeline.
+	Next          key.Binding
+	Prev          key.Binding
+	NextRebalance key.Binding
+	PrevRebalance key.Binding
+	First         key.Binding
+	Last          key.Binding
+	Play          key.Binding
+	Faster        key.Binding
+	Slower        key.Binding
+
+	// Choosing a member.
+	Up   key.Binding
+	Down key.Binding
+
+	// Events inserted at the current time.
+	AddMember     key.Binding
+	Leave         key.Binding
+	Crash         key.Binding
+	Restart       key.Binding
+	AddPartitions key.Binding
+
+	// Changing the experiment.
+	Strategy key.Binding
+	Protocol key.Binding
+	Compare  key.Binding
+	WhatIf   key.Binding
+
+	// Moving around the screen.
+	Pane       key.Binding
+	ScrollUp   key.Binding
+	ScrollDown key.Binding
+	Confirm    key.Binding
+	Back       key.Binding
+
+	Help key.Binding
+	Quit key.Binding
+}
+
+// DefaultKeyMap returns the lab's keys. It is a function, not a variable,
+// so that disabling a binding in one screen cannot leak into another.
+func DefaultKeyMap() KeyMap {
+	b := func(keys []string, helpKey, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(helpKey, desc))
+	}
+	return KeyMap{
+		Next:          b([]string{"right", "n", "space"}, "→/n/space", "next step"),
+		Prev:          b([]string{"left", "b"}, "←/b", "previous step"),
+		NextRebalance: b([]string{"]"}, "]", "next rebalance"),
+		PrevRebalance: b([]string{"["}, "[", "previous rebalance"),
+		First:         b([]string{"home", "g"}, "home/g", "first step"),
+		Last:          b([]string{"end", "G"}, "end/G", "last step"),
+		Play:          b([]string{"p"}, "p", "play/pause"),
+		Faster:        b([]string{"+", "="}, "+", "faster"),
+		Slower:        b([]string{"-", "_"}, "-", "slower"),
+
+		Up:   b([]string{"up", "k"}, "↑/k", "member up"),
+		Down: b([]string{"down", "j"}, "↓/j", "member down"),
+
+		AddMember:     b([]string{"a"}, "a", "add a member"),
+		Leave:         b([]string{"d"}, "d", "member leaves"),
+		Crash:         b([]string{"x"}, "x", "member crashes"),
+		Restart:       b([]string{"r"}, "r", "member restarts"),
+		AddPartitions: b([]string{"t"}, "t", "add partitions"),
+
+		Strategy: b([]string{"s"}, "s", "next strategy"),
+		Protocol: b([]string{"e"}, "e", "next protocol"),
+		Compare:  b([]string{"c"}, "c", "compare strategies"),
+		WhatIf:   b([]string{"w"}, "w", "what-if"),
+
+		Pane:       b([]string{"tab"}, "tab", "next pane"),
+		ScrollUp:   b([]string{"pgup"}, "pgup", "scroll up"),
+		ScrollDown: b([]string{"pgdown"}, "pgdown", "scroll down"),
+		Confirm:    b([]string{"enter"}, "enter", "confirm"),
+		Back:       b([]string{"esc"}, "esc", "close"),
+
+		Help: b([]string{"?"}, "?", "full help"),
+		Quit: b([]string{"q", "ctrl+c"}, "q", "quit"),
+	}
+}
+
+// All lists every binding, in help order. Tests use it to prove that no
+// key is bound twice.
+func (k KeyMap) All() []key.Binding {
+	var out []key.Binding
+	for _, group := range k.FullHelp() {
+		out = append(out, group...)
+	}
+	return out
+}
+
+// ShortHelp is the footer: the keys a newcomer needs in the first minute.
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Next, k.Prev, k.NextRebalance, k.Play, k.Up, k.WhatIf, k.Compare, k.Help, k.Quit}
+}
+
+// FullHelp is the "?" screen, one column per concern.
+func (k KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Next, k.Prev, k.NextRebalance, k.PrevRebalance, k.First, k.Last, k.Play, k.Faster, k.Slower},
+		{k.Up, k.Down, k.AddMember, k.Leave, k.Crash, k.Restart, k.AddPartitions},
+		{k.Strategy, k.Protocol, k.Compare, k.WhatIf, k.Confirm, k.Back},
+		{k.Pane, k.ScrollUp, k.ScrollDown, k.Help, k.Quit},
+	}
+}
