@@ -1,0 +1,122 @@
+// Package model simulates a Kafka consumer group and its coordinator one
+// protocol step at a time, on a virtual clock: the classic protocol (eager and
+// cooperative) and the KIP-848 consumer protocol. It is pure and
+// deterministic: the same scenario always gives the same trace. The lab
+// (tui/) draws its views; `kviz simulate` prints its steps.
+package model
+
+import "github.com/kvizlab/kviz/strategies"
+
+// Event is something that happens to the group at a point of the timeline:
+// a scenario's timeline entry, or one the lab inserts as a what-if.
+type Event struct {
+	AtMs     int64
+	Kind     string   // join|leave|crash|restart|stall|subscribe|add_partitions|commit|fail_broker|recover_broker
+	Member   string   // the member's client id (join, leave, crash, restart, stall, subscribe, commit)
+	Topics   []string // join, subscribe
+	Instance string   // join: group.instance.id ("" = dynamic)
+	Topic    string   // add_partitions
+	Count    int32    // add_partitions: the new total
+	Ms       int64    // stall: how long poll() is not called
+	Broker   int      // fail_broker, recover_broker
+	// Generation, when set on a commit, is the generation the commit carries
+	// (an application holding stale group metadata); nil = the member's own.
+	Generation *int32
+	line       int // scenario line, for error messages; 0 when inserted
+}
+
+// EventKinds lists the event kinds in the order the docs present them.
+var EventKinds = []string{"join", "leave", "crash", "restart", "stall", "subscribe",
+	"add_partitions", "commit", "fail_broker", "recover_broker"}
+
+// Step is one line of the trace: a request, a response, a callback, a timer.
+type Step struct {
+	Index        int                           `json:"step"`
+	TimeMs       int64                         `json:"time_ms"`
+	Kind         string                        `json:"kind"`
+	Member       string                        `json:"member"`
+	Text         string                        `json:"text"`
+	GroupState   string                        `json:"group_state"`
+	Generation   int32                         `json:"generation"`
+	Leader       string                        `json:"leader"`
+	Error        string                        `json:"error,omitempty"`
+	Owned        map[string]map[string][]int32 `json:"owned"`
+	MemberEpochs map[string]int32              `json:"member_epochs,omitempty"`
+	Target       map[string]map[string][]int32 `json:"target,omitempty"`
+	// Routine marks a heartbeat that changed nothing; `kviz simulate` hides it unless --all.
+	Routine bool `json:"-"`
+}
+
+// GroupView is the whole state after one step, for the lab to draw.
+// Views are shared between callers: treat them as read-only.
+type GroupView struct {
+	TimeMs               int64
+	GroupID              string
+	Protocol             string // eager | cooperative | consumer
+	Strategy             string // kviz strategy name
+	State                string // Kafka's name for the group state in this protocol
+	Generation           int32  // classic generation; group epoch under the consumer protocol
+	AssignmentEpoch      int32  // consumer protocol only
+	Leader               string // classic only: the leader's client id
+	CoordinatorBroker    int    // -1 when no broker leads the group's offsets partition
+	CoordinatorPartition int32
+	Topics               []TopicView  // in name order
+	Members              []MemberView // in join order; departed ones flagged by Status
+	Brokers              []BrokerView
+}
+
+// TopicView is one topic as the group sees it.
+type TopicView struct {
+	Name       string
+	Partitions int32
+}
+
+// BrokerView is one broker and the __consumer_offsets partitions it leads.
+type BrokerView struct {
+	ID            int
+	Up            bool
+	LeadsOffsets  int  // how many __consumer_offsets partitions it leads
+	IsCoordinator bool // it leads the group's offsets partition
+}
+
+// MemberView is one member as the lab draws it. ID is the scenario's client
+// id (c1); MemberID is the coordinator-made member.id (c1-1a2b3c4d).
+type MemberView struct {
+	ID, InstanceID string
+	MemberID       string
+	Status         string // joining|active|rejoining|stalled|crashed|left|fenced
+	Topics         []string
+	Owned          []strategies.TopicPartition // consumed now
+	Revoking       []strategies.TopicPartition // being revoked (callback running / pending revocation)
+	// Pending is assigned or targeted but not yet held: withheld by a
+	// cooperative assignor, or not yet released by another member (KIP-848).
+	Pending       []strategies.TopicPartition
+	NewlyAssigned []strategies.TopicPartition // given by the last onPartitionsAssigned
+	Generation    int32                       // classic: the generation the member holds (-1 none)
+	MemberEpoch   int32                       // consumer protocol
+	MemberState   string                      // consumer protocol: STABLE, UNREVOKED_PARTITIONS, UNRELEASED_PARTITIONS
+	LastCallback  string                      // e.g. "onPartitionsRevoked([t0-1])"
+	IsLeader      bool
+}
+
+// Rebalance summarises one completed rebalance: from the step that started it
+// to the step where the group was Stable again with every partition owned.
+type Rebalance struct {
+	StartStep, EndStep int
+	StartMs, EndMs     int64
+	Generation         int32 // generation (group epoch) at the end
+	Moved              int   // partitions whose owner changed
+	// UnownedMs is, per partition, how long it had no consumer during the rebalance.
+	UnownedMs map[strategies.TopicPartition]int64
+}
+
+// Member statuses.
+const (
+	StatusJoining   = "joining"
+	StatusActive    = "active"
+	StatusRejoining = "rejoining"
+	StatusStalled   = "stalled"
+	StatusCrashed   = "crashed"
+	StatusLeft      = "left"
+	StatusFenced    = "fenced"
+)
