@@ -7,19 +7,11 @@ import "fmt"
 // It returns, for each partition, its replicas; the first is the preferred
 // leader. startIndex and shift are Kafka's random start index and shift.
 func PlaceReplicas(brokers, partitions, replicationFactor, startIndex, shift int) ([][]int, error) {
-	switch {
-	case brokers <= 0:
+	if brokers <= 0 {
 		return nil, fmt.Errorf("brokers must be at least 1, got %d", brokers)
-	case partitions < 0:
-		return nil, fmt.Errorf("partitions must not be negative, got %d", partitions)
-	case replicationFactor <= 0:
-		return nil, fmt.Errorf("replication factor must be at least 1, got %d", replicationFactor)
-	case replicationFactor > brokers:
-		return nil, fmt.Errorf("replication factor %d is larger than the %d available brokers", replicationFactor, brokers)
-	case startIndex < 0 || startIndex >= brokers:
-		return nil, fmt.Errorf("start index %d is outside 0..%d", startIndex, brokers-1)
-	case shift < 0:
-		return nil, fmt.Errorf("shift must not be negative, got %d", shift)
+	}
+	if err := checkPlacement(brokers, partitions, replicationFactor, startIndex, shift); err != nil {
+		return nil, err
 	}
 	out := make([][]int, partitions)
 	for p := 0; p < partitions; p++ {
