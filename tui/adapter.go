@@ -1,0 +1,163 @@
+package tui
+
+import (
+	"sort"
+
+	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/strategies"
+)
+
+// simInfo is what the lab derives once per simulation and reuses on every
+// frame: who gets which letter, and which partitions each rebalance moved.
+// Letters follow first appearance over the whole run, so a member keeps
+// its letter and colour while stepping back and forth.
+type simInfo struct {
+	letters    map[string]int // member id -> roster index
+	rebalances []model.Rebalance
+	moved      []map[strategies.TopicPartition]bool // per rebalance
+}
+
+// rosterGlyphs are the member letters: 62 distinct ones before they repeat
+// (a repeat still differs by colour and by row).
+const rosterGlyphs = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+
+func newSimInfo(sim simulation) *simInfo {
+	info := &simInfo{letters: map[string]int{}}
+	add := func(id string) {
+		if _, ok := info.letters[id]; !ok && id != "" {
+			info.letters[id] = len(info.letters)
+		}
+	}
+	for _, m := range sim.Scenario().Members {
+		add(m.ID)
+	}
+	for i := 0; i < sim.Len(); i++ {
+		for _, m := range sim.View(i).Members {
+			add(m.ID)
+		}
+	}
+	info.rebalances = sim.Rebalances()
+	for _, r := range info.rebalances {
+		info.moved = append(info.moved, movedBetween(sim, r))
+	}
+	return info
+}
+
+// movedBetween lists the partitions that changed hands in the rebalance:
+// held by one member before it started and by another (or nobody) after.
+// A first assignment of a free partition is not a move.
+func movedBetween(sim simulation, r model.Rebalance) map[strategies.TopicPartition]bool {
+	before := map[strategies.TopicPartition]string{}
+	if r.StartStep > 0 {
+		before = owners(sim.View(r.StartStep - 1))
+	}
+	after := owners(sim.View(min(r.EndStep, sim.Len()-1)))
+	out := map[strategies.TopicPartition]bool{}
+	for tp, who := range before {
+		if after[tp] != who {
+			out[tp] = true
+		}
+	}
+	return out
+}
+
+// owners maps each held partition to the member consuming it.
+func owners(v *model.GroupView) map[strategies.TopicPartition]string {
+	out := map[strategies.TopicPartition]string{}
+	for _, m := range v.Members {
+		for _, tp := range m.Owned {
+			out[tp] = m.ID
+		}
+	}
+	return out
+}
+
+// letter returns the member's roster letter and colour index.
+func (info *simInfo) letter(id string) (string, int) {
+	i, ok := info.letters[id]
+	if !ok {
+		i = len(info.letters)
+	}
+	g := rosterGlyphs[i%len(rosterGlyphs)]
+	return string(g), i
+}
+
+// lastRebalance is the index of the latest rebalance finished by step i, or -1.
+func (info *simInfo) lastRebalance(step int) int {
+	k := sort.Search(len(info.rebalances), func(k int) bool { return info.rebalances[k].EndStep > step })
+	return k - 1
+}
+
+// buildGrid turns the view after a step into the grid's plain data.
+func buildGrid(v *model.GroupView, info *simInfo, step int, selected string) *gridData {
+	g := &gridData{Selected: -1}
+	index := map[string]int{}
+	for i, t := range v.Topics {
+		n := int(t.Partitions)
+		g.Topics = append(g.Topics, gridTopic{Name: t.Name, Partitions: n, Unowned: make([]bool, n), Moved: make([]bool, n)})
+		index[t.Name] = i
+	}
+	held := make([][]bool, len(g.Topics))
+	for i, t := range g.Topics {
+		held[i] = make([]bool, t.Partitions)
+	}
+	for mi, m := range v.Members {
+		letter, color := info.letter(m.ID)
+		gm := gridMember{ID: m.ID, Letter: letter, Color: color, Count: len(m.Owned)}
+		gm.Tag, gm.TagBad = memberTag(&m)
+		gm.Cells = make([][]cellState, len(g.Topics))
+		for i, t := range g.Topics {
+			gm.Cells[i] = make([]cellState, t.Partitions)
+		}
+		mark := func(tps []strategies.TopicPartition, s cellState) {
+			for _, tp := range tps {
+				ti, ok := index[tp.Topic]
+				if !ok || int(tp.Partition) >= len(gm.Cells[ti]) || tp.Partition < 0 {
+					continue // a view never names unknown partitions; stay safe if one does
+				}
+				gm.Cells[ti][tp.Partition] = s
+				if s != cellPending {
+					held[ti][tp.Partition] = true
+				}
+			}
+		}
+		mark(m.Owned, cellOwned)
+		mark(m.NewlyAssigned, cellNew)
+		mark(m.Revoking, cellRevoking)
+		mark(m.Pending, cellPending)
+		if m.ID == selected {
+			g.Selected = mi
+		}
+		g.Members = append(g.Members, gm)
+	}
+	for ti := range g.Topics {
+		for p, h := range held[ti] {
+			g.Topics[ti].Unowned[p] = !h
+		}
+	}
+	if r := info.lastRebalance(step); r >= 0 {
+		for tp := range info.moved[r] {
+			if ti, ok := index[tp.Topic]; ok && int(tp.Partition) < len(g.Topics[ti].Moved) {
+				g.Topics[ti].Moved[tp.Partition] = true
+			}
+		}
+	}
+	return g
+}
+
+// memberTag is the short word after a member's row; problems first.
+func memberTag(m *model.MemberView) (string, bool) {
+	switch m.Status {
+	case model.StatusCrashed, model.StatusLeft, model.StatusFenced, model.StatusStalled:
+		return m.Status, true
+	case model.StatusJoining, model.StatusRejoining:
+		return m.Status, false
+	}
+	if len(m.Owned) == 0 && len(m.Revoking) == 0 {
+		return "idle", false
+	}
+	if m.IsLeader {
+		return "leader", false
+	}
+	return "", false
+}

@@ -1,0 +1,165 @@
+// Package tui is the interactive lab: a Bubble Tea v2 program that draws a
+// model.Sim one step at a time. It computes nothing about Kafka itself:
+// every assignment, state and what-if comes from model/ and strategies/.
+package tui
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/kvizlab/kviz/keymap"
+	"github.com/kvizlab/kviz/model"
+)
+
+// pane is which part of the screen has focus (tab cycles it).
+type pane int
+
+const (
+	paneGrid pane = iota
+	paneProtocol
+	paneNumbers
+	paneCount
+)
+
+func (p pane) String() string {
+	return [...]string{"grid", "protocol", "numbers"}[p]
+}
+
+// mode is what the body of the screen shows.
+type mode int
+
+const (
+	modeLab     mode = iota // the grid and panes
+	modeCompare             // strategies side by side
+	modeWhatIf              // preview of the selected member leaving or crashing
+)
+
+// speeds are the autoplay rates; the interval is baseTick divided by them.
+var speeds = []float64{0.25, 0.5, 1, 2, 4, 8}
+
+const (
+	baseTick     = 900 * time.Millisecond
+	defaultSpeed = 2 // index of 1×
+	minWidth     = 60
+	minHeight    = 20
+)
+
+// App is the lab's only tea.Model. Panes are plain render functions of its
+// state; the simulation is immutable and replaced, never edited, when an
+// event is inserted or the strategy or protocol changes.
+type App struct {
+	keys   keymap.KeyMap
+	help   help.Model
+	styles Styles
+	isDark bool
+
+	width, height int
+
+	sim  simulation
+	info *simInfo
+	step int
+
+	selected string // member id, so the selection survives steps where members come and go
+
+	playing bool
+	playGen int // tags tick messages: a tick from an earlier play session is dropped
+	speed   int
+
+	focus     pane
+	mode      mode
+	status    string // one line of feedback on the last action
+	statusBad bool
+
+	compare *compareTable
+	whatIf  *whatIfPreview
+}
+
+// tickMsg advances autoplay; gen must match the app's playGen.
+type tickMsg struct{ gen int }
+
+// New opens the lab on a scenario. It simulates it first, so a scenario the
+// model rejects is reported before any screen appears.
+func New(sc *model.Scenario) (App, error) {
+	sim, err := simulateFn(sc)
+	if err != nil {
+		return App{}, err
+	}
+	return newApp(sim), nil
+}
+
+// NewFromSim opens the lab on a finished simulation.
+func NewFromSim(sim *model.Sim) App { return newApp(modelSim{sim}) }
+
+func newApp(sim simulation) App {
+	a := App{
+		keys:   keymap.DefaultKeyMap(),
+		help:   help.New(),
+		isDark: true,
+		speed:  defaultSpeed,
+		width:  80,
+		height: 24,
+	}
+	a.styles = NewStyles(true).WithNoColor(os.Getenv("NO_COLOR") != "")
+	a.help.Styles = help.DefaultStyles(true)
+	a.setSim(sim)
+	if v := a.view(); len(v.Members) > 0 {
+		a.selected = v.Members[0].ID
+	}
+	return a
+}
+
+// setSim installs a (new) simulation and keeps the cursor in range.
+func (a *App) setSim(sim simulation) {
+	a.sim = sim
+	a.info = newSimInfo(sim)
+	a.step = min(a.step, sim.Len()-1)
+	a.compare = nil
+}
+
+// view is the group after the current step.
+func (a *App) view() *model.GroupView { return a.sim.View(a.step) }
+
+// Step is the index of the current step (for tests and the CLI).
+func (a App) Step() int { return a.step }
+
+// Scenario is the scenario on screen, with the events inserted so far.
+func (a App) Scenario() *model.Scenario { return a.sim.Scenario() }
+
+// Selected is the selected member's id.
+func (a App) Selected() string { return a.selected }
+
+// Playing reports whether autoplay runs.
+func (a App) Playing() bool { return a.playing }
+
+// Init asks the terminal for its background colour; until it answers (or
+// if it never does) the lab uses its dark styles.
+func (a App) Init() tea.Cmd { return tea.RequestBackgroundColor }
+
+func (a *App) setTheme(isDark bool, noColor bool) {
+	a.isDark = isDark
+	a.styles = NewStyles(isDark).WithNoColor(noColor)
+	a.help.Styles = help.DefaultStyles(isDark)
+}
+
+// noColorProfile is true for outputs that drop colour entirely.
+func noColorProfile(p colorprofile.Profile) bool {
+	return p == colorprofile.Ascii || p == colorprofile.NoTTY
+}
+
+// interval is the autoplay delay at the current speed.
+func (a *App) interval() time.Duration {
+	return time.Duration(float64(baseTick) / speeds[a.speed])
+}
+
+func (a *App) tick() tea.Cmd {
+	gen := a.playGen
+	return tea.Tick(a.interval(), func(time.Time) tea.Msg { return tickMsg{gen: gen} })
+}
+
+// speedLabel is "1×", "0.5×", ...
+func (a *App) speedLabel() string { return fmt.Sprintf("%g×", speeds[a.speed]) }

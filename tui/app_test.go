@@ -1,0 +1,341 @@
+package tui
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// press builds the key message a terminal sends for a key name.
+func press(k string) tea.KeyPressMsg {
+	switch k {
+	case "right":
+		return tea.KeyPressMsg{Code: tea.KeyRight}
+	case "left":
+		return tea.KeyPressMsg{Code: tea.KeyLeft}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "ctrl+c":
+		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	}
+	r := []rune(k)[0]
+	return tea.KeyPressMsg{Code: r, Text: k}
+}
+
+// drive sends messages through Update and returns the resulting app and
+// the last command.
+func drive(t *testing.T, a App, msgs ...tea.Msg) (App, tea.Cmd) {
+	t.Helper()
+	var m tea.Model = a
+	var cmd tea.Cmd
+	for _, msg := range msgs {
+		m, cmd = m.Update(msg)
+	}
+	return m.(App), cmd
+}
+
+func keys(ks ...string) []tea.Msg {
+	out := make([]tea.Msg, len(ks))
+	for i, k := range ks {
+		out[i] = press(k)
+	}
+	return out
+}
+
+func fakeApp(t *testing.T, w, h int) App {
+	t.Helper()
+	fakeErr = nil
+	a, _ := drive(t, newApp(newFakeSim(fakeScenario())), tea.WindowSizeMsg{Width: w, Height: h})
+	return a
+}
+
+func screen(a App) string { return ansi.Strip(a.View().Content) }
+
+// assertFits checks that no line wraps and the frame fills no more than the terminal.
+func assertFits(t *testing.T, a App, w, h int) {
+	t.Helper()
+	lines := strings.Split(a.View().Content, "\n")
+	assert.LessOrEqual(t, len(lines), h, "frame taller than the terminal")
+	for i, l := range lines {
+		assert.LessOrEqual(t, ansi.StringWidth(l), w, "line %d wider than the terminal: %q", i, ansi.Strip(l))
+	}
+}
+
+func TestViewUsesAltScreen(t *testing.T) {
+	v := fakeApp(t, 80, 24).View()
+	assert.True(t, v.AltScreen, "the lab must leave the user's screen untouched")
+	assert.Contains(t, v.WindowTitle, "workshop")
+}
+
+func TestTooSmallAndRecovers(t *testing.T) {
+	a := fakeApp(t, 80, 24)
+	a, _ = drive(t, a, tea.WindowSizeMsg{Width: 59, Height: 30})
+	assert.Contains(t, screen(a), "make the terminal larger")
+	assert.Contains(t, screen(a), "59×30")
+	a, _ = drive(t, a, tea.WindowSizeMsg{Width: 100, Height: 19})
+	assert.Contains(t, screen(a), "make the terminal larger")
+	a, _ = drive(t, a, tea.WindowSizeMsg{Width: 60, Height: 20})
+	assert.NotContains(t, screen(a), "make the terminal larger")
+	assert.Contains(t, screen(a), "Assignment")
+	assertFits(t, a, 60, 20)
+}
+
+func TestStepping(t *testing.T) {
+	a := fakeApp(t, 80, 24)
+	a, _ = drive(t, a, keys("n", "space", "right")...)
+	assert.Equal(t, 3, a.Step())
+	a, _ = drive(t, a, keys("b", "left")...)
+	assert.Equal(t, 1, a.Step())
+	a, _ = drive(t, a, keys("b", "b", "b")...)
+	assert.Equal(t, 0, a.Step(), "stepping back stops at the first step")
+	a, _ = drive(t, a, keys("G")...)
+	assert.Equal(t, a.sim.Len()-1, a.Step())
+	a, _ = drive(t, a, keys("n")...)
+	assert.Equal(t, a.sim.Len()-1, a.Step(), "stepping on stops at the last step")
+	assert.Contains(t, screen(a), a.sim.Step(a.Step()).Text, "the narration is the step's text")
+}
+
+func TestRebalanceJumps(t *testing.T) {
+	a := fakeApp(t, 80, 24)
+	rs := a.sim.Rebalances()
+	require.Len(t, rs, 2)
+	a, _ = drive(t, a, keys("n")...) // inside the first rebalance
+	a, _ = drive(t, a, keys("]")...)
+	assert.Equal(t, rs[1].StartStep, a.Step())
+	a, _ = drive(t, a, keys("]")...)
+	assert.Equal(t, rs[1].StartStep, a.Step(), "no later rebalance: stay")
+	assert.Contains(t, screen(a), "no later rebalance")
+	a, _ = drive(t, a, keys("[")...)
+	assert.Equal(t, rs[0].StartStep, a.Step())
+}
+
+// Autoplay runs one tick loop: pausing and resuming bumps the generation,
+// and a tick of an earlier generation is dropped, so toggling fast can
+// never run two loops (double speed).
+func TestPlayNeverDoublesSpeed(t *testing.T) {
+	a := fakeApp(t, 80, 24)
+	a, cmd := drive(t, a, press("p"))
+	require.True(t, a.Playing())
+	require.NotNil(t, cmd)
+	staleGen := a.playGen
+	a, _ = drive(t, a, press("p"), press("p")) // pause, play again quickly
+	require.True(t, a.Playing())
+	step := a.Step()
+	a, cmd = drive(t, a, tickMsg{gen: staleGen})
+	assert.Equal(t, step, a.Step(), "a stale tick must not advance")
+	assert.Nil(t, cmd, "a stale tick must not schedule another")
+	a, cmd = drive(t, a, tickMsg{gen: a.playGen})
+	assert.Equal(t, step+1, a.Step())
+	assert.NotNil(t, cmd, "a live tick schedules exactly the next one")
+	a, _ = drive(t, a, press("p"))
+	a, cmd = drive(t, a, tickMsg{gen: a.playGen})
+	assert.False(t, a.Playing())
+	assert.Equal(t, step+1, a.Step(), "paused: ticks do nothing")
+	assert.Nil(t, cmd)
+}
+
+func TestSpeedKeys(t *testing.T) {
+	a := fakeApp(t, 80, 24)
+	base := a.interval()
+	a, _ = drive(t, a, press("+"))
+	assert.Equal(t, base/2, a.interval())
+	a, _ = drive(t, a, press("-"), press("-"))
+	assert.Equal(t, base*2, a.interval())
+	for range 10 {
+		a, _ = drive(t, a, press("-"))
+	}
+	assert.Equal(t, 0, a.speed, "speed is bounded")
+}
+
+func TestPlayStopsAtTheEnd(t *testing.T) {
+	a := fakeApp(t, 80, 24)
+	a, _ = drive(t, a, press("G"), press("p"))
+	assert.Equal(t, 0, a.Step(), "play from the end replays from the start")
+	for i := 0; i < a.sim.Len()+2; i++ {
+		a, _ = drive(t, a, tickMsg{gen: a.playGen})
+	}
+	assert.False(t, a.Playing())
+	assert.Equal(t, a.sim.Len()-1, a.Step())
+}
+
+func TestMemberSelection(t *testing.T) {
+	a := fakeApp(t, 80, 24)
+	assert.Equal(t, "c1", a.Selected())
+	a, _ = drive(t, a, keys("j", "down")...)
+	assert.Equal(t, "c3", a.Selected())
+	a, _ = drive(t, a, keys("down", "down")...)
+	assert.Equal(t, "c3", a.Selected(), "selection stops at the last member")
+	a, _ = drive(t, a, keys("k")...)
+	assert.Equal(t, "c2", a.Selected())
+	a, _ = drive(t, a, keys("up")...)
+	assert.Equal(t, "c1", a.Selected())
+	assert.Contains(t, screen(a), "▸ A c1")
+}
+
+// Events go in at the current time; the past is untouched, so stepping
+// back and forward again is exact.
+func TestInsertedEventKeepsThePast(t *testing.T) {
+	a := fakeApp(t, 80, 24)
+	a, _ = drive(t, a, keys("n", "n", "n", "j")...) // step 3, c2 selected
+	before := a.sim
+	a, _ = drive(t, a, press("d"))
+	require.NotSame(t, before, a.sim)
+	assert.Equal(t, 3, a.Step(), "the cursor stays put")
+	for i := 0; i <= 3; i++ {
+		assert.Equal(t, before.Step(i), a.sim.Step(i), "step %d changed", i)
+	}
+	assert.Contains(t, screen(a), "c2 leaves at 6.000 s")
+	a, _ = drive(t, a, keys("n")...)
+	after := screen(a)
+	a, _ = drive(t, a, keys("b", "b", "n", "n")...)
+	assert.Equal(t, after, screen(a), "stepping back then forward again shows the same frame")
+	require.Len(t, a.Scenario().Timeline, 1)
+	assert.Equal(t, "leave", a.Scenario().Timeline[0].Kind)
+	assert.Equal(t, "c2", a.Scenario().Timeline[0].Member)
+	assert.Equal(t, int64(6000), a.Scenario().Timeline[0].AtMs)
+}
+
+func TestEventKeys(t *testing.T) {
+	cases := map[string]string{"x": "crash", "r": "restart", "a": "join", "t": "add_partitions"}
+	for k, kind := range cases {
+		t.Run(k, func(t *testing.T) {
+			a := fakeApp(t, 80, 24)
+			a, _ = drive(t, a, keys("n", "n", "n", k)...)
+			require.Len(t, a.Scenario().Timeline, 1)
+			ev := a.Scenario().Timeline[0]
+			assert.Equal(t, kind, ev.Kind)
+			assert.Equal(t, int64(6000), ev.AtMs)
+			switch kind {
+			case "join":
+				assert.Equal(t, "c5", ev.Member, "the first id no one uses anywhere in the timeline (c4 joins later)")
+				assert.Equal(t, []string{"orders"}, ev.Topics)
+				assert.Equal(t, "c5", a.Selected(), "the newcomer is selected")
+			case "add_partitions":
+				assert.Equal(t, "orders", ev.Topic)
+				assert.Equal(t, int32(12), ev.Count)
+			default:
+				assert.Equal(t, "c1", ev.Member)
+			}
+		})
+	}
+}
+
+func TestInsertErrorIsShownNotFatal(t *testing.T) {
+	a := fakeApp(t, 80, 24)
+	fakeErr = errors.New("c1 is not running")
+	defer func() { fakeErr = nil }()
+	before := a.sim
+	a, _ = drive(t, a, press("r"))
+	assert.Same(t, before, a.sim)
+	assert.Contains(t, screen(a), "cannot c1 restarts: c1 is not running")
+}
+
+func TestWhatIfPreviewThenCommit(t *testing.T) {
+	a := fakeApp(t, 100, 30)
+	a, _ = drive(t, a, keys("n", "n", "n", "j", "w")...)
+	require.Equal(t, modeWhatIf, a.mode)
+	require.Len(t, a.whatIf.Outcomes, 2)
+	leave := a.whatIf.Outcomes[0]
+	assert.True(t, leave.Found)
+	assert.Equal(t, []move{{TP: tp("orders", 2), From: "c2", To: "c1"}, {TP: tp("orders", 3), From: "c2", To: "c1"}}, leave.Moves)
+	assert.Empty(t, a.Scenario().Timeline, "a preview commits nothing")
+	s := screen(a)
+	assert.Contains(t, s, "What if c2 leaves or crashes now")
+	assert.Contains(t, s, "orders-2 B c2→A c1")
+	a, _ = drive(t, a, press("x"))
+	assert.Equal(t, modeLab, a.mode)
+	require.Len(t, a.Scenario().Timeline, 1)
+	assert.Equal(t, "crash", a.Scenario().Timeline[0].Kind)
+
+	a, _ = drive(t, a, keys("w", "esc")...)
+	assert.Equal(t, modeLab, a.mode, "esc closes the preview")
+	assert.Len(t, a.Scenario().Timeline, 1)
+}
+
+func TestStrategyAndProtocolKeys(t *testing.T) {
+	a := fakeApp(t, 80, 24)
+	a, _ = drive(t, a, keys("n", "n", "n", "n")...)
+	now := a.view().TimeMs
+	a, _ = drive(t, a, press("s"))
+	sc := a.Scenario()
+	if sc.Strategy == "range" {
+		t.Skip("only one assignor supports eager so far")
+	}
+	assert.True(t, supports(sc.Strategy, sc.Protocol))
+	assert.LessOrEqual(t, a.view().TimeMs, now, "the cursor stays at the same virtual time")
+}
+
+func TestProtocolKey(t *testing.T) {
+	a := fakeApp(t, 80, 24)
+	a, _ = drive(t, a, press("e"))
+	sc := a.Scenario()
+	if preferredStrategy("cooperative") == "" {
+		assert.Equal(t, "eager", sc.Protocol, "nothing runs cooperatively yet: stay")
+		assert.Contains(t, screen(a), "no strategy runs under the cooperative protocol")
+		return
+	}
+	assert.Equal(t, "cooperative", sc.Protocol)
+	assert.True(t, supports(sc.Strategy, "cooperative"))
+}
+
+func TestCompareMode(t *testing.T) {
+	a := fakeApp(t, 120, 30)
+	a, _ = drive(t, a, keys("n", "n", "n", "c")...)
+	require.Equal(t, modeCompare, a.mode)
+	require.NotEmpty(t, a.compare.Rows)
+	assert.Equal(t, "range", a.compare.Rows[0].Strategy)
+	assert.True(t, a.compare.Rows[0].Current)
+	assert.Equal(t, 1, a.compare.Rows[0].Moved, "the fake's c4 rebalance moves orders-5")
+	assert.Contains(t, screen(a), "Compare strategies")
+	assertFits(t, a, 120, 30)
+	a, _ = drive(t, a, press("c"))
+	assert.Equal(t, modeLab, a.mode)
+}
+
+func TestHelpAndFocusAndQuit(t *testing.T) {
+	a := fakeApp(t, 80, 24)
+	assert.Contains(t, screen(a), "? full help")
+	a, _ = drive(t, a, press("?"))
+	s := screen(a)
+	assert.Contains(t, s, "add a member")
+	assert.Contains(t, s, "Reading the grid")
+	a, _ = drive(t, a, press("esc"))
+	assert.NotContains(t, screen(a), "Reading the grid")
+
+	assert.Equal(t, paneGrid, a.focus)
+	a, _ = drive(t, a, press("tab"), press("tab"))
+	assert.Equal(t, paneNumbers, a.focus)
+	assert.Contains(t, screen(a), "Numbers")
+	a, _ = drive(t, a, press("tab"))
+	assert.Equal(t, paneGrid, a.focus)
+
+	for _, k := range []string{"q", "ctrl+c"} {
+		_, cmd := drive(t, a, press(k))
+		require.NotNil(t, cmd, k)
+		assert.IsType(t, tea.QuitMsg{}, cmd(), k)
+	}
+}
+
+func TestLightBackgroundRestyles(t *testing.T) {
+	a := fakeApp(t, 80, 24)
+	dark := a.View().Content
+	a, _ = drive(t, a, tea.BackgroundColorMsg{Color: lightGray})
+	assert.False(t, a.styles.IsDark)
+	assert.NotEqual(t, dark, a.View().Content)
+	assert.Equal(t, ansi.Strip(dark), screen(a), "only colours change")
+}

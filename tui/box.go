@@ -1,0 +1,40 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// box draws content in a rounded frame of exactly w × h cells with the title
+// set in the top edge. Lines are cut or padded to fit, so a pane can never
+// push the layout around.
+func box(st *Styles, title string, lines []string, w, h int, focused bool) string {
+	if w < 4 || h < 2 {
+		return ""
+	}
+	border := st.brushes.faint
+	titleB := st.brushes.faint
+	if focused {
+		border, titleB = st.brushes.accent, st.brushes.title
+	}
+	inner := w - 4
+	var sb strings.Builder
+	top := "─"
+	if title != "" {
+		t := ansi.Truncate(title, max(w-6, 0), "…")
+		top += " " + titleB.paint(t) + border.pre + " "
+		sb.WriteString(border.paint("╭") + border.pre + top + strings.Repeat("─", max(w-3-ansi.StringWidth(t)-2, 0)) + "╮" + border.post)
+	} else {
+		sb.WriteString(border.paint("╭" + strings.Repeat("─", w-2) + "╮"))
+	}
+	for i := 0; i < h-2; i++ {
+		line := ""
+		if i < len(lines) {
+			line = fit(lines[i], inner)
+		}
+		sb.WriteString("\n" + border.paint("│") + " " + pad(line, inner) + " " + border.paint("│"))
+	}
+	sb.WriteString("\n" + border.paint("╰"+strings.Repeat("─", w-2)+"╯"))
+	return sb.String()
+}

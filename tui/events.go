@@ -1,0 +1,193 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+
+	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/strategies"
+)
+
+// insert adds an event at the current virtual time and swaps in the
+// recomputed simulation. The steps before the cursor are unchanged, so
+// stepping back and forward again replays exactly.
+func (a *App) insert(ev model.Event, what string) bool {
+	ev.AtMs = a.view().TimeMs
+	next, err := a.sim.Insert(ev)
+	if err != nil {
+		a.setStatus("cannot "+what+": "+err.Error(), true)
+		return false
+	}
+	a.setSim(next)
+	a.setStatus(fmt.Sprintf("%s at %s — step on to see what happens", what, formatMs(ev.AtMs)), false)
+	return true
+}
+
+// addMember joins a new dynamic member subscribed like the selected one
+// (or to every topic), with the first free id c1, c2, ...
+func (a *App) addMember() {
+	id := ""
+	for n := 1; id == ""; n++ {
+		if _, used := a.info.letters["c"+strconv.Itoa(n)]; !used {
+			id = "c" + strconv.Itoa(n)
+		}
+	}
+	topics := a.selectedTopics()
+	if len(topics) == 0 {
+		for _, t := range a.view().Topics {
+			topics = append(topics, t.Name)
+		}
+	}
+	if a.insert(model.Event{Kind: "join", Member: id, Topics: topics}, id+" joins") {
+		a.selected = id
+	}
+}
+
+// memberEvent makes the selected member leave, crash or restart.
+func (a *App) memberEvent(kind string) {
+	if a.selected == "" {
+		a.setStatus("select a member first (↑/↓)", true)
+		return
+	}
+	verb := map[string]string{"leave": "leaves", "crash": "crashes", "restart": "restarts"}[kind]
+	a.insert(model.Event{Kind: kind, Member: a.selected}, a.selected+" "+verb)
+}
+
+// addPartitions doubles the partition count of the selected member's first
+// topic (Kafka can only grow a topic), like the seeds' 6 → 12 example.
+func (a *App) addPartitions() {
+	v := a.view()
+	if len(v.Topics) == 0 {
+		a.setStatus("no topic to grow", true)
+		return
+	}
+	topic := v.Topics[0]
+	if ts := a.selectedTopics(); len(ts) > 0 {
+		for _, t := range v.Topics {
+			if t.Name == ts[0] {
+				topic = t
+			}
+		}
+	}
+	count := min(max(topic.Partitions*2, 1), strategies.MaxPartitions)
+	a.insert(model.Event{Kind: "add_partitions", Topic: topic.Name, Count: count},
+		fmt.Sprintf("%s grows %d → %d partitions", topic.Name, topic.Partitions, count))
+}
+
+func (a *App) selectedTopics() []string {
+	for _, m := range a.view().Members {
+		if m.ID == a.selected {
+			return slices.Clone(m.Topics)
+		}
+	}
+	return nil
+}
+
+// protocols is the order "e" cycles through.
+var protocols = []string{string(strategies.Eager), string(strategies.Cooperative), string(strategies.Consumer)}
+
+// supports reports whether the assignor can run under protocol p.
+func supports(name, p string) bool {
+	as, err := strategies.Lookup(name)
+	if err != nil {
+		return false
+	}
+	for _, q := range as.Protocols() {
+		if string(q) == p {
+			return true
+		}
+	}
+	return false
+}
+
+// nextStrategy re-simulates the scenario under the next assignor that can
+// run under the current protocol.
+func (a *App) nextStrategy() {
+	sc := a.sim.Scenario()
+	var valid []string
+	for _, n := range strategies.Names() {
+		if supports(n, sc.Protocol) {
+			valid = append(valid, n)
+		}
+	}
+	if len(valid) == 0 {
+		a.setStatus("no strategy runs under the "+sc.Protocol+" protocol", true)
+		return
+	}
+	i := slices.Index(valid, sc.Strategy)
+	a.resimulate(valid[(i+1)%len(valid)], sc.Protocol, "")
+}
+
+// nextProtocol re-simulates under the next protocol, switching to an
+// assignor that supports it when the current one does not (range cannot
+// run cooperatively; only server-side assignors run under KIP-848).
+func (a *App) nextProtocol() {
+	sc := a.sim.Scenario()
+	p := protocols[(slices.Index(protocols, sc.Protocol)+1)%len(protocols)]
+	strategy, note := sc.Strategy, ""
+	if !supports(strategy, p) {
+		strategy = preferredStrategy(p)
+		if strategy == "" {
+			a.setStatus("no strategy runs under the "+p+" protocol", true)
+			return
+		}
+		note = fmt.Sprintf(" (%s cannot run under it)", sc.Strategy)
+	}
+	a.resimulate(strategy, p, note)
+}
+
+// preferredStrategy is the first assignor, in teaching order, whose
+// preferred protocol is p; failing that, the first that supports p.
+func preferredStrategy(p string) string {
+	names := strategies.Names()
+	for _, n := range names {
+		as, _ := strategies.Lookup(n)
+		if ps := as.Protocols(); len(ps) > 0 && string(ps[len(ps)-1]) == p {
+			return n
+		}
+	}
+	for _, n := range names {
+		if supports(n, p) {
+			return n
+		}
+	}
+	return ""
+}
+
+// resimulate runs a copy of the scenario with another strategy and protocol
+// and keeps the cursor at the same virtual time.
+func (a *App) resimulate(strategy, protocol, note string) {
+	now := a.view().TimeMs
+	next, err := simulateWith(a.sim.Scenario(), strategy, protocol)
+	if err != nil {
+		a.setStatus(fmt.Sprintf("cannot switch to %s/%s: %v", strategy, protocol, err), true)
+		return
+	}
+	a.setSim(next)
+	a.step = stepAt(next, now)
+	a.setStatus(fmt.Sprintf("re-simulated with %s under %s%s", strategy, protocol, note), false)
+}
+
+// simulateWith simulates a copy of sc under another strategy and protocol.
+// The model has no copy helper, so the lab copies the scenario itself; the
+// copy's slices are fresh, so the original stays untouched.
+func simulateWith(sc *model.Scenario, strategy, protocol string) (simulation, error) {
+	cp := *sc
+	cp.Strategy, cp.Protocol = strategy, protocol
+	cp.Members = slices.Clone(sc.Members)
+	cp.Timeline = slices.Clone(sc.Timeline)
+	return simulateFn(&cp)
+}
+
+// stepAt is the last step at or before virtual time ms.
+func stepAt(sim simulation, ms int64) int {
+	i := sort.Search(sim.Len(), func(i int) bool { return sim.View(i).TimeMs > ms })
+	return max(i-1, 0)
+}
+
+// formatMs shows virtual time as seconds with millisecond precision.
+func formatMs(ms int64) string {
+	return fmt.Sprintf("%d.%03d s", ms/1000, ms%1000)
+}

@@ -1,0 +1,169 @@
+package tui
+
+import (
+	"fmt"
+	"image/color"
+	"slices"
+	"sort"
+
+	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/strategies"
+)
+
+// fakeSim is a scripted simulation for testing the screens without the
+// model: an eager group on one topic whose owners are given per frame.
+type fakeSim struct {
+	sc     *model.Scenario
+	frames []frame
+}
+
+// frame is one step: what happened and who owns what afterwards.
+type frame struct {
+	ms       int64
+	kind     string
+	member   string
+	text     string
+	state    string
+	gen      int32
+	members  []string           // present, in join order
+	owned    map[string][]int32 // member -> partitions of topic "orders"
+	revoking map[string][]int32
+	pending  map[string][]int32
+	fresh    map[string][]int32
+	status   map[string]string
+}
+
+var fakeErr error // set by a test to make Insert fail
+
+func fakeScenario() *model.Scenario {
+	return &model.Scenario{Name: "fake", GroupID: "workshop", Strategy: "range", Protocol: "eager",
+		Brokers: 3, OffsetsPartitions: 50, Topics: map[string]int32{"orders": 6},
+		Members: []model.MemberSpec{{ID: "c1", Topics: []string{"orders"}}, {ID: "c2", Topics: []string{"orders"}}, {ID: "c3", Topics: []string{"orders"}}}}
+}
+
+// newFakeSim scripts: three members join and split six partitions; c4
+// joins and an eager rebalance moves partitions; then quiet.
+func newFakeSim(sc *model.Scenario) *fakeSim {
+	three := []string{"c1", "c2", "c3"}
+	four := []string{"c1", "c2", "c3", "c4"}
+	split3 := map[string][]int32{"c1": {0, 1}, "c2": {2, 3}, "c3": {4, 5}}
+	split4 := map[string][]int32{"c1": {0, 1}, "c2": {2, 3}, "c3": {4}, "c4": {5}}
+	f := &fakeSim{sc: sc, frames: []frame{
+		{ms: 0, kind: "JoinGroup", member: "c1", text: "c1 sends JoinGroup; the group starts its first rebalance", state: "PreparingRebalance", members: three},
+		{ms: 3000, kind: "JoinGroupResponse", member: "c1", text: "the join phase ends: generation 1, c1 leads", state: "CompletingRebalance", gen: 1, members: three},
+		{ms: 3010, kind: "SyncGroup", member: "c1", text: "c1 sends the assignment (range)", state: "Stable", gen: 1, members: three, owned: split3, fresh: split3},
+		{ms: 6000, kind: "Heartbeat", member: "c2", text: "c2 heartbeats", state: "Stable", gen: 1, members: three, owned: split3},
+		{ms: 10000, kind: "JoinGroup", member: "c4", text: "c4 joins: the coordinator starts a rebalance", state: "PreparingRebalance", gen: 1, members: four, owned: split3},
+		{ms: 10100, kind: "Heartbeat", member: "c1", text: "c1 is told REBALANCE_IN_PROGRESS and revokes everything (eager)", state: "PreparingRebalance", gen: 1, members: four, revoking: split3},
+		{ms: 10200, kind: "JoinGroupResponse", member: "c1", text: "generation 2", state: "CompletingRebalance", gen: 2, members: four},
+		{ms: 10250, kind: "SyncGroup", member: "c1", text: "c1 sends the new assignment", state: "Stable", gen: 2, members: four, owned: split4, fresh: split4},
+		{ms: 13000, kind: "Heartbeat", member: "c3", text: "all quiet", state: "Stable", gen: 2, members: four, owned: split4},
+	}}
+	for _, ev := range sc.Timeline {
+		f = f.with(ev)
+	}
+	return f
+}
+
+func (f *fakeSim) Scenario() *model.Scenario { return f.sc }
+func (f *fakeSim) Len() int                  { return len(f.frames) }
+
+func (f *fakeSim) Step(i int) model.Step {
+	fr := f.frames[i]
+	return model.Step{Index: i, TimeMs: fr.ms, Kind: fr.kind, Member: fr.member, Text: fr.text,
+		GroupState: fr.state, Generation: fr.gen}
+}
+
+func (f *fakeSim) View(i int) *model.GroupView {
+	fr := f.frames[i]
+	v := &model.GroupView{TimeMs: fr.ms, GroupID: f.sc.GroupID, Protocol: f.sc.Protocol, Strategy: f.sc.Strategy,
+		State: fr.state, Generation: fr.gen, Leader: "c1", CoordinatorBroker: 2, CoordinatorPartition: 12,
+		Topics: []model.TopicView{{Name: "orders", Partitions: 6}}}
+	tps := func(ps []int32) []strategies.TopicPartition {
+		var out []strategies.TopicPartition
+		for _, p := range ps {
+			out = append(out, strategies.TopicPartition{Topic: "orders", Partition: p})
+		}
+		return out
+	}
+	for _, id := range fr.members {
+		status := model.StatusActive
+		if s, ok := fr.status[id]; ok {
+			status = s
+		}
+		v.Members = append(v.Members, model.MemberView{ID: id, Status: status, Topics: []string{"orders"},
+			Owned: tps(fr.owned[id]), Revoking: tps(fr.revoking[id]), Pending: tps(fr.pending[id]),
+			NewlyAssigned: tps(fr.fresh[id]), IsLeader: id == "c1"})
+	}
+	return v
+}
+
+// Rebalances pairs each entry into PreparingRebalance with the next Stable.
+func (f *fakeSim) Rebalances() []model.Rebalance {
+	var out []model.Rebalance
+	start := -1
+	for i, fr := range f.frames {
+		if fr.state == "PreparingRebalance" && start < 0 {
+			start = i
+		}
+		if fr.state == "Stable" && start >= 0 {
+			r := model.Rebalance{StartStep: start, EndStep: i, StartMs: f.frames[start].ms, EndMs: fr.ms, Generation: fr.gen,
+				UnownedMs: map[strategies.TopicPartition]int64{}}
+			r.Moved = len(movedBetween(f, r))
+			for p := int32(0); p < 6; p++ {
+				r.UnownedMs[strategies.TopicPartition{Topic: "orders", Partition: p}] = fr.ms - f.frames[start].ms
+			}
+			out = append(out, r)
+			start = -1
+		}
+	}
+	return out
+}
+
+// Insert adds the event after every frame at or before its time; a leave or
+// crash hands the member's partitions to the first other member.
+func (f *fakeSim) Insert(ev model.Event) (simulation, error) {
+	if fakeErr != nil {
+		return nil, fakeErr
+	}
+	sc := *f.sc
+	sc.Timeline = append(slices.Clone(f.sc.Timeline), ev)
+	return newFakeSim(&sc), nil
+}
+
+func (f *fakeSim) with(ev model.Event) *fakeSim {
+	at := sort.Search(len(f.frames), func(i int) bool { return f.frames[i].ms > ev.AtMs })
+	last := f.frames[at-1]
+	out := &fakeSim{sc: f.sc, frames: slices.Clone(f.frames[:at])}
+	owned := map[string][]int32{}
+	members := slices.Clone(last.members)
+	for k, v := range last.owned {
+		owned[k] = v
+	}
+	switch ev.Kind {
+	case "leave", "crash":
+		heir := ""
+		for _, m := range members {
+			if m != ev.Member {
+				heir = m
+				break
+			}
+		}
+		owned[heir] = append(slices.Clone(owned[heir]), owned[ev.Member]...)
+		delete(owned, ev.Member)
+		members = slices.DeleteFunc(members, func(m string) bool { return m == ev.Member })
+	case "join":
+		members = append(members, ev.Member)
+	}
+	gen := last.gen + 1
+	out.frames = append(out.frames,
+		frame{ms: ev.AtMs, kind: "Event", member: ev.Member, text: fmt.Sprintf("%s: %s", ev.Kind, ev.Member), state: "PreparingRebalance", gen: last.gen, members: last.members, owned: last.owned},
+		frame{ms: ev.AtMs + 100, kind: "SyncGroup", member: members[0], text: "reassigned", state: "Stable", gen: gen, members: members, owned: owned})
+	return out
+}
+
+func tp(topic string, p int32) strategies.TopicPartition {
+	return strategies.TopicPartition{Topic: topic, Partition: p}
+}
+
+var lightGray = color.RGBA{R: 0xee, G: 0xee, B: 0xee, A: 0xff}

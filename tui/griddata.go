@@ -1,0 +1,48 @@
+package tui
+
+// cellState is what one member has to do with one partition right now.
+type cellState uint8
+
+const (
+	cellEmpty    cellState = iota // not this member's
+	cellOwned                     // held and consumed
+	cellNew                       // held, received in this step
+	cellRevoking                  // still held, being given up
+	cellPending                   // assigned, waiting for the old owner to let go
+)
+
+// gridTopic is one topic's block of columns.
+type gridTopic struct {
+	Name       string
+	Partitions int
+	Unowned    []bool // per partition: nobody holds it now
+	Moved      []bool // per partition: its owner changed in the last rebalance
+}
+
+// gridMember is one row of the grid.
+type gridMember struct {
+	ID     string
+	Letter string
+	Color  int
+	Tag    string // "lead", "idle", "down", ... ("" for none)
+	TagBad bool   // the tag is a problem (down, fenced) rather than a note
+	Count  int    // partitions held
+	Cells  [][]cellState
+}
+
+// gridData is everything the grid draws. It is built from a model view by
+// the adapter, so the renderer is a pure function of plain data.
+type gridData struct {
+	Topics   []gridTopic
+	Members  []gridMember
+	Selected int // index into Members; -1 for none
+}
+
+// totalPartitions counts every column of the grid.
+func (g *gridData) totalPartitions() int {
+	n := 0
+	for _, t := range g.Topics {
+		n += t.Partitions
+	}
+	return n
+}

@@ -1,0 +1,122 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/kvizlab/kviz/model"
+)
+
+// classicStates and consumerStates are the coordinator's state machines in
+// the order a rebalance walks them (Dead is left out: the lab never
+// unloads the group).
+var (
+	classicStates  = []string{"Empty", "PreparingRebalance", "CompletingRebalance", "Stable"}
+	consumerStates = []string{"Empty", "Assigning", "Reconciling", "Stable"}
+)
+
+// protocolLines is the protocol pane: the state diagram with the current
+// state lit and the last transition's cause, the message sequence (latest
+// at the bottom) and the listener callbacks.
+func (a App) protocolLines(w, h int) []string {
+	v := a.view()
+	st := &a.styles
+	out := []string{a.stateDiagram(v, w)}
+	if cause := a.lastTransition(); cause != "" {
+		out = append(out, fit(st.Label.Render("last change: ")+cause, w))
+	}
+	var callbacks []string
+	for _, m := range v.Members {
+		if m.LastCallback != "" {
+			letter, color := a.info.letter(m.ID)
+			callbacks = append(callbacks, st.MemberFg(color).Render(letter+" "+m.ID)+" "+m.LastCallback)
+		}
+	}
+	cbLines := 0
+	if len(callbacks) > 0 {
+		cbLines = 1
+	}
+	room := h - len(out) - cbLines - 1
+	if room > 0 {
+		out = append(out, st.PaneTitle.Render("messages")+st.Faint.Render("  members ⇄ coordinator, latest last"))
+		out = append(out, a.messageLines(w, room)...)
+	}
+	if cbLines > 0 && len(out) < h {
+		out = append(out, fit(st.Label.Render("callbacks: ")+strings.Join(callbacks, st.Faint.Render(" · ")), w))
+	}
+	return out
+}
+
+// stateDiagram lights the current state; brackets keep it readable without
+// colour. Names are shortened when the pane is narrow.
+func (a App) stateDiagram(v *model.GroupView, w int) string {
+	states := classicStates
+	if v.Protocol == "consumer" {
+		states = consumerStates
+	}
+	render := func(short bool) string {
+		var parts []string
+		for _, s := range states {
+			name := s
+			if short {
+				name = strings.TrimSuffix(s, "Rebalance")
+			}
+			if strings.EqualFold(s, v.State) {
+				parts = append(parts, a.styles.StateLit.Render("["+name+"]"))
+			} else {
+				parts = append(parts, a.styles.StateDim.Render(" "+name+" "))
+			}
+		}
+		return strings.Join(parts, a.styles.Faint.Render("→"))
+	}
+	if out := render(false); ansi.StringWidth(out) <= w {
+		return out
+	}
+	return fit(render(true), w)
+}
+
+// lastTransition finds the latest step, up to the cursor, where the group
+// state changed, and says why (that step's narration).
+func (a App) lastTransition() string {
+	for i := a.step; i > 0; i-- {
+		cur, prev := a.sim.Step(i), a.sim.Step(i-1)
+		if cur.GroupState != prev.GroupState {
+			return fmt.Sprintf("%s → %s at %s: %s", prev.GroupState, cur.GroupState, formatMs(cur.TimeMs), cur.Text)
+		}
+	}
+	return ""
+}
+
+// messageLines are the last n protocol steps up to the cursor, oldest first.
+func (a App) messageLines(w, n int) []string {
+	st := &a.styles
+	var rev []string
+	for i := a.step; i >= 0 && len(rev) < n; i-- {
+		s := a.sim.Step(i)
+		if s.Routine && i != a.step {
+			continue
+		}
+		who := "coordinator"
+		if s.Member != "" {
+			letter, color := a.info.letter(s.Member)
+			who = st.MemberFg(color).Render(letter + " " + s.Member)
+		}
+		line := st.Faint.Render(fmt.Sprintf("%9s ", formatMs(s.TimeMs))) + pad(who, 12) + " " + st.Value.Render(s.Kind)
+		if s.Error != "" {
+			line += " " + st.Bad.Render(s.Error)
+		}
+		if i == a.step {
+			line = st.Selected.Render("▸") + line
+		} else {
+			line = " " + line
+		}
+		rev = append(rev, fit(line, w))
+	}
+	out := make([]string, 0, len(rev))
+	for i := len(rev) - 1; i >= 0; i-- {
+		out = append(out, rev[i])
+	}
+	return out
+}

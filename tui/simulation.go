@@ -1,0 +1,37 @@
+package tui
+
+import "github.com/kvizlab/kviz/model"
+
+// simulation is what the lab needs from a finished model run. *model.Sim
+// provides it through modelSim; tests can supply a scripted one, so the
+// screens are testable on their own.
+type simulation interface {
+	Scenario() *model.Scenario
+	Len() int
+	Step(i int) model.Step
+	View(i int) *model.GroupView
+	Rebalances() []model.Rebalance
+	// Insert returns a fork with ev on the timeline, the rest recomputed.
+	Insert(ev model.Event) (simulation, error)
+}
+
+// modelSim adapts *model.Sim to simulation.
+type modelSim struct{ *model.Sim }
+
+func (s modelSim) Insert(ev model.Event) (simulation, error) {
+	next, err := s.Sim.Insert(ev)
+	if err != nil {
+		return nil, err
+	}
+	return modelSim{next}, nil
+}
+
+// simulateFn runs a scenario; compare mode and the s/e keys use it. It is a
+// variable so tests can substitute a scripted model.
+var simulateFn = func(sc *model.Scenario) (simulation, error) {
+	sim, err := model.Simulate(sc)
+	if err != nil {
+		return nil, err
+	}
+	return modelSim{sim}, nil
+}

@@ -1,0 +1,183 @@
+package tui
+
+import (
+	"fmt"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// Update handles one message. A panic here (a model bug on a strange
+// scenario) becomes a status line instead of a dead workshop.
+func (a App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
+	defer func() {
+		if r := recover(); r != nil {
+			a.setStatus(fmt.Sprintf("internal error: %v", r), true)
+			m, cmd = a, nil
+		}
+	}()
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		a.width, a.height = msg.Width, msg.Height
+		a.help.SetWidth(msg.Width)
+	case tea.BackgroundColorMsg:
+		a.setTheme(msg.IsDark(), a.styles.NoColor)
+	case tea.ColorProfileMsg:
+		a.setTheme(a.isDark, noColorProfile(msg.Profile))
+	case tickMsg:
+		return a.onTick(msg)
+	case tea.KeyPressMsg:
+		return a.onKey(msg)
+	}
+	return a, nil
+}
+
+func (a App) onTick(msg tickMsg) (tea.Model, tea.Cmd) {
+	if msg.gen != a.playGen || !a.playing {
+		return a, nil // stale: from a play session that was paused since
+	}
+	if a.step >= a.sim.Len()-1 {
+		a.playing = false
+		a.setStatus("end of the timeline", false)
+		return a, nil
+	}
+	a.goTo(a.step + 1)
+	return a, a.tick()
+}
+
+func (a App) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	k := &a.keys
+	switch {
+	case key.Matches(msg, k.Quit):
+		return a, tea.Quit
+	case key.Matches(msg, k.Help):
+		a.help.ShowAll = !a.help.ShowAll
+		return a, nil
+	case key.Matches(msg, k.Back):
+		a.help.ShowAll = false
+		a.mode = modeLab
+		return a, nil
+	}
+	if a.mode == modeWhatIf {
+		if done, cmd := a.onWhatIfKey(msg); done {
+			return a, cmd
+		}
+	}
+	switch {
+	case key.Matches(msg, k.Next):
+		a.goTo(a.step + 1)
+	case key.Matches(msg, k.Prev):
+		a.goTo(a.step - 1)
+	case key.Matches(msg, k.First):
+		a.goTo(0)
+	case key.Matches(msg, k.Last):
+		a.goTo(a.sim.Len() - 1)
+	case key.Matches(msg, k.NextRebalance):
+		a.jumpRebalance(+1)
+	case key.Matches(msg, k.PrevRebalance):
+		a.jumpRebalance(-1)
+	case key.Matches(msg, k.Play):
+		return a.togglePlay()
+	case key.Matches(msg, k.Faster):
+		a.speed = min(a.speed+1, len(speeds)-1)
+		a.setStatus("speed "+a.speedLabel(), false)
+	case key.Matches(msg, k.Slower):
+		a.speed = max(a.speed-1, 0)
+		a.setStatus("speed "+a.speedLabel(), false)
+	case key.Matches(msg, k.Up):
+		a.moveSelection(-1)
+	case key.Matches(msg, k.Down):
+		a.moveSelection(+1)
+	case key.Matches(msg, k.ScrollUp):
+		a.moveSelection(-10)
+	case key.Matches(msg, k.ScrollDown):
+		a.moveSelection(+10)
+	case key.Matches(msg, k.Pane):
+		a.focus = (a.focus + 1) % paneCount
+	case key.Matches(msg, k.AddMember):
+		a.addMember()
+	case key.Matches(msg, k.Leave):
+		a.memberEvent("leave")
+	case key.Matches(msg, k.Crash):
+		a.memberEvent("crash")
+	case key.Matches(msg, k.Restart):
+		a.memberEvent("restart")
+	case key.Matches(msg, k.AddPartitions):
+		a.addPartitions()
+	case key.Matches(msg, k.Strategy):
+		a.nextStrategy()
+	case key.Matches(msg, k.Protocol):
+		a.nextProtocol()
+	case key.Matches(msg, k.Compare):
+		a.toggleCompare()
+	case key.Matches(msg, k.WhatIf):
+		a.openWhatIf()
+	}
+	return a, nil
+}
+
+// goTo moves the cursor, clamped to the timeline. Stepping is instant: the
+// whole trace is precomputed.
+func (a *App) goTo(i int) {
+	a.step = max(0, min(i, a.sim.Len()-1))
+	if a.mode == modeWhatIf {
+		a.mode = modeLab // a preview is about one moment; moving on closes it
+	}
+}
+
+// jumpRebalance moves to the start of the next rebalance, or back to the
+// start of the one before the cursor.
+func (a *App) jumpRebalance(dir int) {
+	rs := a.info.rebalances
+	if dir > 0 {
+		for _, r := range rs {
+			if r.StartStep > a.step {
+				a.goTo(r.StartStep)
+				return
+			}
+		}
+		a.setStatus("no later rebalance", false)
+		return
+	}
+	for i := len(rs) - 1; i >= 0; i-- {
+		if rs[i].StartStep < a.step {
+			a.goTo(rs[i].StartStep)
+			return
+		}
+	}
+	a.setStatus("no earlier rebalance", false)
+}
+
+// togglePlay starts or pauses autoplay. Each start bumps playGen, so the
+// tick of the previous session dies on arrival: toggling fast never runs
+// two loops at once.
+func (a App) togglePlay() (tea.Model, tea.Cmd) {
+	a.playing = !a.playing
+	a.playGen++
+	if !a.playing {
+		a.setStatus("paused", false)
+		return a, nil
+	}
+	if a.step >= a.sim.Len()-1 {
+		a.step = 0 // playing from the end replays from the start
+	}
+	a.setStatus("playing at "+a.speedLabel(), false)
+	return a, a.tick()
+}
+
+// moveSelection moves the member cursor within the current view's members.
+func (a *App) moveSelection(delta int) {
+	ms := a.view().Members
+	if len(ms) == 0 {
+		return
+	}
+	cur := 0
+	for i, m := range ms {
+		if m.ID == a.selected {
+			cur = i
+		}
+	}
+	a.selected = ms[max(0, min(cur+delta, len(ms)-1))].ID
+}
+
+func (a *App) setStatus(s string, bad bool) { a.status, a.statusBad = s, bad }

@@ -1,0 +1,144 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// View draws the whole screen. The alt screen keeps the user's terminal
+// intact: on quit Bubble Tea restores it exactly as it was.
+func (a App) View() tea.View {
+	v := tea.NewView(a.render())
+	v.AltScreen = true
+	v.WindowTitle = "kviz — " + a.view().GroupID
+	return v
+}
+
+// render is View's content. A panic while drawing (a bug met on some odd
+// scenario) is shown as a message instead of killing the session.
+func (a App) render() (out string) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = fmt.Sprintf("kviz could not draw this step: %v\n\npress ← to step back, q to quit", r)
+		}
+	}()
+	if a.width < minWidth || a.height < minHeight {
+		return a.tooSmall()
+	}
+	header := a.headerLines()
+	narration := a.narrationLines()
+	footer := a.footerLines()
+	bodyH := a.height - len(header) - len(narration) - len(footer)
+	var body string
+	switch {
+	case a.help.ShowAll:
+		body = a.helpBody(bodyH)
+	case a.mode == modeCompare:
+		body = a.compareBody(bodyH)
+	case a.mode == modeWhatIf:
+		body = a.whatIfBody(bodyH)
+	default:
+		body = a.labBody(bodyH)
+	}
+	parts := append(header, body)
+	parts = append(parts, narration...)
+	parts = append(parts, footer...)
+	return strings.Join(parts, "\n")
+}
+
+// tooSmall asks for room instead of drawing a broken layout; the lab comes
+// back on the next resize.
+func (a App) tooSmall() string {
+	msg := a.styles.Small.Render("make the terminal larger") + "\n" +
+		a.styles.Faint.Render(fmt.Sprintf("the lab needs %d×%d, this one is %d×%d", minWidth, minHeight, a.width, a.height))
+	return lipgloss.Place(max(a.width, 1), max(a.height, 1), lipgloss.Center, lipgloss.Center, msg)
+}
+
+// labBody is the grid over the protocol and numbers panes.
+func (a App) labBody(h int) string {
+	w := a.width
+	g := buildGrid(a.view(), a.info, a.step, a.selected)
+	// The grid takes what it needs (double-height rows when there is room,
+	// see renderGrid); the panes below keep at least a third of the body.
+	lowerMin := max(8, h/3)
+	gridH := min(2*len(g.Members)+4+2, h-lowerMin)
+	gridH = max(gridH, min(h-8, 7))
+	lines := strings.Split(renderGrid(g, &a.styles, w-4, gridH-2), "\n")
+	gridH = min(gridH, len(lines)+2) // no blank rows: give them to the panes below
+	grid := box(&a.styles, a.gridTitle(g), lines, w, gridH, a.focus == paneGrid)
+	restH := h - gridH
+	return grid + "\n" + a.lowerPanes(w, restH)
+}
+
+func (a App) gridTitle(g *gridData) string {
+	v := a.view()
+	return fmt.Sprintf("Assignment · %d members · %d partitions · %s", len(v.Members), g.totalPartitions(), v.Strategy)
+}
+
+// lowerPanes shows protocol and numbers side by side when there is room,
+// else the focused one (tab switches).
+func (a App) lowerPanes(w, h int) string {
+	if w >= 120 {
+		pw := w * 3 / 5
+		left := box(&a.styles, "Protocol", a.protocolLines(pw-4, h-2), pw, h, a.focus == paneProtocol)
+		right := box(&a.styles, "Numbers", a.numbersLines(w-pw-4, h-2), w-pw, h, a.focus == paneNumbers)
+		return lipgloss.JoinHorizontal(lipgloss.Top, left, right)
+	}
+	if a.focus == paneNumbers {
+		return box(&a.styles, "Numbers · tab: protocol", a.numbersLines(w-4, h-2), w, h, true)
+	}
+	return box(&a.styles, "Protocol · tab: numbers", a.protocolLines(w-4, h-2), w, h, a.focus == paneProtocol)
+}
+
+// footerLines is the short help. When it does not fit, keys are dropped
+// from the end of the list, but "? full help" and "q quit" always stay.
+func (a App) footerLines() []string {
+	hm := a.help
+	hm.SetWidth(0) // measure untruncated: help would cut with "…" instead
+	short := a.keys.ShortHelp()
+	keep := short[:len(short)-2]
+	tail := short[len(short)-2:]
+	for n := len(keep); n >= 0; n-- {
+		line := " " + hm.ShortHelpView(append(append([]key.Binding(nil), keep[:n]...), tail...))
+		if ansi.StringWidth(line) <= a.width {
+			return []string{line}
+		}
+	}
+	return []string{fit(" "+hm.ShortHelpView(tail), a.width)}
+}
+
+func (a App) helpBody(h int) string {
+	hm := a.help
+	hm.ShowAll = true
+	lines := strings.Split(hm.View(a.keys), "\n")
+	lines = append(lines, "", a.styles.PaneTitle.Render("Reading the grid"))
+	lines = append(lines, strings.Split(renderLegendHelp(&a.styles), "\n")...)
+	return box(&a.styles, "Keys · ? or esc closes", lines, a.width, h, true)
+}
+
+// renderLegendHelp explains every mark, for the help screen.
+func renderLegendHelp(st *Styles) string {
+	b := &st.brushes
+	rows := []string{
+		b.cell[0].paint(" A ") + "  partition held by member A (each member: its own letter and colour)",
+		b.new[0].paint("+A ") + "  just assigned to A in this step",
+		b.out[0].paint("-A ") + "  A is revoking it (onPartitionsRevoked running or pending)",
+		b.fg[0].paint("~A ") + "  assigned to A, waiting: withheld for a cooperative round, or not yet released (KIP-848)",
+		b.moved.paint(" * ") + "  changed owner in the last rebalance      " + b.unowned.paint("!") + "  no consumer right now",
+		b.fg[0].paint("█▓▒░") + " condensed columns: share of the run held",
+	}
+	return strings.Join(rows, "\n")
+}
+
+// wrap splits text into lines of at most w cells.
+func wrap(text string, w int) []string {
+	if w < 1 {
+		return nil
+	}
+	return strings.Split(ansi.Wordwrap(text, w, " "), "\n")
+}

@@ -1,0 +1,125 @@
+package tui
+
+import (
+	"sort"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/strategies"
+)
+
+// move is one partition changing hands ("" = nobody).
+type move struct {
+	TP       strategies.TopicPartition
+	From, To string
+}
+
+// whatIfOutcome is what one event would do: the moves of the rebalance it
+// triggers, computed by the model on a fork of the timeline.
+type whatIfOutcome struct {
+	Kind      string // leave | crash
+	Err       string
+	Found     bool // a rebalance followed
+	Moves     []move
+	StartMs   int64
+	EndMs     int64
+	UnownedMs int64 // longest time one partition had no owner
+}
+
+// whatIfPreview is the "what if it leaves / crashes now?" panel.
+type whatIfPreview struct {
+	Member   string
+	AtMs     int64
+	Strategy string
+	Outcomes []whatIfOutcome
+}
+
+// openWhatIf forks the timeline twice (leave, crash) for the selected
+// member and shows the moves; nothing is committed until d or x.
+func (a *App) openWhatIf() {
+	if a.mode == modeWhatIf {
+		a.mode = modeLab
+		return
+	}
+	if a.selected == "" {
+		a.setStatus("select a member first (↑/↓)", true)
+		return
+	}
+	now := a.view().TimeMs
+	p := &whatIfPreview{Member: a.selected, AtMs: now, Strategy: a.sim.Scenario().Strategy}
+	for _, kind := range []string{"leave", "crash"} {
+		p.Outcomes = append(p.Outcomes, forecast(a.sim, a.step, model.Event{AtMs: now, Kind: kind, Member: a.selected}))
+	}
+	a.whatIf = p
+	a.mode = modeWhatIf
+	a.setStatus("what-if: d commits the leave, x the crash, w or esc closes", false)
+}
+
+// forecast inserts ev on a fork and reads off the first rebalance after it.
+func forecast(sim simulation, step int, ev model.Event) whatIfOutcome {
+	out := whatIfOutcome{Kind: ev.Kind}
+	fork, err := sim.Insert(ev)
+	if err != nil {
+		out.Err = err.Error()
+		return out
+	}
+	before := owners(sim.View(step))
+	for _, r := range fork.Rebalances() {
+		if r.EndStep <= step {
+			continue
+		}
+		out.Found = true
+		out.StartMs, out.EndMs = r.StartMs, r.EndMs
+		for _, ms := range r.UnownedMs {
+			out.UnownedMs = max(out.UnownedMs, ms)
+		}
+		after := owners(fork.View(min(r.EndStep, fork.Len()-1)))
+		out.Moves = diffOwners(before, after)
+		break
+	}
+	return out
+}
+
+// diffOwners lists partitions whose owner differs, sorted by topic, partition.
+func diffOwners(before, after map[strategies.TopicPartition]string) []move {
+	var out []move
+	seen := map[strategies.TopicPartition]bool{}
+	for _, m := range []map[strategies.TopicPartition]string{before, after} {
+		for tp := range m {
+			if seen[tp] {
+				continue
+			}
+			seen[tp] = true
+			if before[tp] != after[tp] {
+				out = append(out, move{TP: tp, From: before[tp], To: after[tp]})
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].TP.Topic != out[j].TP.Topic {
+			return strategies.JavaLess(out[i].TP.Topic, out[j].TP.Topic)
+		}
+		return out[i].TP.Partition < out[j].TP.Partition
+	})
+	return out
+}
+
+// onWhatIfKey commits or closes the preview. It reports whether it used the key.
+func (a *App) onWhatIfKey(msg tea.KeyPressMsg) (bool, tea.Cmd) {
+	switch {
+	case key.Matches(msg, a.keys.Leave), key.Matches(msg, a.keys.Crash):
+		kind := "leave"
+		if key.Matches(msg, a.keys.Crash) {
+			kind = "crash"
+		}
+		a.mode = modeLab
+		a.memberEvent(kind)
+		return true, nil
+	case key.Matches(msg, a.keys.WhatIf), key.Matches(msg, a.keys.Confirm):
+		a.mode = modeLab
+		return true, nil
+	}
+	return false, nil
+}
