@@ -1,0 +1,187 @@
+package strategies
+
+import "slices"
+
+// The uniform assignor when every member subscribes to the same topics: Kafka's
+// UniformHomogeneousAssignmentBuilder as fixed by KAFKA-18688 (apache/kafka
+// PR #19677, merged May 2025; read at confluentinc/kafka 9c71db1c).
+//
+//  1. quota: P partitions over M members → P/M each, P%M members get one more.
+//  2. In member order, each member keeps its current target up to its quota
+//     (topic by topic, lowest partitions first) and gives up the rest.
+//     A member starts with the extra slot while extras remain, and keeps it only
+//     if its target fills it — or if it is one of the last members and the
+//     extras would otherwise be left over. (Kafka 4.0, before KAFKA-18688,
+//     always gave the extras to the first members, so a balanced target could
+//     still move.)
+//  3. The partitions nobody kept — never assigned first, topic by topic, then
+//     the ones given up, in the order they were given up — go in one run to
+//     the members still below quota, in member order.
+//
+// Kafka iterates a member's topics by UUID and its partitions as a
+// HashSet<Integer>; kviz uses topic name order and ascending partitions, which
+// is the HashSet order whenever partition ids are below the set's table size.
+
+// uniformHomogeneous is the state of one homogeneous build.
+type uniformHomogeneous struct {
+	s     *serverSpec
+	ex    *Explainer
+	owner []int32 // member index per flat partition, -1 = unassigned
+
+	minQuota   int
+	extrasLeft int // Kafka's remainingMembersToGetAnExtraPartition
+
+	unassigned []int   // flat partitions to hand out, in Kafka's order
+	unfilled   []int   // members below quota, in member order
+	room       []int   // how many more each unfilled member takes
+	topics     []int32 // the subscribed topics
+}
+
+func assignUniformHomogeneous(s *serverSpec, ex *Explainer) []int32 {
+	b := &uniformHomogeneous{s: s, ex: ex, topics: s.subs[0]}
+	b.owner = make([]int32, s.total)
+	for i := range b.owner {
+		b.owner[i] = -1
+	}
+	if len(b.topics) == 0 {
+		ex.Addf("no member subscribes to any topic: nothing to assign")
+		return b.owner
+	}
+	b.listNeverAssigned()
+	b.quota()
+	b.keepTargets()
+	b.fill()
+	return b.owner
+}
+
+// listNeverAssigned starts the unassigned list with every subscribed partition
+// no member claims, topic by topic, ascending (GroupSpec.isPartitionAssigned).
+func (b *uniformHomogeneous) listNeverAssigned() {
+	s := b.s
+	for _, t := range b.topics {
+		for f := s.base[t]; f < s.base[t]+int(s.parts[t]); f++ {
+			if s.claimedBy[f] < 0 {
+				b.unassigned = append(b.unassigned, f)
+			}
+		}
+	}
+}
+
+func (b *uniformHomogeneous) quota() {
+	total := 0
+	for _, t := range b.topics {
+		total += int(b.s.parts[t])
+	}
+	m := len(b.s.members)
+	b.minQuota, b.extrasLeft = total/m, total%m
+	if b.extrasLeft == 0 {
+		b.ex.Addf("quota: %s / %d members → %d each", pluralParts(total), m, b.minQuota)
+	} else {
+		who := "members get"
+		if b.extrasLeft == 1 {
+			who = "member gets"
+		}
+		b.ex.Addf("quota: %s / %d members → %d each, %d %s one more", pluralParts(total), m, b.minQuota, b.extrasLeft, who)
+	}
+}
+
+// keepTargets is Kafka's maybeRevokePartitions with the KAFKA-18688 rule for
+// the extra slots.
+func (b *uniformHomogeneous) keepTargets() {
+	s := b.s
+	m := len(s.members)
+	for i := range s.members {
+		quota, hasExtra := b.minQuota, false
+		if b.extrasLeft > 0 {
+			quota, hasExtra = quota+1, true
+		}
+		kept := 0
+		var gaveUp []int
+		for _, f := range s.claims[i] {
+			if quota > 0 {
+				b.owner[f] = int32(i)
+				quota--
+				kept++
+				continue
+			}
+			gaveUp = append(gaveUp, f)
+		}
+		b.unassigned = append(b.unassigned, gaveUp...)
+		b.explainKeep(i, kept, gaveUp, hasExtra)
+		// A member whose target does not fill the extra slot leaves it to a
+		// later member, unless too few members are left to take the extras.
+		if quota > 0 && hasExtra {
+			if m-i > b.extrasLeft {
+				quota, hasExtra = quota-1, false
+				b.explainExtra("%s leaves its extra slot to a later member (its target fills %d of %d)", s.members[i].ID, kept, b.minQuota+1)
+			} else {
+				b.explainExtra("%s must take an extra partition: %d members left for %d extras", s.members[i].ID, m-i, b.extrasLeft)
+			}
+		}
+		if quota > 0 {
+			b.unfilled = append(b.unfilled, i)
+			b.room = append(b.room, quota)
+		}
+		if hasExtra {
+			b.extrasLeft--
+		}
+	}
+	if b.ex.Enabled() && len(b.unassigned) > 0 {
+		b.ex.Addf("to hand out, in this order (never assigned first, then given up): %s", s.formatFlat(b.unassigned))
+	}
+}
+
+func (b *uniformHomogeneous) explainExtra(format string, args ...any) {
+	if b.ex.Enabled() {
+		b.ex.Addf(format, args...)
+	} else {
+		b.ex.Skip()
+	}
+}
+
+// fill hands the unassigned partitions, in list order, to the members below
+// quota, in member order (Kafka's assignRemainingPartitions).
+func (b *uniformHomogeneous) fill() {
+	next := 0
+	for k, i := range b.unfilled {
+		from := next
+		for n := 0; n < b.room[k] && next < len(b.unassigned); n++ {
+			b.owner[b.unassigned[next]] = int32(i)
+			next++
+		}
+		if b.ex.Enabled() {
+			taken := append([]int(nil), b.unassigned[from:next]...)
+			slices.Sort(taken)
+			b.ex.Addf("%s takes %s (to fill its quota)", b.s.members[i].ID, b.s.formatFlat(taken))
+		} else {
+			b.ex.Skip()
+		}
+	}
+	if next < len(b.unassigned) {
+		// Kafka throws "Partitions were left unassigned"; the quota rules above
+		// make that impossible, so reaching here is a kviz bug worth showing.
+		b.ex.Addf("internal error: %d partitions left unassigned", len(b.unassigned)-next)
+	}
+}
+
+func (b *uniformHomogeneous) explainKeep(i, kept int, gaveUp []int, hasExtra bool) {
+	if !b.ex.Enabled() {
+		b.ex.Skip()
+		return
+	}
+	s := b.s
+	id := s.members[i].ID
+	if len(s.dropped[i]) > 0 {
+		b.ex.Addf("%s drops %s (topics it no longer subscribes to)", id, formatTPs(s.dropped[i]))
+	}
+	target := b.minQuota
+	if hasExtra {
+		target++
+	}
+	if kept > 0 {
+		b.ex.Addf("%s keeps %s (its target; quota %d)", id, s.formatFlat(s.claims[i][:kept]), target)
+	}
+	if len(gaveUp) > 0 {
+		b.ex.Addf("%s gives up %s (over its quota of %d)", id, s.formatFlat(gaveUp), target)
+	}
+}

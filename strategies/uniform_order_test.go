@@ -1,0 +1,75 @@
+package strategies
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// java.util.HashMap doubles its table (16 to start) when a put makes the size
+// exceed 0.75 × capacity: the 13th key makes it 32, the 25th 64, the 49th 128.
+// It also doubles a table below 64 when a put makes one bucket 9 long.
+func TestJavaHashMapCapacityAfter(t *testing.T) {
+	spread := func(n int, step uint32) []uint32 {
+		out := make([]uint32, n)
+		for i := range out {
+			out[i] = uint32(i) * step
+		}
+		return out
+	}
+	for n, want := range map[int]int{0: 16, 1: 16, 12: 16, 13: 32, 24: 32, 25: 64, 48: 64, 49: 128, 2000: 4096} {
+		require.Equal(t, want, javaHashMapCapacityAfter(spread(n, 1)), "n=%d distinct buckets", n)
+	}
+	// Multiples of 16 all share bucket 0 of 16: the 9th put grows the table.
+	require.Equal(t, 16, javaHashMapCapacityAfter(spread(8, 16)))
+	require.Equal(t, 32, javaHashMapCapacityAfter(spread(9, 16)))
+	// Multiples of 64 stay in bucket 0 of 32 too: the 10th put grows it to 64,
+	// and from 64 on a long bucket becomes a tree instead.
+	require.Equal(t, 64, javaHashMapCapacityAfter(spread(10, 64)))
+	require.Equal(t, 64, javaHashMapCapacityAfter(spread(12, 64)))
+}
+
+// Buckets worked out by hand from String.hashCode and HashMap.hash:
+// "test".hashCode() = 3556498 = 0x364492; spread: 0x364492 ^ 0x36 = 0x3644A4,
+// so bucket 4 of 16 and 36 (0x24) of 64 — without the h>>>16 spread it would
+// be 18 of 64. "polygenelubricants" hashes to 0x80000000: 0x80008000 → 0.
+// "c0".hashCode() = 99·31+48 = 3117 = 194·16+13 → 13.
+func TestJavaHashMapBucket(t *testing.T) {
+	require.Equal(t, 4, javaHashMapBucket("test", 16))
+	require.Equal(t, 36, javaHashMapBucket("test", 64))
+	require.Equal(t, 0, javaHashMapBucket("polygenelubricants", 16))
+	require.Equal(t, 13, javaHashMapBucket("c0", 16))
+	require.Equal(t, 0, javaHashMapBucket("c3", 16)) // 3120 = 195·16
+}
+
+func srvOrderOnly(order []int, _ int) []int { return order }
+
+func TestServerMemberOrder(t *testing.T) {
+	ids := func(names ...string) []Member {
+		out := make([]Member, len(names))
+		for i, n := range names {
+			out[i] = Member{ID: n}
+		}
+		return out
+	}
+	names := func(ms []Member, order []int) []string {
+		out := make([]string, len(order))
+		for i, k := range order {
+			out[i] = ms[k].ID
+		}
+		return out
+	}
+	// c3 lands in bucket 0, c0..c2 in 13..15: Kafka iterates c3 first.
+	ms := ids("c0", "c1", "c2", "c3")
+	require.Equal(t, []string{"c3", "c0", "c1", "c2"}, names(ms, srvOrderOnly(serverMemberOrder(ms))))
+	// "Aa" and "BB" share hashCode 2112 and so a bucket: kviz breaks the tie by id.
+	ms = ids("BB", "Aa", "a")
+	require.Equal(t, []string{"Aa", "BB", "a"}, names(ms, srvOrderOnly(serverMemberOrder(ms))))
+	// 13 members: the table has 32 buckets. "mXY".hashCode() = 109·961 + 31·X + Y
+	// (X, Y as chars): m00 = 106285 and m11 = 106317 both fall in bucket 13, the
+	// lowest used, so they come first, tied by id. The full order was worked out
+	// with that formula in a separate script, not with this code.
+	ms = ids("m00", "m01", "m02", "m03", "m04", "m05", "m06", "m07", "m08", "m09", "m10", "m11", "m12")
+	require.Equal(t, []string{"m00", "m11", "m10", "m02", "m01", "m12", "m04", "m03", "m06", "m05", "m08", "m07", "m09"},
+		names(ms, srvOrderOnly(serverMemberOrder(ms))))
+}

@@ -1,0 +1,204 @@
+package strategies
+
+import "slices"
+
+// serverSpec is a group as the KIP-848 uniform assignor sees it (Kafka's
+// GroupSpec plus SubscribedTopicDescriber), turned into integers so the hot
+// loops index slices instead of hashing strings.
+//
+// Partitions are numbered flat: partition p of topic t is base[t]+p. Topics
+// are in Java String order of their names (Kafka iterates random topic
+// UUIDs, which cannot be reproduced).
+type serverSpec struct {
+	topics []string // every topic of the group, Java String order
+	parts  []int32  // partition count per topic
+	base   []int    // flat index of each topic's partition 0
+	total  int      // number of partitions in all topics
+
+	members []Member  // in the coordinator's HashMap order (serverMemberOrder)
+	subs    [][]int32 // per member: subscribed topics, ascending, without duplicates
+
+	// claims holds, per member, the flat partitions of its current target
+	// (Member.Owned) that it may keep: in a subscribed topic, not listed twice,
+	// not claimed by an earlier member. Ascending.
+	claims [][]int
+	// claimedBy is the member index holding each flat partition's claim, -1 if none.
+	claimedBy []int32
+	// dropped lists, per member, the owned partitions of topics it no longer
+	// subscribes to: Kafka removes those topics from its target.
+	dropped [][]TopicPartition
+	// conflicts lists owned partitions also claimed by an earlier member. A
+	// real target assignment never holds one partition twice; kviz lets the
+	// first member in order keep it.
+	conflicts []serverConflict
+}
+
+type serverConflict struct {
+	tp     TopicPartition
+	keeper string
+	loser  string
+}
+
+// newServerSpec builds the spec for g (which passed Validate), with members
+// in the given order.
+func newServerSpec(g Group, order []int) *serverSpec {
+	s := &serverSpec{topics: SortedTopics(g.Topics)}
+	index := make(map[string]int32, len(s.topics))
+	s.parts = make([]int32, len(s.topics))
+	s.base = make([]int, len(s.topics))
+	for t, name := range s.topics {
+		index[name] = int32(t)
+		s.parts[t] = g.Topics[name]
+		s.base[t] = s.total
+		s.total += int(g.Topics[name])
+	}
+	s.members = make([]Member, len(order))
+	for i, k := range order {
+		s.members[i] = g.Members[k]
+	}
+	s.subs = make([][]int32, len(s.members))
+	for i, m := range s.members {
+		s.subs[i] = topicIndices(m.Topics, index)
+	}
+	s.readClaims(index)
+	return s
+}
+
+// topicIndices maps topic names to sorted, distinct topic indices. A
+// subscription is a set in Kafka; a name listed twice counts once.
+func topicIndices(names []string, index map[string]int32) []int32 {
+	out := make([]int32, 0, len(names))
+	for _, n := range names {
+		if t, ok := index[n]; ok {
+			out = append(out, t)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// readClaims fills claims, claimedBy, dropped and conflicts from Member.Owned.
+func (s *serverSpec) readClaims(index map[string]int32) {
+	s.claims = make([][]int, len(s.members))
+	s.dropped = make([][]TopicPartition, len(s.members))
+	s.claimedBy = make([]int32, s.total)
+	for i := range s.claimedBy {
+		s.claimedBy[i] = -1
+	}
+	subscribed := make([]bool, len(s.topics))
+	for i, m := range s.members {
+		for _, t := range s.subs[i] {
+			subscribed[t] = true
+		}
+		claims := make([]int, 0, len(m.Owned))
+		lastName, last := "", int32(-1)
+		for _, tp := range m.Owned {
+			// Owned lists usually run topic by topic: skip the map lookup
+			// while the topic stays the same.
+			if last < 0 || tp.Topic != lastName {
+				t, known := index[tp.Topic]
+				if !known {
+					t = -1
+				}
+				lastName, last = tp.Topic, t
+			}
+			if last < 0 || tp.Partition < 0 || tp.Partition >= s.parts[last] || !subscribed[last] {
+				// Unknown partitions cannot pass Validate; drop them rather than panic.
+				s.dropped[i] = append(s.dropped[i], tp)
+				continue
+			}
+			f := s.base[last] + int(tp.Partition)
+			switch holder := s.claimedBy[f]; {
+			case holder < 0:
+				s.claimedBy[f] = int32(i)
+				claims = append(claims, f)
+			case holder != int32(i):
+				s.conflicts = append(s.conflicts, serverConflict{tp, s.members[holder].ID, m.ID})
+			}
+		}
+		slices.Sort(claims)
+		s.claims[i] = claims
+		for _, t := range s.subs[i] {
+			subscribed[t] = false
+		}
+	}
+}
+
+// topicOf returns the topic index holding flat partition f.
+func (s *serverSpec) topicOf(f int) int {
+	t, found := slices.BinarySearch(s.base, f)
+	if !found {
+		t--
+	}
+	// Topics without partitions share their base with the next topic.
+	for t+1 < len(s.base) && s.base[t+1] == f {
+		t++
+	}
+	return t
+}
+
+// tp names flat partition f.
+func (s *serverSpec) tp(f int) TopicPartition {
+	t := s.topicOf(f)
+	return TopicPartition{s.topics[t], int32(f - s.base[t])}
+}
+
+// homogeneous reports whether every member subscribes to the same topics
+// (Kafka's SubscriptionType.HOMOGENEOUS: each subscribed topic has as many
+// subscribers as the group has members).
+func (s *serverSpec) homogeneous() bool {
+	for i := 1; i < len(s.subs); i++ {
+		if !slices.Equal(s.subs[i], s.subs[0]) {
+			return false
+		}
+	}
+	return true
+}
+
+// assignment turns owner (member index per flat partition, -1 = nobody) into
+// an Assignment. All partitions share one backing array; each member's run of
+// a topic is capped so an append cannot spill into the next one.
+func (s *serverSpec) assignment(owner []int32) Assignment {
+	a := NewAssignment(s.members)
+	count := make([]int, len(s.members))
+	for _, m := range owner {
+		if m >= 0 {
+			count[m]++
+		}
+	}
+	cursor := make([]int, len(s.members))
+	next := 0
+	for m, c := range count {
+		cursor[m] = next
+		next += c
+	}
+	buf := make([]int32, next)
+	segStart := make([]int, len(s.members))
+	segTopic := make([]int32, len(s.members))
+	for m := range segTopic {
+		segTopic[m] = -1
+	}
+	closeSeg := func(m int) {
+		if t := segTopic[m]; t >= 0 {
+			a[s.members[m].ID][s.topics[t]] = buf[segStart[m]:cursor[m]:cursor[m]]
+		}
+	}
+	for t := range s.topics {
+		for p := int32(0); p < s.parts[t]; p++ {
+			m := owner[s.base[t]+int(p)]
+			if m < 0 {
+				continue
+			}
+			if segTopic[m] != int32(t) {
+				closeSeg(int(m))
+				segTopic[m], segStart[m] = int32(t), cursor[m]
+			}
+			buf[cursor[m]] = p
+			cursor[m]++
+		}
+	}
+	for m := range s.members {
+		closeSeg(m)
+	}
+	return a
+}

@@ -1,0 +1,258 @@
+package strategies
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// Hand-checked examples for the server-side "uniform" assignor. Each expected
+// answer is worked out in the comment from Kafka's builders
+// (UniformHomogeneousAssignmentBuilder with KAFKA-18688,
+// UniformHeterogeneousAssignmentBuilder of KAFKA-17710) and the member order
+// of a java.util.HashMap: bucket of "a","b","c","d" = 1,2,3,4; of "c0".."c3"
+// = 13,14,15,0 (see uniform_order_test.go).
+
+func srvAssign(t *testing.T, name string, g Group) Result {
+	t.Helper()
+	require.NoError(t, g.Validate())
+	a, err := Lookup(name)
+	require.NoError(t, err)
+	return a.Assign(g, NewExplainer(0))
+}
+
+func srvTPs(topic string, ps ...int32) []TopicPartition {
+	out := make([]TopicPartition, len(ps))
+	for i, p := range ps {
+		out[i] = TopicPartition{topic, p}
+	}
+	return out
+}
+
+func srvMembers(topics []string, ids ...string) []Member {
+	out := make([]Member, len(ids))
+	for i, id := range ids {
+		out[i] = Member{ID: id, Topics: topics, Generation: NoGeneration}
+	}
+	return out
+}
+
+// withOwned feeds an assignment back as every member's current target.
+func withOwned(members []Member, a Assignment) []Member {
+	out := append([]Member(nil), members...)
+	for i := range out {
+		out[i].Owned = nil
+		for _, topic := range SortedTopics(a[out[i].ID]) {
+			out[i].Owned = append(out[i].Owned, srvTPs(topic, a[out[i].ID][topic]...)...)
+		}
+	}
+	return out
+}
+
+func explained(r Result, fragment string) bool {
+	for _, l := range r.Explanation {
+		if strings.Contains(l, fragment) {
+			return true
+		}
+	}
+	return false
+}
+
+// Fresh, homogeneous: t0 has 6 partitions, c0..c3 subscribe.
+// Quota 6/4 = 1, 2 members get one more. Member order c3, c0, c1, c2.
+// Every member starts with the extra slot while extras remain; with an empty
+// target it gives the slot up as long as more members remain (4-i) than
+// extras (2): c3 (4>2) and c0 (3>2) give it up, c1 (2>2 false) and c2 keep it.
+// Fill from [0..5] in member order: c3 0, c0 1, c1 2–3, c2 4–5.
+// (Kafka 4.0, before KAFKA-18688, gave the extras to c3 and c0 instead.)
+//
+// Round 2: c4 joins (bucket 1: order c3, c4, c0, c1, c2); quota 6/5 = 1, one
+// extra. c3 keeps 0 and, holding 1 < 2, gives up the extra (5>1); c4 owns
+// nothing and gives it up (4>1); c0 keeps 1, gives it up (3>1); c1 keeps 2–3
+// and so keeps the extra; c2's quota is now 1: keeps 4, gives up 5. c4 takes 5.
+func TestUniformHomogeneousFreshThenJoin(t *testing.T) {
+	topics := []string{"t0"}
+	g := Group{Topics: map[string]int32{"t0": 6}, Members: srvMembers(topics, "c0", "c1", "c2", "c3")}
+	r1 := srvAssign(t, "uniform", g)
+	require.Equal(t, Assignment{
+		"c3": {"t0": {0}},
+		"c0": {"t0": {1}},
+		"c1": {"t0": {2, 3}},
+		"c2": {"t0": {4, 5}},
+	}, r1.Assignment)
+	require.True(t, explained(r1, "quota: 6 partitions / 4 members → 1 each, 2 members get one more"), r1.Explanation)
+	require.True(t, explained(r1, "c3, c0, c1, c2"), r1.Explanation)
+
+	g.Members = append(withOwned(g.Members, r1.Assignment), Member{ID: "c4", Topics: topics})
+	r2 := srvAssign(t, "uniform", g)
+	require.Equal(t, Assignment{
+		"c3": {"t0": {0}},
+		"c4": {"t0": {5}},
+		"c0": {"t0": {1}},
+		"c1": {"t0": {2, 3}},
+		"c2": {"t0": {4}},
+	}, r2.Assignment)
+	require.True(t, explained(r2, "c2 gives up t0:5"), r2.Explanation)
+	require.True(t, explained(r2, "c4 takes t0:5"), r2.Explanation)
+}
+
+// KAFKA-18688: a balanced target does not move. 7 partitions over a, b, c:
+// quota 2, one extra. a holds 2 (< 3) and leaves the extra (3 members > 1
+// extra); b holds 3 and keeps it; c holds 2. Kafka 4.0 would have given the
+// extra to a and moved t0-4 from b to a.
+func TestUniformHomogeneousBalancedTargetStays(t *testing.T) {
+	topics := []string{"t0"}
+	ms := srvMembers(topics, "a", "b", "c")
+	ms[0].Owned = srvTPs("t0", 0, 1)
+	ms[1].Owned = srvTPs("t0", 2, 3, 4)
+	ms[2].Owned = srvTPs("t0", 5, 6)
+	r := srvAssign(t, "uniform", Group{Topics: map[string]int32{"t0": 7}, Members: ms})
+	require.Equal(t, Assignment{
+		"a": {"t0": {0, 1}},
+		"b": {"t0": {2, 3, 4}},
+		"c": {"t0": {5, 6}},
+	}, r.Assignment)
+}
+
+// The last members must take the extras left over. 8 partitions over a, b, c:
+// quota 2, two extras. a holds 3: keeps them, one extra used. b holds 2 < 3
+// and 3-1 = 2 members remain for 1 extra: it gives the extra up. c holds 1,
+// and 3-2 = 1 member remains for 1 extra: it must keep the slot, so it takes
+// both unassigned partitions 6 and 7.
+func TestUniformHomogeneousLastMemberTakesExtra(t *testing.T) {
+	topics := []string{"t0"}
+	ms := srvMembers(topics, "a", "b", "c")
+	ms[0].Owned = srvTPs("t0", 0, 1, 2)
+	ms[1].Owned = srvTPs("t0", 3, 4)
+	ms[2].Owned = srvTPs("t0", 5)
+	r := srvAssign(t, "uniform", Group{Topics: map[string]int32{"t0": 8}, Members: ms})
+	require.Equal(t, Assignment{
+		"a": {"t0": {0, 1, 2}},
+		"b": {"t0": {3, 4}},
+		"c": {"t0": {5, 6, 7}},
+	}, r.Assignment)
+}
+
+// Trimming and unsubscribed topics. Topics t0:4, t1:2, t2:1; a, b, c subscribe
+// to t0 and t1 (6 partitions, quota 2, no extra). Nobody claims t1-1, so the
+// unassigned list starts [t1-1]. a's target t0-0,1,2 + t1-0 is over quota: it
+// keeps t0-0,1 and gives up t0-2 then t1-0 → list [t1-1, t0-2, t1-0]. b keeps
+// t0-3 (room 1). c drops t2-0 (not subscribed; room 2). Fill in member order:
+// b takes t1-1; c takes t0-2 and t1-0. t2-0 has no subscriber: nobody gets it.
+func TestUniformHomogeneousTrimAndDrop(t *testing.T) {
+	topics := []string{"t0", "t1"}
+	ms := srvMembers(topics, "a", "b", "c")
+	ms[0].Owned = append(srvTPs("t0", 0, 1, 2), srvTPs("t1", 0)...)
+	ms[1].Owned = srvTPs("t0", 3)
+	ms[2].Owned = srvTPs("t2", 0)
+	r := srvAssign(t, "uniform", Group{Topics: map[string]int32{"t0": 4, "t1": 2, "t2": 1}, Members: ms})
+	require.Equal(t, Assignment{
+		"a": {"t0": {0, 1}},
+		"b": {"t0": {3}, "t1": {1}},
+		"c": {"t0": {2}, "t1": {0}},
+	}, r.Assignment)
+	require.True(t, explained(r, "a gives up t0:2; t1:0"), r.Explanation)
+	require.True(t, explained(r, "c drops t2-0"), r.Explanation)
+}
+
+// Two members both list t0-0 as their target, which Kafka's coordinator never
+// produces: the first in member order (a) keeps the claim, b's is ignored and
+// b fills its quota of 1 with the unclaimed t0-1.
+func TestUniformConflictingTargets(t *testing.T) {
+	topics := []string{"t0"}
+	ms := srvMembers(topics, "a", "b")
+	ms[0].Owned = srvTPs("t0", 0)
+	ms[1].Owned = srvTPs("t0", 0)
+	r := srvAssign(t, "uniform", Group{Topics: map[string]int32{"t0": 2}, Members: ms})
+	require.Equal(t, Assignment{"a": {"t0": {0}}, "b": {"t0": {1}}}, r.Assignment)
+	require.True(t, explained(r, "t0-0 is in the targets of both a and b"), r.Explanation)
+}
+
+// Heterogeneous, fresh: t0:3 (a, b subscribe), t1:3 (b, c). Both topics have
+// 1.5 partitions per subscriber and 2 subscribers: name order, t0 first.
+// t0: a and b both hold 0, sorted [a, b]: round-robin a 0, b 1, a 2.
+// t1: loads b 1, c 0 → sorted [c, b]; the least loaded range is [c]: c 0;
+// then the level rises to 1 and takes b in: c 1, b 2.
+// Loads 2, 2, 2: the balance phase moves nothing.
+//
+// Round 2: d joins on t0 and t1 (order a, b, c, d). Nothing is unassigned.
+// Balance t0 (subscribers a 2, b 2, d 0 → sorted [d, a, b]): the most loaded
+// range is {a, b} at 2; b (last) gives its last t0 partition, t0-1, to d.
+// Next a would give t0-2, but the least loaded level is now 1 and 2−1 ≤ 1:
+// balanced. t1 (b 1, d 1, c 2): imbalance 1, nothing to do.
+func TestUniformHeterogeneousFreshThenJoin(t *testing.T) {
+	g := Group{Topics: map[string]int32{"t0": 3, "t1": 3}, Members: []Member{
+		{ID: "a", Topics: []string{"t0"}},
+		{ID: "b", Topics: []string{"t0", "t1"}},
+		{ID: "c", Topics: []string{"t1"}},
+	}}
+	r1 := srvAssign(t, "uniform", g)
+	require.Equal(t, Assignment{
+		"a": {"t0": {0, 2}},
+		"b": {"t0": {1}, "t1": {2}},
+		"c": {"t1": {0, 1}},
+	}, r1.Assignment)
+	require.True(t, explained(r1, "heterogeneous"), r1.Explanation)
+
+	g.Members = append(withOwned(g.Members, r1.Assignment), Member{ID: "d", Topics: []string{"t0", "t1"}})
+	r2 := srvAssign(t, "uniform", g)
+	require.Equal(t, Assignment{
+		"a": {"t0": {0, 2}},
+		"b": {"t1": {2}},
+		"c": {"t1": {0, 1}},
+		"d": {"t0": {1}},
+	}, r2.Assignment)
+	require.True(t, explained(r2, "balance t0: t0-1 moves b → d"), r2.Explanation)
+}
+
+// Heterogeneous topic order: t0 has 2 partitions for 2 subscribers (1.0 each),
+// t1 has 4 for 1 subscriber (4.0): t1 is handed out first, so b (t0 and t1)
+// already holds 4 when t0 comes: t0's least loaded subscriber is a, which
+// takes both t0 partitions (a 0 → 1, still below b's 4 → 2).
+// Balance: only t0 has two subscribers; a 2, b 4 → b has no t0 partition to
+// give (excluded), so nothing moves: loads stay 2 and 4.
+func TestUniformHeterogeneousTopicOrder(t *testing.T) {
+	g := Group{Topics: map[string]int32{"t0": 2, "t1": 4}, Members: []Member{
+		{ID: "a", Topics: []string{"t0"}},
+		{ID: "b", Topics: []string{"t0", "t1"}},
+	}}
+	r := srvAssign(t, "uniform", g)
+	require.Equal(t, Assignment{
+		"a": {"t0": {0, 1}},
+		"b": {"t1": {0, 1, 2, 3}},
+	}, r.Assignment)
+	require.True(t, explained(r, "t1 (4/1), t0 (2/2)"), r.Explanation)
+}
+
+// Edge cases Kafka answers with an empty assignment.
+func TestUniformEmpty(t *testing.T) {
+	r := srvAssign(t, "uniform", Group{Topics: map[string]int32{"t0": 3}})
+	require.Empty(t, r.Assignment)
+	r = srvAssign(t, "uniform", Group{Topics: map[string]int32{"t0": 3}, Members: srvMembers(nil, "a", "b")})
+	require.Equal(t, Assignment{"a": {}, "b": {}}, r.Assignment)
+	// More members than partitions: quota 0, one extra; a (order a, b, c)
+	// gives the extra up (3 > 1), b too (2 > 1), c must take it.
+	r = srvAssign(t, "uniform", Group{Topics: map[string]int32{"t0": 1}, Members: srvMembers([]string{"t0"}, "a", "b", "c")})
+	require.Equal(t, Assignment{"a": {}, "b": {}, "c": {"t0": {0}}}, r.Assignment)
+}
+
+func TestUniformRegistered(t *testing.T) {
+	for _, name := range []string{"uniform", "UNIFORM", "org.apache.kafka.coordinator.group.assignor.UniformAssignor"} {
+		a, err := Lookup(name)
+		require.NoError(t, err)
+		require.Equal(t, "uniform", a.Name())
+		require.Equal(t, "uniform", a.KafkaName())
+		require.Equal(t, []Protocol{Consumer}, a.Protocols())
+	}
+}
+
+// A nil explainer must work (the benchmarks and the lab's fast path use it).
+func TestUniformNilExplainer(t *testing.T) {
+	g := Group{Topics: map[string]int32{"t0": 3, "t1": 2}, Members: []Member{
+		{ID: "a", Topics: []string{"t0"}}, {ID: "b", Topics: []string{"t0", "t1"}},
+	}}
+	r := uniformAssignor{}.Assign(g, nil)
+	require.Nil(t, r.Explanation)
+	require.Equal(t, 5, r.Assignment.Count("a")+r.Assignment.Count("b"))
+}
