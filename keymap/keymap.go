@@ -57,7 +57,7 @@ func DefaultKeyMap() KeyMap {
 		Next:          b([]string{"right", "n", "space"}, "→/n/space", "next step"),
 		Prev:          b([]string{"left", "b"}, "←/b", "previous step"),
 		NextRebalance: b([]string{"]"}, "]", "next rebalance"),
-		PrevRebalance: b([]string{"["}, "[", "previous rebalance"),
+		PrevRebalance: b([]string{"["}, "[", "prev rebalance"),
 		First:         b([]string{"home", "g"}, "home/g", "first step"),
 		Last:          b([]string{"end", "G"}, "end/G", "last step"),
 		Play:          b([]string{"p"}, "p", "play/pause"),
@@ -75,12 +75,12 @@ func DefaultKeyMap() KeyMap {
 
 		Strategy: b([]string{"s"}, "s", "next strategy"),
 		Protocol: b([]string{"e"}, "e", "next protocol"),
-		Compare:  b([]string{"c"}, "c", "compare strategies"),
+		Compare:  b([]string{"c"}, "c", "compare mode"),
 		WhatIf:   b([]string{"w"}, "w", "what-if"),
 
 		Pane:       b([]string{"tab"}, "tab", "next pane"),
-		ScrollUp:   b([]string{"pgup"}, "pgup", "scroll up"),
-		ScrollDown: b([]string{"pgdown"}, "pgdown", "scroll down"),
+		ScrollUp:   b([]string{"pgup"}, "pgup", "10 members up"),
+		ScrollDown: b([]string{"pgdown"}, "pgdown", "10 members down"),
 		Confirm:    b([]string{"enter"}, "enter", "confirm"),
 		Back:       b([]string{"esc"}, "esc", "close"),
 
@@ -104,12 +104,12 @@ func (k KeyMap) ShortHelp() []key.Binding {
 	return []key.Binding{k.Next, k.Prev, k.NextRebalance, k.Play, k.Up, k.WhatIf, k.Compare, k.Help, k.Quit}
 }
 
-// FullHelp is the "?" screen, one column per concern.
+// FullHelp is the "?" screen: time, members, experiments. Three columns
+// so that it fits an 80-column terminal whole.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Next, k.Prev, k.NextRebalance, k.PrevRebalance, k.First, k.Last, k.Play, k.Faster, k.Slower},
-		{k.Up, k.Down, k.AddMember, k.Leave, k.Crash, k.Restart, k.AddPartitions},
-		{k.Strategy, k.Protocol, k.Compare, k.WhatIf, k.Confirm, k.Back},
-		{k.Pane, k.ScrollUp, k.ScrollDown, k.Help, k.Quit},
+		{k.Up, k.Down, k.ScrollUp, k.ScrollDown, k.AddMember, k.Leave, k.Crash, k.Restart, k.AddPartitions},
+		{k.Strategy, k.Protocol, k.Compare, k.WhatIf, k.Confirm, k.Back, k.Pane, k.Help, k.Quit},
 	}
 }

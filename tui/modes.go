@@ -6,19 +6,33 @@ import (
 )
 
 // compareBody is compare mode: the same moment under each strategy, each
-// with its preferred protocol, side by side.
+// with its preferred protocol, side by side. Narrow terminals drop the
+// whole-run columns.
 func (a App) compareBody(h int) string {
 	st := &a.styles
 	t := a.compare
 	if t == nil {
 		return box(st, "Compare", []string{"press c to compare"}, a.width, h, true)
 	}
-	head := fmt.Sprintf("%-19s %-12s %5s %7s %11s %11s %9s │ %9s %11s",
-		"strategy", "protocol", "moved", "min–max", "worst gap", "Σ gap", "took", "run moves", "run Σ gap")
+	wide := a.width >= 118
+	row := func(mark, name, proto string, cells ...string) string {
+		line := fmt.Sprintf("%s %-18s %-11s", mark, name, proto)
+		widths := []int{5, 7, 10, 10, 9, 9, 10}
+		for i, c := range cells {
+			if i == 5 {
+				line += " │"
+			}
+			if i >= 4 && !wide {
+				break
+			}
+			line += fmt.Sprintf(" %*s", widths[i], c)
+		}
+		return line
+	}
 	lines := []string{
-		st.Faint.Render(fmt.Sprintf("the first rebalance ending at or after %s, simulated under each assignor; run = whole timeline", formatMs(t.AtMs))),
+		st.Faint.Render(fmt.Sprintf("the first rebalance ending at or after %s, under each assignor", formatMs(t.AtMs))),
 		"",
-		st.PaneTitle.Render(head),
+		st.PaneTitle.Render(row(" ", "strategy", "protocol", "moved", "min–max", "worst gap", "Σ gap", "took", "run moves", "run Σ gap")),
 	}
 	for _, r := range t.Rows {
 		mark := " "
@@ -28,21 +42,27 @@ func (a App) compareBody(h int) string {
 		var line string
 		switch {
 		case r.Err != "":
-			line = fmt.Sprintf("%s%-19s %-12s %s", mark, r.Strategy, r.Protocol, "cannot simulate: "+r.Err)
+			line = row(mark, r.Strategy, r.Protocol) + " cannot simulate: " + r.Err
 		case !r.Found:
-			line = fmt.Sprintf("%s%-19s %-12s %s", mark, r.Strategy, r.Protocol, "no rebalance after this point")
+			line = row(mark, r.Strategy, r.Protocol) + " no rebalance after this point"
 		default:
-			line = fmt.Sprintf("%s%-19s %-12s %5d %7s %11s %11s %9s │ %9d %11s", mark, r.Strategy, r.Protocol,
-				r.Moved, fmt.Sprintf("%d–%d", r.Min, r.Max), formatDur(r.UnownedMaxMs), formatDur(r.UnownedSumMs),
-				formatDur(r.DurationMs), r.RunMoved, formatDur(r.RunUnownedMs))
+			line = row(mark, r.Strategy, r.Protocol, fmt.Sprint(r.Moved), fmt.Sprintf("%d–%d", r.Min, r.Max),
+				formatDur(r.UnownedMaxMs), formatDur(r.UnownedSumMs), formatDur(r.DurationMs),
+				fmt.Sprint(r.RunMoved), formatDur(r.RunUnownedMs))
 		}
 		if r.Current {
 			line = st.Selected.Render(line)
 		}
 		lines = append(lines, line)
 	}
-	lines = append(lines, "", st.Faint.Render("moved = partitions whose owner changed · gap = time a partition had no consumer · c or esc closes"))
-	return box(st, "Compare strategies", lines, a.width, h, true)
+	lines = append(lines, "",
+		st.Faint.Render("moved: partitions whose owner changed · min–max: partitions per live member after it"),
+		st.Faint.Render("gap: time a partition had no consumer (worst one, and summed over partitions)"))
+	if wide {
+		lines = append(lines, st.Faint.Render("took: start to end of the rebalance · run: totals over the whole timeline"))
+	}
+	lines = append(lines, st.Faint.Render("c or esc closes"))
+	return box(st, "Compare strategies", wrapAll(lines, a.width-4), a.width, h, true)
 }
 
 // whatIfBody shows the grid (smaller) over the preview of the selected
@@ -54,7 +74,7 @@ func (a App) whatIfBody(h int) string {
 	gridH := max(min(len(g.Members)+4+2, h/2), 6)
 	grid := box(st, a.gridTitle(g), strings.Split(renderGrid(g, st, a.width-4, gridH-2), "\n"), a.width, gridH, false)
 	var lines []string
-	lines = append(lines, st.Faint.Render(fmt.Sprintf("nothing is committed yet: the model ran each event on a fork of the timeline (%s)", p.Strategy)))
+	lines = append(lines, st.Faint.Render(fmt.Sprintf("a fork of the timeline under %s: nothing is committed yet", p.Strategy)))
 	for _, o := range p.Outcomes {
 		verb := map[string]string{"leave": "leaves (LeaveGroup)", "crash": "crashes (no LeaveGroup)"}[o.Kind]
 		keyName := map[string]string{"leave": "d", "crash": "x"}[o.Kind]
@@ -67,7 +87,7 @@ func (a App) whatIfBody(h int) string {
 			lines = append(lines, head+"  "+st.Faint.Render("no rebalance follows in this timeline"))
 			continue
 		}
-		lines = append(lines, head+st.Faint.Render(fmt.Sprintf("  → rebalance %s, %d moves, worst gap %s",
+		lines = append(lines, head+st.Faint.Render(fmt.Sprintf(": rebalance %s, %d moved, gap %s",
 			formatSpan(o.StartMs, o.EndMs), len(o.Moves), formatDur(o.UnownedMs))))
 		lines = append(lines, "   "+a.movesText(o.Moves))
 	}
