@@ -58,8 +58,9 @@ type PartitionChoice struct {
 	// onNewBatch and asked the partitioner again (KIP-480, 2.4+); -1 if the
 	// first answer stood. Under RoundRobinPartitioner this is KAFKA-9965.
 	Abandoned int
-	// Key is set when the key decided (Kind == ChoseKey).
-	Key *KeyRoute
+	// Route is the key path when the key decided (Kind == ChoseKey). A value,
+	// not a pointer: the producer model chooses millions of partitions a second.
+	Route KeyRoute
 }
 
 // Partitioner picks partitions for one topic the way a Kafka producer of a

@@ -48,7 +48,7 @@ func (p *builtInPartitioner) Choose(rec ProducerRecord, t TopicLayout, b Batches
 		if ex.Enabled() {
 			ex.Addf("%s", route.Line())
 		}
-		return PartitionChoice{Partition: route.Partition, Kind: ChoseKey, Abandoned: -1, Key: &route}, nil
+		return PartitionChoice{Partition: route.Partition, Kind: ChoseKey, Abandoned: -1, Route: route}, nil
 	}
 	if !p.stickySet {
 		p.switchPartition(ex)

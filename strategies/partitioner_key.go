@@ -65,3 +65,25 @@ func hexBytes(b []byte, limit int) string {
 	}
 	return string(out)
 }
+
+// ChoiceLine explains a partition choice in one line, for the lab's "latest
+// record" view.
+func ChoiceLine(c PartitionChoice) string {
+	var s string
+	switch c.Kind {
+	case ChoseExplicit:
+		s = fmt.Sprintf("explicit partition %d", c.Partition)
+	case ChoseKey:
+		s = c.Route.Line()
+	case ChoseRoundRob:
+		s = fmt.Sprintf("no key: round robin → partition %d", c.Partition)
+	case ChoseSticky:
+		s = fmt.Sprintf("no key: sticky partition %d", c.Partition)
+	default:
+		s = fmt.Sprintf("partition %d", c.Partition)
+	}
+	if c.Abandoned >= 0 {
+		s += fmt.Sprintf(" (first pick %d needed a new batch: asked again)", c.Abandoned)
+	}
+	return s
+}

@@ -56,7 +56,7 @@ func (l *partitionerClassFlow) partition(rec ProducerRecord, t TopicLayout, ex *
 		if ex.Enabled() {
 			ex.Addf("%s", route.Line())
 		}
-		return PartitionChoice{Partition: route.Partition, Kind: ChoseKey, Abandoned: -1, Key: &route}
+		return PartitionChoice{Partition: route.Partition, Kind: ChoseKey, Abandoned: -1, Route: route}
 	default:
 		return l.keyless.partition(t, ex)
 	}

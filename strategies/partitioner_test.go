@@ -111,8 +111,7 @@ func TestKeyGoesByMurmur2(t *testing.T) {
 		got := ptSend(t, pt, ProducerRecord{Key: []byte("key1"), Partition: NoPartition}, ptLayout(6), ptNewFakeBatches(10))
 		assert.Equal(t, 2, got.Partition, v)
 		assert.Equal(t, ChoseKey, got.Kind, v)
-		require.NotNil(t, got.Key)
-		assert.Equal(t, int32(28543940), got.Key.Murmur2)
+		assert.Equal(t, int32(28543940), got.Route.Murmur2)
 	}
 	// Keys count over all partitions, even unavailable ones.
 	lay := TopicLayout{Partitions: 6, Available: []int{0, 1}}
