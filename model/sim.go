@@ -1,12 +1,19 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/kvizlab/kviz/strategies"
+)
 
 // Sim is a finished simulation: its steps and the state after each.
 type Sim struct {
 	sc    *Scenario
-	steps []Step
-	views []*GroupView
+	steps []stepRec
+	mu    sync.Mutex
+	views map[int]*GroupView
 }
 
 // Simulate runs the scenario until the timeline is done and the group is quiet.
@@ -14,7 +21,14 @@ func Simulate(sc *Scenario) (*Sim, error) {
 	if sc == nil {
 		return nil, fmt.Errorf("no scenario")
 	}
-	return &Sim{sc: sc, steps: []Step{{Kind: "GroupStateChanged", Text: "stub"}}, views: []*GroupView{{}}}, nil
+	w, err := newWorld(sc)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.run(); err != nil {
+		return nil, err
+	}
+	return &Sim{sc: sc, steps: w.hist.steps, views: map[int]*GroupView{}}, nil
 }
 
 // Scenario returns the scenario that was simulated (with Insert's events).
@@ -24,13 +38,115 @@ func (s *Sim) Scenario() *Scenario { return s.sc }
 func (s *Sim) Len() int { return len(s.steps) }
 
 // Step returns the trace line for step i.
-func (s *Sim) Step(i int) Step { return s.steps[i] }
+func (s *Sim) Step(i int) Step {
+	r := s.steps[i]
+	g := r.snap.g
+	st := Step{Index: i, TimeMs: r.at, Kind: r.kind, Member: r.member, Text: r.text, GroupState: g.state,
+		Generation: g.generation, Leader: g.leader, Error: r.errName, Routine: r.routine,
+		Owned: map[string]map[string][]int32{}}
+	for _, m := range r.snap.members {
+		if consuming(m.Status) {
+			st.Owned[m.ID] = asMap(m.Owned)
+		}
+	}
+	if s.sc.Protocol == "consumer" {
+		st.MemberEpochs = g.epochs
+		st.Target = g.target
+		if st.MemberEpochs == nil {
+			st.MemberEpochs = map[string]int32{}
+		}
+		if st.Target == nil {
+			st.Target = map[string]map[string][]int32{}
+		}
+	}
+	return st
+}
 
-// View returns the state after step i (shared, read-only).
-func (s *Sim) View(i int) *GroupView { return s.views[i] }
+// consuming: the member's process is part of the group's consumption.
+func consuming(status string) bool {
+	return status == StatusJoining || status == StatusActive || status == StatusRejoining || status == StatusStalled
+}
 
-// Insert returns a fork with ev added to the timeline at ev.AtMs.
-func (s *Sim) Insert(ev Event) (*Sim, error) { return nil, fmt.Errorf("not yet") }
+// View returns the state after step i (shared, read-only; built on first use).
+func (s *Sim) View(i int) *GroupView {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if v, ok := s.views[i]; ok {
+		return v
+	}
+	v := s.buildView(i)
+	s.views[i] = v
+	return v
+}
 
-// Rebalances lists the completed rebalances.
-func (s *Sim) Rebalances() []Rebalance { return nil }
+func (s *Sim) buildView(i int) *GroupView {
+	r := s.steps[i]
+	g := r.snap.g
+	v := &GroupView{TimeMs: r.at, GroupID: s.sc.GroupID, Protocol: s.sc.Protocol, Strategy: s.sc.Strategy,
+		State: g.state, Generation: g.generation, AssignmentEpoch: g.assignEpoch, Leader: g.leader,
+		CoordinatorBroker: -1, Topics: g.topics, Brokers: g.brokers}
+	for _, b := range g.brokers {
+		if b.IsCoordinator {
+			v.CoordinatorBroker = b.ID
+		}
+	}
+	v.CoordinatorPartition = coordinatorPartitionOf(s.sc)
+	v.Members = make([]MemberView, len(r.snap.members))
+	for j, m := range r.snap.members {
+		v.Members[j] = *m
+		v.Members[j].IsLeader = g.leader != "" && m.ID == g.leader
+	}
+	return v
+}
+
+// Insert returns a fork with ev added to the timeline at ev.AtMs, everything
+// after it recomputed. The original is unchanged.
+func (s *Sim) Insert(ev Event) (*Sim, error) {
+	if ev.AtMs < 0 {
+		return nil, fmt.Errorf("insert: time %d ms is negative", ev.AtMs)
+	}
+	if !contains(EventKinds, ev.Kind) {
+		return nil, fmt.Errorf("insert: unknown event %q%s", ev.Kind, suggest(ev.Kind, EventKinds))
+	}
+	if ev.Kind == "join" && ev.Topics == nil {
+		ev.Topics = sortedIDs(s.sc.Topics)
+	}
+	sc := *s.sc
+	sc.Timeline = append(append([]Event(nil), s.sc.Timeline...), ev)
+	sort.SliceStable(sc.Timeline, func(i, j int) bool { return sc.Timeline[i].AtMs < sc.Timeline[j].AtMs })
+	if err := validateInserted(&sc, ev); err != nil {
+		return nil, err
+	}
+	return Simulate(&sc)
+}
+
+// validateInserted checks what the parser would have checked.
+func validateInserted(sc *Scenario, ev Event) error {
+	switch ev.Kind {
+	case "fail_broker", "recover_broker":
+		if ev.Broker < 0 || ev.Broker >= sc.Brokers {
+			return fmt.Errorf("insert: broker %d does not exist (0..%d)", ev.Broker, sc.Brokers-1)
+		}
+	case "add_partitions":
+		if _, ok := sc.Topics[ev.Topic]; !ok {
+			return fmt.Errorf("insert: unknown topic %q", ev.Topic)
+		}
+	case "stall":
+		if ev.Ms <= 0 {
+			return fmt.Errorf("insert: a stall needs a positive duration")
+		}
+	}
+	if ev.Member == "" && ev.Kind != "fail_broker" && ev.Kind != "recover_broker" && ev.Kind != "add_partitions" {
+		return fmt.Errorf("insert: %s needs a member", ev.Kind)
+	}
+	for _, t := range ev.Topics {
+		if _, ok := sc.Topics[t]; !ok {
+			return fmt.Errorf("insert: unknown topic %q", t)
+		}
+	}
+	return nil
+}
+
+func coordinatorPartitionOf(sc *Scenario) int32 {
+	return strategies.CoordinatorPartition(sc.GroupID, sc.OffsetsPartitions)
+}

@@ -1,0 +1,130 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/kvizlab/kviz/demo"
+	"github.com/kvizlab/kviz/model"
+	"github.com/spf13/cobra"
+)
+
+func init() { subcommands = append(subcommands, newSimulateCmd) }
+
+func newSimulateCmd() *cobra.Command {
+	var format string
+	var untilMs int64
+	var all bool
+	cmd := &cobra.Command{
+		Use:   "simulate FILE",
+		Short: "Run a group scenario step by step and print the protocol trace",
+		Long: `simulate plays a scenario file (YAML: cluster, topics, group settings, members,
+timeline) through Kafka's group protocol on a virtual clock and prints one step
+per line: every JoinGroup, SyncGroup, callback and state change. FILE is a path,
+or demo:NAME for a shipped scenario (` + strings.Join(demo.Names(), ", ") + `).
+Routine heartbeats that change nothing are left out unless --all.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if format != "text" && format != "jsonl" {
+				return usageErrf("--format must be text or jsonl, got %q", format)
+			}
+			if untilMs < -1 {
+				return usageErrf("--until-ms must not be negative, got %d", untilMs)
+			}
+			sc, err := loadScenario(args[0])
+			if err != nil {
+				return err
+			}
+			sim, err := model.Simulate(sc)
+			if err != nil {
+				return failure(fmt.Errorf("%s: %v", sc.File, err))
+			}
+			return printSim(cmd.OutOrStdout(), sim, format, untilMs, all)
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text or jsonl")
+	cmd.Flags().Int64Var(&untilMs, "until-ms", -1, "print only the steps up to this virtual time (ms)")
+	cmd.Flags().BoolVar(&all, "all", false, "include routine heartbeats that change nothing")
+	return cmd
+}
+
+// loadScenario reads a scenario from a path or a demo:NAME.
+func loadScenario(arg string) (*model.Scenario, error) {
+	var data []byte
+	name := arg
+	if d, ok := strings.CutPrefix(arg, "demo:"); ok {
+		b, found := demo.Get(d)
+		if !found {
+			return nil, usageErrf("no demo scenario %q (available: %s)", d, strings.Join(demo.Names(), ", "))
+		}
+		data, name = b, d+".yaml"
+	} else {
+		b, err := os.ReadFile(arg)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, usageErrf("%s: no such file", arg)
+			}
+			return nil, usageErrf("%s: %v", arg, err)
+		}
+		data = b
+	}
+	sc, err := model.ParseScenario(name, data)
+	if err != nil {
+		return nil, usageErr(err)
+	}
+	return sc, nil
+}
+
+func printSim(w io.Writer, sim *model.Sim, format string, untilMs int64, all bool) error {
+	enc := json.NewEncoder(w)
+	if format == "text" {
+		printHeader(w, sim.Scenario())
+	}
+	for i := 0; i < sim.Len(); i++ {
+		st := sim.Step(i)
+		if untilMs >= 0 && st.TimeMs > untilMs {
+			break
+		}
+		if st.Routine && !all {
+			continue
+		}
+		if format == "jsonl" {
+			if err := enc.Encode(st); err != nil {
+				return failure(err)
+			}
+			continue
+		}
+		if _, err := fmt.Fprintln(w, textLine(st)); err != nil {
+			return failure(err)
+		}
+	}
+	return nil
+}
+
+func printHeader(w io.Writer, sc *model.Scenario) {
+	if sc.Title != "" {
+		fmt.Fprintf(w, "# %s\n", sc.Title)
+	}
+	fmt.Fprintf(w, "# group %s: %s, %s protocol; session %d ms, heartbeat %d ms, max.poll %d ms, initial delay %d ms\n",
+		sc.GroupID, sc.Strategy, sc.Protocol, sc.SessionTimeoutMs, sc.HeartbeatIntervalMs, sc.MaxPollIntervalMs, sc.InitialRebalanceDelayMs)
+}
+
+// textLine prints one step: number, time, kind, member, sentence, and the
+// group state it left behind.
+func textLine(st model.Step) string {
+	who := st.Member
+	if who == "" {
+		who = "-"
+	}
+	errPart := ""
+	if st.Error != "" && st.Error != "NONE" {
+		errPart = " [" + st.Error + "]"
+	}
+	return fmt.Sprintf("%5d %9.3fs  %-30s %-6s %s%s  (%s, gen %d)",
+		st.Index, float64(st.TimeMs)/1000, st.Kind, who, st.Text, errPart, st.GroupState, st.Generation)
+}

@@ -1,0 +1,520 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kvizlab/kviz/strategies"
+)
+
+// joinGroup is AbstractCoordinator.joinGroupIfNeeded: onJoinPrepare once per
+// rebalance, then JoinGroup.
+func (c *client) joinGroup() {
+	if !c.running || c.stalled || c.phase == phaseJoining || c.phase == phaseSyncing {
+		return
+	}
+	if c.coord < 0 {
+		c.findCoordinator(c.joinGroup)
+		return
+	}
+	if c.needsJoinPrepare {
+		c.needsJoinPrepare = false
+		c.onJoinPrepare()
+	}
+	c.rejoinNeeded = false
+	c.w.clock.cancel(c.hbTimer)
+	c.hbTimer = nil
+	c.phase = phaseJoining
+	c.setStatus(c.activeStatus())
+	c.sendJoin()
+}
+
+func (c *client) sendJoin() {
+	req := joinRequest{memberID: c.memberID, instance: c.instance, topics: c.topics,
+		owned: c.owned, ownedGen: c.generation, prevAssigned: c.lastAssigned, reason: c.rejoinReason}
+	if c.w.eager {
+		req.owned, req.ownedGen = nil, c.lastAssignedGen
+	}
+	if req.reason == "" {
+		req.reason = "rejoining"
+	}
+	c.send(false, func() {
+		c.w.classic.handleJoin(c, req, func(r joinResponse) { c.reply(false, func() { c.onJoinResponse(r) }) })
+	}, func(e string) { c.joinFailed(e) })
+}
+
+// joinFailed: the coordinator is gone; find the new one and join again.
+func (c *client) joinFailed(errName string) {
+	c.w.record("JoinGroupResponse", c.id, errName, false, fmt.Sprintf("%s's JoinGroup fails with %s: it looks for the coordinator again.", c.id, errName))
+	c.phase = phaseUnjoined
+	c.rejoinNeeded = true
+	c.coordinatorLost(c.joinGroup)
+}
+
+// onJoinPrepare is ConsumerCoordinator.onJoinPrepare: lost partitions if the
+// generation was reset, else eager revokes everything (always, even nothing)
+// and cooperative only what is no longer subscribed.
+func (c *client) onJoinPrepare() {
+	held := union(c.owned, c.heldLost)
+	c.heldLost = nil
+	if c.generation < 0 || c.memberID == "" {
+		if len(held) > 0 {
+			c.callback("PartitionsLost", "onPartitionsLost", held, fmt.Sprintf(
+				"its generation was reset, so they count as lost: another member may already own them"))
+			c.owned = nil
+		}
+		return
+	}
+	if c.w.eager {
+		c.callback("PartitionsRevoked", "onPartitionsRevoked", c.owned,
+			"eager protocol: every member gives up everything before it rejoins")
+		c.owned = nil
+		return
+	}
+	gone := minus(c.owned, onTopics(c.owned, c.topics))
+	if len(gone) > 0 {
+		c.callback("PartitionsRevoked", "onPartitionsRevoked", gone, "they belong to topics it no longer subscribes to")
+		c.owned = minus(c.owned, gone)
+	}
+}
+
+// callback records one rebalance-listener call as a step.
+func (c *client) callback(kind, name string, tps []TP, why string) {
+	c.lastCallback = fmt.Sprintf("%s(%s)", name, fmtTPs(tps))
+	if kind != "PartitionsAssigned" {
+		c.revoking = tps
+	}
+	c.changed()
+	text := fmt.Sprintf("%s calls %s(%s)", c.id, name, fmtTPs(tps))
+	if why != "" {
+		text += ": " + why
+	}
+	c.w.record(kind, c.id, "", false, text+".")
+}
+
+func (c *client) onJoinResponse(r joinResponse) {
+	switch r.err {
+	case "MEMBER_ID_REQUIRED":
+		c.memberID = r.memberID
+		c.changed()
+		c.w.record("JoinGroupResponse", c.id, r.err, false, fmt.Sprintf(
+			"The coordinator answers %s: MEMBER_ID_REQUIRED, use member id %s (KIP-394). It rejoins at once.", c.id, r.memberID))
+		c.sendJoin()
+		return
+	case "NONE":
+	default:
+		c.joinError(r.err)
+		return
+	}
+	c.memberID, c.generation, c.isLeader = r.memberID, r.generation, r.memberID == r.leader
+	c.phase = phaseSyncing
+	c.changed()
+	role := fmt.Sprintf("leader is %s", r.leaderClient)
+	switch {
+	case c.isLeader && r.skipAssignment:
+		role = "it is still the leader, but SkipAssignment is set: the stored assignment stands"
+	case c.isLeader:
+		role = fmt.Sprintf("it is the leader and gets the %d members' subscriptions", len(r.members))
+	}
+	c.w.record("JoinGroupResponse", c.id, "NONE", false, fmt.Sprintf(
+		"The coordinator answers %s's JoinGroup: generation %d, protocol %s; %s.", c.id, r.generation, r.protocol, role))
+	c.startHeartbeats()
+	var assignments map[string][]TP
+	var withheld []strategies.Withheld
+	if c.isLeader && !r.skipAssignment {
+		var ok bool
+		assignments, withheld, ok = c.assign(r)
+		if !ok {
+			return
+		}
+	}
+	id, inst, gen := c.memberID, c.instance, c.generation
+	c.send(false, func() {
+		c.w.classic.handleSync(c, id, inst, gen, assignments, withheld, func(s syncResponse) {
+			c.reply(false, func() { c.onSyncResponse(s) })
+		})
+	}, func(e string) { c.syncFailed(e) })
+}
+
+func (c *client) joinError(errName string) {
+	what := ""
+	switch errName {
+	case "UNKNOWN_MEMBER_ID":
+		c.memberID, c.generation = "", -1
+		what = "it resets its member id and generation and joins again"
+	case "ILLEGAL_GENERATION":
+		c.generation = -1
+		what = "it resets its generation and joins again"
+	case "FENCED_INSTANCE_ID":
+		c.w.record("JoinGroupResponse", c.id, errName, false, fmt.Sprintf(
+			"The coordinator answers %s: FENCED_INSTANCE_ID, another process uses group.instance.id %s. The consumer stops (fatal).", c.id, c.instance))
+		c.stop(StatusFenced)
+		return
+	case "NOT_COORDINATOR", "COORDINATOR_NOT_AVAILABLE":
+		c.joinFailed(errName)
+		return
+	default:
+		what = "it joins again"
+	}
+	c.w.record("JoinGroupResponse", c.id, errName, false, fmt.Sprintf("The coordinator answers %s's JoinGroup with %s: %s.", c.id, errName, what))
+	c.phase = phaseUnjoined
+	c.requestRejoin(strings.ToLower(errName))
+}
+
+// assign is the leader running the assignor over the members' subscriptions.
+func (c *client) assign(r joinResponse) (map[string][]TP, []strategies.Withheld, bool) {
+	members := append([]strategies.Member(nil), r.members...)
+	if c.w.eager && c.w.assignor.Name() == "sticky" {
+		// StickyAssignor carries the previous assignment in userData.
+		for i := range members {
+			members[i].Owned = r.prevAssigned[i]
+		}
+	}
+	for i := range members {
+		members[i].Owned = onTopics(members[i].Owned, members[i].Topics)
+		members[i].Owned = c.w.existing(members[i].Owned)
+	}
+	grp := strategies.Group{Topics: c.w.subscribedTopics(members), Members: members}
+	if err := grp.Validate(); err != nil {
+		c.w.fail("leader %s: %v", c.id, err)
+		return nil, nil, false
+	}
+	res := c.w.assignor.Assign(grp, nil)
+	c.assignTopicGen = c.w.topicGen
+	out := make(map[string][]TP, len(members))
+	var parts []string
+	for _, m := range strategies.SortMembers(members) {
+		tps := tpsOf(res.Assignment[m.ID])
+		out[m.ID] = tps
+		parts = append(parts, fmt.Sprintf("%s %s", c.w.clientName(m.ID), fmtTPs(tps)))
+	}
+	text := fmt.Sprintf("%s (leader) runs %s: %s", c.id, c.w.assignor.Name(), strings.Join(parts, ", "))
+	if len(res.Withheld) > 0 {
+		var wh []string
+		for _, x := range res.Withheld {
+			wh = append(wh, fmt.Sprintf("%s (%s → %s)", x.TopicPartition, c.w.clientName(x.From), c.w.clientName(x.To)))
+		}
+		text += "; withheld until their owner revokes them: " + strings.Join(wh, ", ")
+	}
+	c.w.record("GroupStateChanged", c.id, "", false, text+".")
+	return out, res.Withheld, true
+}
+
+func (c *client) syncFailed(errName string) {
+	c.w.record("SyncGroupResponse", c.id, errName, false, fmt.Sprintf("%s's SyncGroup fails with %s: it looks for the coordinator again.", c.id, errName))
+	c.phase = phaseUnjoined
+	c.rejoinNeeded = true
+	c.coordinatorLost(c.joinGroup)
+}
+
+func (c *client) onSyncResponse(s syncResponse) {
+	switch s.err {
+	case "NONE":
+	case "NOT_COORDINATOR", "COORDINATOR_NOT_AVAILABLE":
+		c.syncFailed(s.err)
+		return
+	case "FENCED_INSTANCE_ID":
+		c.w.record("SyncGroupResponse", c.id, s.err, false, fmt.Sprintf("%s is fenced: another process took group.instance.id %s. It stops.", c.id, c.instance))
+		c.stop(StatusFenced)
+		return
+	default:
+		what := "it rejoins"
+		switch s.err {
+		case "UNKNOWN_MEMBER_ID":
+			c.memberID, c.generation = "", -1
+			what = "it resets its member id and generation and rejoins"
+		case "ILLEGAL_GENERATION":
+			c.generation = -1
+			what = "it resets its generation and rejoins"
+		}
+		c.w.record("SyncGroupResponse", c.id, s.err, false, fmt.Sprintf("The coordinator answers %s's SyncGroup with %s: %s.", c.id, s.err, what))
+		c.phase = phaseUnjoined
+		c.requestRejoin(strings.ToLower(s.err))
+		return
+	}
+	c.w.record("SyncGroupResponse", c.id, "NONE", false, fmt.Sprintf(
+		"%s receives its assignment for generation %d: %s.", c.id, c.generation, fmtTPs(s.assignment)))
+	c.onJoinComplete(s.assignment, s.withheld)
+}
+
+// onJoinComplete is ConsumerCoordinator.onJoinComplete.
+func (c *client) onJoinComplete(assigned, withheld []TP) {
+	c.phase = phaseStable
+	c.needsJoinPrepare = true
+	c.lastAssigned, c.lastAssignedGen = assigned, c.generation
+	c.pending = withheld
+	if len(onTopics(assigned, c.topics)) != len(assigned) {
+		c.changed()
+		c.requestRejoin("its assignment does not match its subscription")
+		return
+	}
+	if !c.w.eager {
+		if revoked := minus(c.owned, assigned); len(revoked) > 0 {
+			c.callback("PartitionsRevoked", "onPartitionsRevoked", revoked,
+				"the assignment moves them to another member; it rejoins so the follow-up rebalance can hand them over")
+			c.owned = minus(c.owned, revoked)
+			c.rejoinNeeded = true
+			c.rejoinReason = "it revoked partitions (cooperative follow-up)"
+		}
+	}
+	added := minus(assigned, c.owned)
+	c.owned = assigned
+	c.newlyAssigned = added
+	c.callback("PartitionsAssigned", "onPartitionsAssigned", added, "")
+	if !c.rejoinNeeded {
+		c.revoking = nil
+	}
+	c.setStatus(c.activeStatus())
+	c.changed()
+	c.poll()
+}
+
+// startHeartbeats runs the heartbeat thread from the JoinGroup response on.
+func (c *client) startHeartbeats() {
+	c.w.clock.cancel(c.hbTimer)
+	inc := c.inc
+	c.hbTimer = c.w.clock.after(c.w.sc.HeartbeatIntervalMs, true, func() {
+		if c.inc == inc {
+			c.heartbeat()
+		}
+	})
+}
+
+func (c *client) heartbeat() {
+	c.hbTimer = nil
+	if !c.running || c.pollTimedOut || (c.phase != phaseStable && c.phase != phaseSyncing) {
+		return
+	}
+	if c.coord < 0 {
+		c.findCoordinator(c.afterRediscovery)
+		return
+	}
+	id, inst, gen := c.memberID, c.instance, c.generation
+	c.send(true, func() {
+		errName := c.w.classic.handleHeartbeat(id, inst, gen)
+		routine := errName == "NONE"
+		c.w.record("HeartbeatRequest", c.id, "", routine, fmt.Sprintf("%s sends a heartbeat (generation %d).", c.id, gen))
+		c.reply(routine, func() { c.onHeartbeatResponse(errName) })
+	}, func(e string) {
+		c.w.record("HeartbeatResponse", c.id, e, false, fmt.Sprintf("%s's heartbeat fails with %s: it looks for the coordinator again.", c.id, e))
+		c.coordinatorLost(c.afterRediscovery)
+	})
+	c.startHeartbeats()
+}
+
+// afterRediscovery resumes after FindCoordinator: rejoin if needed, else keep heartbeating.
+func (c *client) afterRediscovery() {
+	if c.phase != phaseStable || c.rejoinNeeded {
+		c.phase = phaseUnjoined
+		c.rejoinNeeded = true
+		c.poll()
+		return
+	}
+	c.startHeartbeats()
+}
+
+func (c *client) onHeartbeatResponse(errName string) {
+	switch errName {
+	case "NONE":
+		c.w.record("HeartbeatResponse", c.id, errName, true, fmt.Sprintf("The coordinator answers %s's heartbeat: NONE.", c.id))
+		return
+	case "REBALANCE_IN_PROGRESS":
+		c.w.record("HeartbeatResponse", c.id, errName, false, fmt.Sprintf(
+			"The coordinator answers %s's heartbeat with REBALANCE_IN_PROGRESS: it must rejoin.", c.id))
+		if c.phase == phaseStable {
+			c.requestRejoin("the group is rebalancing")
+		}
+		return
+	case "ILLEGAL_GENERATION":
+		c.generation = -1
+	case "UNKNOWN_MEMBER_ID":
+		c.generation, c.memberID = -1, ""
+	case "FENCED_INSTANCE_ID":
+		c.w.record("HeartbeatResponse", c.id, errName, false, fmt.Sprintf("%s is fenced: another process uses group.instance.id %s. It stops.", c.id, c.instance))
+		c.stop(StatusFenced)
+		return
+	}
+	c.w.record("HeartbeatResponse", c.id, errName, false, fmt.Sprintf(
+		"The coordinator answers %s's heartbeat with %s: it resets and rejoins.", c.id, errName))
+	c.phase = phaseUnjoined
+	c.changed()
+	c.requestRejoin(strings.ToLower(errName))
+}
+
+// pollExpired: poll() was not called within max.poll.interval.ms
+// (AbstractCoordinator.handlePollTimeoutExpiry). A dynamic member leaves the
+// group; a static one just goes silent. Both reset their generation.
+func (c *client) pollExpired() {
+	c.pollTimer = nil
+	if c.w.consumer {
+		c.kipPollExpired()
+		return
+	}
+	c.pollTimedOut = true
+	c.heldLost = c.owned
+	c.owned = nil
+	c.changed()
+	id, inst, wasMember := c.memberID, c.instance, c.memberID != "" && c.coord >= 0
+	c.memberID, c.generation, c.phase = "", -1, phaseUnjoined
+	c.w.clock.cancel(c.hbTimer)
+	c.hbTimer = nil
+	if inst != "" {
+		c.w.record("PollTimeout", c.id, "", false, fmt.Sprintf(
+			"%s has not polled for max.poll.interval.ms (%d ms). A static member sends no LeaveGroup: it stops heartbeating and the coordinator removes it after session.timeout.ms. Its partitions are lost (onPartitionsLost when poll() returns).",
+			c.id, c.w.sc.MaxPollIntervalMs))
+		return
+	}
+	c.w.record("PollTimeout", c.id, "", false, fmt.Sprintf(
+		"%s has not polled for max.poll.interval.ms (%d ms): the heartbeat thread sends LeaveGroup and resets the generation. Its partitions are lost (onPartitionsLost when poll() returns).",
+		c.id, c.w.sc.MaxPollIntervalMs))
+	if wasMember {
+		c.send(false, func() { c.w.classic.handleLeave(c, id) }, func(string) {})
+	}
+}
+
+// leave is a graceful close (onLeavePrepare, then LeaveGroup if dynamic).
+func (c *client) leave() {
+	if !c.running {
+		c.w.record("LeaveGroupRequest", c.id, "", false, fmt.Sprintf("%s is not running.", c.id))
+		return
+	}
+	if c.w.consumer {
+		c.kipLeave()
+		return
+	}
+	held := union(c.owned, c.heldLost)
+	if len(held) > 0 {
+		if c.generation < 0 || c.phase != phaseStable || c.rejoinNeeded {
+			c.callback("PartitionsLost", "onPartitionsLost", held, "it is closing during a rebalance (or with a reset generation)")
+		} else {
+			c.callback("PartitionsRevoked", "onPartitionsRevoked", held, "it is closing")
+		}
+	}
+	id, dynamic := c.memberID, c.instance == "" && c.memberID != "" && c.coord >= 0
+	if !dynamic {
+		c.stop(StatusLeft)
+		c.w.record("MemberStopped", c.id, "", false, fmt.Sprintf(
+			"%s closes. Static members send no LeaveGroup: the coordinator keeps its place until session.timeout.ms (%d ms) passes.", c.id, c.sessionTimeout()))
+		return
+	}
+	c.sendLeave(id)
+	c.stop(StatusLeft)
+}
+
+func (c *client) sendLeave(id string) {
+	c.w.clock.after(netMs, false, func() {
+		if c.w.cluster.coordinator() == c.coord && c.coord >= 0 {
+			c.w.classic.handleLeave(c, id)
+		}
+	})
+}
+
+// commit sends an OffsetCommit with the member's generation (or the one the
+// scenario gives, as a stale producer or cached metadata would).
+func (c *client) commit(gen *int32) {
+	if !c.running {
+		c.w.record("CommitFailed", c.id, "", false, fmt.Sprintf("%s is not running: nothing commits.", c.id))
+		return
+	}
+	if c.w.consumer {
+		c.kipCommit(gen)
+		return
+	}
+	g := c.generation
+	if gen == nil && (c.phase != phaseStable || c.generation < 0) {
+		exc := "CommitFailedException: it is not part of an active group"
+		if c.phase == phaseJoining || c.phase == phaseSyncing || c.rejoinNeeded {
+			exc = "RebalanceInProgressException: it is rejoining the group"
+		}
+		c.w.record("CommitFailed", c.id, "", false, fmt.Sprintf("%s's commitSync fails at once without a request: %s.", c.id, exc))
+		return
+	}
+	if gen != nil {
+		g = *gen
+	}
+	id, inst := c.memberID, c.instance
+	c.send(false, func() {
+		errName := c.w.classic.handleCommit(id, inst, g)
+		c.w.record("OffsetCommitRequest", c.id, "", false, fmt.Sprintf("%s commits its offsets with generation %d.", c.id, g))
+		c.reply(false, func() { c.onCommitResponse(errName, g) })
+	}, func(e string) {
+		c.w.record("OffsetCommitResponse", c.id, e, false, fmt.Sprintf("%s's commit fails with %s; it will retry after finding the coordinator.", c.id, e))
+		c.coordinatorLost(c.afterRediscovery)
+	})
+}
+
+func (c *client) onCommitResponse(errName string, gen int32) {
+	switch errName {
+	case "NONE":
+		c.w.record("OffsetCommitResponse", c.id, errName, false, fmt.Sprintf("The coordinator stores %s's offsets.", c.id))
+	case "REBALANCE_IN_PROGRESS":
+		c.w.record("OffsetCommitResponse", c.id, errName, false, fmt.Sprintf(
+			"The coordinator rejects %s's commit: REBALANCE_IN_PROGRESS (RebalanceInProgressException); it must finish the rebalance first.", c.id))
+	default:
+		c.w.record("OffsetCommitResponse", c.id, errName, false, fmt.Sprintf(
+			"The coordinator rejects %s's commit with generation %d: %s (CommitFailedException). The records will be consumed again by the partitions' next owner.", c.id, gen, errName))
+		if gen == c.generation && c.phase == phaseStable {
+			if errName == "UNKNOWN_MEMBER_ID" {
+				c.memberID = ""
+			}
+			c.generation = -1
+			c.phase = phaseUnjoined
+			c.requestRejoin("its commit was fenced")
+		}
+	}
+}
+
+// scheduleMetadataRefresh: the leader's next metadata refresh
+// (metadata.max.age.ms after its start, and every period after).
+func (c *client) scheduleMetadataRefresh() {
+	if c.metaTimer != nil {
+		return
+	}
+	now := c.w.clock.now
+	next := c.startedAt + ((now-c.startedAt)/metadataMaxAge+1)*metadataMaxAge
+	inc := c.inc
+	c.metaTimer = c.w.clock.after(next-now, false, func() {
+		c.metaTimer = nil
+		if c.inc != inc || !c.isLeader || c.assignTopicGen == c.w.topicGen {
+			return
+		}
+		c.w.record("MetadataRefreshed", c.id, "", false, fmt.Sprintf(
+			"%s (leader) refreshes its metadata (metadata.max.age.ms %d ms) and sees partition counts its assignment did not cover: it rejoins to trigger a rebalance.", c.id, metadataMaxAge))
+		c.requestRejoin("the leader saw new partitions")
+	})
+}
+
+// existing drops partitions of topics that no longer exist or beyond the count.
+func (w *world) existing(tps []TP) []TP {
+	var out []TP
+	for _, tp := range tps {
+		if n, ok := w.topics[tp.Topic]; ok && tp.Partition < n {
+			out = append(out, tp)
+		}
+	}
+	return out
+}
+
+// subscribedTopics is the leader's metadata for the topics anyone subscribes to.
+func (w *world) subscribedTopics(members []strategies.Member) map[string]int32 {
+	out := map[string]int32{}
+	for _, m := range members {
+		for _, t := range m.Topics {
+			out[t] = w.topics[t]
+		}
+	}
+	return out
+}
+
+// clientName maps a member id to the client id the lab shows.
+func (w *world) clientName(memberID string) string {
+	for _, c := range w.clients {
+		if c.memberID == memberID {
+			return c.id
+		}
+	}
+	if w.classic != nil {
+		return w.classic.clientOf(memberID)
+	}
+	return memberID
+}

@@ -1,0 +1,425 @@
+package model
+
+import (
+	"fmt"
+
+	"github.com/kvizlab/kviz/strategies"
+)
+
+// Classic group states (ClassicGroupState).
+const (
+	Empty               = "Empty"
+	PreparingRebalance  = "PreparingRebalance"
+	CompletingRebalance = "CompletingRebalance"
+	Stable              = "Stable"
+	Dead                = "Dead"
+)
+
+// validPrevious is Kafka's table of valid previous states; any other
+// transition is a bug in the simulator.
+var validPrevious = map[string][]string{
+	Empty:               {PreparingRebalance},
+	PreparingRebalance:  {Stable, CompletingRebalance, Empty},
+	CompletingRebalance: {PreparingRebalance},
+	Stable:              {CompletingRebalance},
+	Dead:                {Stable, PreparingRebalance, CompletingRebalance, Empty, Dead},
+}
+
+// ValidClassicTransition reports whether Kafka allows from -> to.
+func ValidClassicTransition(from, to string) bool { return contains(validPrevious[to], from) }
+
+// classicGroup is the coordinator's side of a classic group, as Kafka 4.0's
+// group coordinator (GroupMetadataManager + ClassicGroup) keeps it.
+type classicGroup struct {
+	w          *world
+	state      string
+	prevState  string
+	generation int32
+	protocol   string // selected assignor (Kafka name); "" when Empty
+	leader     string // member id; "" when none
+	members    map[string]*cMember
+	order      *javaOrder
+	instances  map[string]string // group.instance.id -> member id
+	pending    map[string]bool   // KIP-394 member ids handed out, not yet joined
+	joinTimer  *event
+	syncTimer  *event
+	// newMemberAdded extends the initial rebalance delay (KIP-134).
+	newMemberAdded bool
+	stored         *storedGroup // the last state written to __consumer_offsets
+	withheld       []strategies.Withheld
+	broker         int // the broker hosting the group; -1 when none
+}
+
+// cMember is one member as the coordinator knows it.
+type cMember struct {
+	id, instance, client string
+	topics               []string
+	owned                []TP // reported in JoinGroup (cooperative: still held)
+	ownedGen             int32
+	prevAssigned         []TP // sticky's userData
+	assignment           []TP // from the leader's SyncGroup
+	awaitingJoin         bool
+	awaitingSync         bool
+	pendingSync          bool // joined this generation, SyncGroup not seen yet
+	joinReply            func(joinResponse)
+	syncReply            func(syncResponse)
+	isNew                bool
+	session              *event
+	sessionTimeout       int64
+	rebalanceTimeout     int64
+}
+
+// storedGroup is the group as last written to the log: what a new
+// coordinator restores.
+type storedGroup struct {
+	state      string
+	generation int32
+	protocol   string
+	leader     string
+	members    []cMember
+}
+
+func newClassicGroup(w *world) *classicGroup {
+	return &classicGroup{w: w, state: Empty, members: map[string]*cMember{}, order: newJavaOrder(),
+		instances: map[string]string{}, pending: map[string]bool{}, broker: w.cluster.coordinator(),
+		stored: &storedGroup{state: Empty}}
+}
+
+func (g *classicGroup) fillSnap(s *groupSnap) {
+	s.state, s.generation = g.state, g.generation
+	if m := g.members[g.leader]; m != nil {
+		s.leader = m.client
+	}
+}
+
+// settled: Stable (or Empty) with every member's process alive and in step.
+func (g *classicGroup) settled() bool {
+	if g.state != Stable && g.state != Empty {
+		return false
+	}
+	if g.joinTimer != nil || len(g.pending) > 0 {
+		return false
+	}
+	for _, id := range g.order.keys() {
+		m := g.members[id]
+		c := g.w.byID[m.client]
+		if c == nil || !c.running || c.memberID != id || c.generation != g.generation || c.phase != phaseStable {
+			return false
+		}
+	}
+	return true
+}
+
+// transition moves the group to a new state, refusing what Kafka refuses.
+func (g *classicGroup) transition(to string) bool {
+	if !ValidClassicTransition(g.state, to) {
+		g.w.fail("invalid group transition %s -> %s", g.state, to)
+		return false
+	}
+	g.prevState, g.state = g.state, to
+	return true
+}
+
+func (g *classicGroup) clientOf(memberID string) string {
+	if m := g.members[memberID]; m != nil {
+		return m.client
+	}
+	return memberID
+}
+
+// add puts a member in the group; the first member of an empty group leads.
+func (g *classicGroup) add(m *cMember) {
+	g.members[m.id] = m
+	g.order.add(m.id)
+	if m.instance != "" {
+		g.instances[m.instance] = m.id
+	}
+	if g.leader == "" {
+		g.leader = m.id
+	}
+	g.touchSession(m)
+}
+
+// remove takes a member out; a leaving leader hands over to the next member
+// in the coordinator's map order.
+func (g *classicGroup) remove(id string) {
+	m := g.members[id]
+	if m == nil {
+		return
+	}
+	g.w.clock.cancel(m.session)
+	delete(g.members, id)
+	g.order.remove(id)
+	if m.instance != "" && g.instances[m.instance] == id {
+		delete(g.instances, m.instance)
+	}
+	if g.leader == id {
+		g.leader = ""
+		if keys := g.order.keys(); len(keys) > 0 {
+			g.leader = keys[0]
+		}
+	}
+}
+
+// touchSession restarts a member's session timer (any heartbeat, join or sync).
+func (g *classicGroup) touchSession(m *cMember) {
+	g.w.clock.cancel(m.session)
+	id := m.id
+	m.session = g.w.clock.after(m.sessionTimeout, true, func() { g.sessionExpired(id) })
+}
+
+func (g *classicGroup) sessionExpired(id string) {
+	m := g.members[id]
+	if m == nil {
+		return
+	}
+	// Members with a parked JoinGroup or SyncGroup count as alive.
+	if m.awaitingJoin || m.awaitingSync {
+		g.touchSession(m)
+		return
+	}
+	g.w.record("SessionExpired", m.client, "", false, fmt.Sprintf(
+		"No heartbeat from %s for session.timeout.ms (%d ms): the coordinator removes %s.", m.client, m.sessionTimeout, id))
+	g.removeAndUpdate(id, fmt.Sprintf("%s's session expired", m.client))
+}
+
+// removeAndUpdate removes a member and moves the group on (a leave, an expiry).
+func (g *classicGroup) removeAndUpdate(id, reason string) {
+	g.remove(id)
+	switch g.state {
+	case Stable, CompletingRebalance:
+		g.prepareRebalance(reason)
+	case PreparingRebalance:
+		g.maybeCompleteJoinPhase()
+	}
+}
+
+// rebalanceTimeout is the largest of the members' (max.poll.interval.ms).
+func (g *classicGroup) rebalanceTimeout() int64 {
+	t := g.w.sc.MaxPollIntervalMs
+	for _, m := range g.members {
+		t = max(t, m.rebalanceTimeout)
+	}
+	return t
+}
+
+func (g *classicGroup) hasAllMembersJoined() bool {
+	if len(g.pending) > 0 {
+		return false
+	}
+	for _, m := range g.members {
+		if !m.awaitingJoin {
+			return false
+		}
+	}
+	return true
+}
+
+// prepareRebalance starts a join phase (GroupMetadataManager.prepareRebalance).
+func (g *classicGroup) prepareRebalance(reason string) {
+	if g.state == CompletingRebalance {
+		g.answerParkedSyncs("REBALANCE_IN_PROGRESS")
+	}
+	g.w.clock.cancel(g.syncTimer)
+	g.syncTimer = nil
+	initial := g.state == Empty
+	if !g.transition(PreparingRebalance) {
+		return
+	}
+	if initial {
+		delay := g.w.sc.InitialRebalanceDelayMs
+		remaining := max(g.rebalanceTimeout()-delay, 0)
+		g.w.record("GroupStateChanged", "", "", false, fmt.Sprintf(
+			"Rebalance: %s. The group was Empty, so the join phase waits group.initial.rebalance.delay.ms (%d ms) for more members.", reason, delay))
+		g.scheduleInitial(delay, remaining)
+		return
+	}
+	g.w.record("GroupStateChanged", "", "", false, fmt.Sprintf(
+		"Rebalance: %s. Members learn it from their next heartbeat (REBALANCE_IN_PROGRESS) and must rejoin.", reason))
+	g.maybeCompleteJoinElseSchedule()
+}
+
+func (g *classicGroup) scheduleInitial(delay, remaining int64) {
+	g.w.clock.cancel(g.joinTimer)
+	g.joinTimer = g.w.clock.after(delay, false, func() {
+		g.joinTimer = nil
+		if g.state != PreparingRebalance {
+			return
+		}
+		if g.newMemberAdded && remaining != 0 {
+			g.newMemberAdded = false
+			next := min(g.w.sc.InitialRebalanceDelayMs, remaining)
+			g.w.record("GroupStateChanged", "", "", false, fmt.Sprintf(
+				"Members joined during the initial delay: the join phase waits %d ms more.", next))
+			g.scheduleInitial(next, max(remaining-delay, 0))
+			return
+		}
+		g.completeJoin()
+	})
+}
+
+func (g *classicGroup) maybeCompleteJoinElseSchedule() {
+	if g.hasAllMembersJoined() {
+		g.completeJoin()
+		return
+	}
+	g.w.clock.cancel(g.joinTimer)
+	g.joinTimer = g.w.clock.after(g.rebalanceTimeout(), false, func() {
+		g.joinTimer = nil
+		if g.state == PreparingRebalance {
+			g.completeJoin()
+		}
+	})
+}
+
+// maybeCompleteJoinPhase ends the join phase early once everyone has joined,
+// except in a rebalance that began from Empty (it waits out its delay).
+func (g *classicGroup) maybeCompleteJoinPhase() {
+	if g.state == PreparingRebalance && g.hasAllMembersJoined() && g.prevState != Empty {
+		g.completeJoin()
+	}
+}
+
+// completeJoin ends the join phase (completeClassicGroupJoin).
+func (g *classicGroup) completeJoin() {
+	g.w.clock.cancel(g.joinTimer)
+	g.joinTimer = nil
+	for _, id := range g.order.keys() {
+		m := g.members[id]
+		if !m.awaitingJoin && m.instance == "" {
+			g.w.record("GroupStateChanged", m.client, "", false, fmt.Sprintf(
+				"%s did not rejoin within the rebalance timeout (%d ms): the coordinator removes it.", m.client, g.rebalanceTimeout()))
+			g.remove(id)
+		}
+	}
+	if !g.electJoinedLeader() && len(g.members) > 0 {
+		g.w.record("GroupStateChanged", "", "", false,
+			"No member has rejoined yet: the join phase waits another rebalance timeout.")
+		g.joinTimer = g.w.clock.after(g.rebalanceTimeout(), false, func() {
+			g.joinTimer = nil
+			if g.state == PreparingRebalance {
+				g.completeJoin()
+			}
+		})
+		return
+	}
+	g.generation++
+	if len(g.members) == 0 {
+		g.protocol = ""
+		if g.transition(Empty) {
+			g.w.record("GroupStateChanged", "", "", false, fmt.Sprintf(
+				"The join phase ends with no members: generation %d, the group is Empty.", g.generation))
+			g.store()
+		}
+		return
+	}
+	g.protocol = g.w.assignor.KafkaName()
+	if !g.transition(CompletingRebalance) {
+		return
+	}
+	g.w.record("GroupStateChanged", "", "", false, fmt.Sprintf(
+		"Everyone has joined: generation %d, protocol %s, leader %s. The coordinator answers every JoinGroup; only the leader's answer lists the members.",
+		g.generation, g.protocol, g.clientOf(g.leader)))
+	for _, id := range g.order.keys() {
+		m := g.members[id]
+		m.pendingSync = true
+		if !m.awaitingJoin {
+			continue // a static member that has not rejoined
+		}
+		m.awaitingJoin = false
+		m.isNew = false
+		reply := m.joinReply
+		m.joinReply = nil
+		g.touchSession(m)
+		reply(g.joinResult(m.id, false))
+	}
+	g.syncTimer = g.w.clock.after(g.rebalanceTimeout(), false, g.syncExpired)
+}
+
+// electJoinedLeader keeps the leader if it rejoined, else picks any member
+// that did (maybeElectNewJoinedLeader).
+func (g *classicGroup) electJoinedLeader() bool {
+	if g.leader == "" {
+		return false
+	}
+	if g.members[g.leader].awaitingJoin {
+		return true
+	}
+	for _, id := range g.order.keys() {
+		if g.members[id].awaitingJoin {
+			g.leader = id
+			return true
+		}
+	}
+	return false
+}
+
+// joinResult is the JoinGroup response for one member of this generation.
+func (g *classicGroup) joinResult(id string, skip bool) joinResponse {
+	r := joinResponse{err: "NONE", memberID: id, generation: g.generation, leader: g.leader,
+		leaderClient: g.clientOf(g.leader), protocol: g.protocol, skipAssignment: skip}
+	if id == g.leader && !skip {
+		for _, mid := range g.order.keys() {
+			m := g.members[mid]
+			r.members = append(r.members, strategies.Member{ID: m.id, InstanceID: m.instance,
+				Topics: m.topics, Owned: m.owned, Generation: m.ownedGen})
+			r.prevAssigned = append(r.prevAssigned, m.prevAssigned)
+		}
+	}
+	return r
+}
+
+// syncExpired removes members that never sent SyncGroup (KAFKA-12890).
+func (g *classicGroup) syncExpired() {
+	g.syncTimer = nil
+	var missing []string
+	for _, id := range g.order.keys() {
+		if g.members[id].pendingSync && !g.members[id].awaitingSync {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) == 0 || (g.state != CompletingRebalance && g.state != Stable) {
+		return
+	}
+	for _, id := range missing {
+		g.w.record("GroupStateChanged", g.clientOf(id), "", false, fmt.Sprintf(
+			"%s sent no SyncGroup within the rebalance timeout: the coordinator removes it.", g.clientOf(id)))
+		g.remove(id)
+	}
+	g.prepareRebalance("members missed the SyncGroup deadline")
+}
+
+func (g *classicGroup) answerParkedSyncs(errName string) {
+	for _, id := range g.order.keys() {
+		m := g.members[id]
+		if m.awaitingSync {
+			m.awaitingSync = false
+			reply := m.syncReply
+			m.syncReply = nil
+			reply(syncResponse{err: errName})
+		}
+	}
+}
+
+// store writes the group to the log (at Stable, at Empty, on a static
+// replacement): what a new coordinator will load.
+func (g *classicGroup) store() {
+	s := &storedGroup{state: g.state, generation: g.generation, protocol: g.protocol, leader: g.leader}
+	for _, id := range g.order.keys() {
+		m := *g.members[id]
+		m.session, m.joinReply, m.syncReply = nil, nil, nil
+		m.awaitingJoin, m.awaitingSync, m.pendingSync = false, false, false
+		s.members = append(s.members, m)
+	}
+	g.stored = s
+}
+
+func (g *classicGroup) topicsChanged() {
+	// Only the leader watches partition counts (ConsumerCoordinator's
+	// assignmentSnapshot); it notices at its next metadata refresh.
+	if m := g.members[g.leader]; m != nil {
+		if c := g.w.byID[m.client]; c != nil && c.running {
+			c.scheduleMetadataRefresh()
+		}
+	}
+}

@@ -1,0 +1,376 @@
+package model
+
+import (
+	"fmt"
+
+	"github.com/kvizlab/kviz/strategies"
+)
+
+type joinRequest struct {
+	memberID, instance string
+	topics             []string
+	owned              []TP
+	ownedGen           int32
+	prevAssigned       []TP
+	reason             string
+}
+
+type joinResponse struct {
+	err            string
+	memberID       string
+	generation     int32
+	leader         string // member id
+	leaderClient   string
+	protocol       string
+	skipAssignment bool
+	members        []strategies.Member // leader only
+	prevAssigned   [][]TP              // leader only, parallel to members (sticky's userData)
+}
+
+type syncResponse struct {
+	err        string
+	assignment []TP
+	withheld   []TP // view only: partitions the leader withheld for this member
+}
+
+// handleJoin is the coordinator receiving a JoinGroup.
+func (g *classicGroup) handleJoin(c *client, req joinRequest, reply func(joinResponse)) {
+	who := c.id
+	switch {
+	case req.memberID == "" && req.instance != "":
+		g.joinStatic(c, req, reply)
+	case req.memberID == "":
+		// KIP-394: a dynamic member first gets an id, then joins with it.
+		id := g.w.newMemberID(c.id)
+		g.pending[id] = true
+		g.w.record("JoinGroupRequest", who, "", false, fmt.Sprintf(
+			"%s sends JoinGroup with no member id (%s); the coordinator makes it member id %s and asks it to rejoin with it.", who, req.reason, id))
+		reply(joinResponse{err: "MEMBER_ID_REQUIRED", memberID: id, generation: -1})
+	case g.pending[req.memberID]:
+		delete(g.pending, req.memberID)
+		g.w.record("JoinGroupRequest", who, "", false, fmt.Sprintf(
+			"%s rejoins with member id %s; the coordinator adds it to the group.", who, req.memberID))
+		g.addMemberAndRebalance(c, req.memberID, req, reply, fmt.Sprintf("%s joined", who))
+	default:
+		g.joinKnown(c, req, reply)
+	}
+}
+
+func (g *classicGroup) newMember(c *client, id string, req joinRequest) *cMember {
+	return &cMember{id: id, instance: req.instance, client: c.id, topics: req.topics, owned: req.owned,
+		ownedGen: req.ownedGen, prevAssigned: req.prevAssigned, isNew: true,
+		sessionTimeout: g.w.sc.SessionTimeoutMs, rebalanceTimeout: g.w.sc.MaxPollIntervalMs}
+}
+
+func (g *classicGroup) addMemberAndRebalance(c *client, id string, req joinRequest, reply func(joinResponse), reason string) {
+	m := g.newMember(c, id, req)
+	g.add(m)
+	m.awaitingJoin, m.joinReply = true, reply
+	if g.state == PreparingRebalance && g.prevState == Empty {
+		g.newMemberAdded = true
+	}
+	if g.state == Stable || g.state == CompletingRebalance || g.state == Empty {
+		g.prepareRebalance(reason)
+	} else {
+		g.maybeCompleteJoinPhase()
+	}
+}
+
+// joinStatic handles a static member's JoinGroup with no member id: a new
+// static member, or a restart that replaces the old member id (KIP-345).
+func (g *classicGroup) joinStatic(c *client, req joinRequest, reply func(joinResponse)) {
+	old, known := g.instances[req.instance]
+	id := g.w.newMemberID(req.instance)
+	if !known {
+		g.w.record("JoinGroupRequest", c.id, "", false, fmt.Sprintf(
+			"%s (static, group.instance.id %s) sends JoinGroup; static members skip MEMBER_ID_REQUIRED: it joins as %s.", c.id, req.instance, id))
+		g.addMemberAndRebalance(c, id, req, reply, fmt.Sprintf("static member %s joined", c.id))
+		return
+	}
+	om := g.members[old]
+	g.w.record("JoinGroupRequest", c.id, "", false, fmt.Sprintf(
+		"%s (static, group.instance.id %s) sends JoinGroup with no member id; the coordinator replaces member id %s with %s.", c.id, req.instance, old, id))
+	if om.awaitingJoin {
+		om.awaitingJoin = false
+		om.joinReply(joinResponse{err: "FENCED_INSTANCE_ID"})
+	}
+	if om.awaitingSync {
+		om.awaitingSync = false
+		om.syncReply(syncResponse{err: "FENCED_INSTANCE_ID"})
+	}
+	g.w.clock.cancel(om.session)
+	nm := *om
+	nm.id, nm.client, nm.topics, nm.owned, nm.ownedGen = id, c.id, req.topics, req.owned, req.ownedGen
+	nm.awaitingJoin, nm.awaitingSync, nm.joinReply, nm.syncReply, nm.session = false, false, nil, nil, nil
+	wasLeader := g.leader == old
+	g.remove(old)
+	g.add(&nm)
+	if wasLeader {
+		g.leader = id
+	}
+	switch g.state {
+	case Stable:
+		// Same protocol for the next generation: no rebalance, no new
+		// generation; the member gets its stored assignment back.
+		g.store()
+		g.w.record("GroupStateChanged", c.id, "", false, fmt.Sprintf(
+			"%s restarted within session.timeout.ms and the group is Stable: no rebalance, generation stays %d.", c.id, g.generation))
+		nm.pendingSync = true
+		reply(g.joinResult(id, wasLeader))
+	case CompletingRebalance:
+		nm.awaitingJoin, nm.joinReply = true, reply
+		g.prepareRebalance(fmt.Sprintf("static member %s came back during CompletingRebalance", c.id))
+	default:
+		nm.awaitingJoin, nm.joinReply = true, reply
+		g.maybeCompleteJoinPhase()
+	}
+}
+
+// joinKnown handles a JoinGroup from a member id the group should know.
+func (g *classicGroup) joinKnown(c *client, req joinRequest, reply func(joinResponse)) {
+	m := g.members[req.memberID]
+	if errName := g.memberError(req.memberID, req.instance); errName != "" {
+		g.w.record("JoinGroupRequest", c.id, "", false, fmt.Sprintf("%s sends JoinGroup as %s.", c.id, req.memberID))
+		reply(joinResponse{err: errName})
+		return
+	}
+	if g.state == Empty || g.state == Dead {
+		g.w.record("JoinGroupRequest", c.id, "", false, fmt.Sprintf("%s sends JoinGroup as %s.", c.id, req.memberID))
+		reply(joinResponse{err: "UNKNOWN_MEMBER_ID"})
+		return
+	}
+	changed := !sameStrings(m.topics, req.topics) || !sameTPs(m.owned, req.owned) || m.ownedGen != req.ownedGen
+	g.w.record("JoinGroupRequest", c.id, "", false, fmt.Sprintf("%s rejoins as %s (%s).", c.id, req.memberID, req.reason))
+	update := func() {
+		m.topics, m.owned, m.ownedGen, m.prevAssigned = req.topics, req.owned, req.ownedGen, req.prevAssigned
+		m.awaitingJoin, m.joinReply = true, reply
+		g.touchSession(m)
+	}
+	switch g.state {
+	case PreparingRebalance:
+		update()
+		g.maybeCompleteJoinPhase()
+	case CompletingRebalance:
+		if !changed {
+			reply(g.joinResult(m.id, false))
+			return
+		}
+		update()
+		g.prepareRebalance(fmt.Sprintf("%s rejoined with new metadata", c.id))
+	case Stable:
+		if m.id != g.leader && !changed {
+			reply(g.joinResult(m.id, false))
+			return
+		}
+		update()
+		why := fmt.Sprintf("%s rejoined with new metadata", c.id)
+		if m.id == g.leader {
+			why = fmt.Sprintf("the leader %s rejoined", c.id)
+		}
+		g.prepareRebalance(why)
+	}
+}
+
+// memberError is the common member check of Heartbeat, SyncGroup,
+// OffsetCommit and a known member's JoinGroup.
+func (g *classicGroup) memberError(id, instance string) string {
+	if instance != "" {
+		if cur, ok := g.instances[instance]; ok && cur != id {
+			return "FENCED_INSTANCE_ID"
+		}
+	}
+	if g.members[id] == nil {
+		return "UNKNOWN_MEMBER_ID"
+	}
+	return ""
+}
+
+func (g *classicGroup) handleSync(c *client, id, instance string, gen int32, assignments map[string][]TP, withheld []strategies.Withheld, reply func(syncResponse)) {
+	errName := g.memberError(id, instance)
+	if errName == "" && gen != g.generation {
+		errName = "ILLEGAL_GENERATION"
+	}
+	if errName == "" {
+		switch g.state {
+		case Empty:
+			errName = "UNKNOWN_MEMBER_ID"
+		case PreparingRebalance:
+			errName = "REBALANCE_IN_PROGRESS"
+		}
+	}
+	what := "an empty assignment (followers send none)"
+	if assignments != nil {
+		what = "the assignment it computed"
+	}
+	g.w.record("SyncGroupRequest", c.id, "", false, fmt.Sprintf("%s sends SyncGroup for generation %d with %s.", c.id, gen, what))
+	if errName != "" {
+		reply(syncResponse{err: errName})
+		return
+	}
+	m := g.members[id]
+	g.touchSession(m)
+	m.pendingSync = false
+	if g.state == Stable {
+		reply(syncResponse{err: "NONE", assignment: m.assignment, withheld: g.withheldFor(id)})
+		g.maybeStopSyncTimer()
+		return
+	}
+	m.awaitingSync, m.syncReply = true, reply
+	if id != g.leader {
+		return
+	}
+	for _, mid := range g.order.keys() {
+		g.members[mid].assignment = assignments[mid]
+		g.members[mid].prevAssigned = assignments[mid]
+	}
+	g.withheld = withheld
+	if !g.transition(Stable) {
+		return
+	}
+	g.store()
+	g.w.record("GroupStateChanged", "", "", false, fmt.Sprintf(
+		"The coordinator stores the leader's assignment: generation %d is Stable.", g.generation))
+	for _, mid := range g.order.keys() {
+		pm := g.members[mid]
+		if pm.awaitingSync {
+			pm.awaitingSync = false
+			r := pm.syncReply
+			pm.syncReply = nil
+			r(syncResponse{err: "NONE", assignment: pm.assignment, withheld: g.withheldFor(mid)})
+		}
+	}
+	g.maybeStopSyncTimer()
+}
+
+func (g *classicGroup) withheldFor(id string) []TP {
+	var out []TP
+	for _, wh := range g.withheld {
+		if wh.To == id {
+			out = append(out, wh.TopicPartition)
+		}
+	}
+	return out
+}
+
+func (g *classicGroup) maybeStopSyncTimer() {
+	for _, m := range g.members {
+		if m.pendingSync {
+			return
+		}
+	}
+	g.w.clock.cancel(g.syncTimer)
+	g.syncTimer = nil
+}
+
+// handleHeartbeat answers a Heartbeat (checks in Kafka's order).
+func (g *classicGroup) handleHeartbeat(id, instance string, gen int32) string {
+	errName := g.memberError(id, instance)
+	if errName == "" && gen != g.generation {
+		errName = "ILLEGAL_GENERATION"
+	}
+	if errName != "" {
+		return errName
+	}
+	switch g.state {
+	case Empty:
+		return "UNKNOWN_MEMBER_ID"
+	case PreparingRebalance:
+		g.touchSession(g.members[id])
+		return "REBALANCE_IN_PROGRESS"
+	}
+	g.touchSession(g.members[id])
+	return "NONE"
+}
+
+func (g *classicGroup) handleLeave(c *client, id string) {
+	if g.members[id] == nil {
+		g.w.record("LeaveGroupRequest", c.id, "", false, fmt.Sprintf("%s sends LeaveGroup as %s, which the group does not know (UNKNOWN_MEMBER_ID).", c.id, id))
+		return
+	}
+	g.w.record("LeaveGroupRequest", c.id, "", false, fmt.Sprintf("%s sends LeaveGroup; the coordinator removes it at once.", c.id))
+	g.removeAndUpdate(id, fmt.Sprintf("%s left the group", c.id))
+}
+
+// handleCommit validates an OffsetCommit (validateOffsetCommit).
+func (g *classicGroup) handleCommit(id, instance string, gen int32) string {
+	if gen < 0 && g.state == Empty {
+		return "NONE"
+	}
+	if e := g.memberError(id, instance); e != "" {
+		return e
+	}
+	if gen != g.generation {
+		return "ILLEGAL_GENERATION"
+	}
+	if g.state == CompletingRebalance {
+		return "REBALANCE_IN_PROGRESS"
+	}
+	return "NONE"
+}
+
+// moved unloads the group from its coordinator and loads it on the new one
+// from the log: an in-flight rebalance is lost; the group comes back Stable
+// or Empty at its last stored generation, and session timers restart.
+func (g *classicGroup) moved(from, to int) {
+	for _, id := range g.order.keys() {
+		m := g.members[id]
+		g.w.clock.cancel(m.session)
+		if m.awaitingJoin {
+			m.awaitingJoin = false
+			m.joinReply(joinResponse{err: "NOT_COORDINATOR"})
+		}
+		if m.awaitingSync {
+			m.awaitingSync = false
+			m.syncReply(syncResponse{err: "NOT_COORDINATOR"})
+		}
+	}
+	g.w.clock.cancel(g.joinTimer)
+	g.w.clock.cancel(g.syncTimer)
+	g.joinTimer, g.syncTimer = nil, nil
+	if from >= 0 {
+		g.transition(Dead)
+	}
+	g.broker = to
+	if to < 0 {
+		g.w.record("CoordinatorMoved", "", "", false, fmt.Sprintf(
+			"Broker %d unloads %s; no broker leads partition %d now, so FindCoordinator answers COORDINATOR_NOT_AVAILABLE.", from, g.w.sc.GroupID, g.w.cluster.groupPartition))
+		return
+	}
+	g.load(g.stored)
+	what := fmt.Sprintf("%s at generation %d", g.state, g.generation)
+	lost := ""
+	if from >= 0 {
+		lost = fmt.Sprintf(" Broker %d's in-memory state (any rebalance in flight) is lost;", from)
+	}
+	g.w.record("CoordinatorMoved", "", "", false, fmt.Sprintf(
+		"Broker %d becomes the coordinator of %s.%s it replays __consumer_offsets partition %d and restores the group %s. Members rediscover it with FindCoordinator.",
+		to, g.w.sc.GroupID, lost, g.w.cluster.groupPartition, what))
+}
+
+func (g *classicGroup) load(s *storedGroup) {
+	g.state, g.prevState = s.state, ""
+	g.generation, g.protocol, g.leader = s.generation, s.protocol, s.leader
+	g.members, g.order, g.instances, g.pending = map[string]*cMember{}, newJavaOrder(), map[string]string{}, map[string]bool{}
+	g.withheld = nil
+	for i := range s.members {
+		m := s.members[i]
+		g.members[m.id] = &m
+		g.order.add(m.id)
+		if m.instance != "" {
+			g.instances[m.instance] = m.id
+		}
+		g.touchSession(&m)
+	}
+}
+
+func sameStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,334 @@
+package model
+
+import "fmt"
+
+// Client phases (AbstractCoordinator.MemberState, simplified).
+const (
+	phaseUnjoined = "unjoined"
+	phaseJoining  = "joining" // JoinGroup sent
+	phaseSyncing  = "syncing" // SyncGroup sent
+	phaseStable   = "stable"
+)
+
+// client is one consumer process: its configuration, what it believes about
+// the group, and the partitions it consumes.
+type client struct {
+	w            *world
+	id, instance string
+	topics       []string
+	inc          int // incarnation: bumps on crash/leave so late responses are dropped
+	running      bool
+	status       string
+	startedAt    int64
+
+	coord            int // known coordinator broker; -1 = unknown
+	findingCoord     bool
+	findBackoff      int64
+	memberID         string
+	generation       int32
+	phase            string
+	needsJoinPrepare bool
+	rejoinNeeded     bool
+	rejoinReason     string
+	isLeader         bool
+	assignTopicGen   int // the leader's metadata at its last assignment
+
+	owned           []TP
+	lastAssigned    []TP // sticky's userData: previous assignment
+	lastAssignedGen int32
+
+	stalled      bool
+	stallEnd     *event
+	pollTimer    *event
+	pollTimedOut bool
+	heldLost     []TP // owned when poll timed out: lost when poll returns
+	hbTimer      *event
+	metaTimer    *event
+
+	// Shown in the lab.
+	revoking, pending, newlyAssigned []TP
+	lastCallback                     string
+	dirty, viewStale                 bool
+
+	kip *kipClient // consumer protocol state
+}
+
+func newClient(w *world, id, instance string, topics []string) *client {
+	c := &client{w: w, id: id}
+	c.reset(instance, topics)
+	return c
+}
+
+// reset makes the client a fresh process.
+func (c *client) reset(instance string, topics []string) {
+	c.instance, c.topics = instance, topics
+	c.coord, c.memberID, c.generation, c.phase = -1, "", -1, phaseUnjoined
+	c.needsJoinPrepare, c.rejoinNeeded, c.isLeader = true, false, false
+	c.owned, c.heldLost, c.revoking, c.pending, c.newlyAssigned = nil, nil, nil, nil, nil
+	c.lastAssigned, c.lastAssignedGen, c.lastCallback = nil, -1, ""
+	c.stalled, c.pollTimedOut, c.findingCoord = false, false, false
+	c.findBackoff = retryBackoffMs
+	c.kip = nil
+	c.changed()
+}
+
+// changed marks the member's view for rebuilding at the next step.
+func (c *client) changed() {
+	c.viewStale = true
+	c.w.hist.markDirty(c)
+}
+
+func (c *client) alive() bool { return c.running }
+
+func (c *client) setStatus(s string) {
+	if c.status != s {
+		c.status = s
+		c.changed()
+	}
+}
+
+// settled: nothing in flight for this client.
+func (c *client) settled() bool {
+	if !c.running {
+		return true
+	}
+	if c.stalled || c.findingCoord || c.rejoinNeeded {
+		return false
+	}
+	if c.w.consumer {
+		return c.kip != nil && c.kip.settled()
+	}
+	return c.phase == phaseStable
+}
+
+// send delivers a request to the coordinator after the network delay. If the
+// broker is down or no longer the coordinator, onFail gets the error.
+func (c *client) send(routine bool, handle func(), onFail func(errName string)) {
+	inc, broker := c.inc, c.coord
+	c.w.clock.after(netMs, routine, func() {
+		if c.inc != inc {
+			return
+		}
+		switch {
+		case broker < 0 || !c.w.cluster.up[broker]:
+			onFail("NETWORK_EXCEPTION")
+		case c.w.cluster.coordinator() != broker:
+			onFail("NOT_COORDINATOR")
+		default:
+			handle()
+		}
+	})
+}
+
+// reply delivers a response to this incarnation of the client.
+func (c *client) reply(routine bool, run func()) {
+	inc := c.inc
+	c.w.clock.after(netMs, routine, func() {
+		if c.inc == inc && c.running {
+			run()
+		}
+	})
+}
+
+// start runs a consumer process: MemberStarted, then FindCoordinator.
+func (c *client) start() {
+	c.inc++
+	c.running = true
+	c.startedAt = c.w.clock.now
+	c.setStatus(StatusJoining)
+	kind := "dynamic"
+	if c.instance != "" {
+		kind = fmt.Sprintf("static, group.instance.id %s", c.instance)
+	}
+	c.w.record("MemberStarted", c.id, "", false, fmt.Sprintf("%s starts (%s), subscribing to %v.", c.id, kind, c.topics))
+	c.rejoinNeeded = true
+	c.rejoinReason = "it is starting"
+	c.poll()
+}
+
+// findCoordinator asks any live broker which broker coordinates the group.
+func (c *client) findCoordinator(then func()) {
+	if c.findingCoord {
+		return
+	}
+	c.findingCoord = true
+	inc := c.inc
+	c.w.clock.after(netMs, false, func() {
+		if c.inc != inc {
+			return
+		}
+		cl := c.w.cluster
+		asked := cl.anyUp()
+		coord := cl.coordinator()
+		if asked < 0 || coord < 0 {
+			c.w.record("FindCoordinatorRequest", c.id, "", false, fmt.Sprintf(
+				"%s looks for the coordinator of %s: COORDINATOR_NOT_AVAILABLE (partition %d has no leader); it retries in %d ms.",
+				c.id, c.w.sc.GroupID, cl.groupPartition, c.findBackoff))
+			backoff := c.findBackoff
+			c.findBackoff = min(c.findBackoff*2, retryMaxMs)
+			c.w.clock.after(backoff+netMs, false, func() {
+				if c.inc == inc {
+					c.findingCoord = false
+					c.findCoordinator(then)
+				}
+			})
+			return
+		}
+		c.w.record("FindCoordinatorRequest", c.id, "", false, fmt.Sprintf(
+			"%s asks broker %d for the coordinator of %s: broker %d, leader of __consumer_offsets partition %d (abs(hashCode(%q)) %% %d).",
+			c.id, asked, c.w.sc.GroupID, coord, cl.groupPartition, c.w.sc.GroupID, c.w.sc.OffsetsPartitions))
+		c.reply(false, func() {
+			c.findingCoord = false
+			c.findBackoff = retryBackoffMs
+			c.coord = coord
+			then()
+		})
+	})
+}
+
+// coordinatorLost handles NOT_COORDINATOR or a disconnect: rediscover after
+// retry.backoff.ms, then carry on.
+func (c *client) coordinatorLost(then func()) {
+	c.coord = -1
+	inc := c.inc
+	c.w.clock.after(retryBackoffMs, false, func() {
+		if c.inc == inc && c.running {
+			c.findCoordinator(then)
+		}
+	})
+}
+
+// poll is the application's poll(): it runs pending rebalance work unless
+// the application is stuck processing (stalled).
+func (c *client) poll() {
+	if !c.running || c.stalled {
+		return
+	}
+	if c.w.consumer {
+		c.kipPoll()
+		return
+	}
+	if c.rejoinNeeded && c.phase != phaseJoining && c.phase != phaseSyncing {
+		inc := c.inc
+		c.w.clock.after(0, false, func() {
+			if c.inc == inc {
+				c.joinGroup()
+			}
+		})
+	}
+}
+
+// stall: the application does not call poll() for ms.
+func (c *client) stall(ms int64) {
+	if !c.running {
+		c.w.record("PollStalled", c.id, "", false, fmt.Sprintf("%s is not running; nothing stalls.", c.id))
+		return
+	}
+	c.w.clock.cancel(c.stallEnd)
+	c.w.clock.cancel(c.pollTimer)
+	c.stalled = true
+	c.setStatus(StatusStalled)
+	maxPoll := c.w.sc.MaxPollIntervalMs
+	note := "less than max.poll.interval.ms, so it stays in the group; the heartbeat thread keeps it alive."
+	if ms > maxPoll {
+		note = fmt.Sprintf("longer than max.poll.interval.ms (%d ms): the poll timer will expire.", maxPoll)
+		c.pollTimer = c.w.clock.after(maxPoll, false, c.pollExpired)
+	}
+	c.w.record("PollStalled", c.id, "", false, fmt.Sprintf("%s stops calling poll() for %d ms (slow processing), %s", c.id, ms, note))
+	c.stallEnd = c.w.clock.after(ms, false, c.stallOver)
+}
+
+func (c *client) stallOver() {
+	c.stallEnd = nil
+	c.w.clock.cancel(c.pollTimer)
+	c.pollTimer = nil
+	c.stalled = false
+	c.setStatus(c.activeStatus())
+	c.w.record("PollResumed", c.id, "", false, fmt.Sprintf("%s calls poll() again.", c.id))
+	if c.pollTimedOut {
+		c.pollTimedOut = false
+		c.rejoinNeeded = true
+		c.rejoinReason = "its poll timed out"
+	}
+	c.poll()
+}
+
+func (c *client) activeStatus() string {
+	switch {
+	case !c.running:
+		return c.status
+	case c.stalled:
+		return StatusStalled
+	case c.phase == phaseStable && !c.rejoinNeeded:
+		return StatusActive
+	case c.generation < 0 && c.memberID == "":
+		return StatusJoining
+	default:
+		return StatusRejoining
+	}
+}
+
+// crash kills the process: no callbacks, no LeaveGroup.
+func (c *client) crash() {
+	if !c.running {
+		c.w.record("MemberCrashed", c.id, "", false, fmt.Sprintf("%s is not running.", c.id))
+		return
+	}
+	c.stop(StatusCrashed)
+	c.w.record("MemberCrashed", c.id, "", false, fmt.Sprintf(
+		"%s crashes: no callback, no LeaveGroup. Its partitions go unconsumed until the coordinator notices (session.timeout.ms %d ms).", c.id, c.sessionTimeout()))
+}
+
+func (c *client) sessionTimeout() int64 { return c.w.sc.SessionTimeoutMs }
+
+// stop ends the process and its timers.
+func (c *client) stop(status string) {
+	c.inc++
+	c.running = false
+	for _, e := range []*event{c.stallEnd, c.pollTimer, c.hbTimer, c.metaTimer} {
+		c.w.clock.cancel(e)
+	}
+	c.stallEnd, c.pollTimer, c.hbTimer, c.metaTimer = nil, nil, nil, nil
+	c.stalled, c.findingCoord, c.rejoinNeeded = false, false, false
+	c.owned, c.heldLost, c.revoking, c.pending, c.newlyAssigned = nil, nil, nil, nil, nil
+	if c.kip != nil {
+		c.kip.stop()
+	}
+	c.setStatus(status)
+	c.changed()
+}
+
+// restart bounces the process: a running one is killed first. A static
+// member comes back with the same group.instance.id.
+func (c *client) restart() {
+	if c.running {
+		c.crash()
+	}
+	c.reset(c.instance, c.topics)
+	c.start()
+}
+
+// subscribe changes the subscription; the next poll rejoins.
+func (c *client) subscribe(topics []string) {
+	if !c.running {
+		c.topics = topics
+		c.w.record("MemberStarted", c.id, "", false, fmt.Sprintf("%s is not running; it will subscribe to %v when it starts.", c.id, topics))
+		return
+	}
+	old := c.topics
+	c.topics = topics
+	c.changed()
+	c.w.record("SubscriptionChanged", c.id, "", false, fmt.Sprintf("%s changes its subscription from %v to %v.", c.id, old, topics))
+	if c.w.consumer {
+		c.kipSubscriptionChanged()
+		return
+	}
+	c.requestRejoin("its subscription changed")
+}
+
+func (c *client) requestRejoin(reason string) {
+	c.rejoinNeeded = true
+	c.rejoinReason = reason
+	c.setStatus(c.activeStatus())
+	c.poll()
+}

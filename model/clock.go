@@ -1,0 +1,97 @@
+package model
+
+import "container/heap"
+
+// event is something scheduled on the virtual clock: a message arriving, a
+// timer firing, a timeline entry. Events at the same time run in the order
+// they were scheduled, so a scenario always gives the same trace.
+type event struct {
+	at        int64
+	seq       uint64
+	run       func()
+	routine   bool // a heartbeat or its timer: the group would do it forever
+	cancelled bool
+	index     int
+}
+
+type eventQueue []*event
+
+func (q eventQueue) Len() int { return len(q) }
+func (q eventQueue) Less(i, j int) bool {
+	if q[i].at != q[j].at {
+		return q[i].at < q[j].at
+	}
+	return q[i].seq < q[j].seq
+}
+func (q eventQueue) Swap(i, j int) {
+	q[i], q[j] = q[j], q[i]
+	q[i].index, q[j].index = i, j
+}
+func (q *eventQueue) Push(x any) {
+	e := x.(*event)
+	e.index = len(*q)
+	*q = append(*q, e)
+}
+func (q *eventQueue) Pop() any {
+	old := *q
+	e := old[len(old)-1]
+	old[len(old)-1] = nil
+	*q = old[:len(old)-1]
+	e.index = -1
+	return e
+}
+
+// clock is the virtual clock and its queue.
+type clock struct {
+	now        int64
+	seq        uint64
+	q          eventQueue
+	nonRoutine int // scheduled, not cancelled, not routine
+}
+
+// after schedules run at now+delay and returns the event so it can be cancelled.
+func (c *clock) after(delay int64, routine bool, run func()) *event {
+	if delay < 0 {
+		delay = 0
+	}
+	c.seq++
+	e := &event{at: c.now + delay, seq: c.seq, run: run, routine: routine}
+	heap.Push(&c.q, e)
+	if !routine {
+		c.nonRoutine++
+	}
+	return e
+}
+
+// cancel stops a scheduled event; cancelling nil or a fired event is a no-op.
+func (c *clock) cancel(e *event) {
+	if e == nil || e.cancelled || e.index < 0 {
+		return
+	}
+	e.cancelled = true
+	heap.Remove(&c.q, e.index)
+	if !e.routine {
+		c.nonRoutine--
+	}
+}
+
+// next pops the earliest event and advances the clock to it.
+func (c *clock) next() *event {
+	if len(c.q) == 0 {
+		return nil
+	}
+	e := heap.Pop(&c.q).(*event)
+	if !e.routine {
+		c.nonRoutine--
+	}
+	c.now = e.at
+	return e
+}
+
+// peekTime is the time of the next event, or -1.
+func (c *clock) peekTime() int64 {
+	if len(c.q) == 0 {
+		return -1
+	}
+	return c.q[0].at
+}

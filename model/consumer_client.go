@@ -1,0 +1,270 @@
+package model
+
+import "fmt"
+
+// kipClient is a consumer's side of the KIP-848 protocol
+// (AbstractMembershipManager + ConsumerHeartbeatRequestManager).
+type kipClient struct {
+	c            *client
+	epoch        int32
+	state        string // the coordinator's view of the member, shown in the lab
+	assigned     []TP   // the last assignment the coordinator sent
+	sentTopics   []string
+	joined       bool
+	inflight     bool
+	reconcileDue bool // an assignment arrived while poll() was not running
+	hbTimer      *event
+}
+
+func (k *kipClient) stop() { k.c.w.clock.cancel(k.hbTimer) }
+
+func (k *kipClient) settled() bool {
+	return k.joined && !k.inflight && !k.reconcileDue && sameTPs(k.assigned, k.c.owned) && k.state == MStable
+}
+
+func (k *kipClient) pendingView() []TP {
+	if k.state == MUnreleased {
+		return minus(k.c.w.modern.target[k.c.memberID], k.assigned)
+	}
+	return nil
+}
+
+// kipPoll runs what needs the application thread: joining, reconciling.
+func (c *client) kipPoll() {
+	if c.kip == nil {
+		c.kip = &kipClient{c: c}
+		c.memberID = c.w.newMemberID(c.id) // KIP-1082: the client makes its own member id
+		c.changed()
+	}
+	k := c.kip
+	if c.pollTimedOut {
+		c.pollTimedOut = false
+		if lost := union(c.owned, c.heldLost); len(lost) > 0 {
+			c.heldLost = nil
+			c.callback("PartitionsLost", "onPartitionsLost", lost, "it left the group when its poll timed out")
+			c.owned = nil
+		}
+		k.joined, k.epoch = false, joinEpoch
+	}
+	if k.reconcileDue {
+		c.kipReconcile()
+	}
+	c.rejoinNeeded = false
+	if !k.joined && !k.inflight {
+		c.kipHeartbeat()
+	}
+}
+
+func (c *client) kipScheduleHeartbeat(delay int64) {
+	k := c.kip
+	c.w.clock.cancel(k.hbTimer)
+	inc := c.inc
+	k.hbTimer = c.w.clock.after(delay, true, func() {
+		if c.inc == inc {
+			k.hbTimer = nil
+			c.kipHeartbeat()
+		}
+	})
+}
+
+// kipHeartbeat sends a ConsumerGroupHeartbeat.
+func (c *client) kipHeartbeat() {
+	k := c.kip
+	if !c.running || k.inflight {
+		return
+	}
+	if c.coord < 0 {
+		c.findCoordinator(c.kipHeartbeat)
+		return
+	}
+	req := kRequest{memberID: c.memberID, instance: c.instance, epoch: k.epoch, owned: c.owned}
+	if !k.joined || !sameStrings(k.sentTopics, c.topics) {
+		req.topics = c.topics
+	}
+	k.inflight = true
+	joining := !k.joined
+	c.send(!joining, func() {
+		r, routine := c.w.modern.heartbeat(c, req)
+		c.reply(routine, func() { c.kipResponse(req, r, routine) })
+	}, func(e string) {
+		k.inflight = false
+		c.w.record("ConsumerGroupHeartbeatResponse", c.id, e, false, fmt.Sprintf("%s's heartbeat fails with %s: it looks for the coordinator again.", c.id, e))
+		c.coordinatorLost(c.kipHeartbeat)
+	})
+}
+
+func (c *client) kipResponse(req kRequest, r kResponse, routine bool) {
+	k := c.kip
+	k.inflight = false
+	switch r.err {
+	case "NONE":
+	case "FENCED_MEMBER_EPOCH", "UNKNOWN_MEMBER_ID":
+		c.w.record("ConsumerGroupHeartbeatResponse", c.id, r.err, false, fmt.Sprintf(
+			"The coordinator answers %s with %s: it gives up its partitions as lost and rejoins with epoch 0.", c.id, r.err))
+		if len(c.owned) > 0 {
+			c.callback("PartitionsLost", "onPartitionsLost", c.owned, "it was fenced")
+			c.owned = nil
+		}
+		k.joined, k.epoch, k.assigned, k.state = false, joinEpoch, nil, ""
+		c.setStatus(StatusRejoining)
+		c.kipScheduleHeartbeat(0)
+		return
+	case "UNRELEASED_INSTANCE_ID":
+		c.w.record("ConsumerGroupHeartbeatResponse", c.id, r.err, false, fmt.Sprintf(
+			"The coordinator answers %s with UNRELEASED_INSTANCE_ID: group.instance.id %s still belongs to an active member. The consumer fails (fatal).", c.id, c.instance))
+		c.stop(StatusFenced)
+		return
+	default:
+		c.w.record("ConsumerGroupHeartbeatResponse", c.id, r.err, false, fmt.Sprintf("%s's heartbeat fails with %s.", c.id, r.err))
+		c.coordinatorLost(c.kipHeartbeat)
+		return
+	}
+	if req.epoch == leaveEpoch || req.epoch == staticLeaveEpoch {
+		return
+	}
+	k.sentTopics = req.topics
+	if req.topics == nil {
+		k.sentTopics = c.topics
+	}
+	changed := !k.joined || k.epoch != r.epoch || !sameTPs(k.assigned, r.assigned) || k.state != r.memberState
+	k.joined, k.epoch, k.state = true, r.epoch, r.memberState
+	k.assigned = r.assigned
+	c.changed()
+	c.w.record("ConsumerGroupHeartbeatResponse", c.id, "NONE", routine && !changed, fmt.Sprintf(
+		"The coordinator answers %s: member epoch %d, %s, assignment %s.", c.id, r.epoch, r.memberState, fmtTPs(r.assigned)))
+	if !sameTPs(k.assigned, c.owned) {
+		k.reconcileDue = true
+		if !c.stalled {
+			c.kipReconcile()
+			return
+		}
+	}
+	c.setStatus(c.kipStatus())
+	c.kipScheduleHeartbeat(c.w.sc.HeartbeatIntervalMs)
+}
+
+// kipReconcile revokes first, then assigns, then acknowledges at once with
+// a heartbeat (AbstractMembershipManager.revokeAndAssign).
+func (c *client) kipReconcile() {
+	k := c.kip
+	k.reconcileDue = false
+	revoke := minus(c.owned, k.assigned)
+	if len(revoke) > 0 {
+		c.callback("PartitionsRevoked", "onPartitionsRevoked", revoke, "the new target moves them away")
+		c.owned = minus(c.owned, revoke)
+	}
+	added := minus(k.assigned, c.owned)
+	c.owned = k.assigned
+	c.newlyAssigned = added
+	c.callback("PartitionsAssigned", "onPartitionsAssigned", added, "")
+	c.revoking = nil
+	c.setStatus(c.kipStatus())
+	c.kipScheduleHeartbeat(0)
+}
+
+func (c *client) kipStatus() string {
+	switch {
+	case c.stalled:
+		return StatusStalled
+	case !c.kip.joined:
+		return StatusJoining
+	case c.kip.state == MStable && sameTPs(c.kip.assigned, c.owned):
+		return StatusActive
+	default:
+		return StatusRejoining
+	}
+}
+
+func (c *client) kipSubscriptionChanged() {
+	if c.kip != nil && c.kip.joined {
+		gone := minus(c.owned, onTopics(c.owned, c.topics))
+		if len(gone) > 0 && !c.stalled {
+			c.callback("PartitionsRevoked", "onPartitionsRevoked", gone, "they belong to topics it no longer subscribes to")
+			c.owned = minus(c.owned, gone)
+		}
+		c.kipScheduleHeartbeat(0)
+	}
+}
+
+// kipPollExpired: the member leaves (epoch -1, or -2 when static) and its
+// partitions are lost when poll() returns.
+func (c *client) kipPollExpired() {
+	k := c.kip
+	c.pollTimedOut = true
+	c.heldLost = c.owned
+	c.owned = nil
+	c.changed()
+	epoch := leaveEpoch
+	if c.instance != "" {
+		epoch = staticLeaveEpoch
+	}
+	c.w.record("PollTimeout", c.id, "", false, fmt.Sprintf(
+		"%s has not polled for max.poll.interval.ms (%d ms): it leaves the group with epoch %d. Its partitions are lost (onPartitionsLost when poll() returns).",
+		c.id, c.w.sc.MaxPollIntervalMs, epoch))
+	c.w.clock.cancel(k.hbTimer)
+	k.inflight = false
+	c.kipSendLeave(epoch)
+	k.joined = false
+}
+
+func (c *client) kipSendLeave(epoch int32) {
+	req := kRequest{memberID: c.memberID, instance: c.instance, epoch: epoch}
+	if c.coord < 0 {
+		return
+	}
+	c.w.clock.after(netMs, false, func() {
+		if c.w.cluster.coordinator() == c.coord && c.coord >= 0 {
+			c.w.modern.heartbeat(c, req)
+		}
+	})
+}
+
+// kipLeave: close() revokes what it owns, then leaves with epoch -1 (-2 static).
+func (c *client) kipLeave() {
+	if len(c.owned) > 0 {
+		c.callback("PartitionsRevoked", "onPartitionsRevoked", c.owned, "it is closing")
+	}
+	epoch := leaveEpoch
+	if c.instance != "" {
+		epoch = staticLeaveEpoch
+	}
+	if c.kip != nil && c.kip.joined {
+		c.kipSendLeave(epoch)
+	}
+	c.stop(StatusLeft)
+}
+
+// kipCommit: OffsetCommit carries the member epoch; a stale one gets
+// STALE_MEMBER_EPOCH.
+func (c *client) kipCommit(gen *int32) {
+	if c.kip == nil || !c.kip.joined {
+		c.w.record("CommitFailed", c.id, "", false, fmt.Sprintf("%s has not joined yet: commitSync fails (CommitFailedException).", c.id))
+		return
+	}
+	epoch := c.kip.epoch
+	if gen != nil {
+		epoch = *gen
+	}
+	id := c.memberID
+	c.send(false, func() {
+		errName := "NONE"
+		m := c.w.modern.members[id]
+		switch {
+		case m == nil:
+			errName = "UNKNOWN_MEMBER_ID"
+		case epoch != m.epoch:
+			errName = "STALE_MEMBER_EPOCH"
+		}
+		c.w.record("OffsetCommitRequest", c.id, "", false, fmt.Sprintf("%s commits its offsets with member epoch %d.", c.id, epoch))
+		c.reply(false, func() {
+			text := fmt.Sprintf("The coordinator stores %s's offsets.", c.id)
+			if errName != "NONE" {
+				text = fmt.Sprintf("The coordinator rejects %s's commit with member epoch %d: %s.", c.id, epoch, errName)
+			}
+			c.w.record("OffsetCommitResponse", c.id, errName, false, text)
+		})
+	}, func(e string) {
+		c.w.record("OffsetCommitResponse", c.id, e, false, fmt.Sprintf("%s's commit fails with %s.", c.id, e))
+		c.coordinatorLost(c.kipHeartbeat)
+	})
+}

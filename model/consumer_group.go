@@ -1,0 +1,309 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kvizlab/kviz/strategies"
+)
+
+// Consumer group states (KIP-848, ConsumerGroup.ConsumerGroupState).
+const (
+	KEmpty       = "EMPTY"
+	KAssigning   = "ASSIGNING"
+	KReconciling = "RECONCILING"
+	KStable      = "STABLE"
+	KDead        = "DEAD"
+)
+
+// Member states of the reconciliation (MemberState).
+const (
+	MStable     = "STABLE"
+	MUnrevoked  = "UNREVOKED_PARTITIONS"
+	MUnreleased = "UNRELEASED_PARTITIONS"
+)
+
+// Member epochs with a meaning (ConsumerGroupHeartbeatRequest).
+const (
+	joinEpoch        int32 = 0
+	leaveEpoch       int32 = -1
+	staticLeaveEpoch int32 = -2
+)
+
+// consumerGroup is the coordinator's side of a KIP-848 group.
+type consumerGroup struct {
+	w           *world
+	state       string
+	groupEpoch  int32
+	assignEpoch int32
+	members     map[string]*kMember
+	order       []string          // member ids in join order
+	instances   map[string]string // group.instance.id -> member id
+	target      map[string][]TP   // member id -> target assignment
+	owner       map[TP]string     // partition -> member that holds it (assigned or revoking)
+	metaStale   bool              // partition counts changed since the last heartbeat
+	snapEpochs  map[string]int32
+	snapTarget  map[string]map[string][]int32
+	snapDirty   bool
+}
+
+// kMember is one member as the coordinator keeps it.
+type kMember struct {
+	id, client, instance string
+	topics               []string
+	epoch, prevEpoch     int32
+	state                string
+	assigned, revoking   []TP
+	session, revokeTimer *event
+}
+
+func newConsumerGroup(w *world) *consumerGroup {
+	return &consumerGroup{w: w, state: KEmpty, members: map[string]*kMember{}, instances: map[string]string{},
+		target: map[string][]TP{}, owner: map[TP]string{}, snapDirty: true}
+}
+
+func (g *consumerGroup) fillSnap(s *groupSnap) {
+	s.state, s.generation, s.assignEpoch = g.state, g.groupEpoch, g.assignEpoch
+	if g.snapDirty {
+		g.snapEpochs = map[string]int32{}
+		g.snapTarget = map[string]map[string][]int32{}
+		for _, id := range g.order {
+			m := g.members[id]
+			g.snapEpochs[m.client] = m.epoch
+			g.snapTarget[m.client] = asMap(g.target[id])
+		}
+		g.snapDirty = false
+	}
+	s.epochs, s.target = g.snapEpochs, g.snapTarget
+}
+
+func (g *consumerGroup) settled() bool {
+	if g.state != KStable && g.state != KEmpty {
+		return false
+	}
+	for _, id := range g.order {
+		m := g.members[id]
+		c := g.w.byID[m.client]
+		if c == nil || !c.running || c.memberID != id || m.epoch != g.assignEpoch || m.state != MStable {
+			return false
+		}
+	}
+	return true
+}
+
+// updateState derives the group state (maybeUpdateGroupState).
+func (g *consumerGroup) updateState() {
+	old := g.state
+	switch {
+	case len(g.members) == 0:
+		g.state = KEmpty
+	case g.groupEpoch > g.assignEpoch:
+		g.state = KAssigning
+	default:
+		g.state = KStable
+		for _, m := range g.members {
+			if m.epoch != g.assignEpoch || m.state != MStable {
+				g.state = KReconciling
+				break
+			}
+		}
+	}
+	if old != g.state {
+		g.w.record("GroupStateChanged", "", "", false, fmt.Sprintf("The group goes from %s to %s (group epoch %d, assignment epoch %d).",
+			old, g.state, g.groupEpoch, g.assignEpoch))
+	}
+}
+
+func (g *consumerGroup) bumpEpoch(why string) {
+	g.groupEpoch++
+	g.snapDirty = true
+	g.w.record("GroupStateChanged", "", "", false, fmt.Sprintf("Group epoch %d: %s.", g.groupEpoch, why))
+}
+
+func (g *consumerGroup) add(m *kMember) {
+	g.members[m.id] = m
+	g.order = append(g.order, m.id)
+	if m.instance != "" {
+		g.instances[m.instance] = m.id
+	}
+	g.snapDirty = true
+}
+
+// remove drops a member and releases its partitions.
+func (g *consumerGroup) remove(id string) {
+	m := g.members[id]
+	if m == nil {
+		return
+	}
+	g.w.clock.cancel(m.session)
+	g.w.clock.cancel(m.revokeTimer)
+	g.setHeld(m, nil, nil)
+	delete(g.members, id)
+	delete(g.target, id)
+	for i, x := range g.order {
+		if x == id {
+			g.order = append(g.order[:i:i], g.order[i+1:]...)
+			break
+		}
+	}
+	if m.instance != "" && g.instances[m.instance] == id {
+		delete(g.instances, m.instance)
+	}
+	g.snapDirty = true
+}
+
+// setHeld changes what a member holds, keeping the owner index right.
+func (g *consumerGroup) setHeld(m *kMember, assigned, revoking []TP) {
+	for _, tp := range m.assigned {
+		delete(g.owner, tp)
+	}
+	for _, tp := range m.revoking {
+		delete(g.owner, tp)
+	}
+	m.assigned, m.revoking = assigned, revoking
+	for _, tp := range assigned {
+		g.owner[tp] = m.id
+	}
+	for _, tp := range revoking {
+		g.owner[tp] = m.id
+	}
+}
+
+func (g *consumerGroup) touchSession(m *kMember) {
+	g.w.clock.cancel(m.session)
+	id := m.id
+	m.session = g.w.clock.after(g.w.sc.SessionTimeoutMs, true, func() {
+		mm := g.members[id]
+		if mm == nil {
+			return
+		}
+		g.w.record("SessionExpired", mm.client, "", false, fmt.Sprintf(
+			"No heartbeat from %s for group.consumer.session.timeout.ms (%d ms): the coordinator fences it and frees its partitions.", mm.client, g.w.sc.SessionTimeoutMs))
+		g.fence(id, fmt.Sprintf("%s's session expired", mm.client))
+	})
+}
+
+// fence removes a member and moves the group on.
+func (g *consumerGroup) fence(id, why string) {
+	g.remove(id)
+	g.bumpEpoch(why)
+	g.computeTarget()
+	g.updateState()
+}
+
+func (g *consumerGroup) topicsChanged() { g.metaStale = true }
+
+// computeTarget runs the server-side assignor over the members, each
+// reporting its previous target as owned.
+func (g *consumerGroup) computeTarget() {
+	if g.groupEpoch <= g.assignEpoch {
+		return
+	}
+	var members []strategies.Member
+	for _, id := range g.order {
+		m := g.members[id]
+		members = append(members, strategies.Member{ID: id, InstanceID: m.instance, Topics: m.topics,
+			Owned: g.w.existing(g.target[id]), Generation: g.assignEpoch})
+	}
+	grp := strategies.Group{Topics: g.w.subscribedTopics(members), Members: members}
+	if err := grp.Validate(); err != nil {
+		g.w.fail("target assignment: %v", err)
+		return
+	}
+	res := g.w.assignor.Assign(grp, nil)
+	target := map[string][]TP{}
+	var parts []string
+	for _, id := range g.order {
+		target[id] = tpsOf(res.Assignment[id])
+		parts = append(parts, fmt.Sprintf("%s %s", g.members[id].client, fmtTPs(target[id])))
+	}
+	g.target = target
+	g.assignEpoch = g.groupEpoch
+	g.snapDirty = true
+	text := fmt.Sprintf("The coordinator runs the %s assignor for epoch %d: target %s.", g.w.assignor.KafkaName(), g.assignEpoch, strings.Join(parts, ", "))
+	if len(members) == 0 {
+		text = fmt.Sprintf("The group has no members: the target assignment for epoch %d is empty.", g.assignEpoch)
+	}
+	g.w.record("GroupStateChanged", "", "", false, text)
+}
+
+// reconcile is CurrentAssignmentBuilder: move the member towards its target.
+func (g *consumerGroup) reconcile(m *kMember, owned []TP) {
+	if m.state == MUnrevoked && len(intersect(owned, m.revoking)) > 0 {
+		return // still owns partitions it must revoke
+	}
+	if m.state == MStable && m.epoch == g.assignEpoch {
+		return
+	}
+	target := onTopics(g.target[m.id], m.topics)
+	kept := intersect(m.assigned, target)
+	revoke := minus(m.assigned, kept)
+	var free, unreleased []TP
+	for _, tp := range minus(target, kept) {
+		if o, held := g.owner[tp]; held && o != m.id {
+			unreleased = append(unreleased, tp)
+		} else {
+			free = append(free, tp)
+		}
+	}
+	switch {
+	case len(revoke) > 0 && len(intersect(owned, revoke)) > 0:
+		g.setHeld(m, kept, revoke)
+		m.state = MUnrevoked
+		g.startRevokeTimer(m)
+	case len(free) > 0 || len(unreleased) > 0:
+		g.setHeld(m, union(kept, free), nil)
+		m.prevEpoch, m.epoch = m.epoch, g.assignEpoch
+		m.state = MStable
+		if len(unreleased) > 0 {
+			m.state = MUnreleased
+		}
+	default:
+		g.setHeld(m, kept, nil)
+		m.prevEpoch, m.epoch = m.epoch, g.assignEpoch
+		m.state = MStable
+	}
+	if m.state != MUnrevoked {
+		g.w.clock.cancel(m.revokeTimer)
+		m.revokeTimer = nil
+	}
+	g.snapDirty = true
+}
+
+// startRevokeTimer: a member must revoke within the rebalance timeout
+// (max.poll.interval.ms) or be fenced.
+func (g *consumerGroup) startRevokeTimer(m *kMember) {
+	if m.revokeTimer != nil {
+		return
+	}
+	id := m.id
+	m.revokeTimer = g.w.clock.after(g.w.sc.MaxPollIntervalMs, false, func() {
+		mm := g.members[id]
+		if mm == nil || mm.state != MUnrevoked {
+			return
+		}
+		mm.revokeTimer = nil
+		g.w.record("GroupStateChanged", mm.client, "", false, fmt.Sprintf(
+			"%s did not revoke %s within the rebalance timeout (%d ms): the coordinator fences it.", mm.client, fmtTPs(mm.revoking), g.w.sc.MaxPollIntervalMs))
+		g.fence(id, fmt.Sprintf("%s was fenced for not revoking", mm.client))
+	})
+}
+
+// moved: a consumer group is rebuilt from its records on the new
+// coordinator exactly as it was (every change was written), timers restart.
+func (g *consumerGroup) moved(from, to int) {
+	for _, id := range g.order {
+		g.w.clock.cancel(g.members[id].session)
+	}
+	if to < 0 {
+		g.w.record("CoordinatorMoved", "", "", false, fmt.Sprintf(
+			"Broker %d unloads %s; no broker leads partition %d now.", from, g.w.sc.GroupID, g.w.cluster.groupPartition))
+		return
+	}
+	for _, id := range g.order {
+		g.touchSession(g.members[id])
+	}
+	g.w.record("CoordinatorMoved", "", "", false, fmt.Sprintf(
+		"Broker %d becomes the coordinator of %s and replays its records: epochs, targets and assignments come back unchanged. Members rediscover it with FindCoordinator.",
+		to, g.w.sc.GroupID))
+}

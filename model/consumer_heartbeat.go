@@ -1,0 +1,126 @@
+package model
+
+import "fmt"
+
+type kRequest struct {
+	memberID, instance string
+	epoch              int32
+	topics             []string // nil = unchanged
+	owned              []TP
+}
+
+type kResponse struct {
+	err         string
+	epoch       int32
+	assigned    []TP
+	memberState string // view only
+}
+
+// heartbeat is the coordinator handling a ConsumerGroupHeartbeat
+// (GroupMetadataManager.consumerGroupHeartbeat).
+func (g *consumerGroup) heartbeat(c *client, req kRequest) (kResponse, bool) {
+	switch req.epoch {
+	case leaveEpoch, staticLeaveEpoch:
+		return g.leave(c, req), false
+	case joinEpoch:
+		if r, ok := g.join(c, req); !ok {
+			return r, false
+		}
+	}
+	m := g.members[req.memberID]
+	if m == nil {
+		g.w.record("ConsumerGroupHeartbeatRequest", c.id, "", false, fmt.Sprintf("%s heartbeats as %s, which the group does not know.", c.id, req.memberID))
+		return kResponse{err: "UNKNOWN_MEMBER_ID"}, false
+	}
+	if req.epoch != joinEpoch && req.epoch != m.epoch && !(req.epoch == m.prevEpoch && len(minus(req.owned, m.assigned)) == 0) {
+		g.w.record("ConsumerGroupHeartbeatRequest", c.id, "", false, fmt.Sprintf("%s heartbeats with epoch %d; the coordinator has it at %d.", c.id, req.epoch, m.epoch))
+		return kResponse{err: "FENCED_MEMBER_EPOCH"}, false
+	}
+	g.touchSession(m)
+	before := fmt.Sprint(m.epoch, m.state, m.assigned, m.revoking, g.groupEpoch, g.assignEpoch)
+	reqStep := -1
+	if req.epoch != joinEpoch {
+		reqStep = g.w.hist.len()
+		g.w.record("ConsumerGroupHeartbeatRequest", c.id, "", true, g.requestText(c, req))
+	}
+	if req.topics != nil && !sameStrings(req.topics, m.topics) {
+		m.topics = req.topics
+		g.bumpEpoch(fmt.Sprintf("%s subscribes to %v", c.id, req.topics))
+	}
+	if g.metaStale {
+		g.metaStale = false
+		g.bumpEpoch("a subscribed topic's partition count changed")
+	}
+	g.computeTarget()
+	g.reconcile(m, req.owned)
+	g.updateState()
+	changed := before != fmt.Sprint(m.epoch, m.state, m.assigned, m.revoking, g.groupEpoch, g.assignEpoch)
+	if changed && reqStep >= 0 {
+		g.w.hist.steps[reqStep].routine = false
+	}
+	return kResponse{err: "NONE", epoch: m.epoch, assigned: m.assigned, memberState: m.state}, !changed
+}
+
+func (g *consumerGroup) requestText(c *client, req kRequest) string {
+	return fmt.Sprintf("%s sends ConsumerGroupHeartbeat (epoch %d, owns %s).", c.id, req.epoch, fmtTPs(req.owned))
+}
+
+// join handles epoch 0: a new member, or a static member taking back its slot.
+func (g *consumerGroup) join(c *client, req kRequest) (kResponse, bool) {
+	if req.instance != "" {
+		if old, ok := g.instances[req.instance]; ok {
+			om := g.members[old]
+			if om.epoch != staticLeaveEpoch {
+				g.w.record("ConsumerGroupHeartbeatRequest", c.id, "", false, fmt.Sprintf(
+					"%s joins with group.instance.id %s, still held by an active member.", c.id, req.instance))
+				return kResponse{err: "UNRELEASED_INSTANCE_ID"}, false
+			}
+			g.w.record("ConsumerGroupHeartbeatRequest", c.id, "", false, fmt.Sprintf(
+				"%s rejoins with group.instance.id %s (epoch 0): it takes over %s's slot, assignment and target, with no new group epoch.", c.id, req.instance, old))
+			nm := *om
+			nm.id, nm.client, nm.session, nm.revokeTimer = req.memberID, c.id, nil, nil
+			nm.epoch = om.prevEpoch
+			assigned, revoking := om.assigned, om.revoking
+			target := g.target[old]
+			g.remove(old)
+			g.add(&nm)
+			g.target[nm.id] = target
+			g.setHeld(&nm, assigned, revoking)
+			if req.topics != nil && !sameStrings(req.topics, nm.topics) {
+				nm.topics = req.topics
+				g.bumpEpoch(fmt.Sprintf("%s subscribes to %v", c.id, req.topics))
+			}
+			g.touchSession(&nm)
+			return kResponse{}, true
+		}
+	}
+	if g.members[req.memberID] != nil {
+		g.remove(req.memberID)
+	}
+	g.w.record("ConsumerGroupHeartbeatRequest", c.id, "", false, fmt.Sprintf(
+		"%s sends ConsumerGroupHeartbeat with epoch 0 (join) as %s, subscribing to %v.", c.id, req.memberID, req.topics))
+	m := &kMember{id: req.memberID, client: c.id, instance: req.instance, topics: req.topics, state: MStable}
+	g.add(m)
+	g.touchSession(m)
+	g.bumpEpoch(fmt.Sprintf("%s joined", c.id))
+	return kResponse{}, true
+}
+
+func (g *consumerGroup) leave(c *client, req kRequest) kResponse {
+	m := g.members[req.memberID]
+	if m == nil {
+		g.w.record("ConsumerGroupHeartbeatRequest", c.id, "", false, fmt.Sprintf("%s leaves as %s, unknown to the group.", c.id, req.memberID))
+		return kResponse{err: "UNKNOWN_MEMBER_ID", epoch: req.epoch}
+	}
+	if req.epoch == staticLeaveEpoch {
+		g.w.record("ConsumerGroupHeartbeatRequest", c.id, "", false, fmt.Sprintf(
+			"%s leaves temporarily (epoch -2, static): the coordinator keeps its slot and assignment until its session expires.", c.id))
+		m.prevEpoch, m.epoch = m.epoch, staticLeaveEpoch
+		g.snapDirty = true
+		g.updateState()
+		return kResponse{err: "NONE", epoch: staticLeaveEpoch}
+	}
+	g.w.record("ConsumerGroupHeartbeatRequest", c.id, "", false, fmt.Sprintf("%s sends ConsumerGroupHeartbeat with epoch -1: it leaves the group.", c.id))
+	g.fence(req.memberID, fmt.Sprintf("%s left", c.id))
+	return kResponse{err: "NONE", epoch: leaveEpoch}
+}

@@ -1,0 +1,152 @@
+package model
+
+// history records every step with a snapshot of the state after it. Snapshots
+// share what did not change: a step that touches one member copies only the
+// slice of member pointers and that member's view, so stepping backwards is
+// an index lookup and 100,000 steps of a workshop group stay small.
+type history struct {
+	w     *world
+	steps []stepRec
+	cur   *snapshot
+	dirty []*client // members changed since the last step
+
+	topics  []TopicView
+	brokers []BrokerView
+	topicsD bool
+}
+
+type stepRec struct {
+	at      int64
+	kind    string
+	member  string
+	errName string
+	text    string
+	routine bool
+	snap    *snapshot
+}
+
+// snapshot is the state after a step. Never modified once recorded.
+type snapshot struct {
+	g       groupSnap
+	members []*MemberView // in start order
+}
+
+// groupSnap is the group-wide part of a snapshot.
+type groupSnap struct {
+	state       string
+	generation  int32
+	assignEpoch int32
+	leader      string // client id
+	topics      []TopicView
+	brokers     []BrokerView
+	target      map[string]map[string][]int32 // consumer protocol: client id -> target
+	epochs      map[string]int32              // consumer protocol: client id -> member epoch
+}
+
+func newHistory(w *world) *history {
+	h := &history{w: w, cur: &snapshot{}, topicsD: true}
+	return h
+}
+
+func (h *history) len() int { return len(h.steps) }
+
+// markDirty notes that a member's view must be rebuilt at the next step.
+func (h *history) markDirty(c *client) {
+	if !c.dirty {
+		c.dirty = true
+		h.dirty = append(h.dirty, c)
+	}
+}
+
+func (h *history) topicsChanged() { h.topicsD = true }
+
+// brokersChanged drops the cached broker list.
+func (h *history) brokersChanged() { h.brokers = nil }
+
+func (h *history) record(kind, member, errName string, routine bool, text string) {
+	h.steps = append(h.steps, stepRec{at: h.w.clock.now, kind: kind, member: member,
+		errName: errName, text: text, routine: routine, snap: h.snapshot()})
+}
+
+// snapshot returns the current state, reusing the previous snapshot when
+// nothing changed.
+func (h *history) snapshot() *snapshot {
+	g := h.groupSnap()
+	members := h.cur.members
+	if len(h.dirty) > 0 || len(members) != len(h.w.clients) {
+		members = make([]*MemberView, len(h.w.clients))
+		copy(members, h.cur.members)
+		for _, c := range h.dirty {
+			c.dirty = false
+		}
+		h.dirty = h.dirty[:0]
+		for i, c := range h.w.clients {
+			if members[i] == nil || c.viewStale {
+				members[i] = c.view()
+				c.viewStale = false
+			}
+		}
+	}
+	if sameGroupSnap(g, h.cur.g) && sameMemberSlice(members, h.cur.members) {
+		return h.cur
+	}
+	h.cur = &snapshot{g: g, members: members}
+	return h.cur
+}
+
+func sameMemberSlice(a, b []*MemberView) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	return len(a) == 0 || &a[0] == &b[0]
+}
+
+func sameGroupSnap(a, b groupSnap) bool {
+	return a.state == b.state && a.generation == b.generation && a.assignEpoch == b.assignEpoch &&
+		a.leader == b.leader && sameTopics(a.topics, b.topics) && sameBrokers(a.brokers, b.brokers) &&
+		sameMapPtr(a.target, b.target) && sameEpochPtr(a.epochs, b.epochs)
+}
+
+func sameTopics(a, b []TopicView) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+func sameBrokers(a, b []BrokerView) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// Maps are replaced, never changed, once published, so identity is equality.
+func sameMapPtr(a, b map[string]map[string][]int32) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return len(a) == len(b) && mapID(a) == mapID(b)
+}
+
+func sameEpochPtr(a, b map[string]int32) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return len(a) == len(b) && epochMapID(a) == epochMapID(b)
+}
+
+func (h *history) groupSnap() groupSnap {
+	w := h.w
+	if h.topicsD {
+		h.topics = make([]TopicView, 0, len(w.topics))
+		for _, t := range w.sortedTopicNames() {
+			h.topics = append(h.topics, TopicView{Name: t, Partitions: w.topics[t]})
+		}
+		h.topicsD = false
+	}
+	if h.brokers == nil {
+		h.brokers = w.cluster.view()
+	}
+	g := groupSnap{topics: h.topics, brokers: h.brokers}
+	if w.consumer {
+		w.modern.fillSnap(&g)
+	} else {
+		w.classic.fillSnap(&g)
+	}
+	return g
+}

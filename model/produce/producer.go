@@ -1,0 +1,231 @@
+package produce
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+
+	"github.com/kvizlab/kviz/strategies"
+)
+
+// KeyKind is how a producer's records are keyed.
+type KeyKind string
+
+const (
+	KeysNull    KeyKind = "null"    // no key: the keyless partitioner path
+	KeysFixed   KeyKind = "fixed"   // Keys.Fixed, in turn
+	KeysUniform KeyKind = "uniform" // one of Keys.Count keys "key-0".., uniformly
+	KeysHot     KeyKind = "hot"     // Keys.Hot with Keys.HotShare, else uniform over Count
+)
+
+// Keys is a key distribution.
+type Keys struct {
+	Kind     KeyKind
+	Fixed    []string
+	Count    int
+	Hot      string
+	HotShare float64
+}
+
+// ProducerConfig configures one producer writing to one topic.
+type ProducerConfig struct {
+	Name  string
+	Topic string
+	// Rate is records per virtual second (0: only SendNow sends).
+	Rate float64
+	Keys Keys
+	// Partitioner is a strategies partitioner name ("" = default), Version
+	// the Kafka client version ("" = latest).
+	Partitioner, Version string
+	// BatchSize is batch.size (0 = 16384). LingerMs is linger.ms (nil = the
+	// version's default: 0 up to 3.9, 5 since 4.0).
+	BatchSize int
+	LingerMs  *int
+	// ValueBytes is each record's value size (0 = 100).
+	ValueBytes      int
+	IgnoreKeys      bool
+	DisableAdaptive bool
+}
+
+// Producer is one simulated producer.
+type Producer struct {
+	cfg      ProducerConfig
+	topic    *topicLog
+	part     strategies.Partitioner
+	acc      *accumulator
+	rng      *rand.Rand
+	keys     [][]byte
+	hot      []byte
+	nextKey  int
+	carry    float64
+	lingerMs int64
+	sizes    []int
+	ids      []int
+	ready    map[int]int
+
+	// Sent counts the records this producer appended, per partition.
+	Sent []int64
+	// Last is the latest record's partition choice; LastKey its key (nil = null).
+	Last    strategies.PartitionChoice
+	LastKey []byte
+	// Records counts every record sent.
+	Records int64
+}
+
+func newProducer(cfg ProducerConfig, t *topicLog, rng *rand.Rand) (*Producer, error) {
+	if cfg.Rate < 0 || math.IsNaN(cfg.Rate) || math.IsInf(cfg.Rate, 0) {
+		return nil, fmt.Errorf("producer %q: rate must be a finite number ≥ 0, got %v", cfg.Name, cfg.Rate)
+	}
+	if cfg.ValueBytes < 0 {
+		return nil, fmt.Errorf("producer %q: value size must not be negative, got %d", cfg.Name, cfg.ValueBytes)
+	}
+	if cfg.ValueBytes == 0 {
+		cfg.ValueBytes = 100
+	}
+	version, err := strategies.ParseClientVersion(cfg.Version)
+	if err != nil {
+		return nil, fmt.Errorf("producer %q: %w", cfg.Name, err)
+	}
+	linger := int64(version.DefaultLingerMs())
+	if cfg.LingerMs != nil {
+		if *cfg.LingerMs < 0 {
+			return nil, fmt.Errorf("producer %q: linger.ms must not be negative, got %d", cfg.Name, *cfg.LingerMs)
+		}
+		linger = int64(*cfg.LingerMs)
+	}
+	part, err := strategies.NewPartitioner(strategies.PartitionerConfig{Name: cfg.Partitioner, Version: cfg.Version,
+		BatchSize: cfg.BatchSize, IgnoreKeys: cfg.IgnoreKeys, DisableAdaptive: cfg.DisableAdaptive, Rand: rng})
+	if err != nil {
+		return nil, fmt.Errorf("producer %q: %w", cfg.Name, err)
+	}
+	if cfg.BatchSize == 0 {
+		cfg.BatchSize = strategies.DefaultBatchSize
+	}
+	p := &Producer{cfg: cfg, topic: t, part: part, acc: newAccumulator(t.partitions(), cfg.BatchSize), rng: rng,
+		lingerMs: linger, Sent: make([]int64, t.partitions()), Last: strategies.PartitionChoice{Partition: -1, Abandoned: -1},
+		ready: map[int]int{}}
+	if err := p.prepareKeys(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func (p *Producer) prepareKeys() error {
+	k := p.cfg.Keys
+	switch k.Kind {
+	case "", KeysNull:
+	case KeysFixed:
+		if len(k.Fixed) == 0 {
+			return fmt.Errorf("producer %q: fixed keys need at least one key", p.cfg.Name)
+		}
+		for _, s := range k.Fixed {
+			p.keys = append(p.keys, []byte(s))
+		}
+	case KeysUniform, KeysHot:
+		if k.Count < 1 {
+			return fmt.Errorf("producer %q: %s keys need a key count ≥ 1, got %d", p.cfg.Name, k.Kind, k.Count)
+		}
+		for i := range k.Count {
+			p.keys = append(p.keys, []byte("key-"+strconv.Itoa(i)))
+		}
+		if k.Kind == KeysHot {
+			if k.HotShare < 0 || k.HotShare > 1 || math.IsNaN(k.HotShare) {
+				return fmt.Errorf("producer %q: hot key share must be within 0..1, got %v", p.cfg.Name, k.HotShare)
+			}
+			p.hot = []byte(k.Hot)
+		}
+	default:
+		return fmt.Errorf("producer %q: unknown key kind %q (valid: null, fixed, uniform, hot)", p.cfg.Name, k.Kind)
+	}
+	return nil
+}
+
+// Name is the producer's name.
+func (p *Producer) Name() string { return p.cfg.Name }
+
+// Partitioner is the producer's partitioner.
+func (p *Producer) Partitioner() strategies.Partitioner { return p.part }
+
+// LingerMs is the linger.ms in effect.
+func (p *Producer) LingerMs() int64 { return p.lingerMs }
+
+// Queued is how many records wait in the accumulator for partition.
+func (p *Producer) Queued(partition int) int { return p.acc.queued(partition) }
+
+func (p *Producer) nextKeyBytes() []byte {
+	switch p.cfg.Keys.Kind {
+	case KeysFixed:
+		k := p.keys[p.nextKey]
+		p.nextKey = (p.nextKey + 1) % len(p.keys)
+		return k
+	case KeysUniform:
+		return p.keys[p.rng.IntN(len(p.keys))]
+	case KeysHot:
+		if p.rng.Float64() < p.cfg.Keys.HotShare {
+			return p.hot
+		}
+		return p.keys[p.rng.IntN(len(p.keys))]
+	}
+	return nil
+}
+
+// send runs one record through partitioner and accumulator at nowMs.
+func (p *Producer) send(key []byte, partition int, nowMs int64) error {
+	rec := strategies.ProducerRecord{Key: key, Partition: partition}
+	p.acc.nowMs, p.acc.valueLen = nowMs, p.cfg.ValueBytes
+	p.acc.keyLen = -1
+	if key != nil {
+		p.acc.keyLen = len(key)
+	}
+	c, err := p.part.Choose(rec, p.topic.layout, p.acc, nil)
+	if err != nil {
+		return fmt.Errorf("producer %q: %w", p.cfg.Name, err)
+	}
+	bytes := p.acc.append(c.Partition)
+	p.part.Appended(c, bytes, p.acc.AllBatchesFull(c.Partition))
+	p.Last, p.LastKey = c, key
+	p.Records++
+	return nil
+}
+
+// tick sends this millisecond's records.
+func (p *Producer) tick(nowMs int64) error {
+	p.carry += p.cfg.Rate / 1000
+	n := int(p.carry)
+	p.carry -= float64(n)
+	for range n {
+		if err := p.send(p.nextKeyBytes(), strategies.NoPartition, nowMs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// drain is the sender thread's pass: ready batches land in the log, and the
+// built-in partitioner gets fresh queue sizes.
+func (p *Producer) drain(nowMs int64) {
+	t := p.topic
+	p.acc.drainReady(nowMs, p.lingerMs, t.leaderOf, p.ready, func(part, records int) {
+		t.logEnd[part] += int64(records)
+		p.Sent[part] += int64(records)
+	})
+	sizes, ids, ok := p.acc.loadStats(t.leaderOf, p.sizes, p.ids)
+	if ok {
+		p.sizes, p.ids = sizes, ids
+		p.part.UpdateLoadStats(sizes, ids, len(sizes))
+	} else {
+		p.part.UpdateLoadStats(nil, nil, 0)
+	}
+}
+
+// SendNow sends count records with key (nil = no key) at the current
+// virtual time, as a timeline "produce" step does.
+func (p *Producer) SendNow(nowMs int64, key []byte, count int) error {
+	for range count {
+		if err := p.send(key, strategies.NoPartition, nowMs); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,115 @@
+package model
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/kvizlab/kviz/strategies"
+)
+
+// TP is a topic-partition.
+type TP = strategies.TopicPartition
+
+// Sets of partitions are sorted slices, never changed in place once built:
+// snapshots share them.
+
+func sortTPs(s []TP) []TP {
+	sort.Slice(s, func(i, j int) bool {
+		if s[i].Topic != s[j].Topic {
+			return strategies.JavaLess(s[i].Topic, s[j].Topic)
+		}
+		return s[i].Partition < s[j].Partition
+	})
+	return s
+}
+
+func tpsOf(a map[string][]int32) []TP {
+	var out []TP
+	for t, ps := range a {
+		for _, p := range ps {
+			out = append(out, TP{Topic: t, Partition: p})
+		}
+	}
+	return sortTPs(out)
+}
+
+func tpIndex(s []TP) map[TP]bool {
+	m := make(map[TP]bool, len(s))
+	for _, tp := range s {
+		m[tp] = true
+	}
+	return m
+}
+
+// minus returns a - b.
+func minus(a, b []TP) []TP {
+	if len(b) == 0 {
+		return a
+	}
+	in := tpIndex(b)
+	var out []TP
+	for _, tp := range a {
+		if !in[tp] {
+			out = append(out, tp)
+		}
+	}
+	return out
+}
+
+// intersect returns a ∩ b.
+func intersect(a, b []TP) []TP {
+	in := tpIndex(b)
+	var out []TP
+	for _, tp := range a {
+		if in[tp] {
+			out = append(out, tp)
+		}
+	}
+	return out
+}
+
+func union(a, b []TP) []TP {
+	out := append(append([]TP(nil), a...), minus(b, a)...)
+	return sortTPs(out)
+}
+
+func sameTPs(a, b []TP) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// onTopics keeps the partitions of the given topics.
+func onTopics(s []TP, topics []string) []TP {
+	var out []TP
+	for _, tp := range s {
+		if contains(topics, tp.Topic) {
+			out = append(out, tp)
+		}
+	}
+	return out
+}
+
+// fmtTPs prints partitions as Kafka logs them: [t0-0, t0-1].
+func fmtTPs(s []TP) string {
+	parts := make([]string, len(s))
+	for i, tp := range s {
+		parts[i] = tp.String()
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// asMap turns a set into the JSON shape {"t0": [0, 1]}.
+func asMap(s []TP) map[string][]int32 {
+	out := map[string][]int32{}
+	for _, tp := range s {
+		out[tp.Topic] = append(out[tp.Topic], tp.Partition)
+	}
+	return out
+}

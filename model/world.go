@@ -1,0 +1,246 @@
+package model
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sort"
+
+	"github.com/kvizlab/kviz/strategies"
+)
+
+// Simulated latencies. Requests and responses each take netMs, so every
+// exchange shows as ordered, readable steps.
+const (
+	netMs          = 2
+	retryBackoffMs = 100  // retry.backoff.ms
+	retryMaxMs     = 1000 // retry.backoff.max.ms
+	metadataMaxAge = 300000
+	// settleLimitMs bounds how long the group may take to go quiet after the
+	// timeline ends before the simulation gives up with an error.
+	settleLimitMs = 2 * 3600 * 1000
+	maxSteps      = 5_000_000
+)
+
+// world is the simulation while it runs: the clock, the cluster, the
+// coordinator and the clients. Sim keeps what it recorded.
+type world struct {
+	sc       *Scenario
+	clock    clock
+	rng      *rand.Rand
+	assignor strategies.Assignor
+	consumer bool // KIP-848 protocol
+	eager    bool
+
+	topics   map[string]int32
+	topicGen int // bumps when a partition count changes
+
+	clients []*client // in start order
+	byID    map[string]*client
+
+	classic *classicGroup
+	modern  *consumerGroup
+	cluster *cluster
+
+	hist *history
+	err  error // the first internal error (an invalid transition): the run stops
+}
+
+func newWorld(sc *Scenario) (*world, error) {
+	a, err := strategies.Lookup(sc.Strategy)
+	if err != nil {
+		return nil, err
+	}
+	if !protocolSupported(a, sc.Protocol) {
+		return nil, fmt.Errorf("%s cannot run under the %s protocol", sc.Strategy, sc.Protocol)
+	}
+	w := &world{
+		sc:       sc,
+		rng:      rand.New(rand.NewPCG(uint64(sc.Seed), 0x6b76697a)),
+		assignor: a,
+		consumer: sc.Protocol == string(strategies.Consumer),
+		eager:    sc.Protocol == string(strategies.Eager),
+		topics:   map[string]int32{},
+		byID:     map[string]*client{},
+	}
+	for t, n := range sc.Topics {
+		w.topics[t] = n
+	}
+	w.cluster, err = newCluster(w)
+	if err != nil {
+		return nil, err
+	}
+	if w.consumer {
+		w.modern = newConsumerGroup(w)
+	} else {
+		w.classic = newClassicGroup(w)
+	}
+	w.hist = newHistory(w)
+	return w, nil
+}
+
+// run plays the scenario until the timeline is done and the group is quiet.
+func (w *world) run() error {
+	w.record("GroupStateChanged", "", "", false, w.openingText())
+	for _, m := range w.sc.Members {
+		spec := m
+		w.clock.after(0, false, func() { w.startClient(spec.ID, spec.Instance, spec.Topics) })
+	}
+	for i := range w.sc.Timeline {
+		ev := w.sc.Timeline[i]
+		w.clock.at(ev.AtMs, func() { w.apply(ev) })
+	}
+	lastEvent := int64(0)
+	if n := len(w.sc.Timeline); n > 0 {
+		lastEvent = w.sc.Timeline[n-1].AtMs
+	}
+	for {
+		if w.err != nil {
+			return w.err
+		}
+		if w.clock.now >= lastEvent && w.clock.nonRoutine == 0 && w.quiet() {
+			return nil
+		}
+		e := w.clock.next()
+		if e == nil {
+			return nil
+		}
+		if e.at > lastEvent+settleLimitMs {
+			return fmt.Errorf("the group did not settle within %d ms after the last timeline event", settleLimitMs)
+		}
+		e.run()
+		if w.hist.len() > maxSteps {
+			return fmt.Errorf("the simulation passed %d steps; is the scenario looping?", maxSteps)
+		}
+	}
+}
+
+// at schedules a timeline event at an absolute time.
+func (c *clock) at(t int64, run func()) *event { return c.after(t-c.now, false, run) }
+
+// quiet reports whether the group has settled: nothing but heartbeats left.
+func (w *world) quiet() bool {
+	for _, c := range w.clients {
+		if !c.settled() {
+			return false
+		}
+	}
+	if w.consumer {
+		return w.modern.settled()
+	}
+	return w.classic.settled()
+}
+
+func (w *world) openingText() string {
+	coord := w.cluster.coordinator()
+	where := fmt.Sprintf("broker %d", coord)
+	if coord < 0 {
+		where = "no broker (all replicas down)"
+	}
+	return fmt.Sprintf("Group %s (%s, %s protocol) starts empty; its coordinator is %s, leader of __consumer_offsets partition %d.",
+		w.sc.GroupID, w.sc.Strategy, w.sc.Protocol, where, w.cluster.groupPartition)
+}
+
+// fail stops the run with an internal error (a bug, never a panic).
+func (w *world) fail(format string, args ...any) {
+	if w.err == nil {
+		w.err = fmt.Errorf("t=%d ms: %s", w.clock.now, fmt.Sprintf(format, args...))
+	}
+}
+
+// record appends one step to the trace, with the state as it is now.
+func (w *world) record(kind, member, errName string, routine bool, text string) {
+	w.hist.record(kind, member, errName, routine, text)
+}
+
+// newMemberID makes a coordinator- (classic) or client- (KIP-848) made id:
+// the client or instance id, "-", and 8 hex digits from the scenario's seed
+// (Kafka uses a random UUID; 8 digits keep the lab readable).
+func (w *world) newMemberID(prefix string) string {
+	return fmt.Sprintf("%s-%08x", prefix, w.rng.Uint32())
+}
+
+// apply runs one timeline event.
+func (w *world) apply(ev Event) {
+	c := w.byID[ev.Member]
+	switch ev.Kind {
+	case "join":
+		if c != nil && c.alive() {
+			w.record("MemberStarted", ev.Member, "", false, fmt.Sprintf("%s is already running; the join does nothing.", ev.Member))
+			return
+		}
+		w.startClient(ev.Member, ev.Instance, ev.Topics)
+	case "fail_broker":
+		w.cluster.fail(ev.Broker)
+	case "recover_broker":
+		w.cluster.recover(ev.Broker)
+	case "add_partitions":
+		w.addPartitions(ev.Topic, ev.Count)
+	default:
+		if c == nil {
+			w.record("MemberStarted", ev.Member, "", false, fmt.Sprintf("There is no member %s; the %s does nothing.", ev.Member, ev.Kind))
+			return
+		}
+		w.memberEvent(c, ev)
+	}
+}
+
+func (w *world) memberEvent(c *client, ev Event) {
+	switch ev.Kind {
+	case "leave":
+		c.leave()
+	case "crash":
+		c.crash()
+	case "restart":
+		c.restart()
+	case "stall":
+		c.stall(ev.Ms)
+	case "subscribe":
+		c.subscribe(ev.Topics)
+	case "commit":
+		c.commit(ev.Generation)
+	}
+}
+
+// startClient starts a consumer process (or restarts a stopped one).
+func (w *world) startClient(id, instance string, topics []string) {
+	c := w.byID[id]
+	if c == nil {
+		c = newClient(w, id, instance, topics)
+		w.clients = append(w.clients, c)
+		w.byID[id] = c
+	} else {
+		c.reset(instance, topics)
+	}
+	c.start()
+}
+
+func (w *world) addPartitions(topic string, count int32) {
+	old := w.topics[topic]
+	if count <= old {
+		w.record("GroupStateChanged", "", "", false, fmt.Sprintf(
+			"%s already has %d partitions; Kafka can only add partitions, so asking for %d changes nothing (InvalidPartitionsException).", topic, old, count))
+		return
+	}
+	w.topics[topic] = count
+	w.topicGen++
+	w.hist.topicsChanged()
+	w.record("GroupStateChanged", "", "", false, fmt.Sprintf("%s grows from %d to %d partitions.", topic, old, count))
+	if w.consumer {
+		w.modern.topicsChanged()
+	} else {
+		w.classic.topicsChanged()
+	}
+}
+
+// sortedTopicNames is the topic list in Java order.
+func (w *world) sortedTopicNames() []string { return strategies.SortedTopics(w.topics) }
+
+// sortedIDs returns map keys sorted, for deterministic loops.
+func sortedIDs[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
