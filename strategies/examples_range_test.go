@@ -154,7 +154,7 @@ func TestRangeExplanationSaysTheArithmetic(t *testing.T) {
 	a, err := Lookup("range")
 	require.NoError(t, err)
 	lines := a.Assign(g, NewExplainer(0)).Explanation
-	assert.Contains(t, lines, "t0: 10 partitions / 3 members = 3 rest 1 → c0 takes 0–3, c1 takes 4–6, c2 takes 7–9")
+	assert.Contains(t, lines, "t0: 10 partitions / 3 members = 3 rest 1 → c0 takes 0–3; c1 takes 4–6; c2 takes 7–9")
 }
 
 func TestRoundRobinExplanationNamesTheStart(t *testing.T) {
@@ -162,6 +162,6 @@ func TestRoundRobinExplanationNamesTheStart(t *testing.T) {
 	a, err := Lookup("roundrobin")
 	require.NoError(t, err)
 	lines := a.Assign(g, NewExplainer(0)).Explanation
-	assert.Contains(t, lines, "t0: 3 partitions dealt in turn from c0 → c0 takes 0, 2, c1 takes 1")
-	assert.Contains(t, lines, "t1: 3 partitions dealt in turn from c1 → c1 takes 0, 2, c0 takes 1")
+	assert.Contains(t, lines, "t0: 3 partitions dealt in turn from c0 → c0 takes 0, 2; c1 takes 1")
+	assert.Contains(t, lines, "t1: 3 partitions dealt in turn from c1 → c1 takes 0, 2; c0 takes 1")
 }

@@ -462,7 +462,7 @@ func explainRangeTopic(ex *Explainer, t *rangeTopic, members []Member, a Assignm
 		}
 	}
 	ex.Addf("%s: %d partitions / %d members = %d rest %d → %s",
-		t.name, t.partitions, c, t.partitions/int32(c), t.partitions%int32(c), strings.Join(shares, ", "))
+		t.name, t.partitions, c, t.partitions/int32(c), t.partitions%int32(c), strings.Join(shares, "; "))
 }
 
 // explainListMax bounds how many members one explanation line names.

@@ -135,8 +135,8 @@ func explainRoundRobinTopic(ex *Explainer, topic string, n int32, members []Memb
 	}
 	skipped := ""
 	if len(ts) < len(members) {
-		skipped = fmt.Sprintf(" (the %d members not subscribed are skipped)", len(members)-len(ts))
+		skipped = fmt.Sprintf(" (skipping the %d not subscribed)", len(members)-len(ts))
 	}
 	ex.Addf("%s: %d partitions dealt in turn from %s%s → %s",
-		topic, n, members[ts[start]].ID, skipped, strings.Join(shares, ", "))
+		topic, n, members[ts[start]].ID, skipped, strings.Join(shares, "; "))
 }

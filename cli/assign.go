@@ -1,0 +1,288 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kvizlab/kviz/strategies"
+)
+
+func init() { subcommands = append(subcommands, newAssignCmd) }
+
+// newAssignCmd is `kviz assign`: one assignment by one of Kafka's assignors,
+// for scripts (json) and people (table). Its flags, input and json output
+// are a contract other tools rely on.
+func newAssignCmd() *cobra.Command {
+	var (
+		strategy, in, format string
+		explain              bool
+	)
+	cmd := &cobra.Command{
+		Use:   "assign --strategy S [--in FILE|-] [--format json|table] [--explain]",
+		Short: "Assign a group's partitions with one of Kafka's assignors",
+		Long: `Reads a group as JSON and prints the assignment Kafka's assignor gives it.
+
+Input (from --in FILE, or stdin when --in is absent or "-"):
+  {"topics": {"t0": 3, "t1": 2},
+   "partition_racks": {"t0": [["r1","r2"], ["r2","r3"], ["r3","r1"]]},
+   "members": [{"id": "c0", "topics": ["t0","t1"], "owned": {"t0": [0]},
+                "generation": 3, "rack": "r1", "instance": "i0"}]}
+Only "members" and each member's "id" are required. A member without "topics"
+subscribes to every topic. "generation" defaults to -1 (none), "partition_racks"
+lists the racks of each partition's replicas, "instance" is group.instance.id.
+Unknown fields are errors.
+
+Output with --format json: {"c0": {"t0": [0, 1, 2], "t1": [0]}, "c1": {}}
+on one line: every member in input order, its topics in name order,
+partitions ascending. Partitions cooperative-sticky withholds this round are in
+no member's list; --format table and --explain name them.
+--format table (the default on a terminal) prints MEMBER, INSTANCE, #PARTITIONS
+and ASSIGNMENT (t0:0,1;t1:2), the balance, and, when "owned" was given, how
+many partitions moved. --explain adds the assignor's steps: after the table,
+or on stderr with --format json so stdout stays parseable.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runAssign(cmd, strategy, in, format, explain)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&strategy, "strategy", "", "assignor: "+strings.Join(strategies.Names(), ", ")+" (or Kafka's class name)")
+	f.StringVar(&in, "in", "-", `input JSON file ("-" = stdin)`)
+	f.StringVar(&format, "format", "", "output format: json or table (default: table on a terminal, json otherwise)")
+	f.BoolVar(&explain, "explain", false, "print the assignor's steps")
+	_ = cmd.MarkFlagRequired("strategy")
+	_ = cmd.RegisterFlagCompletionFunc("strategy", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return strategies.Names(), cobra.ShellCompDirectiveNoFileComp
+	})
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"json", "table"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.MarkFlagFilename("in", "json")
+	return cmd
+}
+
+func runAssign(cmd *cobra.Command, strategy, in, format string, explain bool) error {
+	assignor, err := strategies.Lookup(strategy)
+	if err != nil {
+		return usageErr(err)
+	}
+	stdout := cmd.OutOrStdout()
+	switch format {
+	case "":
+		format = "json"
+		if isTerminal(stdout) {
+			format = "table"
+		}
+	case "json", "table":
+	default:
+		return usageErrf("--format %q: want json or table", format)
+	}
+	data, source, err := readAssignInput(cmd.InOrStdin(), in)
+	if err != nil {
+		return usageErr(err)
+	}
+	g, err := parseAssignInput(data)
+	if err != nil {
+		return usageErrf("%s: %v", source, err)
+	}
+	data = nil // the raw input can go before the assignment allocates
+
+	var ex *strategies.Explainer
+	if explain {
+		ex = strategies.NewExplainer(0)
+	}
+	res := assignor.Assign(g, ex)
+
+	w := bufio.NewWriterSize(stdout, 1<<16)
+	explainTo := w
+	if format == "json" {
+		writeAssignmentJSON(w, g, res.Assignment)
+		explainTo = bufio.NewWriter(cmd.ErrOrStderr())
+	} else {
+		writeAssignmentTable(w, g, res)
+	}
+	if explain {
+		if format == "table" {
+			fmt.Fprintln(w)
+		}
+		for _, line := range res.Explanation {
+			fmt.Fprintln(explainTo, line)
+		}
+		if err := explainTo.Flush(); err != nil {
+			return failure(err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return failure(err)
+	}
+	return nil
+}
+
+// readAssignInput reads the whole input and names its source for errors.
+func readAssignInput(stdin io.Reader, in string) ([]byte, string, error) {
+	if in == "" || in == "-" {
+		if f, ok := stdin.(*os.File); ok && isTerminal(f) {
+			return nil, "", fmt.Errorf("no input: pipe the group's JSON on stdin or pass --in FILE (see kviz assign --help)")
+		}
+		data, err := io.ReadAll(stdin)
+		if err != nil {
+			return nil, "", fmt.Errorf("reading stdin: %w", err)
+		}
+		return data, "stdin", nil
+	}
+	data, err := os.ReadFile(in)
+	if err != nil {
+		return nil, "", fmt.Errorf("cannot read --in: %w", err)
+	}
+	return data, in, nil
+}
+
+// writeAssignmentJSON writes {"member": {"topic": [partitions]}} by hand:
+// members in input order, topics in Java name order, partitions ascending.
+// By hand because a million partitions through encoding/json's reflection
+// and map-key sorting costs more than the assignment itself.
+func writeAssignmentJSON(w *bufio.Writer, g strategies.Group, a strategies.Assignment) {
+	var num []byte
+	w.WriteByte('{')
+	for i, m := range g.Members {
+		if i > 0 {
+			w.WriteString(", ")
+		}
+		writeJSONString(w, m.ID)
+		w.WriteString(": {")
+		topics := a[m.ID]
+		for j, t := range strategies.SortedTopics(topics) {
+			if j > 0 {
+				w.WriteString(", ")
+			}
+			writeJSONString(w, t)
+			w.WriteString(": [")
+			for k, p := range topics[t] {
+				if k > 0 {
+					w.WriteString(", ")
+				}
+				num = strconv.AppendInt(num[:0], int64(p), 10)
+				w.Write(num)
+			}
+			w.WriteByte(']')
+		}
+		w.WriteByte('}')
+	}
+	w.WriteString("}\n")
+}
+
+func writeJSONString(w *bufio.Writer, s string) {
+	b, _ := json.Marshal(s) // a string always marshals
+	w.Write(b)
+}
+
+// writeAssignmentTable prints the group the way
+// kafka-consumer-groups.sh --describe --members --verbose does, then the
+// balance, what moved, and what cooperative-sticky withheld.
+func writeAssignmentTable(w *bufio.Writer, g strategies.Group, res strategies.Result) {
+	a := res.Assignment
+	rows := [][]string{{"MEMBER", "INSTANCE", "#PARTITIONS", "ASSIGNMENT"}}
+	lo, hi := -1, 0
+	for _, m := range g.Members {
+		n := a.Count(m.ID)
+		if lo < 0 || n < lo {
+			lo = n
+		}
+		hi = max(hi, n)
+		rows = append(rows, []string{m.ID, orDash(m.InstanceID), strconv.Itoa(n), formatAssignmentCell(a[m.ID])})
+	}
+	writeColumns(w, rows)
+	fmt.Fprintf(w, "\nbalance: %d to %d partitions per member", lo, hi)
+	if hi-lo <= 1 {
+		w.WriteString(" (differ by at most one)\n")
+	} else {
+		fmt.Fprintf(w, " (differ by %d)\n", hi-lo)
+	}
+	if owned, moved := movedPartitions(g, res); owned > 0 {
+		fmt.Fprintf(w, "moved: %d of %d owned partitions changed owner\n", moved, owned)
+	}
+	for _, wh := range res.Withheld {
+		fmt.Fprintf(w, "withheld: %s from %s this round: %s must revoke it first; the follow-up rebalance gives it\n", wh.TopicPartition, wh.To, wh.From)
+	}
+}
+
+// formatAssignmentCell writes t0:0,1;t1:2 ("-" when empty).
+func formatAssignmentCell(topics map[string][]int32) string {
+	if len(topics) == 0 {
+		return "-"
+	}
+	var b []byte
+	for i, t := range strategies.SortedTopics(topics) {
+		if i > 0 {
+			b = append(b, ';')
+		}
+		b = append(b, t...)
+		b = append(b, ':')
+		for j, p := range topics[t] {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(b, int64(p), 10)
+		}
+	}
+	return string(b)
+}
+
+// movedPartitions counts the partitions some member reported owning whose
+// new owner is none of the members that claimed them (withheld ones count:
+// they leave their owner this round).
+func movedPartitions(g strategies.Group, res strategies.Result) (owned, moved int) {
+	claims := make(map[strategies.TopicPartition][]string)
+	for _, m := range g.Members {
+		for _, tp := range m.Owned {
+			claims[tp] = append(claims[tp], m.ID)
+		}
+	}
+	if len(claims) == 0 {
+		return 0, 0
+	}
+	owner := res.Assignment.Owner()
+	for tp, ids := range claims {
+		now, ok := owner[tp]
+		stayed := false
+		for _, id := range ids {
+			stayed = stayed || (ok && id == now)
+		}
+		if !stayed {
+			moved++
+		}
+	}
+	return len(claims), moved
+}
+
+// writeColumns left-aligns rows in columns two spaces apart, the last
+// column unpadded.
+func writeColumns(w *bufio.Writer, rows [][]string) {
+	widths := make([]int, len(rows[0]))
+	for _, r := range rows {
+		for i, c := range r[:len(r)-1] {
+			widths[i] = max(widths[i], len([]rune(c)))
+		}
+	}
+	for _, r := range rows {
+		for i, c := range r {
+			w.WriteString(c)
+			if i < len(r)-1 {
+				w.WriteString(strings.Repeat(" ", widths[i]-len([]rune(c))+2))
+			}
+		}
+		w.WriteByte('\n')
+	}
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

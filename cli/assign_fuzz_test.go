@@ -1,0 +1,49 @@
+package cli
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var manyDigits = regexp.MustCompile(`[0-9]{4}`)
+
+// FuzzAssign feeds arbitrary bytes to `kviz assign`: it must never panic;
+// it either prints valid JSON with exit 0 or one "kviz: ..." line with exit 2.
+func FuzzAssign(f *testing.F) {
+	for _, seed := range []string{
+		seedFour,
+		`{"topics": {"t0": 3}, "partition_racks": {"t0": [["a"], ["b"], []]}, "members": [{"id": "c0", "rack": "a"}, {"id": "c1", "rack": "b", "instance": "i"}]}`,
+		`{"topics": {"t0": 3}, "members": [{"id": "c0", "owned": {"t0": [0, 2]}, "generation": 4}]}`,
+		`{"topics": {"t0": -1}, "members": [{"id": "c0"}]}`,
+		`{"members": [{"id": "c0", "topics": ["t0", "t0"]}]}`,
+		`{"topics": {"": 1}, "members": [{"id": "\u00e9\ud83d\ude00"}]}`,
+		`[`, `{}`, `null`, `{"members": null}`,
+	} {
+		f.Add(seed, false)
+		f.Add(seed, true)
+	}
+	f.Fuzz(func(t *testing.T, in string, roundRobin bool) {
+		if len(in) > 1<<10 || manyDigits.MatchString(in) {
+			t.Skip("keeps partition counts small, so each run stays fast")
+		}
+		strategy := "range"
+		if roundRobin {
+			strategy = "roundrobin"
+		}
+		code, out, errOut := run(t, in, "assign", "--strategy", strategy, "--explain")
+		switch code {
+		case 0:
+			if !json.Valid([]byte(out)) {
+				t.Fatalf("exit 0 with invalid JSON %q", out)
+			}
+		case 2:
+			if out != "" || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "kviz: ") {
+				t.Fatalf("bad error output: stdout %q, stderr %q", out, errOut)
+			}
+		default:
+			t.Fatalf("exit %d: %q", code, errOut)
+		}
+	})
+}

@@ -1,0 +1,143 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// SEED-EXAMPLES 4 as input: two topics of 3, two members.
+const seedFour = `{"topics": {"t0": 3, "t1": 3},
+ "members": [{"id": "C1", "topics": ["t0", "t1"]}, {"id": "C0", "topics": ["t0", "t1"]}, {"id": "C2", "topics": []}]}`
+
+func TestAssignJSONIsTheContractShape(t *testing.T) {
+	code, out, errOut := run(t, seedFour, "assign", "--strategy", "range")
+	require.Equal(t, 0, code, errOut)
+	// Members in input order, topics by name, partitions ascending, idle members {}.
+	assert.Equal(t, `{"C1": {"t0": [2], "t1": [2]}, "C0": {"t0": [0, 1], "t1": [0, 1]}, "C2": {}}`+"\n", out)
+	assert.Empty(t, errOut)
+
+	var parsed map[string]map[string][]int32
+	require.NoError(t, json.Unmarshal([]byte(out), &parsed))
+	assert.Equal(t, []int32{0, 1}, parsed["C0"]["t1"])
+}
+
+func TestAssignRoundRobinAndKafkaClassName(t *testing.T) {
+	code, out, errOut := run(t, seedFour, "assign", "--strategy", "org.apache.kafka.clients.consumer.RoundRobinAssignor", "--format", "json")
+	require.Equal(t, 0, code, errOut)
+	assert.Equal(t, `{"C1": {"t0": [1], "t1": [0, 2]}, "C0": {"t0": [0, 2], "t1": [1]}, "C2": {}}`+"\n", out)
+}
+
+func TestAssignMemberWithoutTopicsSubscribesToAll(t *testing.T) {
+	in := `{"topics": {"b": 1, "a": 1}, "members": [{"id": "m"}]}`
+	code, out, errOut := run(t, in, "assign", "--strategy", "range")
+	require.Equal(t, 0, code, errOut)
+	assert.Equal(t, `{"m": {"a": [0], "b": [0]}}`+"\n", out)
+}
+
+func TestAssignTable(t *testing.T) {
+	in := `{"topics": {"t0": 3, "t1": 3},
+	 "members": [{"id": "C0", "instance": "i0", "owned": {"t0": [2]}}, {"id": "C1"}, {"id": "C2", "topics": []}]}`
+	code, out, errOut := run(t, in, "assign", "--strategy", "range", "--format", "table")
+	require.Equal(t, 0, code, errOut)
+	assert.Equal(t, strings.Join([]string{
+		"MEMBER  INSTANCE  #PARTITIONS  ASSIGNMENT",
+		"C0      i0        4            t0:0,1;t1:0,1",
+		"C1      -         2            t0:2;t1:2",
+		"C2      -         0            -",
+		"",
+		"balance: 0 to 4 partitions per member (differ by 4)",
+		"moved: 1 of 1 owned partitions changed owner",
+		"",
+	}, "\n"), out)
+}
+
+func TestAssignExplainGoesToStderrWithJSONAndAfterTheTable(t *testing.T) {
+	code, out, errOut := run(t, seedFour, "assign", "--strategy", "range", "--explain")
+	require.Equal(t, 0, code)
+	assert.True(t, json.Valid([]byte(out)), "stdout stays JSON: %q", out)
+	assert.Contains(t, errOut, "t0: 3 partitions / 2 members = 1 rest 1 → C0 takes 0–1; C1 takes 2")
+
+	code, out, errOut = run(t, seedFour, "assign", "--strategy", "range", "--explain", "--format", "table")
+	require.Equal(t, 0, code)
+	assert.Empty(t, errOut)
+	table, steps, found := strings.Cut(out, "\n\nmember order:")
+	require.True(t, found, out)
+	assert.Contains(t, table, "MEMBER")
+	assert.Contains(t, steps, "t1: 3 partitions / 2 members")
+}
+
+func TestAssignReadsFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "group.json")
+	require.NoError(t, os.WriteFile(path, []byte(seedFour), 0o600))
+	code, out, errOut := run(t, "not json at all", "assign", "--strategy", "range", "--in", path)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, `"C0": {"t0": [0, 1]`)
+}
+
+// Every kind of bad input: exit 2, one line on stderr naming the problem
+// and where it is, nothing on stdout.
+func TestAssignBadInputIsOneLineExit2(t *testing.T) {
+	cases := []struct {
+		name, in string
+		args     []string
+		want     string
+	}{
+		{"malformed JSON", "{\"topics\": {\"t0\": 3},\n \"members\": [{\"id\": \"c0\",, }]}", nil,
+			"stdin: line 2, column 27: malformed JSON: invalid character ','"},
+		{"truncated", `{"topics": {"t0": 3}, "members": [`, nil, "stdin: line 1, column 35: malformed JSON: the input ends in the middle of a value"},
+		{"trailing data", `{"members": [{"id": "a"}]} {}`, nil, "line 1, column 28: unexpected data after the JSON object"},
+		{"wrong type", "{\"topics\": {\"t0\": \"three\"},\n \"members\": []}", nil,
+			"stdin: line 1, column 26: topics: expected a whole number, got string"},
+		{"fractional count", `{"topics": {"t0": 1.5}, "members": [{"id": "a"}]}`, nil, "line 1, column 22: topics: expected a whole number, got number 1.5"},
+		{"generation too big", `{"members": [{"id": "a", "generation": 9999999999}]}`, nil, "members.generation: expected a whole number, got number 9999999999"},
+		{"unknown field", "{\"topics\": {},\n \"members\": [{\"id\": \"c0\", \"topcs\": []}]}", nil,
+			`stdin: line 2, column 27: unknown field "topcs"`},
+		{"unknown strategy", seedFour, []string{"--strategy", "stiky"}, `unknown strategy "stiky" (valid: range, roundrobin`},
+		{"duplicate member", `{"members": [{"id": "c0"}, {"id": "c0"}]}`, nil, `stdin: members[1]: duplicate member id "c0"`},
+		{"duplicate instance", `{"members": [{"id": "a", "instance": "i"}, {"id": "b", "instance": "i"}]}`, nil, `members[1]: instance "i" is already used by member "a"`},
+		{"empty member id", `{"members": [{"id": ""}]}`, nil, "members[0]: empty member id"},
+		{"negative count", `{"topics": {"t0": -1}, "members": [{"id": "a"}]}`, nil, `topics: "t0" has a negative partition count (-1)`},
+		{"absurd count", `{"topics": {"t0": 3000000000}, "members": [{"id": "a"}]}`, nil, `topics: "t0" has 3000000000 partitions; at most 1048576 are supported`},
+		{"absurd total", `{"topics": {"a": 1048576, "b": 1048576, "c": 1048576, "d": 1048576, "e": 1}, "members": [{"id": "a"}]}`, nil, "topics: 4194305 partitions in all; at most 4194304 are supported"},
+		{"owned out of range", `{"topics": {"t0": 3}, "members": [{"id": "c0", "owned": {"t0": [3]}}]}`, nil, `members[0] (c0): owns t0-3, but "t0" has partitions 0..2`},
+		{"owned unknown topic", `{"topics": {"t0": 3}, "members": [{"id": "c0", "owned": {"x": [0]}}]}`, nil, `members[0] (c0): owns a partition of unknown topic "x"`},
+		{"owned twice", `{"topics": {"t0": 3}, "members": [{"id": "c0", "owned": {"t0": [1, 1]}}]}`, nil, `members[0] (c0): owns t0-1 twice`},
+		{"unknown subscription", `{"topics": {"t0": 3}, "members": [{"id": "c0", "topics": ["t9"]}]}`, nil, `members[0] (c0): subscribes to unknown topic "t9"`},
+		{"topic listed twice", `{"topics": {"t0": 3}, "members": [{"id": "c0", "topics": ["t0", "t0"]}]}`, nil, `members[0] (c0): topic "t0" is listed twice`},
+		{"racks wrong length", `{"topics": {"t0": 3}, "partition_racks": {"t0": [["a"]]}, "members": [{"id": "c0"}]}`, nil,
+			`partition_racks: "t0" lists racks for 1 partitions but the topic has 3`},
+		{"no members", `{"topics": {"t0": 3}}`, nil, `"members" is missing`},
+		{"empty members", `{"topics": {"t0": 3}, "members": []}`, nil, `"members" is empty`},
+		{"empty input", "  \n", nil, "stdin: the input is empty"},
+		{"not an object", `[1, 2]`, nil, "line 1, column 2: the input: expected a JSON object, got array"},
+		{"bad format", seedFour, []string{"--format", "yaml"}, `--format "yaml": want json or table`},
+		{"missing file", seedFour, []string{"--in", "/no/such/file.json"}, "cannot read --in: open /no/such/file.json"},
+		{"missing strategy", seedFour, []string{"--strategy", ""}, `unknown strategy ""`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			args := append([]string{"assign"}, c.args...)
+			if !strings.Contains(strings.Join(c.args, " "), "--strategy") {
+				args = append(args, "--strategy", "range")
+			}
+			code, out, errOut := run(t, c.in, args...)
+			assert.Equal(t, 2, code)
+			assert.Empty(t, out)
+			assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line: %q", errOut)
+			assert.True(t, strings.HasPrefix(errOut, "kviz: "), errOut)
+			assert.Contains(t, errOut, c.want)
+		})
+	}
+}
+
+func TestAssignWithoutStrategyFlagIsAUsageError(t *testing.T) {
+	code, _, errOut := run(t, seedFour, "assign")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, `required flag(s) "strategy" not set`)
+}
