@@ -1,0 +1,121 @@
+package strategies
+
+import "strings"
+
+// stickyClaims is what AbstractStickyAssignor.allSubscriptionsEqual works out
+// before either algorithm runs: whether every member subscribes to the same
+// topics, and which owned partitions survive conflicting claims.
+type stickyClaims struct {
+	allEqual bool
+	// owned[m] is the member's valid owned partitions (consumerToOwnedPartitions).
+	owned [][]int32
+	// multi marks partitions claimed by two members of the same generation
+	// (partitionsWithMultiplePreviousOwners).
+	multi map[int32]bool
+	// claimants of each multi partition, for explanations and Withheld.From.
+	claimants     map[int32][]int
+	maxGeneration int32
+}
+
+// resolveClaims follows allSubscriptionsEqual step by step, visiting members
+// in Kafka's HashMap order, because the order decides odd cases (three
+// claimants of mixed generations).
+func resolveClaims(in *stickyInput, ex *Explainer) stickyClaims {
+	c := stickyClaims{
+		allEqual:      true,
+		owned:         make([][]int32, len(in.members)),
+		multi:         map[int32]bool{},
+		claimants:     map[int32][]int{},
+		maxGeneration: NoGeneration,
+	}
+	var first map[string]bool // subscribedTopics: set by the first member with topics
+	owner := make(map[int32]int)
+	for _, m := range in.order {
+		topics := in.members[m].Topics
+		if len(first) == 0 {
+			// Kafka re-initialises while the set is still empty, so members
+			// with no topics before the first real one do not break equality.
+			first = in.subSet[m]
+		} else if c.allEqual && !(len(topics) == len(first) && containsAll(first, topics)) {
+			c.allEqual = false
+		}
+		g := in.gen[m]
+		if g > c.maxGeneration {
+			c.maxGeneration = g
+		}
+		for _, pid := range in.rawOwned[m] {
+			c.claim(in, m, pid, owner, ex)
+		}
+	}
+	return c
+}
+
+func (c *stickyClaims) claim(in *stickyInput, m int, pid int32, owner map[int32]int, ex *Explainer) {
+	other, taken := owner[pid]
+	if !taken {
+		c.owned[m] = append(c.owned[m], pid)
+		owner[pid] = m
+		return
+	}
+	g, og := in.gen[m], in.gen[other]
+	switch {
+	case g == og:
+		c.multi[pid] = true
+		c.claimants[pid] = appendUnique(appendUnique(c.claimants[pid], other), m)
+		c.owned[other] = removeFirst(c.owned[other], pid)
+		owner[pid] = m
+		if ex.Enabled() {
+			ex.Addf("%s claimed by %s and %s at generation %d: void, reassigned", in.tp(pid), in.ids[other], in.ids[m], g)
+		} else {
+			ex.Skip()
+		}
+	case g > og:
+		c.owned[m] = append(c.owned[m], pid)
+		c.owned[other] = removeFirst(c.owned[other], pid)
+		owner[pid] = m
+		if ex.Enabled() {
+			ex.Addf("%s claimed by %s (generation %d) and %s (generation %d): the higher generation keeps it", in.tp(pid), in.ids[m], g, in.ids[other], og)
+		}
+	default:
+		if ex.Enabled() {
+			ex.Addf("%s claimed by %s (generation %d) and %s (generation %d): the higher generation keeps it", in.tp(pid), in.ids[other], og, in.ids[m], g)
+		}
+	}
+}
+
+// claimantNames lists who claimed a void partition, for Withheld.From.
+func (c *stickyClaims) claimantNames(in *stickyInput, pid int32) string {
+	names := make([]string, 0, len(c.claimants[pid]))
+	for _, m := range c.claimants[pid] {
+		names = append(names, in.ids[m])
+	}
+	return strings.Join(names, ",")
+}
+
+func containsAll(set map[string]bool, topics []string) bool {
+	for _, t := range topics {
+		if !set[t] {
+			return false
+		}
+	}
+	return true
+}
+
+// removeFirst is java.util.List.remove(Object): the first occurrence goes.
+func removeFirst(xs []int32, v int32) []int32 {
+	for i, x := range xs {
+		if x == v {
+			return append(xs[:i], xs[i+1:]...)
+		}
+	}
+	return xs
+}
+
+func appendUnique(xs []int, v int) []int {
+	for _, x := range xs {
+		if x == v {
+			return xs
+		}
+	}
+	return append(xs, v)
+}
