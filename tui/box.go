@@ -6,6 +6,22 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
+// besides joins two blocks of equal height line by line. Boxes are exact
+// rectangles, so this needs none of lipgloss.JoinHorizontal's measuring.
+func besides(left, right string) string {
+	l, r := strings.Split(left, "\n"), strings.Split(right, "\n")
+	out := make([]string, max(len(l), len(r)))
+	for i := range out {
+		if i < len(l) {
+			out[i] = l[i]
+		}
+		if i < len(r) {
+			out[i] += r[i]
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
 // box draws content in a rounded frame of exactly w × h cells with the title
 // set in the top edge. Lines are cut or padded to fit, so a pane can never
 // push the layout around.
@@ -24,7 +40,7 @@ func box(st *Styles, title string, lines []string, w, h int, focused bool) strin
 	if title != "" {
 		t := ansi.Truncate(title, max(w-6, 0), "…")
 		top += " " + titleB.paint(t) + border.pre + " "
-		sb.WriteString(border.paint("╭") + border.pre + top + strings.Repeat("─", max(w-3-ansi.StringWidth(t)-2, 0)) + "╮" + border.post)
+		sb.WriteString(border.paint("╭") + border.pre + top + strings.Repeat("─", max(w-3-textWidth(t)-2, 0)) + "╮" + border.post)
 	} else {
 		sb.WriteString(border.paint("╭" + strings.Repeat("─", w-2) + "╮"))
 	}

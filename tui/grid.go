@@ -44,7 +44,7 @@ func layoutGrid(g *gridData, width int) gridLayout {
 	l := gridLayout{TagW: tagW, CountW: countW}
 	l.NameW = 4
 	for _, m := range g.Members {
-		l.NameW = max(l.NameW, min(ansi.StringWidth(m.ID), maxNameW))
+		l.NameW = max(l.NameW, min(textWidth(m.ID), maxNameW))
 	}
 	l.LabelW = 2 + 1 + 1 + l.NameW + 1 // "▸ A name "
 	avail := width - l.LabelW - l.TagW - l.CountW
@@ -240,16 +240,20 @@ func memberRow(g *gridData, i int, l *gridLayout, st *Styles) string {
 	sb.WriteString(b.selected.paint(marker))
 	sb.WriteString(b.fg[m.Color%len(b.fg)].paint(m.Letter))
 	sb.WriteString(" " + name + " ")
+	// Neighbouring cells with the same look are painted as one run: far
+	// fewer escape sequences for the terminal and for us.
+	p := painter{sb: &sb}
 	ci := 0
 	for ti := range g.Topics {
 		if ti > 0 {
-			sb.WriteString(b.faint.paint(glyphSep))
+			p.add(b.faint, glyphSep)
 		}
 		for ci < len(l.Cols) && l.Cols[ci].Topic == ti {
-			sb.WriteString(cellText(m, l.Cols[ci], l, st))
+			p.add(cellText(m, l.Cols[ci], l, st))
 			ci++
 		}
 	}
+	p.flush()
 	sb.WriteString(pad(strconv.Itoa(m.Count), l.CountW, true))
 	if l.TagW > 0 {
 		tag := pad(" "+m.Tag, l.TagW)
@@ -267,6 +271,28 @@ func memberRow(g *gridData, i int, l *gridLayout, st *Styles) string {
 		sb.WriteString("  " + b.faint.paint(ansi.Truncate(runsText(g, m), l.RunsW, "…")))
 	}
 	return sb.String()
+}
+
+// painter merges consecutive pieces that share a brush into one painted run.
+type painter struct {
+	sb  *strings.Builder
+	cur brush
+	buf []byte
+}
+
+func (p *painter) add(b brush, s string) {
+	if b != p.cur {
+		p.flush()
+		p.cur = b
+	}
+	p.buf = append(p.buf, s...)
+}
+
+func (p *painter) flush() {
+	if len(p.buf) > 0 {
+		p.sb.WriteString(p.cur.paint(string(p.buf)))
+	}
+	p.buf = p.buf[:0]
 }
 
 // memberUnderline is the second line of a tall row: the same blocks without
@@ -301,25 +327,24 @@ func memberUnderline(g *gridData, i int, l *gridLayout, st *Styles) string {
 // cellText draws one member's cell for one column. A full-size cell shows
 // the state glyph before the member's letter; a condensed one shows how
 // much of the run the member holds.
-func cellText(m *gridMember, c gridColumn, l *gridLayout, st *Styles) string {
+func cellText(m *gridMember, c gridColumn, l *gridLayout, st *Styles) (brush, string) {
 	b := &st.brushes
 	col := m.Color % len(b.fg)
 	states := m.Cells[c.Topic][c.Lo:c.Hi]
 	if l.PerCol > 1 {
 		return condensedCell(states, b, col)
 	}
-	s := states[0]
-	switch s {
+	switch states[0] {
 	case cellEmpty:
-		return b.empty.paint(cellGlyph(l.CellW, "", "·"))
+		return b.empty, cellGlyph(l.CellW, "", "·")
 	case cellOwned:
-		return b.cell[col].paint(cellGlyph(l.CellW, "", m.Letter))
+		return b.cell[col], cellGlyph(l.CellW, "", m.Letter)
 	case cellNew:
-		return b.new[col].paint(cellGlyph(l.CellW, "+", m.Letter))
+		return b.new[col], cellGlyph(l.CellW, "+", m.Letter)
 	case cellRevoking:
-		return b.out[col].paint(cellGlyph(l.CellW, "-", m.Letter))
+		return b.out[col], cellGlyph(l.CellW, "-", m.Letter)
 	default: // cellPending
-		return b.fg[col].paint(cellGlyph(l.CellW, "~", m.Letter))
+		return b.fg[col], cellGlyph(l.CellW, "~", m.Letter)
 	}
 }
 
@@ -345,7 +370,7 @@ func cellGlyph(w int, glyph, letter string) string {
 
 // condensedCell shows a run of partitions as one character: a state glyph
 // if any of them is moving, else a shade for the share held.
-func condensedCell(states []cellState, b *brushes, col int) string {
+func condensedCell(states []cellState, b *brushes, col int) (brush, string) {
 	held, moving := 0, cellEmpty
 	for _, s := range states {
 		if s != cellEmpty {
@@ -357,23 +382,23 @@ func condensedCell(states []cellState, b *brushes, col int) string {
 	}
 	switch moving {
 	case cellPending:
-		return b.fg[col].paint("~")
+		return b.fg[col], "~"
 	case cellRevoking:
-		return b.out[col].paint("-")
+		return b.out[col], "-"
 	case cellNew:
-		return b.new[col].paint("+")
+		return b.new[col], "+"
 	}
 	switch {
 	case held == 0:
-		return b.empty.paint("·")
+		return b.empty, "·"
 	case held == len(states):
-		return b.fg[col].paint("█")
+		return b.fg[col], "█"
 	case held*3 <= len(states):
-		return b.fg[col].paint("░")
+		return b.fg[col], "░"
 	case held*3 <= 2*len(states):
-		return b.fg[col].paint("▒")
+		return b.fg[col], "▒"
 	default:
-		return b.fg[col].paint("▓")
+		return b.fg[col], "▓"
 	}
 }
 
@@ -460,7 +485,7 @@ func runsText(g *gridData, m *gridMember) string {
 
 // pad fills s with spaces to w cells (on the left if right is given).
 func pad(s string, w int, right ...bool) string {
-	n := ansi.StringWidth(s)
+	n := textWidth(s)
 	if n >= w {
 		return s
 	}
@@ -472,7 +497,7 @@ func pad(s string, w int, right ...bool) string {
 
 // fit cuts a line to w cells so nothing ever wraps.
 func fit(s string, w int) string {
-	if ansi.StringWidth(s) <= w {
+	if textWidth(s) <= w {
 		return s
 	}
 	return ansi.Truncate(s, w, "")

@@ -3,8 +3,6 @@ package tui
 import (
 	"fmt"
 	"strconv"
-
-	"github.com/charmbracelet/x/ansi"
 )
 
 // headerLines are two lines: who and where (group, coordinator, protocol,
@@ -13,7 +11,7 @@ import (
 func (a App) headerLines() []string {
 	full := a.headerVariant(false)
 	for i := range full {
-		if ansi.StringWidth(full[i]) > a.width {
+		if textWidth(full[i]) > a.width {
 			full[i] = fit(a.headerVariant(true)[i], a.width)
 		}
 	}

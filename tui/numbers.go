@@ -12,9 +12,12 @@ func (a App) numbersLines(w, h int) []string {
 	st := &a.styles
 	v := a.view()
 	lo, hi := balance(v)
-	held, total := len(owners(v)), 0
+	held, total := 0, 0
 	for _, t := range v.Topics {
 		total += int(t.Partitions)
+	}
+	for _, m := range v.Members {
+		held += len(m.Owned) // a partition has one consumer: no double count
 	}
 	out := []string{
 		fit(st.Label.Render("now ")+st.Value.Render(fmt.Sprintf("%d–%d", lo, hi))+st.Label.Render(" per live member · ")+

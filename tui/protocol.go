@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/kvizlab/kviz/model"
 )
 
@@ -71,7 +69,7 @@ func (a App) stateDiagram(v *model.GroupView, w int) string {
 		}
 		return strings.Join(parts, a.styles.Faint.Render("→"))
 	}
-	if out := render(false); ansi.StringWidth(out) <= w {
+	if out := render(false); textWidth(out) <= w {
 		return out
 	}
 	return fit(render(true), w)

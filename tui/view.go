@@ -87,7 +87,7 @@ func (a App) lowerPanes(w, h int) string {
 		pw := w * 3 / 5
 		left := box(&a.styles, "Protocol", a.protocolLines(pw-4, h-2), pw, h, a.focus == paneProtocol)
 		right := box(&a.styles, "Numbers", a.numbersLines(w-pw-4, h-2), w-pw, h, a.focus == paneNumbers)
-		return lipgloss.JoinHorizontal(lipgloss.Top, left, right)
+		return besides(left, right)
 	}
 	if a.focus == paneNumbers {
 		return box(&a.styles, "Numbers · tab: protocol", a.numbersLines(w-4, h-2), w, h, true)
@@ -105,7 +105,7 @@ func (a App) footerLines() []string {
 	tail := short[len(short)-2:]
 	for n := len(keep); n >= 0; n-- {
 		line := " " + hm.ShortHelpView(append(append([]key.Binding(nil), keep[:n]...), tail...))
-		if ansi.StringWidth(line) <= a.width {
+		if textWidth(line) <= a.width {
 			return []string{line}
 		}
 	}

@@ -1,0 +1,82 @@
+package tui
+
+import (
+	"fmt"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/strategies"
+)
+
+// bigSim is one moment of a large group: members × partitions spread over
+// four topics in contiguous runs, with some partitions moving.
+type bigSim struct {
+	sc   *model.Scenario
+	view *model.GroupView
+}
+
+func newBigSim(members, partitions int) *bigSim {
+	v := &model.GroupView{GroupID: "big", Protocol: "cooperative", Strategy: "cooperative-sticky", State: "Stable",
+		Generation: 7, CoordinatorBroker: 1, CoordinatorPartition: 3}
+	per := partitions / 4
+	for ti := range 4 {
+		v.Topics = append(v.Topics, model.TopicView{Name: fmt.Sprintf("topic-%d", ti), Partitions: int32(per)})
+	}
+	for i := range members {
+		v.Members = append(v.Members, model.MemberView{ID: fmt.Sprintf("consumer-%02d", i), Status: model.StatusActive})
+	}
+	n := 0
+	for _, t := range v.Topics {
+		for p := int32(0); p < t.Partitions; p++ {
+			m := &v.Members[n*members/partitions]
+			tp := strategies.TopicPartition{Topic: t.Name, Partition: p}
+			switch {
+			case n%97 == 0:
+				m.Revoking = append(m.Revoking, tp)
+			case n%89 == 0:
+				m.Pending = append(m.Pending, tp)
+			default:
+				m.Owned = append(m.Owned, tp)
+			}
+			n++
+		}
+	}
+	return &bigSim{sc: &model.Scenario{GroupID: "big", Strategy: "cooperative-sticky", Protocol: "cooperative"}, view: v}
+}
+
+func (b *bigSim) Scenario() *model.Scenario { return b.sc }
+func (b *bigSim) Len() int                  { return 1 }
+func (b *bigSim) Step(int) model.Step {
+	return model.Step{Kind: "Heartbeat", Text: "a big group at rest"}
+}
+func (b *bigSim) View(int) *model.GroupView              { return b.view }
+func (b *bigSim) Rebalances() []model.Rebalance          { return nil }
+func (b *bigSim) Insert(model.Event) (simulation, error) { return b, nil }
+
+// Target: one frame of 50 members × 1,000 partitions in under 2 ms.
+func BenchmarkFrame50x1000(b *testing.B) {
+	for _, size := range [][2]int{{160, 48}, {240, 70}} {
+		b.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(b *testing.B) {
+			var m tea.Model = newApp(newBigSim(50, 1000))
+			m, _ = m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = m.View()
+			}
+		})
+	}
+}
+
+// The grid alone, to see what the rest of the frame costs.
+func BenchmarkGrid50x1000(b *testing.B) {
+	sim := newBigSim(50, 1000)
+	info := newSimInfo(sim)
+	st := NewStyles(true)
+	b.ReportAllocs()
+	for b.Loop() {
+		g := buildGrid(sim.view, info, 0, "consumer-00")
+		_ = renderGrid(g, &st, 156, 40)
+	}
+}

@@ -1,0 +1,30 @@
+package tui
+
+import (
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+	"pgregory.net/rapid"
+)
+
+// textWidth must agree with ansi.StringWidth on anything the lab draws,
+// styled or not, including ids the user typed.
+func TestWidthAgreesWithAnsi(t *testing.T) {
+	st := NewStyles(true)
+	samples := []string{"", "abc", "orders-12", "▸ A c1 ", "█▓▒░·", "╭─ Grid ─╮", "日本", "👩‍💻 x", "e\u0301",
+		"t 12.400 s │ step 7/31 │ ▶ 1×", "→/n/space next step • ←/b", "❚❚ paused"}
+	for _, s := range samples {
+		for _, styled := range []string{s, st.Title.Render(s), st.brushes.cell[3].paint(s), "\x1b]8;;http://x\x07" + s + "\x1b]8;;\x07"} {
+			if got, want := textWidth(styled), ansi.StringWidth(styled); got != want {
+				t.Errorf("textWidth(%q) = %d, ansi says %d", styled, got, want)
+			}
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		s := rapid.StringOf(rapid.SampledFrom([]rune("aZ09 -·█▓▒░│─╭╮▸↑↓→←…×–日👍é\u0301"))).Draw(t, "s")
+		styled := st.Bad.Render(s)
+		if got, want := textWidth(styled), ansi.StringWidth(styled); got != want {
+			t.Fatalf("textWidth(%q) = %d, ansi says %d", styled, got, want)
+		}
+	})
+}
