@@ -51,6 +51,7 @@ type ProducerConfig struct {
 // Producer is one simulated producer.
 type Producer struct {
 	cfg      ProducerConfig
+	sim      *Sim
 	topic    *topicLog
 	part     strategies.Partitioner
 	acc      *accumulator
@@ -58,7 +59,7 @@ type Producer struct {
 	keys     [][]byte
 	hot      []byte
 	nextKey  int
-	carry    float64
+	pace     pacer
 	lingerMs int64
 	sizes    []int
 	ids      []int
@@ -102,7 +103,7 @@ func newProducer(cfg ProducerConfig, t *topicLog, rng *rand.Rand) (*Producer, er
 	if cfg.BatchSize == 0 {
 		cfg.BatchSize = strategies.DefaultBatchSize
 	}
-	p := &Producer{cfg: cfg, topic: t, part: part, acc: newAccumulator(t.partitions(), cfg.BatchSize), rng: rng,
+	p := &Producer{cfg: cfg, pace: newPacer(cfg.Rate), topic: t, part: part, acc: newAccumulator(t.partitions(), cfg.BatchSize), rng: rng,
 		lingerMs: linger, Sent: make([]int64, t.partitions()), Last: strategies.PartitionChoice{Partition: -1, Abandoned: -1},
 		ready: map[int]int{}}
 	if err := p.prepareKeys(); err != nil {
@@ -191,9 +192,7 @@ func (p *Producer) send(key []byte, partition int, nowMs int64) error {
 
 // tick sends this millisecond's records.
 func (p *Producer) tick(nowMs int64) error {
-	p.carry += p.cfg.Rate / 1000
-	n := int(p.carry)
-	p.carry -= float64(n)
+	n := p.pace.step()
 	for range n {
 		if err := p.send(p.nextKeyBytes(), strategies.NoPartition, nowMs); err != nil {
 			return err
@@ -220,12 +219,35 @@ func (p *Producer) drain(nowMs int64) {
 }
 
 // SendNow sends count records with key (nil = no key) at the current
-// virtual time, as a timeline "produce" step does.
-func (p *Producer) SendNow(nowMs int64, key []byte, count int) error {
+// virtual time, as a timeline "produce" step does. They land in the log when
+// the sender next drains (the next Advance).
+func (p *Producer) SendNow(key []byte, count int) error {
+	return p.SendTo(key, strategies.NoPartition, count)
+}
+
+// SendTo is SendNow with an explicit partition (strategies.NoPartition = none).
+func (p *Producer) SendTo(key []byte, partition, count int) error {
+	if count < 0 {
+		return fmt.Errorf("producer %q: record count must not be negative, got %d", p.cfg.Name, count)
+	}
 	for range count {
-		if err := p.send(key, strategies.NoPartition, nowMs); err != nil {
+		if err := p.send(key, partition, p.sim.nowMs); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// pacer turns a rate per second into whole records per millisecond without
+// drift: it counts in millionths of a record, so 100/s is exactly one record
+// every 10 ms.
+type pacer struct{ perMs, carry int64 }
+
+func newPacer(perSecond float64) pacer { return pacer{perMs: int64(math.Round(perSecond * 1000))} }
+
+func (p *pacer) step() int64 {
+	p.carry += p.perMs
+	n := p.carry / 1_000_000
+	p.carry -= n * 1_000_000
+	return n
 }

@@ -1,0 +1,203 @@
+package produce
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/kvizlab/kviz/model/cluster"
+	"github.com/kvizlab/kviz/strategies"
+)
+
+// Sim is the data path of one scenario: topics' logs, producers, groups.
+type Sim struct {
+	nowMs     int64
+	seed      uint64
+	topics    map[string]*topicLog
+	names     []string
+	producers []*Producer
+	groups    map[string]*Group
+	groupList []*Group
+	events    []Event
+}
+
+// Event is something worth telling the trainer (a reset, a failed commit).
+type Event struct {
+	AtMs int64
+	Text string
+}
+
+// maxEvents bounds the event log; the oldest go first.
+const maxEvents = 1000
+
+// topicLog is one topic: log start and end offsets, leaders, and the
+// producer's view of it.
+type topicLog struct {
+	name     string
+	logStart []int64
+	logEnd   []int64
+	leader   []int // broker per partition; -1 = none
+	layout   strategies.TopicLayout
+}
+
+func (t *topicLog) partitions() int    { return len(t.logEnd) }
+func (t *topicLog) leaderOf(p int) int { return t.leader[p] }
+func (t *topicLog) refreshLayout()     { t.layout = layoutOf(t.leader) }
+func layoutOf(leader []int) strategies.TopicLayout {
+	l := strategies.TopicLayout{Partitions: len(leader)}
+	for p, b := range leader {
+		if b >= 0 {
+			l.Available = append(l.Available, p)
+		}
+	}
+	return l
+}
+
+// NewSim starts a simulation at virtual time 0. All randomness comes from seed.
+func NewSim(seed uint64) *Sim {
+	return &Sim{seed: seed, topics: map[string]*topicLog{}, groups: map[string]*Group{}}
+}
+
+// NowMs is the virtual time in milliseconds.
+func (s *Sim) NowMs() int64 { return s.nowMs }
+
+// AddTopic adds an empty topic. Until SetLeaders says otherwise, partition p
+// is led by broker p, so each partition's batches are sent on their own.
+func (s *Sim) AddTopic(name string, partitions int) error {
+	if name == "" {
+		return fmt.Errorf("a topic needs a name")
+	}
+	if s.topics[name] != nil {
+		return fmt.Errorf("topic %q already exists", name)
+	}
+	if partitions < 1 || partitions > strategies.MaxPartitions {
+		return fmt.Errorf("topic %q: partitions must be between 1 and %d, got %d", name, strategies.MaxPartitions, partitions)
+	}
+	t := &topicLog{name: name, logStart: make([]int64, partitions), logEnd: make([]int64, partitions), leader: make([]int, partitions)}
+	for p := range t.leader {
+		t.leader[p] = p
+	}
+	t.refreshLayout()
+	s.topics[name] = t
+	s.names = append(s.names, name)
+	return nil
+}
+
+// SetLeaders sets each partition's leader broker (-1 = none: producers skip
+// it when keyless, and its batches wait).
+func (s *Sim) SetLeaders(topic string, leaders []int) error {
+	t, err := s.topic(topic)
+	if err != nil {
+		return err
+	}
+	if len(leaders) != t.partitions() {
+		return fmt.Errorf("topic %q has %d partitions, got %d leaders", topic, t.partitions(), len(leaders))
+	}
+	copy(t.leader, leaders)
+	t.refreshLayout()
+	return nil
+}
+
+// LeadersFrom copies a topic's leaders from a cluster model.
+func (s *Sim) LeadersFrom(c *cluster.Cluster, topic string) error {
+	parts, err := c.Partitions(topic)
+	if err != nil {
+		return err
+	}
+	leaders := make([]int, len(parts))
+	for i, p := range parts {
+		leaders[i] = p.Leader
+	}
+	return s.SetLeaders(topic, leaders)
+}
+
+func (s *Sim) topic(name string) (*topicLog, error) {
+	t, ok := s.topics[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown topic %q", name)
+	}
+	return t, nil
+}
+
+// AddProducer adds a producer; its random source is derived from the seed
+// and its position, so adding one never changes another's choices.
+func (s *Sim) AddProducer(cfg ProducerConfig) (*Producer, error) {
+	t, err := s.topic(cfg.Topic)
+	if err != nil {
+		return nil, fmt.Errorf("producer %q: %w", cfg.Name, err)
+	}
+	if cfg.Name == "" {
+		cfg.Name = fmt.Sprintf("producer-%d", len(s.producers)+1)
+	}
+	rng := rand.New(rand.NewPCG(s.seed, uint64(len(s.producers))+1))
+	p, err := newProducer(cfg, t, rng)
+	if err != nil {
+		return nil, err
+	}
+	p.sim = s
+	s.producers = append(s.producers, p)
+	return p, nil
+}
+
+// Producers lists the producers in the order added.
+func (s *Sim) Producers() []*Producer { return s.producers }
+
+// Produce sends count records with key (nil = null key) to topic through the
+// topic's first producer, or a default one made for the purpose (the
+// timeline's "produce: {topic, key, count}").
+func (s *Sim) Produce(topic string, key []byte, count int) error {
+	for _, p := range s.producers {
+		if p.cfg.Topic == topic {
+			return p.SendNow(key, count)
+		}
+	}
+	p, err := s.AddProducer(ProducerConfig{Name: "timeline-" + topic, Topic: topic})
+	if err != nil {
+		return err
+	}
+	return p.SendNow(key, count)
+}
+
+// LogEnd is a partition's log-end offset (the high watermark).
+func (s *Sim) LogEnd(topic string, partition int) (int64, error) {
+	t, err := s.topic(topic)
+	if err != nil {
+		return 0, err
+	}
+	if partition < 0 || partition >= t.partitions() {
+		return 0, fmt.Errorf("topic %q has no partition %d", topic, partition)
+	}
+	return t.logEnd[partition], nil
+}
+
+// Advance runs ms virtual milliseconds.
+func (s *Sim) Advance(ms int64) error {
+	if ms < 0 {
+		return fmt.Errorf("time runs forward: advance by %d ms", ms)
+	}
+	for range ms {
+		s.nowMs++
+		for _, p := range s.producers {
+			if err := p.tick(s.nowMs); err != nil {
+				return err
+			}
+		}
+		for _, p := range s.producers {
+			p.drain(s.nowMs)
+		}
+		for _, g := range s.groupList {
+			g.tick(s.nowMs)
+		}
+	}
+	return nil
+}
+
+// Events returns what happened worth telling, oldest first.
+func (s *Sim) Events() []Event { return slices.Clone(s.events) }
+
+func (s *Sim) note(format string, args ...any) {
+	if len(s.events) == maxEvents {
+		s.events = append(s.events[:0], s.events[1:]...)
+	}
+	s.events = append(s.events, Event{AtMs: s.nowMs, Text: fmt.Sprintf(format, args...)})
+}
