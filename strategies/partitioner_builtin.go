@@ -41,7 +41,9 @@ func (p *builtInPartitioner) Choose(rec ProducerRecord, t TopicLayout, b Batches
 	p.layout = t
 	switch {
 	case rec.Partition != NoPartition:
-		ex.Addf("the record names partition %d: it goes there", rec.Partition)
+		if ex.Enabled() {
+			ex.Addf("the record names partition %d: it goes there", rec.Partition)
+		}
 		return PartitionChoice{Partition: rec.Partition, Kind: ChoseExplicit, Abandoned: -1}, nil
 	case rec.Key != nil && !p.ignoreKeys:
 		route := RouteKey(rec.Key, t.Partitions)
@@ -56,10 +58,14 @@ func (p *builtInPartitioner) Choose(rec ProducerRecord, t TopicLayout, b Batches
 	// RecordAccumulator.partitionChanged: a switch held back while a batch
 	// was incomplete happens once the partition's batches are all full.
 	for b != nil && b.AllBatchesFull(p.sticky) && p.produced >= p.batchSize {
-		ex.Addf("partition %d already took %d ≥ batch.size %d bytes and its batches are full: switch now", p.sticky, p.produced, p.batchSize)
+		if ex.Enabled() {
+			ex.Addf("partition %d already took %d ≥ batch.size %d bytes and its batches are full: switch now", p.sticky, p.produced, p.batchSize)
+		}
 		p.switchPartition(ex)
 	}
-	ex.Addf("uniform sticky: partition %d (%d of batch.size %d bytes so far)", p.sticky, p.produced, p.batchSize)
+	if ex.Enabled() {
+		ex.Addf("uniform sticky: partition %d (%d of batch.size %d bytes so far)", p.sticky, p.produced, p.batchSize)
+	}
 	return PartitionChoice{Partition: p.sticky, Kind: ChoseSticky, Abandoned: -1}, nil
 }
 
@@ -79,9 +85,13 @@ func (p *builtInPartitioner) switchPartition(ex *Explainer) {
 	p.sticky, p.stickySet, p.produced = p.nextPartition(), true, 0
 	switch {
 	case !had:
-		ex.Addf("first keyless record: random partition %d%s", p.sticky, p.weighting())
+		if ex.Enabled() {
+			ex.Addf("first keyless record: random partition %d%s", p.sticky, p.weighting())
+		}
 	default:
-		ex.Addf("switch from partition %d to %d%s (may pick the same one again)", old, p.sticky, p.weighting())
+		if ex.Enabled() {
+			ex.Addf("switch from partition %d to %d%s (may pick the same one again)", old, p.sticky, p.weighting())
+		}
 	}
 }
 

@@ -39,7 +39,9 @@ func (l *partitionerClassFlow) Choose(rec ProducerRecord, t TopicLayout, b Batch
 	if !l.retryOnNewBatch || b == nil || !b.CloseIfNoRoom(first.Partition, rec) {
 		return first, nil
 	}
-	ex.Addf("partition %d has no batch open for this record: the producer calls onNewBatch(%d) and asks the partitioner again", first.Partition, first.Partition)
+	if ex.Enabled() {
+		ex.Addf("partition %d has no batch open for this record: the producer calls onNewBatch(%d) and asks the partitioner again", first.Partition, first.Partition)
+	}
 	l.keyless.onNewBatch(t, first.Partition, ex)
 	again := l.partition(rec, t, ex)
 	again.Abandoned = first.Partition
@@ -49,7 +51,9 @@ func (l *partitionerClassFlow) Choose(rec ProducerRecord, t TopicLayout, b Batch
 func (l *partitionerClassFlow) partition(rec ProducerRecord, t TopicLayout, ex *Explainer) PartitionChoice {
 	switch {
 	case rec.Partition != NoPartition:
-		ex.Addf("the record names partition %d: it goes there, no partitioner involved", rec.Partition)
+		if ex.Enabled() {
+			ex.Addf("the record names partition %d: it goes there, no partitioner involved", rec.Partition)
+		}
 		return PartitionChoice{Partition: rec.Partition, Kind: ChoseExplicit, Abandoned: -1}
 	case l.hashKeys && rec.Key != nil:
 		route := RouteKey(rec.Key, t.Partitions)
@@ -85,12 +89,16 @@ type keylessRoundRobin struct {
 func (k *keylessRoundRobin) partition(t TopicLayout, ex *Explainer) PartitionChoice {
 	if !k.started {
 		k.counter, k.started = int32(k.rng.Uint32()), true
-		ex.Addf("first keyless record: the topic's round-robin counter starts at a random int, %d", k.counter)
+		if ex.Enabled() {
+			ex.Addf("first keyless record: the topic's round-robin counter starts at a random int, %d", k.counter)
+		}
 	}
 	next := k.counter
 	k.counter++ // wraps like Java's AtomicInteger
 	p := partitionFromCounter(int(ToPositive(next)), t)
-	ex.Addf("round robin: counter %d → toPositive %d → %s → partition %d", next, ToPositive(next), counterRangeText(t), p)
+	if ex.Enabled() {
+		ex.Addf("round robin: counter %d → toPositive %d → %s → partition %d", next, ToPositive(next), counterRangeText(t), p)
+	}
 	return PartitionChoice{Partition: p, Kind: ChoseRoundRob, Abandoned: -1}
 }
 
@@ -116,7 +124,9 @@ func (s *stickyPartitionCache) partition(t TopicLayout, ex *Explainer) Partition
 	if !s.set {
 		s.next(t, -1, ex)
 	} else {
-		ex.Addf("sticky: keyless records stay on partition %d until it needs a new batch", s.current)
+		if ex.Enabled() {
+			ex.Addf("sticky: keyless records stay on partition %d until it needs a new batch", s.current)
+		}
 	}
 	return PartitionChoice{Partition: s.current, Kind: ChoseSticky, Abandoned: -1}
 }
@@ -129,7 +139,9 @@ func (s *stickyPartitionCache) onNewBatch(t TopicLayout, prev int, ex *Explainer
 // sticky partition yet or the batch that filled up was on the sticky one.
 func (s *stickyPartitionCache) next(t TopicLayout, prev int, ex *Explainer) {
 	if s.set && s.current != prev {
-		ex.Addf("the new batch is on partition %d, not the sticky partition %d: sticky stays", prev, s.current)
+		if ex.Enabled() {
+			ex.Addf("the new batch is on partition %d, not the sticky partition %d: sticky stays", prev, s.current)
+		}
 		return
 	}
 	old, had := s.current, s.set
@@ -149,9 +161,13 @@ func (s *stickyPartitionCache) next(t TopicLayout, prev int, ex *Explainer) {
 	}
 	s.set = true
 	if had {
-		ex.Addf("sticky: new random partition %d (never the previous %d while another is available)", s.current, old)
+		if ex.Enabled() {
+			ex.Addf("sticky: new random partition %d (never the previous %d while another is available)", s.current, old)
+		}
 	} else {
-		ex.Addf("sticky: first keyless record picks random partition %d", s.current)
+		if ex.Enabled() {
+			ex.Addf("sticky: first keyless record picks random partition %d", s.current)
+		}
 	}
 }
 
@@ -171,13 +187,17 @@ type roundRobinClass struct {
 func (r *roundRobinClass) partition(t TopicLayout, ex *Explainer) PartitionChoice {
 	if r.havePrev {
 		r.havePrev = false
-		ex.Addf("round robin: answers %d again, the partition it gave before the new batch (KAFKA-17632 fix)", r.prev)
+		if ex.Enabled() {
+			ex.Addf("round robin: answers %d again, the partition it gave before the new batch (KAFKA-17632 fix)", r.prev)
+		}
 		return PartitionChoice{Partition: r.prev, Kind: ChoseRoundRob, Abandoned: -1}
 	}
 	next := r.counter
 	r.counter++
 	p := partitionFromCounter(int(ToPositive(next)), t)
-	ex.Addf("round robin: counter %d → %s → partition %d", next, counterRangeText(t), p)
+	if ex.Enabled() {
+		ex.Addf("round robin: counter %d → %s → partition %d", next, counterRangeText(t), p)
+	}
 	return PartitionChoice{Partition: p, Kind: ChoseRoundRob, Abandoned: -1}
 }
 
@@ -186,5 +206,7 @@ func (r *roundRobinClass) onNewBatch(_ TopicLayout, prev int, ex *Explainer) {
 		r.prev, r.havePrev = prev, true
 		return
 	}
-	ex.Addf("round robin: onNewBatch does nothing, so the second call steps the counter again and skips a partition (KAFKA-9965)")
+	if ex.Enabled() {
+		ex.Addf("round robin: onNewBatch does nothing, so the second call steps the counter again and skips a partition (KAFKA-9965)")
+	}
 }
