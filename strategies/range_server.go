@@ -40,44 +40,53 @@ type rangeServerTopic struct {
 // Assign computes the target assignment.
 func (rangeServerAssignor) Assign(g Group, ex *Explainer) Result {
 	members := SortMembers(g.Members)
-	a := NewAssignment(members)
 	if len(members) == 0 {
 		ex.Addf("no members: nothing to assign")
-		return Result{Assignment: a, Explanation: ex.Lines()}
+		return Result{Assignment: NewAssignment(members), Explanation: ex.Lines()}
 	}
 	explainRangeServerOrder(ex, members, g)
-	topics := make(map[string]*rangeServerTopic, len(g.Topics))
-	subs := make([][]string, len(members))
-	for i, m := range members {
-		subs[i] = distinctTopics(m.Topics, g.Topics)
-		for _, t := range subs[i] {
-			if topics[t] == nil {
-				topics[t] = &rangeServerTopic{}
-			}
+	names := SortedTopics(g.Topics)
+	index := make(map[string]int32, len(names))
+	for t, n := range names {
+		index[n] = int32(t)
+	}
+	subs := subscriptionIndices(members, index)
+	topics := make([]rangeServerTopic, len(names))
+	for _, ts := range subs {
+		for _, t := range ts {
 			topics[t].subscribers++
 		}
 	}
-	// One array of partition numbers per topic, sliced into runs: no per-member
-	// allocation for the million-partition case.
-	numbers := make(map[string][]int32, len(topics))
-	for t, ts := range topics {
-		n := g.Topics[t]
-		ts.extra = n % ts.subscribers
-		numbers[t] = iota32(n)
+	// All partition numbers in one array, topic after topic; every run is a
+	// capped slice of it, so the million-partition case allocates once.
+	base := make([]int, len(names)+1)
+	for t, n := range names {
+		base[t+1] = base[t] + int(g.Topics[n])
+		if topics[t].subscribers > 0 {
+			topics[t].extra = g.Topics[n] % topics[t].subscribers
+		}
 	}
+	numbers := make([]int32, base[len(names)])
+	for t := range names {
+		for p := base[t]; p < base[t+1]; p++ {
+			numbers[p] = int32(p - base[t])
+		}
+	}
+	a := make(Assignment, len(members))
 	for i, m := range members {
+		mine := make(map[string][]int32, len(subs[i]))
+		a[m.ID] = mine
 		for _, t := range subs[i] {
-			ts := topics[t]
-			from, to := ts.take(g.Topics[t])
+			from, to := topics[t].take(g.Topics[names[t]])
 			if from < to {
-				a[m.ID][t] = numbers[t][from:to:to]
+				mine[names[t]] = numbers[base[t]+int(from) : base[t]+int(to) : base[t]+int(to)]
 			}
 			if ex.Enabled() {
-				ts.note(rangeServerRun(m.ID, from, to))
+				topics[t].note(rangeServerRun(m.ID, from, to))
 			}
 		}
 	}
-	explainRangeServerTopics(ex, g, topics)
+	explainRangeServerTopics(ex, g, names, topics)
 	return Result{Assignment: a, Explanation: ex.Lines()}
 }
 
@@ -106,35 +115,6 @@ func (ts *rangeServerTopic) note(run string) {
 	case len(ts.runs) == rangeServerShownRuns:
 		ts.runs = append(ts.runs, "…")
 	}
-}
-
-// distinctTopics returns the known topics of a subscription without
-// repeats, in the order given (a Kafka subscription is a set).
-func distinctTopics(names []string, known map[string]int32) []string {
-	out := make([]string, 0, len(names))
-	for _, n := range names {
-		if _, ok := known[n]; ok && !containsString(out, n) {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
-func containsString(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-func iota32(n int32) []int32 {
-	out := make([]int32, n)
-	for i := range out {
-		out[i] = int32(i)
-	}
-	return out
 }
 
 func rangeServerRun(id string, from, to int32) string {
@@ -170,15 +150,18 @@ func explainRangeServerOrder(ex *Explainer, members []Member, g Group) {
 	}
 }
 
-func explainRangeServerTopics(ex *Explainer, g Group, topics map[string]*rangeServerTopic) {
-	for _, t := range SortedTopics(topics) {
+func explainRangeServerTopics(ex *Explainer, g Group, names []string, topics []rangeServerTopic) {
+	for t, name := range names {
+		ts := topics[t]
+		if ts.subscribers == 0 {
+			continue
+		}
 		if !ex.Enabled() {
 			ex.Skip()
 			continue
 		}
-		ts := topics[t]
-		n := g.Topics[t]
+		n := g.Topics[name]
 		ex.Addf("%s: %s / %d members = %d rest %d → %s",
-			t, pluralParts(int(n)), ts.subscribers, n/ts.subscribers, n%ts.subscribers, strings.Join(ts.runs, ", "))
+			name, pluralParts(int(n)), ts.subscribers, n/ts.subscribers, n%ts.subscribers, strings.Join(ts.runs, ", "))
 	}
 }

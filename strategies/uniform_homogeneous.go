@@ -58,6 +58,7 @@ func assignUniformHomogeneous(s *serverSpec, ex *Explainer) []int32 {
 // no member claims, topic by topic, ascending (GroupSpec.isPartitionAssigned).
 func (b *uniformHomogeneous) listNeverAssigned() {
 	s := b.s
+	b.unassigned = make([]int, 0, s.total)
 	for _, t := range b.topics {
 		for f := s.base[t]; f < s.base[t]+int(s.parts[t]); f++ {
 			if s.claimedBy[f] < 0 {

@@ -56,12 +56,24 @@ func newServerSpec(g Group, order []int) *serverSpec {
 	for i, k := range order {
 		s.members[i] = g.Members[k]
 	}
-	s.subs = make([][]int32, len(s.members))
-	for i, m := range s.members {
-		s.subs[i] = topicIndices(m.Topics, index)
-	}
+	s.subs = subscriptionIndices(s.members, index)
 	s.readClaims(index)
 	return s
+}
+
+// subscriptionIndices maps each member's subscription to topic indices.
+// Members usually share a subscription: a member whose topic list equals the
+// previous one's reuses its indices (read-only) instead of hashing every name.
+func subscriptionIndices(members []Member, index map[string]int32) [][]int32 {
+	out := make([][]int32, len(members))
+	for i, m := range members {
+		if i > 0 && slices.Equal(m.Topics, members[i-1].Topics) {
+			out[i] = out[i-1]
+			continue
+		}
+		out[i] = topicIndices(m.Topics, index)
+	}
+	return out
 }
 
 // topicIndices maps topic names to sorted, distinct topic indices. A
@@ -157,31 +169,20 @@ func (s *serverSpec) homogeneous() bool {
 
 // assignment turns owner (member index per flat partition, -1 = nobody) into
 // an Assignment. All partitions share one backing array; each member's run of
-// a topic is capped so an append cannot spill into the next one.
+// a topic is capped so an append cannot spill into the next one. The runs are
+// found in one pass over the partitions and put in the maps member by member,
+// which keeps each map's memory hot (the 1M-partition case has 1M runs).
 func (s *serverSpec) assignment(owner []int32) Assignment {
-	a := NewAssignment(s.members)
-	count := make([]int, len(s.members))
-	for _, m := range owner {
-		if m >= 0 {
-			count[m]++
-		}
-	}
-	cursor := make([]int, len(s.members))
-	next := 0
-	for m, c := range count {
-		cursor[m] = next
-		next += c
-	}
-	buf := make([]int32, next)
-	segStart := make([]int, len(s.members))
-	segTopic := make([]int32, len(s.members))
-	for m := range segTopic {
-		segTopic[m] = -1
-	}
-	closeSeg := func(m int) {
-		if t := segTopic[m]; t >= 0 {
-			a[s.members[m].ID][s.topics[t]] = buf[segStart[m]:cursor[m]:cursor[m]]
-		}
+	count, segments := s.countRuns(owner)
+	cursor := prefixSums(count)
+	segCursor := prefixSums(segments)
+	firstSeg := slices.Clone(segCursor)
+	buf := make([]int32, cursor[len(cursor)-1]+count[len(count)-1])
+	nSegs := segCursor[len(segCursor)-1] + segments[len(segments)-1]
+	segTopic, segEnd := make([]int32, nSegs), make([]int, nSegs)
+	lastTopic := make([]int32, len(s.members))
+	for m := range lastTopic {
+		lastTopic[m] = -1
 	}
 	for t := range s.topics {
 		for p := int32(0); p < s.parts[t]; p++ {
@@ -189,16 +190,59 @@ func (s *serverSpec) assignment(owner []int32) Assignment {
 			if m < 0 {
 				continue
 			}
-			if segTopic[m] != int32(t) {
-				closeSeg(int(m))
-				segTopic[m], segStart[m] = int32(t), cursor[m]
+			if lastTopic[m] != int32(t) {
+				lastTopic[m] = int32(t)
+				segTopic[segCursor[m]] = int32(t)
+				segCursor[m]++
 			}
 			buf[cursor[m]] = p
 			cursor[m]++
+			segEnd[segCursor[m]-1] = cursor[m]
 		}
 	}
-	for m := range s.members {
-		closeSeg(m)
+	a := make(Assignment, len(s.members))
+	start := 0
+	for m, member := range s.members {
+		mine := make(map[string][]int32, segments[m])
+		for k := firstSeg[m]; k < segCursor[m]; k++ {
+			mine[s.topics[segTopic[k]]] = buf[start:segEnd[k]:segEnd[k]]
+			start = segEnd[k]
+		}
+		a[member.ID] = mine
 	}
 	return a
+}
+
+// prefixSums returns the exclusive prefix sums of xs (xs must not be empty).
+func prefixSums(xs []int) []int {
+	out := make([]int, len(xs))
+	for i := 1; i < len(xs); i++ {
+		out[i] = out[i-1] + xs[i-1]
+	}
+	return out
+}
+
+// countRuns returns, per member, how many partitions it owns and in how many
+// topics, so assignment can size everything once.
+func (s *serverSpec) countRuns(owner []int32) (count, topics []int) {
+	count = make([]int, len(s.members))
+	topics = make([]int, len(s.members))
+	lastTopic := make([]int32, len(s.members))
+	for m := range lastTopic {
+		lastTopic[m] = -1
+	}
+	for t := range s.topics {
+		for f := s.base[t]; f < s.base[t]+int(s.parts[t]); f++ {
+			m := owner[f]
+			if m < 0 {
+				continue
+			}
+			count[m]++
+			if lastTopic[m] != int32(t) {
+				lastTopic[m] = int32(t)
+				topics[m]++
+			}
+		}
+	}
+	return count, topics
 }

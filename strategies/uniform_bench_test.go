@@ -1,0 +1,126 @@
+package strategies
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+	"testing"
+)
+
+// Benchmarks of the server-side assignors on Kafka's scale cases (issue 2):
+//
+//	big:      500 topics × 2,000 partitions (1M), 2,000 members, all subscribed
+//	big-last: the same, the last member subscribed to the first topic only
+//	mixed:    100 topics × 200 partitions, 500 members; every 4th member
+//	          subscribes to the first 50 topics, the others to the last 50
+//	workshop: 20 topics × 50 partitions, 30 members (target < 2 ms)
+//
+// each fresh and "owned": every member but the last carrying its first-round
+// assignment as its current target. Run with
+//
+//	go test ./strategies/ -run '^$' -bench 'Uniform|RangeServer' -benchmem
+
+type srvBenchCase struct {
+	name     string
+	topics   int
+	parts    int32
+	members  int
+	subsOf   func(member int, topics []string) []string
+	owned    bool
+	assignor string
+}
+
+func srvAllTopics(_ int, topics []string) []string { return topics }
+
+func srvBigLast(members int) func(int, []string) []string {
+	return func(m int, topics []string) []string {
+		if m == members-1 {
+			return topics[:1]
+		}
+		return topics
+	}
+}
+
+func srvMixed(m int, topics []string) []string {
+	if m%4 == 0 {
+		return topics[:50]
+	}
+	return topics[len(topics)-50:]
+}
+
+var srvBenchGroups sync.Map // case key → Group
+
+// srvBenchGroup builds (once) the input of a case: for "owned" cases it runs
+// the same assignor once and feeds the result back to all members but the last.
+func srvBenchGroup(c srvBenchCase) Group {
+	key := fmt.Sprintf("%s/%s/%v", c.assignor, c.name, c.owned)
+	if g, ok := srvBenchGroups.Load(key); ok {
+		return g.(Group)
+	}
+	topics := make([]string, c.topics)
+	g := Group{Topics: make(map[string]int32, c.topics)}
+	for i := range topics {
+		topics[i] = fmt.Sprintf("topic-%03d", i)
+		g.Topics[topics[i]] = c.parts
+	}
+	for m := 0; m < c.members; m++ {
+		g.Members = append(g.Members, Member{ID: fmt.Sprintf("member-%04d", m), Topics: c.subsOf(m, topics)})
+	}
+	if c.owned {
+		a, _ := Lookup(c.assignor)
+		first := a.Assign(g, nil).Assignment
+		last := g.Members[len(g.Members)-1]
+		g.Members = append(withOwned(g.Members[:len(g.Members)-1], first), last)
+	}
+	srvBenchGroups.Store(key, g)
+	return g
+}
+
+func srvBenchCases(assignor string) []srvBenchCase {
+	var out []srvBenchCase
+	for _, owned := range []bool{false, true} {
+		out = append(out,
+			srvBenchCase{name: "big", topics: 500, parts: 2000, members: 2000, subsOf: srvAllTopics, owned: owned, assignor: assignor},
+			srvBenchCase{name: "big-last", topics: 500, parts: 2000, members: 2000, subsOf: srvBigLast(2000), owned: owned, assignor: assignor},
+			srvBenchCase{name: "mixed", topics: 100, parts: 200, members: 500, subsOf: srvMixed, owned: owned, assignor: assignor},
+			srvBenchCase{name: "workshop", topics: 20, parts: 50, members: 30, subsOf: srvAllTopics, owned: owned, assignor: assignor},
+		)
+	}
+	return out
+}
+
+func srvRunBench(b *testing.B, assignor string) {
+	a, err := Lookup(assignor)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range srvBenchCases(assignor) {
+		name := c.name + "/fresh"
+		if c.owned {
+			name = c.name + "/owned"
+		}
+		b.Run(name, func(b *testing.B) {
+			g := srvBenchGroup(c)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				a.Assign(g, nil)
+			}
+		})
+		// Let the next case run without this one's million-entry input on the heap.
+		srvBenchGroups.Clear()
+		runtime.GC()
+	}
+}
+
+func BenchmarkUniform(b *testing.B)     { srvRunBench(b, "uniform") }
+func BenchmarkRangeServer(b *testing.B) { srvRunBench(b, "range-server") }
+
+// The lab explains every step it shows; the workshop group with an explainer.
+func BenchmarkUniformWorkshopExplained(b *testing.B) {
+	g := srvBenchGroup(srvBenchCase{name: "workshop", topics: 20, parts: 50, members: 30, subsOf: srvAllTopics, owned: true, assignor: "uniform"})
+	b.ReportAllocs()
+	for b.Loop() {
+		uniformAssignor{}.Assign(g, NewExplainer(0))
+	}
+}
