@@ -31,6 +31,9 @@ func (rangeServerAssignor) Protocols() []Protocol { return []Protocol{Consumer} 
 // rangeServerTopic is Kafka's RangeAssignor.TopicMetadata: one topic's quota
 // and where its next run starts.
 type rangeServerTopic struct {
+	name        string
+	partitions  int32
+	numbers     []int32 // 0..partitions-1, sliced into the members' runs
 	subscribers int32
 	nextRange   int32
 	extra       int32 // subscribers still due one more partition
@@ -45,10 +48,35 @@ func (rangeServerAssignor) Assign(g Group, ex *Explainer) Result {
 		return Result{Assignment: NewAssignment(members), Explanation: ex.Lines()}
 	}
 	explainRangeServerOrder(ex, members, g)
+	topics, subs := newRangeServerTopics(g, members)
+	a := make(Assignment, len(members))
+	for i, m := range members {
+		mine := make(map[string][]int32, len(subs[i]))
+		a[m.ID] = mine
+		for _, t := range subs[i] {
+			ts := &topics[t]
+			from, to := ts.take()
+			if from < to {
+				mine[ts.name] = ts.numbers[from:to:to]
+			}
+			if ex.Enabled() {
+				ts.note(rangeServerRun(m.ID, from, to))
+			}
+		}
+	}
+	explainRangeServerTopics(ex, topics)
+	return Result{Assignment: a, Explanation: ex.Lines()}
+}
+
+// newRangeServerTopics returns the group's topics in name order with their
+// subscriber counts, and each member's subscription as topic indices.
+func newRangeServerTopics(g Group, members []Member) ([]rangeServerTopic, [][]int32) {
 	names := SortedTopics(g.Topics)
 	index := make(map[string]int32, len(names))
+	total := 0
 	for t, n := range names {
 		index[n] = int32(t)
+		total += int(g.Topics[n])
 	}
 	subs := subscriptionIndices(members, index)
 	topics := make([]rangeServerTopic, len(names))
@@ -59,40 +87,25 @@ func (rangeServerAssignor) Assign(g Group, ex *Explainer) Result {
 	}
 	// All partition numbers in one array, topic after topic; every run is a
 	// capped slice of it, so the million-partition case allocates once.
-	base := make([]int, len(names)+1)
+	numbers := make([]int32, 0, total)
 	for t, n := range names {
-		base[t+1] = base[t] + int(g.Topics[n])
-		if topics[t].subscribers > 0 {
-			topics[t].extra = g.Topics[n] % topics[t].subscribers
+		ts := &topics[t]
+		ts.name, ts.partitions = n, g.Topics[n]
+		for p := int32(0); p < ts.partitions; p++ {
+			numbers = append(numbers, p)
+		}
+		ts.numbers = numbers[len(numbers)-int(ts.partitions):]
+		if ts.subscribers > 0 {
+			ts.extra = ts.partitions % ts.subscribers
 		}
 	}
-	numbers := make([]int32, base[len(names)])
-	for t := range names {
-		for p := base[t]; p < base[t+1]; p++ {
-			numbers[p] = int32(p - base[t])
-		}
-	}
-	a := make(Assignment, len(members))
-	for i, m := range members {
-		mine := make(map[string][]int32, len(subs[i]))
-		a[m.ID] = mine
-		for _, t := range subs[i] {
-			from, to := topics[t].take(g.Topics[names[t]])
-			if from < to {
-				mine[names[t]] = numbers[base[t]+int(from) : base[t]+int(to) : base[t]+int(to)]
-			}
-			if ex.Enabled() {
-				topics[t].note(rangeServerRun(m.ID, from, to))
-			}
-		}
-	}
-	explainRangeServerTopics(ex, g, names, topics)
-	return Result{Assignment: a, Explanation: ex.Lines()}
+	return topics, subs
 }
 
 // take returns the next subscriber's run [from, to) of a topic with n
 // partitions (Kafka's addPartitionsToAssignment).
-func (ts *rangeServerTopic) take(n int32) (from, to int32) {
+func (ts *rangeServerTopic) take() (from, to int32) {
+	n := ts.partitions
 	quota := n / ts.subscribers
 	if ts.extra > 0 {
 		quota++
@@ -150,9 +163,8 @@ func explainRangeServerOrder(ex *Explainer, members []Member, g Group) {
 	}
 }
 
-func explainRangeServerTopics(ex *Explainer, g Group, names []string, topics []rangeServerTopic) {
-	for t, name := range names {
-		ts := topics[t]
+func explainRangeServerTopics(ex *Explainer, topics []rangeServerTopic) {
+	for _, ts := range topics {
 		if ts.subscribers == 0 {
 			continue
 		}
@@ -160,8 +172,8 @@ func explainRangeServerTopics(ex *Explainer, g Group, names []string, topics []r
 			ex.Skip()
 			continue
 		}
-		n := g.Topics[name]
+		n := ts.partitions
 		ex.Addf("%s: %s / %d members = %d rest %d → %s",
-			name, pluralParts(int(n)), ts.subscribers, n/ts.subscribers, n%ts.subscribers, strings.Join(ts.runs, ", "))
+			ts.name, pluralParts(int(n)), ts.subscribers, n/ts.subscribers, n%ts.subscribers, strings.Join(ts.runs, ", "))
 	}
 }

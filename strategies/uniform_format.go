@@ -8,33 +8,42 @@ import (
 // Explanations name partition sets the way the assignment table does
 // ("t0:0–3,5; t1:2"), with runs shortened so a line stays readable.
 
-// formatFlat formats ascending flat partitions of spec s.
+// formatMaxRuns is how many runs formatFlat writes before it only counts.
+const formatMaxRuns = 40
+
+// formatFlat formats flat partitions of spec s, ascending within each topic.
 func (s *serverSpec) formatFlat(flat []int) string {
 	var b strings.Builder
 	t := -1
 	runStart, runEnd := -1, -1
+	runs := 0
 	flush := func() {
 		if runStart < 0 {
 			return
 		}
 		writeRun(&b, runStart-s.base[t], runEnd-s.base[t])
 		runStart = -1
+		runs++
 	}
 	for _, f := range flat {
 		ft := s.topicOf(f)
+		if ft == t && f == runEnd+1 {
+			runEnd = f
+			continue
+		}
+		flush()
+		if runs >= formatMaxRuns {
+			b.WriteString(" … (" + pluralParts(len(flat)) + " in all)")
+			return b.String()
+		}
 		if ft != t {
-			flush()
 			if t >= 0 {
 				b.WriteString("; ")
 			}
 			t = ft
 			b.WriteString(s.topics[t])
 			b.WriteByte(':')
-		} else if f == runEnd+1 {
-			runEnd = f
-			continue
 		} else {
-			flush()
 			b.WriteByte(',')
 		}
 		runStart, runEnd = f, f

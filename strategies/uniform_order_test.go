@@ -1,6 +1,7 @@
 package strategies
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -72,4 +73,19 @@ func TestServerMemberOrder(t *testing.T) {
 	ms = ids("m00", "m01", "m02", "m03", "m04", "m05", "m06", "m07", "m08", "m09", "m10", "m11", "m12")
 	require.Equal(t, []string{"m00", "m11", "m10", "m02", "m01", "m12", "m04", "m03", "m06", "m05", "m08", "m07", "m09"},
 		names(ms, srvOrderOnly(serverMemberOrder(ms))))
+}
+
+// Explanations shorten runs and stop after formatMaxRuns of them.
+func TestServerFormatFlat(t *testing.T) {
+	s := newServerSpec(Group{Topics: map[string]int32{"t0": 6, "t1": 0, "t2": 200}}, nil)
+	// flat: t0 0..5, t1 none, t2 6..205
+	require.Equal(t, "t0:0–2,5; t2:0", s.formatFlat([]int{0, 1, 2, 5, 6}))
+	require.Equal(t, "t2:1; t0:3", s.formatFlat([]int{7, 3}))
+	var many []int
+	for f := 6; f < 206; f += 2 {
+		many = append(many, f)
+	}
+	out := s.formatFlat(many)
+	require.True(t, strings.HasPrefix(out, "t2:0,2,4,"), out)
+	require.True(t, strings.HasSuffix(out, ",78 … (100 partitions in all)"), out)
 }
