@@ -1,0 +1,216 @@
+package strategies
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Worked examples whose answers were taken from Kafka's real assignors
+// (SEED-EXAMPLES.md 7 and 8, KAFKA.md §2 and §4).
+
+func member(id string, topics ...string) Member {
+	return Member{ID: id, Topics: topics, Generation: NoGeneration}
+}
+
+// owning gives m the partitions listed as topic -> partitions, at generation g.
+func owning(m Member, g int32, owned map[string][]int32) Member {
+	m.Generation = g
+	m.Owned = nil
+	for _, t := range SortedTopics(owned) {
+		for _, p := range owned[t] {
+			m.Owned = append(m.Owned, TopicPartition{t, p})
+		}
+	}
+	return m
+}
+
+// nextGeneration feeds an assignment back: every listed member owns what it
+// got, at generation g.
+func nextGeneration(a Assignment, g int32, members ...Member) []Member {
+	out := make([]Member, len(members))
+	for i, m := range members {
+		out[i] = owning(m, g, a[m.ID])
+	}
+	return out
+}
+
+func assign(t *testing.T, name string, g Group) Result {
+	t.Helper()
+	require.NoError(t, g.Validate())
+	a, err := Lookup(name)
+	require.NoError(t, err)
+	return a.Assign(g, NewExplainer(0))
+}
+
+var fourTopics = map[string]int32{"t0": 2, "t1": 2, "t2": 2, "t3": 2}
+
+func TestStickySeedExample7(t *testing.T) {
+	all := []string{"t0", "t1", "t2", "t3"}
+	c0, c1, c2 := member("C0", all...), member("C1", all...), member("C2", all...)
+	first := assign(t, "sticky", Group{Topics: fourTopics, Members: []Member{c0, c1, c2}}).Assignment
+	assert.Equal(t, Assignment{
+		"C0": {"t0": {0}, "t1": {1}, "t3": {0}},
+		"C1": {"t0": {1}, "t2": {0}, "t3": {1}},
+		"C2": {"t1": {0}, "t2": {1}},
+	}, first)
+
+	// C1 leaves. The StickyAssignor Javadoc (example 1) prints C0 [t0p0,
+	// t1p1, t3p0, t2p0], C2 [t1p0, t2p1, t0p1, t3p1]; Kafka really gives:
+	second := assign(t, "sticky", Group{Topics: fourTopics, Members: nextGeneration(first, 1, c0, c2)}).Assignment
+	assert.Equal(t, Assignment{
+		"C0": {"t0": {0, 1}, "t1": {1}, "t3": {0}},
+		"C2": {"t1": {0}, "t2": {0, 1}, "t3": {1}},
+	}, second)
+}
+
+func TestStickySeedExample8(t *testing.T) {
+	topics := map[string]int32{"t0": 1, "t1": 2, "t2": 3}
+	c0, c1, c2 := member("C0", "t0"), member("C1", "t0", "t1"), member("C2", "t0", "t1", "t2")
+	first := assign(t, "sticky", Group{Topics: topics, Members: []Member{c0, c1, c2}}).Assignment
+	assert.Equal(t, Assignment{
+		"C0": {"t0": {0}},
+		"C1": {"t1": {0, 1}},
+		"C2": {"t2": {0, 1, 2}},
+	}, first)
+
+	second := assign(t, "sticky", Group{Topics: topics, Members: nextGeneration(first, 1, c1, c2)}).Assignment
+	assert.Equal(t, Assignment{
+		"C1": {"t0": {0}, "t1": {0, 1}},
+		"C2": {"t2": {0, 1, 2}},
+	}, second)
+}
+
+// KAFKA.md §4: HashMap order is consumer-3, consumer-2, consumer-1, so
+// consumer-2 (visited before consumer-1) takes the one slot for 3 partitions.
+func TestStickyQuotaSlotGoesInHashMapOrder(t *testing.T) {
+	topics := map[string]int32{"t0": 7}
+	g := Group{Topics: topics, Members: []Member{
+		owning(member("consumer-1", "t0"), 1, map[string][]int32{"t0": {0, 1, 2}}),
+		owning(member("consumer-2", "t0"), 1, map[string][]int32{"t0": {3, 4, 5}}),
+		owning(member("consumer-3", "t0"), 1, map[string][]int32{"t0": {6}}),
+	}}
+	r := assign(t, "sticky", g)
+	assert.Equal(t, Assignment{
+		"consumer-1": {"t0": {0, 1}},
+		"consumer-2": {"t0": {3, 4, 5}},
+		"consumer-3": {"t0": {2, 6}},
+	}, r.Assignment)
+	assert.Contains(t, r.Explanation, "quota: 7 partitions / 3 members → min 2, max 3, one member may hold 3")
+	assert.Contains(t, r.Explanation, "consumer-2 keeps t0-5: owned at generation 1")
+
+	// cooperative-sticky withholds t0-2 (consumer-1 still owns it).
+	r = assign(t, "cooperative-sticky", g)
+	assert.Equal(t, Assignment{
+		"consumer-1": {"t0": {0, 1}},
+		"consumer-2": {"t0": {3, 4, 5}},
+		"consumer-3": {"t0": {6}},
+	}, r.Assignment)
+	assert.Equal(t, []Withheld{{TopicPartition{"t0", 2}, "consumer-1", "consumer-3"}}, r.Withheld)
+	assert.Contains(t, r.Explanation, "t0-2 withheld from consumer-3: consumer-1 must revoke it first")
+}
+
+// KAFKA.md §4: owned partitions are sorted by (partition, topic) before the
+// quota cut (3.8+), so c0 keeps a-0 and b-0, not a-0 and a-1.
+func TestStickyKeepsOwnedSortedByPartitionThenTopic(t *testing.T) {
+	g := Group{Topics: map[string]int32{"a": 2, "b": 2}, Members: []Member{
+		owning(member("c0", "a", "b"), 1, map[string][]int32{"a": {0, 1}, "b": {0, 1}}),
+		member("c1", "a", "b"),
+	}}
+	r := assign(t, "sticky", g)
+	assert.Equal(t, Assignment{"c0": {"a": {0}, "b": {0}}, "c1": {"a": {1}, "b": {1}}}, r.Assignment)
+	assert.Contains(t, r.Explanation, "c0 keeps a-0: owned at generation 1")
+}
+
+// KAFKA.md §2: c2 joins a cooperative group; the partitions moving to it are
+// withheld in round 1 and handed over in round 2.
+func TestCooperativeStickyTwoRounds(t *testing.T) {
+	topics := map[string]int32{"t0": 6}
+	c0, c1, c2 := member("c0", "t0"), member("c1", "t0"), member("c2", "t0")
+	round1 := assign(t, "cooperative-sticky", Group{Topics: topics, Members: []Member{
+		owning(c0, 5, map[string][]int32{"t0": {0, 1, 2}}),
+		owning(c1, 5, map[string][]int32{"t0": {3, 4, 5}}),
+		c2,
+	}})
+	assert.Equal(t, Assignment{"c0": {"t0": {0, 1}}, "c1": {"t0": {3, 4}}, "c2": {}}, round1.Assignment)
+	assert.Equal(t, []Withheld{
+		{TopicPartition{"t0", 2}, "c0", "c2"},
+		{TopicPartition{"t0", 5}, "c1", "c2"},
+	}, round1.Withheld)
+
+	round2 := assign(t, "cooperative-sticky", Group{Topics: topics, Members: nextGeneration(round1.Assignment, 6, c0, c1, c2)})
+	assert.Equal(t, Assignment{"c0": {"t0": {0, 1}}, "c1": {"t0": {3, 4}}, "c2": {"t0": {2, 5}}}, round2.Assignment)
+	assert.Empty(t, round2.Withheld)
+
+	// Eager sticky does it in one round.
+	eager := assign(t, "sticky", Group{Topics: topics, Members: []Member{
+		owning(c0, 5, map[string][]int32{"t0": {0, 1, 2}}),
+		owning(c1, 5, map[string][]int32{"t0": {3, 4, 5}}),
+		c2,
+	}})
+	assert.Equal(t, Assignment{"c0": {"t0": {0, 1}}, "c1": {"t0": {3, 4}}, "c2": {"t0": {2, 5}}}, eager.Assignment)
+}
+
+// SEED-EXAMPLES 9: c3 joins; p1 leaves c1 only in the second rebalance.
+func TestCooperativeStickySeedExample9(t *testing.T) {
+	topics := map[string]int32{"p": 3}
+	c1, c2, c3 := member("c1", "p"), member("c2", "p"), member("c3", "p")
+	round1 := assign(t, "cooperative-sticky", Group{Topics: topics, Members: []Member{
+		owning(c1, 1, map[string][]int32{"p": {0, 1}}),
+		owning(c2, 1, map[string][]int32{"p": {2}}),
+		c3,
+	}})
+	assert.Equal(t, Assignment{"c1": {"p": {0}}, "c2": {"p": {2}}, "c3": {}}, round1.Assignment)
+	assert.Equal(t, []Withheld{{TopicPartition{"p", 1}, "c1", "c3"}}, round1.Withheld)
+	round2 := assign(t, "cooperative-sticky", Group{Topics: topics, Members: nextGeneration(round1.Assignment, 2, c1, c2, c3)})
+	assert.Equal(t, Assignment{"c1": {"p": {0}}, "c2": {"p": {2}}, "c3": {"p": {1}}}, round2.Assignment)
+}
+
+// KAFKA.md §4: a partition claimed by two members of the same generation is
+// void; the higher generation wins otherwise. cooperative-sticky gives a void
+// partition to nobody this round.
+func TestStickyConflictingClaims(t *testing.T) {
+	topics := map[string]int32{"t0": 6}
+	g := Group{Topics: topics, Members: []Member{
+		owning(member("c1", "t0"), 3, map[string][]int32{"t0": {0, 1, 5}}),
+		owning(member("c2", "t0"), 3, map[string][]int32{"t0": {2, 5}}),
+		owning(member("c3", "t0"), 2, map[string][]int32{"t0": {0, 3, 4}}),
+	}}
+	eager := assign(t, "sticky", g)
+	assert.Contains(t, eager.Explanation, "t0-5 claimed by c1 and c2 at generation 3: void, reassigned")
+	assert.Contains(t, eager.Explanation, "t0-0 claimed by c1 (generation 3) and c3 (generation 2): the higher generation keeps it")
+	assert.Equal(t, Assignment{"c1": {"t0": {0, 1}}, "c2": {"t0": {2, 5}}, "c3": {"t0": {3, 4}}}, eager.Assignment)
+
+	coop := assign(t, "cooperative-sticky", g)
+	assert.Equal(t, Assignment{"c1": {"t0": {0, 1}}, "c2": {"t0": {2}}, "c3": {"t0": {3, 4}}}, coop.Assignment)
+	assert.Equal(t, []Withheld{{TopicPartition{"t0", 5}, "c1,c2", "c2"}}, coop.Withheld)
+}
+
+func TestStickyRegistration(t *testing.T) {
+	for name, alias := range map[string]string{
+		"sticky":             "org.apache.kafka.clients.consumer.StickyAssignor",
+		"cooperative-sticky": "org.apache.kafka.clients.consumer.CooperativeStickyAssignor",
+	} {
+		a, err := Lookup(alias)
+		require.NoError(t, err)
+		assert.Equal(t, name, a.Name())
+		assert.Equal(t, name, a.KafkaName())
+	}
+	s, _ := Lookup("sticky")
+	c, _ := Lookup("cooperative-sticky")
+	assert.Equal(t, []Protocol{Eager}, s.Protocols())
+	assert.Equal(t, []Protocol{Eager, Cooperative}, c.Protocols())
+}
+
+func TestStickyEdgeCasesDoNotPanic(t *testing.T) {
+	for _, name := range []string{"sticky", "cooperative-sticky"} {
+		// No members, no topics, topics with no partitions, a member with no topics.
+		assert.Empty(t, assign(t, name, Group{Topics: map[string]int32{"t": 3}}).Assignment)
+		r := assign(t, name, Group{Topics: map[string]int32{"t": 0, "u": 2}, Members: []Member{member("a", "t"), member("b")}})
+		assert.Equal(t, Assignment{"a": {}, "b": {}}, r.Assignment)
+		// More members than partitions.
+		r = assign(t, name, Group{Topics: map[string]int32{"t": 1}, Members: []Member{member("a", "t"), member("b", "t"), member("c", "t")}})
+		assert.Equal(t, Assignment{"a": {"t": {0}}, "b": {}, "c": {}}, r.Assignment)
+	}
+}
