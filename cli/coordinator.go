@@ -143,6 +143,6 @@ func writeCoordinatorText(w *bufio.Writer, a coordinatorAnswer) {
 		fmt.Fprintf(w, "the coordinator is that partition's leader broker (--brokers B names it)\n")
 		return
 	}
-	fmt.Fprintf(w, "replicas %s (rack-unaware placement, %s)\n", intList(a.replicas), a.how)
+	fmt.Fprintf(w, "replicas %s, placed rack-unaware with %s\n", intList(a.replicas), a.how)
 	fmt.Fprintf(w, "coordinator: broker %d, the preferred leader (first replica)\n", a.replicas[0])
 }

@@ -198,7 +198,7 @@ func (p placementFlags) resolve(brokers int, random bool) (start, shift int, how
 		return start, shift, fmt.Sprintf("start index %d, shift %d", start, shift), nil
 	}
 	if !random && !p.seedSet {
-		return 0, shift, fmt.Sprintf("start index 0, shift %d (kviz's fixed default; Kafka draws them at random, --seed draws them too)", shift), nil
+		return 0, shift, fmt.Sprintf("start index 0, shift %d (kviz's fixed default: Kafka draws both at random, as --seed does)", shift), nil
 	}
 	seed := p.seed
 	if !p.seedSet {

@@ -1,6 +1,7 @@
 package strategies
 
 import (
+	"encoding/hex"
 	"fmt"
 	"strconv"
 	"unicode/utf8"
@@ -45,7 +46,10 @@ func quoteKey(k []byte) string {
 	if utf8.Valid(k) {
 		return strconv.Quote(string(k))
 	}
-	return "0x" + hexBytes(k, 32)
+	if len(k) > 32 {
+		return "0x" + hex.EncodeToString(k[:32]) + "…"
+	}
+	return "0x" + hex.EncodeToString(k)
 }
 
 // hexBytes prints up to limit bytes in hex, then how many were left out.
