@@ -88,8 +88,37 @@ func (info *simInfo) lastRebalance(step int) int {
 	return k - 1
 }
 
+// currentRebalance is the index of the rebalance under way at step (start
+// and end included), or -1.
+func (info *simInfo) currentRebalance(step int) int {
+	for i, r := range info.rebalances {
+		if r.StartStep <= step && step <= r.EndStep {
+			return i
+		}
+	}
+	return -1
+}
+
+// freshMembers are the members whose onPartitionsAssigned ran during the
+// rebalance under way: their NewlyAssigned partitions are news. Outside a
+// rebalance nothing is new (the view keeps NewlyAssigned until the next
+// callback, which would otherwise mark old partitions forever).
+func freshMembers(sim simulation, info *simInfo, step int) map[string]bool {
+	r := info.currentRebalance(step)
+	if r < 0 {
+		return nil
+	}
+	out := map[string]bool{}
+	for i := info.rebalances[r].StartStep; i <= step; i++ {
+		if s := sim.Step(i); s.Kind == "PartitionsAssigned" {
+			out[s.Member] = true
+		}
+	}
+	return out
+}
+
 // buildGrid turns the view after a step into the grid's plain data.
-func buildGrid(v *model.GroupView, info *simInfo, step int, selected string) *gridData {
+func buildGrid(v *model.GroupView, info *simInfo, step int, selected string, fresh map[string]bool) *gridData {
 	g := &gridData{Selected: -1}
 	index := map[string]int{}
 	for i, t := range v.Topics {
@@ -122,7 +151,9 @@ func buildGrid(v *model.GroupView, info *simInfo, step int, selected string) *gr
 			}
 		}
 		mark(m.Owned, cellOwned)
-		mark(m.NewlyAssigned, cellNew)
+		if fresh[m.ID] {
+			mark(m.NewlyAssigned, cellNew)
+		}
 		mark(m.Revoking, cellRevoking)
 		mark(m.Pending, cellPending)
 		if m.ID == selected {

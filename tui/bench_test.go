@@ -76,7 +76,7 @@ func BenchmarkGrid50x1000(b *testing.B) {
 	st := NewStyles(true)
 	b.ReportAllocs()
 	for b.Loop() {
-		g := buildGrid(sim.view, info, 0, "consumer-00")
+		g := buildGrid(sim.view, info, 0, "consumer-00", nil)
 		_ = renderGrid(g, &st, 156, 40)
 	}
 }

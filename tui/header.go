@@ -80,7 +80,7 @@ func (a App) narrationLines() []string {
 	s := a.sim.Step(a.step)
 	st := &a.styles
 	text := s.Text
-	if s.Error != "" {
+	if failed(s.Error) {
 		text += "  [" + s.Error + "]"
 	}
 	lines := wrap(text, a.width-3)

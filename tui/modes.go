@@ -70,7 +70,7 @@ func (a App) compareBody(h int) string {
 func (a App) whatIfBody(h int) string {
 	st := &a.styles
 	p := a.whatIf
-	g := buildGrid(a.view(), a.info, a.step, a.selected)
+	g := a.grid()
 	gridH := max(min(len(g.Members)+4+2, h/2), 6)
 	grid := box(st, a.gridTitle(g), strings.Split(renderGrid(g, st, a.width-4, gridH-2), "\n"), a.width, gridH, false)
 	var lines []string

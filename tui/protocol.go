@@ -87,7 +87,9 @@ func (a App) lastTransition() string {
 	return ""
 }
 
-// messageLines are the last n protocol steps up to the cursor, oldest first.
+// messageLines are the last n protocol steps up to the cursor, oldest
+// first: requests go → to the coordinator, responses come back ←, the
+// coordinator's own moves are ◆, client callbacks and events are ·.
 func (a App) messageLines(w, n int) []string {
 	st := &a.styles
 	var rev []string
@@ -99,10 +101,11 @@ func (a App) messageLines(w, n int) []string {
 		who := "coordinator"
 		if s.Member != "" {
 			letter, color := a.info.letter(s.Member)
-			who = st.MemberFg(color).Render(letter + " " + s.Member)
+			who = st.MemberFg(color).Render(pad(letter+" "+s.Member, 10))
 		}
-		line := st.Faint.Render(fmt.Sprintf("%9s ", formatMs(s.TimeMs))) + pad(who, 12) + " " + st.Value.Render(s.Kind)
-		if s.Error != "" {
+		arrow, name := messageShape(s.Kind)
+		line := st.Faint.Render(fmt.Sprintf("%9s ", formatMs(s.TimeMs))) + pad(who, 11) + " " + arrow + " " + st.Value.Render(name)
+		if failed(s.Error) {
 			line += " " + st.Bad.Render(s.Error)
 		}
 		if i == a.step {
@@ -118,3 +121,22 @@ func (a App) messageLines(w, n int) []string {
 	}
 	return out
 }
+
+// messageShape turns a step kind into an arrow and a short name:
+// "JoinGroupRequest" is "→ JoinGroup", "HeartbeatResponse" "← Heartbeat".
+func messageShape(kind string) (arrow, name string) {
+	switch {
+	case strings.HasSuffix(kind, "Request"):
+		return "→", strings.TrimSuffix(kind, "Request")
+	case strings.HasSuffix(kind, "Response"):
+		return "←", strings.TrimSuffix(kind, "Response")
+	case kind == "GroupStateChanged":
+		return "◆", "coordinator"
+	case strings.HasPrefix(kind, "Partitions"):
+		return "↺", "on" + kind // the listener callback, as Kafka names it
+	}
+	return "·", kind
+}
+
+// failed: the step carries a real error code (NONE is success).
+func failed(code string) bool { return code != "" && code != "NONE" }

@@ -36,12 +36,12 @@ func (a App) onTick(msg tickMsg) (tea.Model, tea.Cmd) {
 	if msg.gen != a.playGen || !a.playing {
 		return a, nil // stale: from a play session that was paused since
 	}
-	if a.step >= a.sim.Len()-1 {
+	if a.nextShown(a.step, +1) == a.step {
 		a.playing = false
 		a.setStatus("end of the timeline", false)
 		return a, nil
 	}
-	a.goTo(a.step + 1)
+	a.goTo(a.nextShown(a.step, +1))
 	return a, a.tick()
 }
 
@@ -65,9 +65,9 @@ func (a App) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	switch {
 	case key.Matches(msg, k.Next):
-		a.goTo(a.step + 1)
+		a.goTo(a.nextShown(a.step, +1))
 	case key.Matches(msg, k.Prev):
-		a.goTo(a.step - 1)
+		a.goTo(a.nextShown(a.step, -1))
 	case key.Matches(msg, k.First):
 		a.goTo(0)
 	case key.Matches(msg, k.Last):
@@ -125,6 +125,22 @@ func (a *App) goTo(i int) {
 	}
 }
 
+// nextShown is the next step in direction dir that is worth a keystroke:
+// routine heartbeats that change nothing are skipped (the model flags
+// them), so a minute of virtual time is a minute of stepping, not three
+// hundred presses. It returns i itself at either end.
+func (a *App) nextShown(i, dir int) int {
+	for j := i + dir; j >= 0 && j < a.sim.Len(); j += dir {
+		if !a.sim.Step(j).Routine {
+			return j
+		}
+	}
+	if dir > 0 && i < a.sim.Len()-1 {
+		return a.sim.Len() - 1 // only routine steps remain: show the last
+	}
+	return i
+}
+
 // jumpRebalance moves to the start of the next rebalance, or back to the
 // start of the one before the cursor.
 func (a *App) jumpRebalance(dir int) {
@@ -158,7 +174,7 @@ func (a App) togglePlay() (tea.Model, tea.Cmd) {
 		a.setStatus("paused", false)
 		return a, nil
 	}
-	if a.step >= a.sim.Len()-1 {
+	if a.nextShown(a.step, +1) == a.step {
 		a.step = 0 // playing from the end replays from the start
 	}
 	a.setStatus("playing at "+a.speedLabel(), false)

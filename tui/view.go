@@ -62,7 +62,7 @@ func (a App) tooSmall() string {
 // labBody is the grid over the protocol and numbers panes.
 func (a App) labBody(h int) string {
 	w := a.width
-	g := buildGrid(a.view(), a.info, a.step, a.selected)
+	g := a.grid()
 	// The grid takes what it needs (double-height rows when there is room,
 	// see renderGrid); the panes below keep at least a third of the body.
 	lowerMin := max(8, h/3)
@@ -73,6 +73,11 @@ func (a App) labBody(h int) string {
 	grid := box(&a.styles, a.gridTitle(g), lines, w, gridH, a.focus == paneGrid)
 	restH := h - gridH
 	return grid + "\n" + a.lowerPanes(w, restH)
+}
+
+// grid is the grid data for the current step.
+func (a App) grid() *gridData {
+	return buildGrid(a.view(), a.info, a.step, a.selected, freshMembers(a.sim, a.info, a.step))
 }
 
 func (a App) gridTitle(g *gridData) string {
