@@ -1,0 +1,64 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/kvizlab/kviz/demo"
+	"github.com/kvizlab/kviz/tui"
+)
+
+func init() {
+	runLab = openLab
+	subcommands = append(subcommands, newPlayCmd)
+}
+
+func newPlayCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "play FILE",
+		Short: "Open the lab on a scenario file (or demo:NAME)",
+		Long: `play opens the interactive lab on a scenario: a YAML file, or demo:NAME for a
+shipped one. The scenario is read and simulated first, so a bad file is reported
+(with its line) before the screen changes. "kviz" alone opens demo:` + demo.DefaultName + `.`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageErrf("play needs exactly one scenario file (or demo:NAME), got %d arguments", len(args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error { return openLab(cmd, args[0]) },
+	}
+}
+
+// openLab loads, simulates and shows a scenario ("" = the default demo).
+// Every check that can fail happens before Bubble Tea takes the terminal,
+// so an error is one plain line on a normal screen.
+func openLab(cmd *cobra.Command, file string) error {
+	if file == "" {
+		file = "demo:" + demo.DefaultName
+	}
+	sc, err := loadScenario(file)
+	if err != nil {
+		return err
+	}
+	app, err := tui.New(sc)
+	if err != nil {
+		return failure(fmt.Errorf("%s: %v", sc.File, err))
+	}
+	if !isTerminal(cmd.OutOrStdout()) {
+		return usageErrf("the lab needs a terminal; for a text trace run: kviz simulate %s", file)
+	}
+	p := tea.NewProgram(app,
+		tea.WithContext(cmd.Context()),
+		tea.WithInput(cmd.InOrStdin()),
+		tea.WithOutput(cmd.OutOrStdout()))
+	// Bubble Tea restores the terminal on return, also after a panic in
+	// Update or View (it recovers them and reports ErrProgramPanic).
+	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+		return failure(fmt.Errorf("lab: %w", err))
+	}
+	return nil
+}
