@@ -372,3 +372,83 @@ func TestParseClientVersion(t *testing.T) {
 		assert.Error(t, err, bad)
 	}
 }
+
+// Property: every record lands in 0..N-1; an explicit partition is kept; a
+// key goes to toPositive(murmur2(key)) % N under the partitioners that hash
+// keys; a keyless record goes to an available partition when there is one.
+func TestEveryRecordLandsInRange(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		pick := rapid.SampledFrom(ptEvery).Draw(rt, "partitioner")
+		pt := ptNew(rt, pick.name, pick.version, rapid.Uint64().Draw(rt, "seed"))
+		hashes := pick.name == "default" || pick.name == "DefaultPartitioner"
+		n := rapid.IntRange(1, 64).Draw(rt, "partitions")
+		lay := TopicLayout{Partitions: n}
+		for p := range n {
+			if rapid.Bool().Draw(rt, "available") {
+				lay.Available = append(lay.Available, p)
+			}
+		}
+		fb := ptNewFakeBatches(rapid.IntRange(1, 5).Draw(rt, "perBatch"))
+		// The fixed RoundRobinPartitioner answers the next call with the
+		// partition onNewBatch saw, even one named explicitly by the record
+		// before (see TestFixedRoundRobinCarriesAnExplicitPartitionOver).
+		carried := false
+		for range rapid.IntRange(1, 100).Draw(rt, "records") {
+			rec := ProducerRecord{Partition: NoPartition}
+			switch rapid.IntRange(0, 2).Draw(rt, "kind") {
+			case 0:
+				rec.Key = rapid.SliceOfN(rapid.Byte(), 0, 20).Draw(rt, "key")
+			case 1:
+				rec.Partition = rapid.IntRange(0, n-1).Draw(rt, "explicit")
+			}
+			if rapid.IntRange(0, 4).Draw(rt, "drain") == 0 {
+				fb.drain()
+			}
+			c := ptSend(rt, pt, rec, lay, fb)
+			switch {
+			case c.Partition < 0 || c.Partition >= n:
+				rt.Fatalf("partition %d outside 0..%d", c.Partition, n-1)
+			case rec.Partition != NoPartition && c.Partition != rec.Partition:
+				rt.Fatalf("explicit partition %d went to %d", rec.Partition, c.Partition)
+			case rec.Partition == NoPartition && rec.Key != nil && hashes && c.Partition != KeyPartition(rec.Key, n):
+				rt.Fatalf("key %x went to %d, not %d", rec.Key, c.Partition, KeyPartition(rec.Key, n))
+			case c.Kind != ChoseExplicit && c.Kind != ChoseKey && len(lay.Available) > 0 && ptIndexOf(lay.Available, c.Partition) < 0 && !carried:
+				rt.Fatalf("keyless record went to unavailable partition %d (available %v)", c.Partition, lay.Available)
+			}
+			if c.Kind == ChoseRoundRob || c.Kind == ChoseSticky {
+				carried = false
+			}
+			if c.Kind == ChoseExplicit && c.Abandoned >= 0 {
+				carried = true
+			}
+		}
+	})
+}
+
+func TestChoicesExplainThemselves(t *testing.T) {
+	ex := NewExplainer(0)
+	pt := ptNew(t, "default", "4.0", 1)
+	c, err := pt.Choose(ProducerRecord{Key: []byte("key1"), Partition: NoPartition}, ptLayout(6), nil, ex)
+	require.NoError(t, err)
+	assert.Equal(t, []string{`key "key1" → murmur2 28543940 → toPositive 28543940 → % 6 = partition 2`}, ex.Lines())
+	assert.Equal(t, ex.Lines()[0], ChoiceLine(c))
+
+	ex = NewExplainer(0)
+	c, _ = pt.Choose(ProducerRecord{Partition: NoPartition}, ptLayout(6), nil, ex)
+	assert.Contains(t, ex.Lines()[0], "first keyless record: random partition")
+	assert.Contains(t, ChoiceLine(c), "sticky partition")
+}
+
+// KAFKA-17632's fix remembers the partition onNewBatch was called with and
+// returns it from the next partition() call. For a record with an explicit
+// partition the producer calls onNewBatch but never partition(), so the
+// next keyless record inherits that partition.
+func TestFixedRoundRobinCarriesAnExplicitPartitionOver(t *testing.T) {
+	pt := ptNew(t, "round-robin", "4.0", 1)
+	fb := ptNewFakeBatches(10)
+	lay := ptLayout(6)
+	assert.Equal(t, 0, ptSend(t, pt, ProducerRecord{Partition: NoPartition}, lay, fb).Partition)
+	assert.Equal(t, 4, ptSend(t, pt, ProducerRecord{Partition: 4}, lay, fb).Partition)
+	assert.Equal(t, 4, ptSend(t, pt, ProducerRecord{Partition: NoPartition}, lay, fb).Partition, "inherited")
+	assert.Equal(t, 1, ptSend(t, pt, ProducerRecord{Partition: NoPartition}, lay, fb).Partition, "the counter resumes")
+}
