@@ -69,12 +69,17 @@ type accumulator struct {
 	nowMs            int64
 	keyLen, valueLen int
 	spare            []*batch // drained batches, reused: no garbage per batch
+	// nodes is RecordAccumulator.nodeStats: when each broker last had data
+	// ready and last could take it (partitioner.availability.timeout.ms).
+	nodes map[int]*nodeLatency
 }
+
+type nodeLatency struct{ readyMs, drainMs int64 }
 
 var _ strategies.Batches = (*accumulator)(nil)
 
 func newAccumulator(partitions, batchSize int) *accumulator {
-	return &accumulator{queues: make([]queue, partitions), batchSize: batchSize}
+	return &accumulator{queues: make([]queue, partitions), batchSize: batchSize, nodes: map[int]*nodeLatency{}}
 }
 
 // CloseIfNoRoom is tryAppend's failure path: no open batch with room.
@@ -140,8 +145,10 @@ const maxRequestSize = 1 << 20
 // batches behind it, or linger.ms passed); then the first batch of *every*
 // partition it leads is drained, lingering or not, up to max.request.size —
 // as Kafka's drain does. leaderOf returns -1 for a partition without leader
-// (its batches wait). ready is scratch space indexed by broker id.
-func (a *accumulator) drainReady(nowMs, lingerMs int64, leaderOf func(p int) int, ready map[int]int, sent func(p, records int)) {
+// (its batches wait). A stalled broker is ready but cannot take data (its
+// in-flight requests are stuck), which only moves its ready time on, as the
+// Sender does. ready is scratch space indexed by broker id.
+func (a *accumulator) drainReady(nowMs, lingerMs int64, leaderOf func(p int) int, stalled func(b int) bool, ready map[int]int, sent func(p, records int)) {
 	clear(ready)
 	for p := range a.queues {
 		q := &a.queues[p]
@@ -159,6 +166,19 @@ func (a *accumulator) drainReady(nowMs, lingerMs int64, leaderOf func(p int) int
 	}
 	if len(ready) == 0 {
 		return
+	}
+	for b := range ready {
+		n := a.nodes[b]
+		if n == nil {
+			n = &nodeLatency{readyMs: nowMs, drainMs: nowMs}
+			a.nodes[b] = n
+		}
+		n.readyMs = nowMs
+		if stalled(b) {
+			delete(ready, b)
+			continue
+		}
+		n.drainMs = nowMs
 	}
 	for p := range a.queues {
 		q := &a.queues[p]
@@ -178,23 +198,37 @@ func (a *accumulator) drainReady(nowMs, lingerMs int64, leaderOf func(p int) int
 	}
 }
 
-// loadStats fills sizes/ids with the queue sizes (in batches) of partitions
-// with a leader, as RecordAccumulator.partitionReady does, and reports
-// whether it applies: only once every partition has a deque.
-func (a *accumulator) loadStats(leaderOf func(p int) int, sizes, ids []int) ([]int, []int, bool) {
-	sizes, ids = sizes[:0], ids[:0]
+// loadStats fills sizes/ids as RecordAccumulator.partitionReady does: one
+// slot per partition; first the queue sizes (in batches) of partitions with
+// a leader whose broker has not kept data waiting longer than
+// availabilityMs (0 = off), then unused slots. It returns how many slots
+// count, and false until every partition has a deque (Kafka's condition).
+func (a *accumulator) loadStats(leaderOf func(p int) int, availabilityMs int64, sizes, ids []int) ([]int, []int, int, bool) {
 	for p := range a.queues {
 		if !a.queues[p].seen {
-			return nil, nil, false
+			return nil, nil, 0, false
 		}
 	}
+	n := len(a.queues)
+	if cap(sizes) < n {
+		sizes, ids = make([]int, n), make([]int, n)
+	}
+	sizes, ids = sizes[:n], ids[:n]
+	clear(sizes)
+	clear(ids)
+	length := 0
 	for p := range a.queues {
-		if leaderOf(p) >= 0 {
-			sizes = append(sizes, a.queues[p].len())
-			ids = append(ids, p)
+		leader := leaderOf(p)
+		if leader < 0 {
+			continue
 		}
+		if node := a.nodes[leader]; availabilityMs > 0 && node != nil && node.readyMs-node.drainMs > availabilityMs {
+			continue
+		}
+		sizes[length], ids[length] = a.queues[p].len(), p
+		length++
 	}
-	return sizes, ids, true
+	return sizes, ids, length, true
 }
 
 // queued is how many records wait in p's batches.

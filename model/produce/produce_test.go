@@ -253,3 +253,23 @@ func TestBadConfigIsAnError(t *testing.T) {
 	assert.Error(t, g.Release("d", tps("t", 0), Lost))
 	assert.Error(t, sim.Advance(-1))
 }
+
+// partitioner.availability.timeout.ms: a broker that keeps data waiting is
+// left out of the built-in partitioner's picks; adaptive partitioning alone
+// only makes it less likely.
+func TestAvailabilityTimeoutAvoidsAStalledBroker(t *testing.T) {
+	queuedOnStalled := func(timeoutMs int) int {
+		sim := NewSim(21)
+		require.NoError(t, sim.AddTopic("t", 6))
+		p, err := sim.AddProducer(ProducerConfig{Topic: "t", Rate: 20000, AvailabilityTimeoutMs: timeoutMs})
+		require.NoError(t, err)
+		require.NoError(t, sim.Advance(100))
+		sim.StallBroker(2, true)
+		require.NoError(t, sim.Advance(3000))
+		return p.Queued(2)
+	}
+	withTimeout, adaptiveOnly := queuedOnStalled(50), queuedOnStalled(0)
+	assert.Less(t, withTimeout, adaptiveOnly)
+	assert.LessOrEqual(t, withTimeout, 2*2*148, "at most the sticky runs begun before the timeout passed")
+	t.Logf("records stuck on the stalled broker after 3 s: %d with a 50 ms timeout, %d without", withTimeout, adaptiveOnly)
+}

@@ -46,6 +46,10 @@ type ProducerConfig struct {
 	ValueBytes      int
 	IgnoreKeys      bool
 	DisableAdaptive bool
+	// AvailabilityTimeoutMs is partitioner.availability.timeout.ms (0 = off):
+	// the built-in partitioner avoids partitions whose broker kept data
+	// waiting longer than this (see Sim.StallBroker).
+	AvailabilityTimeoutMs int
 }
 
 // Producer is one simulated producer.
@@ -80,6 +84,9 @@ func newProducer(cfg ProducerConfig, t *topicLog, rng *rand.Rand) (*Producer, er
 	}
 	if cfg.ValueBytes < 0 {
 		return nil, fmt.Errorf("producer %q: value size must not be negative, got %d", cfg.Name, cfg.ValueBytes)
+	}
+	if cfg.AvailabilityTimeoutMs < 0 {
+		return nil, fmt.Errorf("producer %q: partitioner.availability.timeout.ms must not be negative, got %d", cfg.Name, cfg.AvailabilityTimeoutMs)
 	}
 	if cfg.ValueBytes == 0 {
 		cfg.ValueBytes = 100
@@ -201,21 +208,22 @@ func (p *Producer) tick(nowMs int64) error {
 	return nil
 }
 
-// drain is the sender thread's pass: ready batches land in the log, and the
-// built-in partitioner gets fresh queue sizes.
+// drain is the sender thread's pass. As in Kafka, ready() first hands the
+// built-in partitioner the queue sizes, then ready batches are drained and
+// land in the log.
 func (p *Producer) drain(nowMs int64) {
 	t := p.topic
-	p.acc.drainReady(nowMs, p.lingerMs, t.leaderOf, p.ready, func(part, records int) {
-		t.logEnd[part] += int64(records)
-		p.Sent[part] += int64(records)
-	})
-	sizes, ids, ok := p.acc.loadStats(t.leaderOf, p.sizes, p.ids)
+	sizes, ids, length, ok := p.acc.loadStats(t.leaderOf, int64(p.cfg.AvailabilityTimeoutMs), p.sizes, p.ids)
 	if ok {
 		p.sizes, p.ids = sizes, ids
-		p.part.UpdateLoadStats(sizes, ids, len(sizes))
+		p.part.UpdateLoadStats(sizes, ids, length)
 	} else {
 		p.part.UpdateLoadStats(nil, nil, 0)
 	}
+	p.acc.drainReady(nowMs, p.lingerMs, t.leaderOf, p.sim.stalled, p.ready, func(part, records int) {
+		t.logEnd[part] += int64(records)
+		p.Sent[part] += int64(records)
+	})
 }
 
 // SendNow sends count records with key (nil = no key) at the current

@@ -19,6 +19,7 @@ type Sim struct {
 	groups    map[string]*Group
 	groupList []*Group
 	events    []Event
+	stalls    map[int]bool
 }
 
 // Event is something worth telling the trainer (a reset, a failed commit).
@@ -55,7 +56,7 @@ func layoutOf(leader []int) strategies.TopicLayout {
 
 // NewSim starts a simulation at virtual time 0. All randomness comes from seed.
 func NewSim(seed uint64) *Sim {
-	return &Sim{seed: seed, topics: map[string]*topicLog{}, groups: map[string]*Group{}}
+	return &Sim{seed: seed, topics: map[string]*topicLog{}, groups: map[string]*Group{}, stalls: map[int]bool{}}
 }
 
 // NowMs is the virtual time in milliseconds.
@@ -97,6 +98,20 @@ func (s *Sim) SetLeaders(topic string, leaders []int) error {
 	t.refreshLayout()
 	return nil
 }
+
+// StallBroker makes a broker stop taking produce requests (stalled=true)
+// or take them again. Its partitions keep their leader, so keyed records
+// still go there and wait; the built-in partitioner with
+// partitioner.availability.timeout.ms steers keyless records away.
+func (s *Sim) StallBroker(broker int, stalled bool) {
+	if stalled {
+		s.stalls[broker] = true
+	} else {
+		delete(s.stalls, broker)
+	}
+}
+
+func (s *Sim) stalled(broker int) bool { return s.stalls[broker] }
 
 // LeadersFrom copies a topic's leaders from a cluster model.
 func (s *Sim) LeadersFrom(c *cluster.Cluster, topic string) error {
