@@ -273,3 +273,21 @@ func TestAvailabilityTimeoutAvoidsAStalledBroker(t *testing.T) {
 	assert.LessOrEqual(t, withTimeout, 2*2*148, "at most the sticky runs begun before the timeout passed")
 	t.Logf("records stuck on the stalled broker after 3 s: %d with a 50 ms timeout, %d without", withTimeout, adaptiveOnly)
 }
+
+func TestViews(t *testing.T) {
+	sim := NewSim(1)
+	require.NoError(t, sim.AddTopic("t", 6))
+	p, err := sim.AddProducer(ProducerConfig{Topic: "t", Keys: Keys{Kind: KeysFixed, Fixed: []string{"key1"}}})
+	require.NoError(t, err)
+	assert.Equal(t, "", p.LastLine())
+	require.NoError(t, p.SendNow([]byte("key1"), 1))
+	assert.Equal(t, `key "key1" → murmur2 28543940 → toPositive 28543940 → % 6 = partition 2`, p.LastLine())
+	assert.Equal(t, []string{"t"}, sim.Topics())
+	assert.Equal(t, 6, sim.PartitionCount("t"))
+	g := sim.Group("g")
+	require.NoError(t, g.Join("c", ConsumerConfig{}))
+	require.NoError(t, g.Own("c", tps("t", 3, 1)))
+	assert.Equal(t, tps("t", 3, 1), g.Owned("c"))
+	assert.Equal(t, []string{"c"}, g.Members())
+	assert.Equal(t, "g", sim.Groups()[0].Name())
+}
