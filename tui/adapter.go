@@ -138,11 +138,18 @@ func buildGrid(v *model.GroupView, info *simInfo, step int, selected string, fre
 		for i, t := range g.Topics {
 			gm.Cells[i] = make([]cellState, t.Partitions)
 		}
-		mark := func(tps []strategies.TopicPartition, s cellState) {
+		// Revoking and NewlyAssigned qualify a partition the member holds;
+		// the view keeps both lists after the fact (until the next
+		// callback), so a partition no longer held is not drawn as either.
+		// Pending is the opposite: assigned, not yet held.
+		mark := func(tps []strategies.TopicPartition, s cellState, from cellState) {
 			for _, tp := range tps {
 				ti, ok := index[tp.Topic]
 				if !ok || int(tp.Partition) >= len(gm.Cells[ti]) || tp.Partition < 0 {
 					continue // a view never names unknown partitions; stay safe if one does
+				}
+				if gm.Cells[ti][tp.Partition] != from {
+					continue
 				}
 				gm.Cells[ti][tp.Partition] = s
 				if s != cellPending {
@@ -150,12 +157,13 @@ func buildGrid(v *model.GroupView, info *simInfo, step int, selected string, fre
 				}
 			}
 		}
-		mark(m.Owned, cellOwned)
+		mark(m.Owned, cellOwned, cellEmpty)
 		if fresh[m.ID] {
-			mark(m.NewlyAssigned, cellNew)
+			mark(m.NewlyAssigned, cellNew, cellOwned)
 		}
-		mark(m.Revoking, cellRevoking)
-		mark(m.Pending, cellPending)
+		mark(m.Revoking, cellRevoking, cellOwned)
+		mark(m.Revoking, cellRevoking, cellNew)
+		mark(m.Pending, cellPending, cellEmpty)
 		if m.ID == selected {
 			g.Selected = mi
 		}

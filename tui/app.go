@@ -107,9 +107,7 @@ func newApp(sim simulation) App {
 	a.styles = NewStyles(true).WithNoColor(os.Getenv("NO_COLOR") != "")
 	a.help.Styles = help.DefaultStyles(true)
 	a.setSim(sim)
-	if v := a.view(); len(v.Members) > 0 {
-		a.selected = v.Members[0].ID
-	}
+	a.keepSelection()
 	return a
 }
 

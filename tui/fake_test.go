@@ -54,7 +54,7 @@ func newFakeSim(sc *model.Scenario) *fakeSim {
 		{ms: 3010, kind: "PartitionsAssigned", member: "c1", text: "c1 sends the assignment (range)", state: "Stable", gen: 1, members: three, owned: split3, fresh: split3},
 		{ms: 6000, kind: "Heartbeat", member: "c2", text: "c2 heartbeats", state: "Stable", gen: 1, members: three, owned: split3},
 		{ms: 10000, kind: "JoinGroup", member: "c4", text: "c4 joins: the coordinator starts a rebalance", state: "PreparingRebalance", gen: 1, members: four, owned: split3},
-		{ms: 10100, kind: "Heartbeat", member: "c1", text: "c1 is told REBALANCE_IN_PROGRESS and revokes everything (eager)", state: "PreparingRebalance", gen: 1, members: four, revoking: split3},
+		{ms: 10100, kind: "Heartbeat", member: "c1", text: "c1 is told REBALANCE_IN_PROGRESS and revokes everything (eager)", state: "PreparingRebalance", gen: 1, members: four, owned: split3, revoking: split3},
 		{ms: 10200, kind: "JoinGroupResponse", member: "c1", text: "generation 2", state: "CompletingRebalance", gen: 2, members: four},
 		{ms: 10250, kind: "PartitionsAssigned", member: "c1", text: "c1 sends the new assignment", state: "Stable", gen: 2, members: four, owned: split4, fresh: split4},
 		{ms: 13000, kind: "Heartbeat", member: "c3", text: "all quiet", state: "Stable", gen: 2, members: four, owned: split4},

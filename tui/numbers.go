@@ -22,7 +22,7 @@ func (a App) numbersLines(w, h int) []string {
 	out := []string{
 		fit(st.Label.Render("now ")+st.Value.Render(fmt.Sprintf("%d–%d", lo, hi))+st.Label.Render(" per live member · ")+
 			st.Value.Render(fmt.Sprintf("%d/%d", held, total))+st.Label.Render(" partitions consumed"), w),
-		st.PaneTitle.Render(fmt.Sprintf("%-3s %-5s %-17s %5s %10s %10s", "#", "gen", "when", "moved", "worst gap", "Σ gap")),
+		st.PaneTitle.Render(fmt.Sprintf(" %-3s %-4s %-15s %5s %9s %9s", "#", "gen", "when", "moved", "worst gap", "Σ gap")),
 	}
 	rs := a.info.rebalances
 	if len(rs) == 0 {
@@ -37,7 +37,7 @@ func (a App) numbersLines(w, h int) []string {
 			worst = max(worst, ms)
 			sum += ms
 		}
-		line := fmt.Sprintf("%-3s %-5d %-17s %5d %10s %10s", strconv.Itoa(i+1), r.Generation,
+		line := fmt.Sprintf("%-3s %-4d %-15s %5d %9s %9s", strconv.Itoa(i+1), r.Generation,
 			formatSpan(r.StartMs, r.EndMs), r.Moved, formatDur(worst), formatDur(sum))
 		switch {
 		case r.StartStep <= a.step && a.step <= r.EndStep:

@@ -104,6 +104,9 @@ func (a App) messageLines(w, n int) []string {
 			who = st.MemberFg(color).Render(pad(letter+" "+s.Member, 10))
 		}
 		arrow, name := messageShape(s.Kind)
+		if s.Kind == "GroupStateChanged" {
+			name = s.GroupState
+		}
 		line := st.Faint.Render(fmt.Sprintf("%9s ", formatMs(s.TimeMs))) + pad(who, 11) + " " + arrow + " " + st.Value.Render(name)
 		if failed(s.Error) {
 			line += " " + st.Bad.Render(s.Error)
@@ -131,7 +134,7 @@ func messageShape(kind string) (arrow, name string) {
 	case strings.HasSuffix(kind, "Response"):
 		return "←", strings.TrimSuffix(kind, "Response")
 	case kind == "GroupStateChanged":
-		return "◆", "coordinator"
+		return "◆", "group"
 	case strings.HasPrefix(kind, "Partitions"):
 		return "↺", "on" + kind // the listener callback, as Kafka names it
 	}

@@ -120,6 +120,7 @@ func (a App) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 // whole trace is precomputed.
 func (a *App) goTo(i int) {
 	a.step = max(0, min(i, a.sim.Len()-1))
+	a.keepSelection()
 	if a.mode == modeWhatIf {
 		a.mode = modeLab // a preview is about one moment; moving on closes it
 	}
@@ -197,3 +198,15 @@ func (a *App) moveSelection(delta int) {
 }
 
 func (a *App) setStatus(s string, bad bool) { a.status, a.statusBad = s, bad }
+
+// keepSelection selects the first member when nobody is selected yet (the
+// group starts empty) so that d, x, r and w work without a hunt for ↓. A
+// selected member that is not in this step stays selected: it comes back.
+func (a *App) keepSelection() {
+	if a.selected != "" {
+		return
+	}
+	if ms := a.view().Members; len(ms) > 0 {
+		a.selected = ms[0].ID
+	}
+}

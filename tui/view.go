@@ -89,7 +89,7 @@ func (a App) gridTitle(g *gridData) string {
 // else the focused one (tab switches).
 func (a App) lowerPanes(w, h int) string {
 	if w >= 120 {
-		pw := w * 3 / 5
+		pw := w - min(70, w*2/5) // numbers need ~64 columns; protocol takes the rest
 		left := box(&a.styles, "Protocol", a.protocolLines(pw-4, h-2), pw, h, a.focus == paneProtocol)
 		right := box(&a.styles, "Numbers", a.numbersLines(w-pw-4, h-2), w-pw, h, a.focus == paneNumbers)
 		return besides(left, right)
