@@ -214,3 +214,33 @@ func TestStickyEdgeCasesDoNotPanic(t *testing.T) {
 		assert.Equal(t, Assignment{"a": {"t": {0}}, "b": {}, "c": {}}, r.Assignment)
 	}
 }
+
+// Found by the Kafka oracle: the general algorithm hands t3-2 back to C1,
+// which reported it at an older generation but now subscribes to t2 only.
+// Kafka's prevAssignment is built from raw reports, so this is what Kafka does.
+func TestStickyKafkaQuirkPreviousOwnerNotSubscribed(t *testing.T) {
+	g := Group{Topics: map[string]int32{"t2": 2, "t3": 7}, Members: []Member{
+		owning(member("c4", "t2", "t3"), 3, map[string][]int32{"t2": {0}, "t3": {1, 3, 6}}),
+		member("C0", "t2", "t3"),
+		owning(member("C1", "t2"), 1, map[string][]int32{"t3": {2}}),
+	}}
+	assert.Equal(t, Assignment{
+		"C0": {"t3": {0, 4, 5}},
+		"C1": {"t2": {1}, "t3": {2}},
+		"c4": {"t2": {0}, "t3": {1, 3, 6}},
+	}, assign(t, "sticky", g).Assignment)
+}
+
+// Kafka's assignor throws NullPointerException when a partition's previous
+// owner holds nothing it could balance (Z subscribes to an empty topic).
+// kviz skips that step, says so, and still assigns everything.
+func TestStickyWhereKafkaThrows(t *testing.T) {
+	g := Group{Topics: map[string]int32{"t0": 3, "u": 0}, Members: []Member{
+		owning(member("A", "t0"), 2, map[string][]int32{"t0": {0, 1, 2}}),
+		member("B", "t0"),
+		owning(member("Z", "u"), 1, map[string][]int32{"t0": {0}}),
+	}}
+	r := assign(t, "sticky", g)
+	assert.Equal(t, 3, r.Assignment.Count("A")+r.Assignment.Count("B"))
+	assert.Contains(t, r.Explanation, "warning: Kafka's assignor throws NullPointerException here (t0-0's previous owner Z takes no part in balancing); kviz skips that step")
+}
