@@ -356,4 +356,3 @@ func franzSticky(t *rapid.T, g Group) Assignment {
 	}
 	return out
 }
-
