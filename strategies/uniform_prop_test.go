@@ -15,14 +15,20 @@ import (
 // subscriptions, and a previous target in which each partition has at most
 // one owner — sometimes a member that no longer subscribes to its topic.
 func srvGenGroup(t *rapid.T, homogeneous bool) Group {
-	nTopics := rapid.IntRange(1, 5).Draw(t, "topics")
+	return srvGenSizedGroup(t, homogeneous, 5, 12, 9)
+}
+
+// srvGenSizedGroup is srvGenGroup with bounds on topics, partitions per topic
+// and members.
+func srvGenSizedGroup(t *rapid.T, homogeneous bool, maxTopics, maxParts, maxMembers int) Group {
+	nTopics := rapid.IntRange(1, maxTopics).Draw(t, "topics")
 	g := Group{Topics: map[string]int32{}}
 	names := make([]string, nTopics)
 	for i := range names {
 		names[i] = fmt.Sprintf("t%d", i)
-		g.Topics[names[i]] = int32(rapid.IntRange(0, 12).Draw(t, "partitions"))
+		g.Topics[names[i]] = int32(rapid.IntRange(0, maxParts).Draw(t, "partitions"))
 	}
-	ids := rapid.SliceOfNDistinct(rapid.StringMatching(`[a-z][a-z0-9]{0,4}`), 1, 9, rapid.ID[string]).Draw(t, "ids")
+	ids := rapid.SliceOfNDistinct(rapid.StringMatching(`[a-z][a-z0-9]{0,4}`), 1, maxMembers, rapid.ID[string]).Draw(t, "ids")
 	subset := func(label string) []string {
 		var out []string
 		for _, n := range names {
@@ -137,18 +143,36 @@ func TestUniformPropertyValidAndBalancedHeterogeneous(t *testing.T) {
 		g := srvGenGroup(t, false)
 		a := srvAssignQuiet("uniform", g)
 		srvCheckValid(t, g, a)
-		for _, x := range g.Members {
-			for _, y := range g.Members {
-				if a.Count(x.ID) < a.Count(y.ID)+2 {
-					continue
-				}
-				for _, topic := range y.Topics {
-					if len(a[x.ID][topic]) > 0 {
-						t.Fatalf("%s holds %d, %s holds %d and subscribes to %s, of which %s holds %v",
-							x.ID, a.Count(x.ID), y.ID, a.Count(y.ID), topic, x.ID, a[x.ID][topic])
-					}
+		srvCheckReachableBalance(t, g, a)
+	})
+}
+
+func srvCheckReachableBalance(t *rapid.T, g Group, a Assignment) {
+	for _, x := range g.Members {
+		for _, y := range g.Members {
+			if a.Count(x.ID) < a.Count(y.ID)+2 {
+				continue
+			}
+			for _, topic := range y.Topics {
+				if len(a[x.ID][topic]) > 0 {
+					t.Fatalf("%s holds %d, %s holds %d and subscribes to %s, of which %s holds %v",
+						x.ID, a.Count(x.ID), y.ID, a.Count(y.ID), topic, x.ID, a[x.ID][topic])
 				}
 			}
+		}
+	}
+}
+
+// Larger mixed groups, where the balancing phase takes several rounds.
+func TestUniformPropertyLargeHeterogeneous(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		g := srvGenSizedGroup(t, false, 12, 60, 40)
+		a := srvAssignQuiet("uniform", g)
+		srvCheckValid(t, g, a)
+		srvCheckReachableBalance(t, g, a)
+		g.Members = withOwned(g.Members, a)
+		if b := srvAssignQuiet("uniform", g); !srvSameAssignment(a, b) {
+			t.Fatalf("round 2 moved partitions")
 		}
 	})
 }
