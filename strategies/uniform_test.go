@@ -256,3 +256,19 @@ func TestUniformNilExplainer(t *testing.T) {
 	require.Nil(t, r.Explanation)
 	require.Equal(t, 5, r.Assignment.Count("a")+r.Assignment.Count("b"))
 }
+
+// Assign expects a validated group, but a bad one must not panic: unknown
+// topics and partitions that do not exist are ignored, repeats count once.
+func TestServerAssignorsToleratesUnvalidatedInput(t *testing.T) {
+	g := Group{Topics: map[string]int32{"t0": 2}, Members: []Member{
+		{ID: "a", Topics: []string{"t0", "nope", "t0"}, Owned: []TopicPartition{{"nope", 0}, {"t0", -1}, {"t0", 7}, {"t0", 1}, {"t0", 1}}},
+		{ID: "b", Topics: []string{"t0"}},
+	}}
+	require.Error(t, g.Validate())
+	for _, a := range []Assignor{uniformAssignor{}, rangeServerAssignor{}} {
+		r := a.Assign(g, NewExplainer(0))
+		require.Equal(t, 2, r.Assignment.Count("a")+r.Assignment.Count("b"), a.Name())
+	}
+	r := uniformAssignor{}.Assign(g, nil)
+	require.Equal(t, []int32{1}, r.Assignment["a"]["t0"], "a keeps its valid target t0-1")
+}
