@@ -199,7 +199,7 @@ func TestInsertedEventKeepsThePast(t *testing.T) {
 	for i := 0; i <= 3; i++ {
 		assert.Equal(t, before.Step(i), a.sim.Step(i), "step %d changed", i)
 	}
-	assert.Contains(t, screen(a), "c2 leaves at 6.000 s")
+	assert.Contains(t, screen(a), "c2 leaves at 6.001 s")
 	a, _ = drive(t, a, keys("n")...)
 	after := screen(a)
 	a, _ = drive(t, a, keys("b", "b", "n", "n")...)
@@ -207,7 +207,7 @@ func TestInsertedEventKeepsThePast(t *testing.T) {
 	require.Len(t, a.Scenario().Timeline, 1)
 	assert.Equal(t, "leave", a.Scenario().Timeline[0].Kind)
 	assert.Equal(t, "c2", a.Scenario().Timeline[0].Member)
-	assert.Equal(t, int64(6000), a.Scenario().Timeline[0].AtMs)
+	assert.Equal(t, int64(6001), a.Scenario().Timeline[0].AtMs, "1 ms after the step on screen")
 }
 
 func TestEventKeys(t *testing.T) {
@@ -219,7 +219,7 @@ func TestEventKeys(t *testing.T) {
 			require.Len(t, a.Scenario().Timeline, 1)
 			ev := a.Scenario().Timeline[0]
 			assert.Equal(t, kind, ev.Kind)
-			assert.Equal(t, int64(6000), ev.AtMs)
+			assert.Equal(t, int64(6001), ev.AtMs)
 			switch kind {
 			case "join":
 				assert.Equal(t, "c5", ev.Member, "the first id no one uses anywhere in the timeline (c4 joins later)")

@@ -11,10 +11,13 @@ import (
 )
 
 // insert adds an event at the current virtual time and swaps in the
-// recomputed simulation. The steps before the cursor are unchanged, so
+// recomputed simulation. The event goes 1 ms after the step on screen: the
+// model runs an event before other work due in the same millisecond, so at
+// the very same time it could rewrite steps the user has already seen.
+// One millisecond later, every step up to the cursor is unchanged, and
 // stepping back and forward again replays exactly.
 func (a *App) insert(ev model.Event, what string) bool {
-	ev.AtMs = a.view().TimeMs
+	ev.AtMs = a.view().TimeMs + 1
 	next, err := a.sim.Insert(ev)
 	if err != nil {
 		a.setStatus("cannot "+what+": "+err.Error(), true)

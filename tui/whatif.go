@@ -47,7 +47,7 @@ func (a *App) openWhatIf() {
 		a.setStatus("select a member first (↑/↓)", true)
 		return
 	}
-	now := a.view().TimeMs
+	now := a.view().TimeMs + 1 // where insert would put it
 	p := &whatIfPreview{Member: a.selected, AtMs: now, Strategy: a.sim.Scenario().Strategy}
 	for _, kind := range []string{"leave", "crash"} {
 		p.Outcomes = append(p.Outcomes, forecast(a.sim, a.step, model.Event{AtMs: now, Kind: kind, Member: a.selected}))
