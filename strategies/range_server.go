@@ -59,7 +59,7 @@ func (rangeServerAssignor) Assign(g Group, ex *Explainer) Result {
 			if from < to {
 				mine[ts.name] = ts.numbers[from:to:to]
 			}
-			if ex.Enabled() {
+			if ex.Enabled() && len(ts.runs) <= rangeServerShownRuns {
 				ts.note(rangeServerRun(m.ID, from, to))
 			}
 		}
