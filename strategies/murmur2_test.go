@@ -78,3 +78,17 @@ func BenchmarkKeyPartitionFranzGo(b *testing.B) {
 	}
 	_ = sum
 }
+
+// The whole partition choice for a keyed record (checks, key path, choice
+// record), as the producer model calls it, against the same franz-go path.
+func BenchmarkChooseKeyedBuiltIn(b *testing.B) {
+	pt := ptNew(b, "default", "4.0", 1)
+	rec := ProducerRecord{Key: []byte("customer-4711"), Partition: NoPartition}
+	lay := ptLayout(12)
+	sum := 0
+	for b.Loop() {
+		c, _ := pt.Choose(rec, lay, nil, nil)
+		sum += c.Partition
+	}
+	_ = sum
+}
