@@ -29,18 +29,16 @@ func (roundRobinAssignor) Protocols() []Protocol { return []Protocol{Eager} }
 func (roundRobinAssignor) Assign(g Group, ex *Explainer) Result {
 	members := SortMembers(g.Members)
 	explainMemberOrder(ex, members)
-	topics, subs := subscribersByTopic(g, members)
+	idx := newSubscriptionIndex(g, members)
 
-	a := make(Assignment, len(members))
-	maps := make([]map[string][]int32, len(members))
-	for i, m := range members {
-		maps[i] = make(map[string][]int32, len(m.Topics))
-		a[m.ID] = maps[i]
-	}
+	dealtByTopic := make([][][]int32, len(idx.names))
 	counts := make([]int32, len(members)) // per topic, reused
 	pos := 0                              // the iterator: next member to peek at
-	for _, topic := range topics {
-		n, ts := g.Topics[topic], subs[topic]
+	for ti, ts := range idx.subs {
+		if len(ts) == 0 {
+			continue
+		}
+		n := idx.counts[ti]
 		// First subscriber at or after pos, wrapping to the first one.
 		k := sort.SearchInts(ts, pos)
 		if k == len(ts) {
@@ -49,45 +47,30 @@ func (roundRobinAssignor) Assign(g Group, ex *Explainer) Result {
 		start := k
 		dealt := partitionLists(n, ts, k, counts)
 		for p := int32(0); p < n; p++ {
-			i := ts[k]
 			dealt[k] = append(dealt[k], p)
+			pos = ts[k] + 1
 			k++
 			if k == len(ts) {
 				k = 0
 			}
-			pos = i + 1
 		}
-		if pos == len(members) {
-			pos = 0
-		}
-		for j, ps := range dealt {
-			if len(ps) > 0 {
-				maps[ts[j]][topic] = ps
+		dealtByTopic[ti] = dealt
+		explainRoundRobinTopic(ex, idx.names[ti], n, members, ts, start, dealt)
+	}
+
+	// Fill the maps member by member (see emitRangeAssignment for why).
+	a := make(Assignment, len(members))
+	for i, m := range members {
+		refs := idx.refs[i]
+		lists := make(map[string][]int32, len(refs))
+		for _, r := range refs {
+			if ps := dealtByTopic[r.topic][r.k]; len(ps) > 0 {
+				lists[idx.names[r.topic]] = ps
 			}
 		}
-		explainRoundRobinTopic(ex, topic, n, members, ts, start, dealt)
+		a[m.ID] = lists
 	}
 	return Result{Assignment: a, Explanation: ex.Lines()}
-}
-
-// subscribersByTopic returns the subscribed topics with partitions, in Java
-// order (Kafka's TreeSet), and each one's subscribers as ascending positions
-// in the sorted member list.
-func subscribersByTopic(g Group, members []Member) ([]string, map[string][]int) {
-	subs := make(map[string][]int, len(g.Topics))
-	for i, m := range members {
-		for _, t := range m.Topics {
-			if g.Topics[t] <= 0 {
-				continue // unknown or empty: Kafka has no partitions to deal
-			}
-			ts := subs[t]
-			if len(ts) > 0 && ts[len(ts)-1] == i {
-				continue // a topic listed twice is one subscription
-			}
-			subs[t] = append(ts, i)
-		}
-	}
-	return SortedTopics(subs), subs
 }
 
 // partitionLists pre-sizes each subscriber's list for one topic: dealing n
