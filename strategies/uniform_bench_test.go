@@ -3,8 +3,12 @@ package strategies
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // Benchmarks of the server-side assignors on Kafka's scale cases (issue 2):
@@ -123,4 +127,59 @@ func BenchmarkUniformWorkshopExplained(b *testing.B) {
 	for b.Loop() {
 		uniformAssignor{}.Assign(g, NewExplainer(0))
 	}
+}
+
+// franz-go has no KIP-848 server assignors, but its RangeBalancer computes
+// the same answer as range-server (client range without racks): on the same
+// inputs, the ratio says how kviz compares with a Go implementation built for
+// production. Timed: franz-go's MemberBalancer (decoding the members'
+// metadata) and Balance; kviz's Assign.
+func BenchmarkRangeServerVersusFranzRange(b *testing.B) {
+	for _, c := range srvBenchCases("range-server") {
+		if c.owned {
+			continue // neither reads owned partitions
+		}
+		g := srvBenchGroup(c)
+		b.Run(c.name+"/kviz", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				rangeServerAssignor{}.Assign(g, nil)
+			}
+		})
+		members, topics := srvFranzInput(kgo.RangeBalancer(), g)
+		b.Run(c.name+"/franz-go", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				mb, _, err := kgo.RangeBalancer().MemberBalancer(members)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := mb.(kgo.GroupMemberBalancerOrError).BalanceOrError(topics); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		srvBenchGroups.Clear()
+		runtime.GC()
+	}
+}
+
+// srvFranzInput is what a franz-go group leader holds before balancing: the
+// JoinGroup members with the metadata bal encodes, and the subscribed topics.
+func srvFranzInput(bal kgo.GroupBalancer, g Group) ([]kmsg.JoinGroupResponseMember, map[string]int32) {
+	topics := map[string]int32{}
+	members := make([]kmsg.JoinGroupResponseMember, len(g.Members))
+	for i, m := range g.Members {
+		jm := kmsg.NewJoinGroupResponseMember()
+		jm.MemberID = m.ID
+		if m.InstanceID != "" {
+			jm.InstanceID = kmsg.StringPtr(m.InstanceID)
+		}
+		jm.ProtocolMetadata = bal.JoinGroupMetadata(slices.Sorted(slices.Values(m.Topics)), nil, m.Generation)
+		members[i] = jm
+		for _, t := range m.Topics {
+			topics[t] = g.Topics[t]
+		}
+	}
+	return members, topics
 }
