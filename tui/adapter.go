@@ -28,12 +28,15 @@ func newSimInfo(sim simulation) *simInfo {
 			info.letters[id] = len(info.letters)
 		}
 	}
-	for _, m := range sim.Scenario().Members {
+	// Members come from the scenario or from join events: reading those is
+	// enough, and far cheaper than building every step's view.
+	sc := sim.Scenario()
+	for _, m := range sc.Members {
 		add(m.ID)
 	}
-	for i := 0; i < sim.Len(); i++ {
-		for _, m := range sim.View(i).Members {
-			add(m.ID)
+	for _, ev := range sc.Timeline {
+		if ev.Kind == "join" {
+			add(ev.Member)
 		}
 	}
 	info.rebalances = sim.Rebalances()
@@ -72,11 +75,13 @@ func owners(v *model.GroupView) map[strategies.TopicPartition]string {
 	return out
 }
 
-// letter returns the member's roster letter and colour index.
+// letter returns the member's roster letter and colour index. An id the
+// scenario never named (not expected) gets the next letter on first sight.
 func (info *simInfo) letter(id string) (string, int) {
 	i, ok := info.letters[id]
 	if !ok {
 		i = len(info.letters)
+		info.letters[id] = i
 	}
 	g := rosterGlyphs[i%len(rosterGlyphs)]
 	return string(g), i

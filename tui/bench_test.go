@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/kvizlab/kviz/demo"
 	"github.com/kvizlab/kviz/model"
 	"github.com/kvizlab/kviz/strategies"
 )
@@ -78,5 +79,38 @@ func BenchmarkGrid50x1000(b *testing.B) {
 	for b.Loop() {
 		g := buildGrid(sim.view, info, 0, "consumer-00", nil)
 		_ = renderGrid(g, &st, 156, 40)
+	}
+}
+
+// Target: a keystroke that inserts an event and recomputes the rest of the
+// workshop scenario in under 16 ms (one frame at 60 Hz), drawing included.
+func BenchmarkKeystrokeInsertsEvent(b *testing.B) {
+	for _, k := range []string{"x", "a"} {
+		b.Run(k, func(b *testing.B) {
+			a := demoApp(b, 120, 40)
+			a = realDrive(a, press("]"), press("]")) // the c4 join: mid-story
+			b.ReportAllocs()
+			for b.Loop() {
+				next := realDrive(a, press(k))
+				_ = next.View()
+			}
+		})
+	}
+}
+
+// Target: from the scenario's bytes to the first frame in under 100 ms.
+func BenchmarkStartupToFirstFrame(b *testing.B) {
+	name, data := demo.Default()
+	b.ReportAllocs()
+	for b.Loop() {
+		sc, err := model.ParseScenario(name+".yaml", data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		a, err := New(sc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_ = realDrive(a, tea.WindowSizeMsg{Width: 120, Height: 40}).View()
 	}
 }

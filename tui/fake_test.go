@@ -38,7 +38,10 @@ var fakeErr error // set by a test to make Insert fail
 func fakeScenario() *model.Scenario {
 	return &model.Scenario{Name: "fake", GroupID: "workshop", Strategy: "range", Protocol: "eager",
 		Brokers: 3, OffsetsPartitions: 50, Topics: map[string]int32{"orders": 6},
-		Members: []model.MemberSpec{{ID: "c1", Topics: []string{"orders"}}, {ID: "c2", Topics: []string{"orders"}}, {ID: "c3", Topics: []string{"orders"}}}}
+		// c4 joins in the script; listing it here gives it its roster
+		// letter, as a join event does in a real scenario.
+		Members: []model.MemberSpec{{ID: "c1", Topics: []string{"orders"}}, {ID: "c2", Topics: []string{"orders"}},
+			{ID: "c3", Topics: []string{"orders"}}, {ID: "c4", Topics: []string{"orders"}}}}
 }
 
 // newFakeSim scripts: three members join and split six partitions; c4
