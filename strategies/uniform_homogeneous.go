@@ -87,49 +87,53 @@ func (b *uniformHomogeneous) quota() {
 }
 
 // keepTargets is Kafka's maybeRevokePartitions with the KAFKA-18688 rule for
-// the extra slots.
+// the extra slots, member by member in order.
 func (b *uniformHomogeneous) keepTargets() {
-	s := b.s
-	m := len(s.members)
-	for i := range s.members {
-		quota, hasExtra := b.minQuota, false
-		if b.extrasLeft > 0 {
-			quota, hasExtra = quota+1, true
-		}
-		kept := 0
-		var gaveUp []int
-		for _, f := range s.claims[i] {
-			if quota > 0 {
-				b.owner[f] = int32(i)
-				quota--
-				kept++
-				continue
-			}
-			gaveUp = append(gaveUp, f)
-		}
-		b.unassigned = append(b.unassigned, gaveUp...)
-		b.explainKeep(i, kept, gaveUp, hasExtra)
-		// A member whose target does not fill the extra slot leaves it to a
-		// later member, unless too few members are left to take the extras.
-		if quota > 0 && hasExtra {
-			if m-i > b.extrasLeft {
-				quota, hasExtra = quota-1, false
-				b.explainExtra("%s leaves its extra slot to a later member (its target fills %d of %d)", s.members[i].ID, kept, b.minQuota+1)
-			} else {
-				b.explainExtra("%s must take an extra partition: %d members left for %d extras", s.members[i].ID, m-i, b.extrasLeft)
-			}
-		}
-		if quota > 0 {
-			b.unfilled = append(b.unfilled, i)
-			b.room = append(b.room, quota)
-		}
-		if hasExtra {
-			b.extrasLeft--
-		}
+	for i := range b.s.members {
+		b.keepTarget(i)
 	}
 	if b.ex.Enabled() && len(b.unassigned) > 0 {
-		b.ex.Addf("to hand out, in this order (never assigned first, then given up): %s", s.formatFlat(b.unassigned))
+		b.ex.Addf("to hand out, in this order (never assigned first, then given up): %s", b.s.formatFlat(b.unassigned))
 	}
+}
+
+func (b *uniformHomogeneous) keepTarget(i int) {
+	quota, hasExtra := b.minQuota, b.extrasLeft > 0
+	if hasExtra {
+		quota++
+	}
+	claims := b.s.claims[i]
+	kept := min(len(claims), quota)
+	for _, f := range claims[:kept] {
+		b.owner[f] = int32(i)
+	}
+	gaveUp := claims[kept:]
+	b.unassigned = append(b.unassigned, gaveUp...)
+	b.explainKeep(i, kept, gaveUp, quota)
+	quota -= kept
+	if quota > 0 && hasExtra && !b.mustTakeExtra(i, kept) {
+		quota, hasExtra = quota-1, false
+	}
+	if quota > 0 {
+		b.unfilled = append(b.unfilled, i)
+		b.room = append(b.room, quota)
+	}
+	if hasExtra {
+		b.extrasLeft--
+	}
+}
+
+// mustTakeExtra decides for member i, whose target does not fill its extra
+// slot: it leaves the slot to a later member unless too few members are left
+// to take the extras.
+func (b *uniformHomogeneous) mustTakeExtra(i, kept int) bool {
+	id, left := b.s.members[i].ID, len(b.s.members)-i
+	if left > b.extrasLeft {
+		b.explainExtra("%s leaves its extra slot to a later member (its target fills %d of %d)", id, kept, b.minQuota+1)
+		return false
+	}
+	b.explainExtra("%s must take an extra partition: %d members left for %d extras", id, left, b.extrasLeft)
+	return true
 }
 
 func (b *uniformHomogeneous) explainExtra(format string, args ...any) {
@@ -165,7 +169,7 @@ func (b *uniformHomogeneous) fill() {
 	}
 }
 
-func (b *uniformHomogeneous) explainKeep(i, kept int, gaveUp []int, hasExtra bool) {
+func (b *uniformHomogeneous) explainKeep(i, kept int, gaveUp []int, quota int) {
 	if !b.ex.Enabled() {
 		b.ex.Skip()
 		return
@@ -175,14 +179,10 @@ func (b *uniformHomogeneous) explainKeep(i, kept int, gaveUp []int, hasExtra boo
 	if len(s.dropped[i]) > 0 {
 		b.ex.Addf("%s drops %s (topics it no longer subscribes to)", id, formatTPs(s.dropped[i]))
 	}
-	target := b.minQuota
-	if hasExtra {
-		target++
-	}
 	if kept > 0 {
-		b.ex.Addf("%s keeps %s (its target; quota %d)", id, s.formatFlat(s.claims[i][:kept]), target)
+		b.ex.Addf("%s keeps %s (its target; quota %d)", id, s.formatFlat(s.claims[i][:kept]), quota)
 	}
 	if len(gaveUp) > 0 {
-		b.ex.Addf("%s gives up %s (over its quota of %d)", id, s.formatFlat(gaveUp), target)
+		b.ex.Addf("%s gives up %s (over its quota of %d)", id, s.formatFlat(gaveUp), quota)
 	}
 }
