@@ -13,19 +13,29 @@ func PlaceReplicas(brokers, partitions, replicationFactor, startIndex, shift int
 	if err := checkPlacement(brokers, partitions, replicationFactor, startIndex, shift); err != nil {
 		return nil, err
 	}
-	out := make([][]int, partitions)
-	for p := 0; p < partitions; p++ {
+	return placeUnaware(brokers, 0, partitions, replicationFactor, startIndex, shift), nil
+}
+
+// placeUnaware is the rack-unaware walk over broker indexes for partitions
+// firstPartition..firstPartition+count-1. Adding partitions to a topic starts
+// the walk at the current count, so the shift grows at each multiple of the
+// broker count met from there (AdminUtils' startPartitionId).
+func placeUnaware(brokers, firstPartition, count, replicationFactor, startIndex, shift int) [][]int {
+	out := make([][]int, count)
+	for i := range count {
+		p := firstPartition + i
 		if p > 0 && p%brokers == 0 {
 			shift++
 		}
 		first := (p + startIndex) % brokers
-		replicas := []int{first}
+		replicas := make([]int, 1, replicationFactor)
+		replicas[0] = first
 		for j := 0; j < replicationFactor-1; j++ {
 			replicas = append(replicas, replicaIndex(first, shift, j, brokers))
 		}
-		out[p] = replicas
+		out[i] = replicas
 	}
-	return out, nil
+	return out
 }
 
 func replicaIndex(first, shift, j, n int) int {

@@ -16,16 +16,28 @@ type BrokerRack struct {
 // error when only some do (Kafka's AdminOperationException). Broker ids are
 // sorted first, as the controller lists them.
 func PlaceReplicasOn(brokers []BrokerRack, partitions, replicationFactor, startIndex, shift int) ([][]int, error) {
+	return PlaceNewPartitions(brokers, 0, partitions, replicationFactor, startIndex, shift)
+}
+
+// PlaceNewPartitions places partitions firstPartition..firstPartition+count-1
+// (AdminUtils.assignReplicasToBrokers with startPartitionId). Adding
+// partitions to a topic uses firstPartition = the current count, the
+// existing replication factor, and as start index (and shift) the index of
+// the first broker whose id is ≥ partition 0's first replica.
+func PlaceNewPartitions(brokers []BrokerRack, firstPartition, count, replicationFactor, startIndex, shift int) ([][]int, error) {
 	ids, racked, err := checkBrokers(brokers)
 	if err != nil {
 		return nil, err
 	}
+	if firstPartition < 0 {
+		return nil, fmt.Errorf("first partition must not be negative, got %d", firstPartition)
+	}
 	switch racked {
 	case 0:
-		byIndex, err := PlaceReplicas(len(ids), partitions, replicationFactor, startIndex, shift)
-		if err != nil {
+		if err := checkPlacement(len(ids), count, replicationFactor, startIndex, shift); err != nil {
 			return nil, err
 		}
+		byIndex := placeUnaware(len(ids), firstPartition, count, replicationFactor, startIndex, shift)
 		for _, replicas := range byIndex {
 			for i, idx := range replicas {
 				replicas[i] = ids[idx]
@@ -33,7 +45,7 @@ func PlaceReplicasOn(brokers []BrokerRack, partitions, replicationFactor, startI
 		}
 		return byIndex, nil
 	case len(ids):
-		return PlaceReplicasRackAware(brokers, partitions, replicationFactor, startIndex, shift)
+		return placeRackAware(brokers, firstPartition, count, replicationFactor, startIndex, shift)
 	default:
 		return nil, fmt.Errorf("not all brokers have rack information for replica rack aware assignment (%d of %d have a rack)", racked, len(ids))
 	}
@@ -71,6 +83,10 @@ func checkBrokers(brokers []BrokerRack) ([]int, int, error) {
 // have a rack. (KRaft's controller places replicas with StripedReplicaPlacer
 // instead; this is the ZooKeeper-era and admin-tool algorithm.)
 func PlaceReplicasRackAware(brokers []BrokerRack, partitions, replicationFactor, startIndex, shift int) ([][]int, error) {
+	return placeRackAware(brokers, 0, partitions, replicationFactor, startIndex, shift)
+}
+
+func placeRackAware(brokers []BrokerRack, firstPartition, partitions, replicationFactor, startIndex, shift int) ([][]int, error) {
 	arranged, err := RackAlternatedBrokers(brokers)
 	if err != nil {
 		return nil, err
@@ -85,12 +101,13 @@ func PlaceReplicasRackAware(brokers []BrokerRack, partitions, replicationFactor,
 	}
 	numRacks := len(racksOf(brokers))
 	out := make([][]int, partitions)
-	for p := 0; p < partitions; p++ {
+	for i := range partitions {
+		p := firstPartition + i
 		if p > 0 && p%n == 0 {
 			shift++
 		}
 		first := (p + startIndex) % n
-		out[p] = rackAwareReplicas(arranged, rackOf, numRacks, first, shift, replicationFactor)
+		out[i] = rackAwareReplicas(arranged, rackOf, numRacks, first, shift, replicationFactor)
 	}
 	return out, nil
 }

@@ -209,3 +209,43 @@ func (c *Cluster) Layout(topic string) (strategies.TopicLayout, error) {
 	}
 	return l, nil
 }
+
+// AddPartitions grows a topic to newCount partitions the way Kafka's admin
+// path does (AdminZkClient.createNewPartitionsAssignment): the existing
+// replication factor, the walk continued from the current partition count,
+// and as start index (and initial shift) the index, among the live brokers by
+// id, of the first broker whose id is ≥ partition 0's first replica. Keys map
+// differently afterwards: toPositive(murmur2(key)) % newCount.
+func (c *Cluster) AddPartitions(topic string, newCount int) error {
+	parts, ok := c.topics[topic]
+	if !ok {
+		return fmt.Errorf("unknown topic %q", topic)
+	}
+	if newCount <= len(parts) {
+		return fmt.Errorf("topic %q has %d partitions; %d would not be an increase", topic, len(parts), newCount)
+	}
+	var live []strategies.BrokerRack
+	for _, id := range c.ids {
+		if b := c.brokers[id]; b.Alive {
+			live = append(live, strategies.BrokerRack{ID: id, Rack: b.Rack})
+		}
+	}
+	first := parts[0].Replicas[0]
+	start := 0
+	for i, b := range live {
+		if b.ID >= first {
+			start = i
+			break
+		}
+	}
+	placed, err := strategies.PlaceNewPartitions(live, len(parts), newCount-len(parts), len(parts[0].Replicas), start, start)
+	if err != nil {
+		return fmt.Errorf("topic %q: %w", topic, err)
+	}
+	for _, rs := range placed {
+		part := &Partition{Replicas: rs, ISR: slices.Clone(rs), Leader: rs[0]}
+		parts = append(parts, part)
+	}
+	c.topics[topic] = parts
+	return nil
+}

@@ -154,3 +154,22 @@ func TestFailoverInvariants(t *testing.T) {
 		}
 	})
 }
+
+// Growing a topic continues AdminUtils' walk from the current count with the
+// shift starting again at the start index, so partitions 6..11 are not what
+// a fresh 12-partition topic would get (p6 there is [0 1]).
+func TestAddPartitionsContinuesTheWalk(t *testing.T) {
+	c, _ := NewNumbered(3)
+	require.NoError(t, c.CreateTopic("t", 6, 2, 0, 0))
+	require.NoError(t, c.AddPartitions("t", 12))
+	parts, _ := c.Partitions("t")
+	var got [][]int
+	for _, p := range parts[6:] {
+		got = append(got, p.Replicas)
+		assert.Equal(t, p.Replicas[0], p.Leader)
+	}
+	assert.Equal(t, [][]int{{0, 2}, {1, 0}, {2, 1}, {0, 1}, {1, 2}, {2, 0}}, got)
+	layout, _ := c.Layout("t")
+	assert.Equal(t, 12, layout.Partitions)
+	assert.ErrorContains(t, c.AddPartitions("t", 12), "not be an increase")
+}
