@@ -291,3 +291,24 @@ func TestViews(t *testing.T) {
 	assert.Equal(t, []string{"c"}, g.Members())
 	assert.Equal(t, "g", sim.Groups()[0].Name())
 }
+
+func TestGrowTopicMovesKeys(t *testing.T) {
+	sim := NewSim(1)
+	require.NoError(t, sim.AddTopic("t", 6))
+	p, err := sim.AddProducer(ProducerConfig{Topic: "t"})
+	require.NoError(t, err)
+	g := sim.Group("g")
+	require.NoError(t, g.Join("c", ConsumerConfig{}))
+	require.NoError(t, g.Own("c", tps("t", 0)))
+	require.NoError(t, p.SendNow([]byte("key1"), 1))
+	assert.Equal(t, 2, p.Last.Partition)
+	require.NoError(t, sim.GrowTopic("t", 12))
+	require.NoError(t, p.SendNow([]byte("key1"), 1))
+	assert.Equal(t, strategies.KeyPartition([]byte("key1"), 12), p.Last.Partition)
+	assert.Equal(t, 8, p.Last.Partition, "28543940 % 12")
+	require.NoError(t, sim.Advance(10))
+	end, _ := sim.LogEnd("t", 8)
+	assert.Equal(t, int64(1), end)
+	require.NoError(t, g.Own("c", tps("t", 11)))
+	assert.Error(t, sim.GrowTopic("t", 12))
+}

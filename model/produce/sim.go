@@ -216,3 +216,38 @@ func (s *Sim) note(format string, args ...any) {
 	}
 	s.events = append(s.events, Event{AtMs: s.nowMs, Text: fmt.Sprintf(format, args...)})
 }
+
+// GrowTopic adds partitions to a topic (led by their own broker ids until
+// SetLeaders). Producers see the new count at once — Kafka's after its next
+// metadata refresh — so keys move: toPositive(murmur2(key)) % newCount.
+func (s *Sim) GrowTopic(topic string, newCount int) error {
+	t, err := s.topic(topic)
+	if err != nil {
+		return err
+	}
+	old := t.partitions()
+	if newCount <= old || newCount > strategies.MaxPartitions {
+		return fmt.Errorf("topic %q has %d partitions; grow it to more than that (at most %d), not %d", topic, old, strategies.MaxPartitions, newCount)
+	}
+	for p := old; p < newCount; p++ {
+		t.logStart = append(t.logStart, 0)
+		t.logEnd = append(t.logEnd, 0)
+		t.leader = append(t.leader, p)
+	}
+	t.refreshLayout()
+	for _, p := range s.producers {
+		if p.topic == t {
+			p.acc.queues = append(p.acc.queues, make([]queue, newCount-old)...)
+			p.Sent = append(p.Sent, make([]int64, newCount-old)...)
+		}
+	}
+	for _, g := range s.groupList {
+		if ps, ok := g.parts[topic]; ok {
+			for range newCount - old {
+				ps = append(ps, partState{committed: -1, position: -1})
+			}
+			g.parts[topic] = ps
+		}
+	}
+	return nil
+}
