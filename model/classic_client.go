@@ -140,10 +140,10 @@ func (c *client) joinError(errName string) {
 	what := ""
 	switch errName {
 	case "UNKNOWN_MEMBER_ID":
-		c.memberID, c.generation = "", -1
+		c.resetGeneration(true)
 		what = "it resets its member id and generation and joins again"
 	case "ILLEGAL_GENERATION":
-		c.generation = -1
+		c.resetGeneration(false)
 		what = "it resets its generation and joins again"
 	case "FENCED_INSTANCE_ID":
 		c.w.record("JoinGroupResponse", c.id, errName, false, fmt.Sprintf(
@@ -221,10 +221,10 @@ func (c *client) onSyncResponse(s syncResponse) {
 		what := "it rejoins"
 		switch s.err {
 		case "UNKNOWN_MEMBER_ID":
-			c.memberID, c.generation = "", -1
+			c.resetGeneration(true)
 			what = "it resets its member id and generation and rejoins"
 		case "ILLEGAL_GENERATION":
-			c.generation = -1
+			c.resetGeneration(false)
 			what = "it resets its generation and rejoins"
 		}
 		c.w.record("SyncGroupResponse", c.id, s.err, false, fmt.Sprintf("The coordinator answers %s's SyncGroup with %s: %s.", c.id, s.err, what))
@@ -304,13 +304,15 @@ func (c *client) heartbeat() {
 
 // afterRediscovery resumes after FindCoordinator: rejoin if needed, else keep heartbeating.
 func (c *client) afterRediscovery() {
-	if c.phase != phaseStable || c.rejoinNeeded {
-		c.phase = phaseUnjoined
-		c.rejoinNeeded = true
+	if c.phase == phaseStable {
+		// The heartbeat thread carries on; a pending rejoin waits for poll().
+		c.startHeartbeats()
 		c.poll()
 		return
 	}
-	c.startHeartbeats()
+	c.phase = phaseUnjoined
+	c.rejoinNeeded = true
+	c.poll()
 }
 
 func (c *client) onHeartbeatResponse(errName string) {
@@ -326,9 +328,9 @@ func (c *client) onHeartbeatResponse(errName string) {
 		}
 		return
 	case "ILLEGAL_GENERATION":
-		c.generation = -1
+		c.resetGeneration(false)
 	case "UNKNOWN_MEMBER_ID":
-		c.generation, c.memberID = -1, ""
+		c.resetGeneration(true)
 	case "FENCED_INSTANCE_ID":
 		c.w.record("HeartbeatResponse", c.id, errName, false, fmt.Sprintf("%s is fenced: another process uses group.instance.id %s. It stops.", c.id, c.instance))
 		c.stop(StatusFenced)
@@ -391,6 +393,11 @@ func (c *client) leave() {
 		}
 	}
 	id, dynamic := c.memberID, c.instance == "" && c.memberID != "" && c.coord >= 0
+	if c.instance == "" && !dynamic {
+		c.stop(StatusLeft)
+		c.w.record("MemberStopped", c.id, "", false, fmt.Sprintf("%s closes before it is a member of the group: there is nothing to leave.", c.id))
+		return
+	}
 	if !dynamic {
 		c.stop(StatusLeft)
 		c.w.record("MemberStopped", c.id, "", false, fmt.Sprintf(
@@ -399,13 +406,20 @@ func (c *client) leave() {
 	}
 	c.sendLeave(id)
 	c.stop(StatusLeft)
+	c.w.record("MemberStopped", c.id, "", false, fmt.Sprintf("%s closes and sends LeaveGroup.", c.id))
 }
 
+// sendLeave delivers a LeaveGroup; the closing consumer does not wait for
+// the answer, so a coordinator that moved just never sees it.
 func (c *client) sendLeave(id string) {
+	coord := c.coord
 	c.w.clock.after(netMs, false, func() {
-		if c.w.cluster.coordinator() == c.coord && c.coord >= 0 {
+		if c.w.cluster.coordinator() == coord && coord >= 0 && c.w.cluster.up[coord] {
 			c.w.classic.handleLeave(c, id)
+			return
 		}
+		c.w.record("LeaveGroupRequest", c.id, "", false, fmt.Sprintf(
+			"%s's LeaveGroup does not reach the coordinator (it moved); the coordinator will notice by session expiry.", c.id))
 	})
 }
 
@@ -457,7 +471,7 @@ func (c *client) onCommitResponse(errName string, gen int32) {
 			if errName == "UNKNOWN_MEMBER_ID" {
 				c.memberID = ""
 			}
-			c.generation = -1
+			c.resetGeneration(false)
 			c.phase = phaseUnjoined
 			c.requestRejoin("its commit was fenced")
 		}
@@ -517,4 +531,20 @@ func (w *world) clientName(memberID string) string {
 		return w.classic.clientOf(memberID)
 	}
 	return memberID
+}
+
+// resetGeneration forgets the generation (and member id) after an error.
+// What the member held is no longer validly its own: it stops counting as
+// consumed now, and onPartitionsLost reports it at the next poll().
+func (c *client) resetGeneration(memberID bool) {
+	c.generation = -1
+	if memberID {
+		c.memberID = ""
+	}
+	if len(c.owned) > 0 {
+		c.heldLost = union(c.heldLost, c.owned)
+		c.revoking = c.heldLost
+		c.owned = nil
+	}
+	c.changed()
 }

@@ -40,7 +40,7 @@ type classicGroup struct {
 	members    map[string]*cMember
 	order      *javaOrder
 	instances  map[string]string // group.instance.id -> member id
-	pending    map[string]bool   // KIP-394 member ids handed out, not yet joined
+	pending    map[string]*event // KIP-394 member ids handed out, not yet joined (with their expiry)
 	joinTimer  *event
 	syncTimer  *event
 	// newMemberAdded extends the initial rebalance delay (KIP-134).
@@ -81,7 +81,7 @@ type storedGroup struct {
 
 func newClassicGroup(w *world) *classicGroup {
 	return &classicGroup{w: w, state: Empty, members: map[string]*cMember{}, order: newJavaOrder(),
-		instances: map[string]string{}, pending: map[string]bool{}, broker: w.cluster.coordinator(),
+		instances: map[string]string{}, pending: map[string]*event{}, broker: w.cluster.coordinator(),
 		stored: &storedGroup{state: Empty}}
 }
 
@@ -148,6 +148,7 @@ func (g *classicGroup) remove(id string) {
 		return
 	}
 	g.w.clock.cancel(m.session)
+	g.w.orphan(m.client, id)
 	delete(g.members, id)
 	g.order.remove(id)
 	if m.instance != "" && g.instances[m.instance] == id {

@@ -42,11 +42,12 @@ func (g *classicGroup) handleJoin(c *client, req joinRequest, reply func(joinRes
 	case req.memberID == "":
 		// KIP-394: a dynamic member first gets an id, then joins with it.
 		id := g.w.newMemberID(c.id)
-		g.pending[id] = true
+		g.pending[id] = g.w.clock.after(g.w.sc.SessionTimeoutMs, false, func() { g.pendingExpired(id, c.id) })
 		g.w.record("JoinGroupRequest", who, "", false, fmt.Sprintf(
 			"%s sends JoinGroup with no member id (%s); the coordinator makes it member id %s and asks it to rejoin with it.", who, req.reason, id))
 		reply(joinResponse{err: "MEMBER_ID_REQUIRED", memberID: id, generation: -1})
-	case g.pending[req.memberID]:
+	case g.pending[req.memberID] != nil:
+		g.w.clock.cancel(g.pending[req.memberID])
 		delete(g.pending, req.memberID)
 		g.w.record("JoinGroupRequest", who, "", false, fmt.Sprintf(
 			"%s rejoins with member id %s; the coordinator adds it to the group.", who, req.memberID))
@@ -54,6 +55,18 @@ func (g *classicGroup) handleJoin(c *client, req joinRequest, reply func(joinRes
 	default:
 		g.joinKnown(c, req, reply)
 	}
+}
+
+// pendingExpired drops a member id handed out with MEMBER_ID_REQUIRED whose
+// owner never joined with it (it expires after the session timeout).
+func (g *classicGroup) pendingExpired(id, client string) {
+	if g.pending[id] == nil {
+		return
+	}
+	delete(g.pending, id)
+	g.w.record("GroupStateChanged", client, "", false, fmt.Sprintf(
+		"Member id %s was never used to join within session.timeout.ms: the coordinator forgets it.", id))
+	g.maybeCompleteJoinPhase()
 }
 
 func (g *classicGroup) newMember(c *client, id string, req joinRequest) *cMember {
@@ -327,6 +340,9 @@ func (g *classicGroup) moved(from, to int) {
 	g.w.clock.cancel(g.joinTimer)
 	g.w.clock.cancel(g.syncTimer)
 	g.joinTimer, g.syncTimer = nil, nil
+	for _, id := range sortedIDs(g.pending) {
+		g.w.clock.cancel(g.pending[id])
+	}
 	if from >= 0 {
 		g.transition(Dead)
 	}
@@ -350,7 +366,7 @@ func (g *classicGroup) moved(from, to int) {
 func (g *classicGroup) load(s *storedGroup) {
 	g.state, g.prevState = s.state, ""
 	g.generation, g.protocol, g.leader = s.generation, s.protocol, s.leader
-	g.members, g.order, g.instances, g.pending = map[string]*cMember{}, newJavaOrder(), map[string]string{}, map[string]bool{}
+	g.members, g.order, g.instances, g.pending = map[string]*cMember{}, newJavaOrder(), map[string]string{}, map[string]*event{}
 	g.withheld = nil
 	for i := range s.members {
 		m := s.members[i]

@@ -166,7 +166,9 @@ func (c *client) findCoordinator(then func()) {
 				c.id, c.w.sc.GroupID, cl.groupPartition, c.findBackoff))
 			backoff := c.findBackoff
 			c.findBackoff = min(c.findBackoff*2, retryMaxMs)
-			c.w.clock.after(backoff+netMs, false, func() {
+			// Routine: with no leader for the partition, the group waits
+			// for a broker to come back; retries alone do not keep it busy.
+			c.w.clock.after(backoff+netMs, true, func() {
 				if c.inc == inc {
 					c.findingCoord = false
 					c.findCoordinator(then)
@@ -245,7 +247,7 @@ func (c *client) stallOver() {
 	c.stalled = false
 	c.setStatus(c.activeStatus())
 	c.w.record("PollResumed", c.id, "", false, fmt.Sprintf("%s calls poll() again.", c.id))
-	if c.pollTimedOut {
+	if c.pollTimedOut && !c.w.consumer { // the consumer protocol handles it in kipPoll
 		c.pollTimedOut = false
 		c.rejoinNeeded = true
 		c.rejoinReason = "its poll timed out"
@@ -316,6 +318,10 @@ func (c *client) subscribe(topics []string) {
 		return
 	}
 	old := c.topics
+	if sameStrings(old, topics) {
+		c.w.record("SubscriptionChanged", c.id, "", false, fmt.Sprintf("%s subscribes to %v again: nothing changes.", c.id, topics))
+		return
+	}
 	c.topics = topics
 	c.changed()
 	c.w.record("SubscriptionChanged", c.id, "", false, fmt.Sprintf("%s changes its subscription from %v to %v.", c.id, old, topics))
@@ -331,4 +337,19 @@ func (c *client) requestRejoin(reason string) {
 	c.rejoinReason = reason
 	c.setStatus(c.activeStatus())
 	c.poll()
+}
+
+// orphan: the coordinator removed a member whose process still runs (a
+// zombie: stalled, or cut off). The group no longer counts its partitions as
+// consumed by it; the process learns of it at its next heartbeat and calls
+// onPartitionsLost at its next poll().
+func (w *world) orphan(clientID, memberID string) {
+	c := w.byID[clientID]
+	if c == nil || !c.running || c.memberID != memberID || len(c.owned) == 0 {
+		return
+	}
+	c.heldLost = union(c.heldLost, c.owned)
+	c.revoking = c.heldLost
+	c.owned = nil
+	c.changed()
 }

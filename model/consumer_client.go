@@ -19,7 +19,8 @@ type kipClient struct {
 func (k *kipClient) stop() { k.c.w.clock.cancel(k.hbTimer) }
 
 func (k *kipClient) settled() bool {
-	return k.joined && !k.inflight && !k.reconcileDue && sameTPs(k.assigned, k.c.owned) && k.state == MStable
+	return k.joined && !k.inflight && !k.reconcileDue && sameTPs(k.assigned, k.c.owned) && k.state == MStable &&
+		sameStrings(k.sentTopics, k.c.topics)
 }
 
 func (k *kipClient) pendingView() []TP {
@@ -122,9 +123,8 @@ func (c *client) kipResponse(req kRequest, r kResponse, routine bool) {
 	if req.epoch == leaveEpoch || req.epoch == staticLeaveEpoch {
 		return
 	}
-	k.sentTopics = req.topics
-	if req.topics == nil {
-		k.sentTopics = c.topics
+	if req.topics != nil {
+		k.sentTopics = req.topics
 	}
 	changed := !k.joined || k.epoch != r.epoch || !sameTPs(k.assigned, r.assigned) || k.state != r.memberState
 	k.joined, k.epoch, k.state = true, r.epoch, r.memberState
@@ -140,7 +140,11 @@ func (c *client) kipResponse(req kRequest, r kResponse, routine bool) {
 		}
 	}
 	c.setStatus(c.kipStatus())
-	c.kipScheduleHeartbeat(c.w.sc.HeartbeatIntervalMs)
+	next := c.w.sc.HeartbeatIntervalMs
+	if !sameStrings(k.sentTopics, c.topics) {
+		next = 0 // a subscription change goes out at once
+	}
+	c.kipScheduleHeartbeat(next)
 }
 
 // kipReconcile revokes first, then assigns, then acknowledges at once with
@@ -202,7 +206,7 @@ func (c *client) kipPollExpired() {
 		"%s has not polled for max.poll.interval.ms (%d ms): it leaves the group with epoch %d. Its partitions are lost (onPartitionsLost when poll() returns).",
 		c.id, c.w.sc.MaxPollIntervalMs, epoch))
 	c.w.clock.cancel(k.hbTimer)
-	k.inflight = false
+	k.inflight, k.reconcileDue, k.assigned, k.state = false, false, nil, ""
 	c.kipSendLeave(epoch)
 	k.joined = false
 }
@@ -228,10 +232,14 @@ func (c *client) kipLeave() {
 	if c.instance != "" {
 		epoch = staticLeaveEpoch
 	}
-	if c.kip != nil && c.kip.joined {
+	joined := c.kip != nil && c.kip.joined
+	if joined {
 		c.kipSendLeave(epoch)
 	}
 	c.stop(StatusLeft)
+	if !joined {
+		c.w.record("MemberStopped", c.id, "", false, fmt.Sprintf("%s closes before it has joined the group: there is nothing to leave.", c.id))
+	}
 }
 
 // kipCommit: OffsetCommit carries the member epoch; a stale one gets

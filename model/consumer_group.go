@@ -68,17 +68,27 @@ func (g *consumerGroup) fillSnap(s *groupSnap) {
 		g.snapEpochs = map[string]int32{}
 		g.snapTarget = map[string]map[string][]int32{}
 		for _, id := range g.order {
-			m := g.members[id]
-			g.snapEpochs[m.client] = m.epoch
-			g.snapTarget[m.client] = asMap(g.target[id])
+			key := g.displayName(id)
+			g.snapEpochs[key] = g.members[id].epoch
+			g.snapTarget[key] = asMap(g.target[id])
 		}
 		g.snapDirty = false
 	}
 	s.epochs, s.target = g.snapEpochs, g.snapTarget
 }
 
+// displayName is the client id, or the member id itself for a member the
+// client has since replaced (a restarted dynamic consumer's old self).
+func (g *consumerGroup) displayName(id string) string {
+	m := g.members[id]
+	if c := g.w.byID[m.client]; c != nil && c.memberID == id {
+		return m.client
+	}
+	return id
+}
+
 func (g *consumerGroup) settled() bool {
-	if g.state != KStable && g.state != KEmpty {
+	if (g.state != KStable && g.state != KEmpty) || (g.metaStale && len(g.members) > 0) {
 		return false
 	}
 	for _, id := range g.order {
@@ -137,6 +147,7 @@ func (g *consumerGroup) remove(id string) {
 	}
 	g.w.clock.cancel(m.session)
 	g.w.clock.cancel(m.revokeTimer)
+	g.w.orphan(m.client, id)
 	g.setHeld(m, nil, nil)
 	delete(g.members, id)
 	delete(g.target, id)
@@ -203,7 +214,7 @@ func (g *consumerGroup) computeTarget() {
 	for _, id := range g.order {
 		m := g.members[id]
 		members = append(members, strategies.Member{ID: id, InstanceID: m.instance, Topics: m.topics,
-			Owned: g.w.existing(g.target[id]), Generation: g.assignEpoch})
+			Owned: g.w.existing(onTopics(g.target[id], m.topics)), Generation: g.assignEpoch})
 	}
 	grp := strategies.Group{Topics: g.w.subscribedTopics(members), Members: members}
 	if err := grp.Validate(); err != nil {

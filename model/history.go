@@ -1,5 +1,7 @@
 package model
 
+import "fmt"
+
 // history records every step with a snapshot of the state after it. Snapshots
 // share what did not change: a step that touches one member copies only the
 // slice of member pointers and that member's view, so stepping backwards is
@@ -149,4 +151,14 @@ func (h *history) groupSnap() groupSnap {
 		w.classic.fillSnap(&g)
 	}
 	return g
+}
+
+// lastChange describes the last step that was not a routine heartbeat.
+func (h *history) lastChange() string {
+	for i := len(h.steps) - 1; i >= 0; i-- {
+		if r := h.steps[i]; !r.routine {
+			return fmt.Sprintf("step %d at %d ms, %s: %s", i, r.at, r.kind, r.text)
+		}
+	}
+	return "none"
 }

@@ -84,6 +84,9 @@ func (p *parser) fields(n *yaml.Node, what string, known []string, each func(key
 	return nil
 }
 
+// isNull: an empty value (`timeline:` with nothing after it).
+func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.Tag == "!!null" }
+
 func (p *parser) str(n *yaml.Node, what string) (string, error) {
 	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
 		return "", p.errf(n, "%s must be a plain value", what)
@@ -342,6 +345,9 @@ func applyTimeoutDefaults(sc *Scenario, set map[string]int64) {
 var memberKeys = []string{"id", "topics", "instance"}
 
 func (p *parser) members(n *yaml.Node, sc *Scenario) error {
+	if isNull(n) {
+		return nil
+	}
 	if n.Kind != yaml.SequenceNode {
 		return p.errf(n, "members must be a list, like - {id: c1}")
 	}
@@ -419,6 +425,9 @@ func (p *parser) topicList(n *yaml.Node, sc *Scenario, what string) ([]string, e
 }
 
 func (p *parser) timeline(n *yaml.Node, sc *Scenario) error {
+	if isNull(n) {
+		return nil
+	}
 	if n.Kind != yaml.SequenceNode {
 		return p.errf(n, "timeline must be a list, like - {at_ms: 60000, join: {id: c3}}")
 	}

@@ -105,7 +105,7 @@ func (w *world) run() error {
 			return nil
 		}
 		if e.at > lastEvent+settleLimitMs {
-			return fmt.Errorf("the group did not settle within %d ms after the last timeline event", settleLimitMs)
+			return fmt.Errorf("the group did not settle within %d ms after the last timeline event (last change: %s)", settleLimitMs, w.hist.lastChange())
 		}
 		e.run()
 		if w.hist.len() > maxSteps {
@@ -119,6 +119,9 @@ func (c *clock) at(t int64, run func()) *event { return c.after(t-c.now, false, 
 
 // quiet reports whether the group has settled: nothing but heartbeats left.
 func (w *world) quiet() bool {
+	if w.cluster.coordinator() < 0 {
+		return true // nothing moves until a broker recovers
+	}
 	for _, c := range w.clients {
 		if !c.settled() {
 			return false
