@@ -5,10 +5,11 @@ import (
 	"strconv"
 )
 
-// partitionerClassFlow is the producer flow around a Partitioner class, as Kafka ran it
-// before 3.3 and still runs it for any partitioner.class: ask the class; from
-// 2.4 (KIP-480), if the record needs a new batch on that partition, call
-// onNewBatch and ask the class again (KafkaProducer.doSend, abortOnNewBatch).
+// partitionerClassFlow is the producer flow around a Partitioner class, as
+// Kafka ran it before 3.3 and still runs it for any partitioner.class: ask
+// the class; from 2.4 (KIP-480), if the record needs a new batch on that
+// partition, call onNewBatch and ask the class again (KafkaProducer.doSend,
+// abortOnNewBatch).
 type partitionerClassFlow struct {
 	name            string
 	retryOnNewBatch bool // 2.4+: abortOnNewBatch and the second call
@@ -27,50 +28,52 @@ func newPartitionerClassFlow(name string, retryOnNewBatch, hashKeys bool, k keyl
 	return &partitionerClassFlow{name: name, retryOnNewBatch: retryOnNewBatch, hashKeys: hashKeys, keyless: k}
 }
 
-func (l *partitionerClassFlow) Name() string { return l.name }
+func (f *partitionerClassFlow) Name() string { return f.name }
 
 // Choose picks rec's partition. b may be nil (no accumulator: the first
 // answer stands).
-func (l *partitionerClassFlow) Choose(rec ProducerRecord, t TopicLayout, b Batches, ex *Explainer) (PartitionChoice, error) {
+func (f *partitionerClassFlow) Choose(rec ProducerRecord, t TopicLayout, b Batches, ex *Explainer) (PartitionChoice, error) {
 	if err := checkProducerRecord(rec, t); err != nil {
 		return PartitionChoice{}, err
 	}
-	first := l.partition(rec, t, ex)
-	if !l.retryOnNewBatch || b == nil || !b.CloseIfNoRoom(first.Partition, rec) {
+	first := f.partition(rec, t, ex)
+	if !f.retryOnNewBatch || b == nil || !b.CloseIfNoRoom(first.Partition, rec) {
 		return first, nil
 	}
 	if ex.Enabled() {
 		ex.Addf("partition %d has no batch open for this record: the producer calls onNewBatch(%d) and asks the partitioner again", first.Partition, first.Partition)
 	}
-	l.keyless.onNewBatch(t, first.Partition, ex)
-	again := l.partition(rec, t, ex)
+	f.keyless.onNewBatch(t, first.Partition, ex)
+	again := f.partition(rec, t, ex)
 	again.Abandoned = first.Partition
 	return again, nil
 }
 
-func (l *partitionerClassFlow) partition(rec ProducerRecord, t TopicLayout, ex *Explainer) PartitionChoice {
+func (f *partitionerClassFlow) partition(rec ProducerRecord, t TopicLayout, ex *Explainer) PartitionChoice {
 	switch {
 	case rec.Partition != NoPartition:
 		if ex.Enabled() {
 			ex.Addf("the record names partition %d: it goes there, no partitioner involved", rec.Partition)
 		}
 		return PartitionChoice{Partition: rec.Partition, Kind: ChoseExplicit, Abandoned: -1}
-	case l.hashKeys && rec.Key != nil:
+	case f.hashKeys && rec.Key != nil:
 		route := RouteKey(rec.Key, t.Partitions)
 		if ex.Enabled() {
 			ex.Addf("%s", route.Line())
 		}
 		return PartitionChoice{Partition: route.Partition, Kind: ChoseKey, Abandoned: -1, Route: route}
 	default:
-		return l.keyless.partition(t, ex)
+		return f.keyless.partition(t, ex)
 	}
 }
 
-func (l *partitionerClassFlow) Appended(PartitionChoice, int, bool) {}
-func (l *partitionerClassFlow) UpdateLoadStats(_, _ []int, _ int)   {}
+// Appended and UpdateLoadStats feed the built-in partitioner only.
+func (f *partitionerClassFlow) Appended(PartitionChoice, int, bool) {}
+func (f *partitionerClassFlow) UpdateLoadStats(_, _ []int, _ int)   {}
 
-// partitionFromCounter maps a non-negative number onto the available partitions, or onto
-// all partitions when none is available, as every Kafka partitioner does.
+// partitionFromCounter maps a non-negative number onto the available
+// partitions, or onto all partitions when none is available, as every Kafka
+// partitioner does.
 func partitionFromCounter(n int, t TopicLayout) int {
 	if len(t.Available) > 0 {
 		return t.Available[n%len(t.Available)]
