@@ -312,3 +312,26 @@ func TestGrowTopicMovesKeys(t *testing.T) {
 	require.NoError(t, g.Own("c", tps("t", 11)))
 	assert.Error(t, sim.GrowTopic("t", 12))
 }
+
+func TestSetOwnersMovesPartitionsLikeARebalance(t *testing.T) {
+	sim := NewSim(1)
+	require.NoError(t, sim.AddTopic("t", 2))
+	_, err := sim.AddProducer(ProducerConfig{Topic: "t", Rate: 2000, Version: "3.9"})
+	require.NoError(t, err)
+	g := sim.Group("g")
+	require.NoError(t, g.Join("c0", ConsumerConfig{Rate: 500, OffsetReset: ResetEarliest, AutoCommitIntervalMs: 1000}))
+	tp0, tp1 := tps("t", 0)[0], tps("t", 1)[0]
+	require.NoError(t, g.SetOwners(map[strategies.TopicPartition]string{tp0: "c0", tp1: "c0"}, nil))
+	require.NoError(t, sim.Advance(1500))
+	// c0 dies: c1 (joined on the fly, default config) takes both.
+	lost := func(string) Handover { return Lost }
+	require.NoError(t, g.SetOwners(map[strategies.TopicPartition]string{tp0: "c1", tp1: "c1"}, lost))
+	assert.Empty(t, g.Owned("c0"))
+	assert.Equal(t, []strategies.TopicPartition{tp0, tp1}, g.Owned("c1"))
+	require.NoError(t, sim.Advance(2000))
+	d0, d1 := view(t, g, "t", 0).Duplicates, view(t, g, "t", 1).Duplicates
+	assert.Equal(t, int64(750-500), d0+d1, "what c0 read after its 1000 ms auto-commit is read again")
+	// Dropping a partition from the map releases it.
+	require.NoError(t, g.SetOwners(map[strategies.TopicPartition]string{tp0: "c1"}, func(string) Handover { return Revoked }))
+	assert.Equal(t, "", view(t, g, "t", 1).Owner)
+}

@@ -1,0 +1,62 @@
+package produce
+
+import (
+	"sort"
+
+	"github.com/kvizlab/kviz/strategies"
+)
+
+// SetOwners makes owners the group's partition ownership (partition →
+// member; absent = nobody), as the group simulation's assignment changes.
+// Partitions that change hands are released first, each by its old owner
+// with how(owner) — Revoked for a rebalance, Lost for a member that died;
+// nil means Revoked for all — then given to the new owner. Members not yet joined join with the default
+// ConsumerConfig. Work happens in topic, then partition order, so it is
+// deterministic.
+func (g *Group) SetOwners(owners map[strategies.TopicPartition]string, how func(member string) Handover) error {
+	if how == nil {
+		how = func(string) Handover { return Revoked }
+	}
+	current := map[strategies.TopicPartition]string{}
+	for _, name := range g.order {
+		for _, tp := range g.members[name].owned {
+			current[tp] = name
+		}
+	}
+	for _, tp := range sortedTPs(current) {
+		if old := current[tp]; owners[tp] != old {
+			if err := g.Release(old, []strategies.TopicPartition{tp}, how(old)); err != nil {
+				return err
+			}
+		}
+	}
+	for _, tp := range sortedTPs(owners) {
+		name := owners[tp]
+		if name == "" || current[tp] == name {
+			continue
+		}
+		if _, ok := g.members[name]; !ok {
+			if err := g.Join(name, ConsumerConfig{}); err != nil {
+				return err
+			}
+		}
+		if err := g.Own(name, []strategies.TopicPartition{tp}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func sortedTPs(m map[strategies.TopicPartition]string) []strategies.TopicPartition {
+	out := make([]strategies.TopicPartition, 0, len(m))
+	for tp := range m {
+		out = append(out, tp)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Topic != out[j].Topic {
+			return out[i].Topic < out[j].Topic
+		}
+		return out[i].Partition < out[j].Partition
+	})
+	return out
+}
