@@ -21,6 +21,10 @@
 //	g.Own("c1", tps)                           // and gives them to c1
 //	v := g.Partition("orders", 0)              // committed, lag, duplicates
 //
+// or, with a whole assignment at once (partition → member):
+//
+//	g.SetOwners(owners, func(member string) produce.Handover { ... })
+//
 // Own starts a member at the group's committed offset, or by its
 // auto.offset.reset when there is none. Release with Revoked commits first
 // (auto-commit in onJoinPrepare, or a commitSync in onPartitionsRevoked);
