@@ -8,7 +8,8 @@ import "slices"
 //
 //  1. quota: P partitions over M members → P/M each, P%M members get one more.
 //  2. In member order, each member keeps its current target up to its quota
-//     (topic by topic, lowest partitions first) and gives up the rest.
+//     (topic by topic, each topic's partitions in Java HashSet order — see
+//     javaHashSetOrder) and gives up the rest.
 //     A member starts with the extra slot while extras remain, and keeps it only
 //     if its target fills it — or if it is one of the last members and the
 //     extras would otherwise be left over. (Kafka 4.0, before KAFKA-18688,
@@ -18,9 +19,8 @@ import "slices"
 //     the ones given up, in the order they were given up — go in one run to
 //     the members still below quota, in member order.
 //
-// Kafka iterates a member's topics by UUID and its partitions as a
-// HashSet<Integer>; kviz uses topic name order and ascending partitions, which
-// is the HashSet order whenever partition ids are below the set's table size.
+// Kafka iterates a member's topics in HashMap order of their random UUIDs;
+// kviz uses topic name order.
 
 // uniformHomogeneous is the state of one homogeneous build.
 type uniformHomogeneous struct {
@@ -103,13 +103,17 @@ func (b *uniformHomogeneous) keepTarget(i int) {
 		quota++
 	}
 	claims := b.s.claims[i]
+	if len(claims) > quota {
+		// Trimming: which partitions stay depends on Kafka's iteration order.
+		claims = b.s.javaHashSetOrder(claims)
+	}
 	kept := min(len(claims), quota)
 	for _, f := range claims[:kept] {
 		b.owner[f] = int32(i)
 	}
 	gaveUp := claims[kept:]
 	b.unassigned = append(b.unassigned, gaveUp...)
-	b.explainKeep(i, kept, gaveUp, quota)
+	b.explainKeep(i, claims[:kept], gaveUp, quota)
 	quota -= kept
 	if quota > 0 && hasExtra && !b.mustTakeExtra(i, kept) {
 		quota, hasExtra = quota-1, false
@@ -155,9 +159,7 @@ func (b *uniformHomogeneous) fill() {
 			next++
 		}
 		if b.ex.Enabled() {
-			taken := append([]int(nil), b.unassigned[from:next]...)
-			slices.Sort(taken)
-			b.ex.Addf("%s takes %s (to fill its quota)", b.s.members[i].ID, b.s.formatFlat(taken))
+			b.ex.Addf("%s takes %s (to fill its quota)", b.s.members[i].ID, b.s.formatFlat(sortedInts(b.unassigned[from:next])))
 		} else {
 			b.ex.Skip()
 		}
@@ -169,7 +171,7 @@ func (b *uniformHomogeneous) fill() {
 	}
 }
 
-func (b *uniformHomogeneous) explainKeep(i, kept int, gaveUp []int, quota int) {
+func (b *uniformHomogeneous) explainKeep(i int, kept, gaveUp []int, quota int) {
 	if !b.ex.Enabled() {
 		b.ex.Skip()
 		return
@@ -179,10 +181,17 @@ func (b *uniformHomogeneous) explainKeep(i, kept int, gaveUp []int, quota int) {
 	if len(s.dropped[i]) > 0 {
 		b.ex.Addf("%s drops %s (topics it no longer subscribes to)", id, formatTPs(s.dropped[i]))
 	}
-	if kept > 0 {
-		b.ex.Addf("%s keeps %s (its target; quota %d)", id, s.formatFlat(s.claims[i][:kept]), quota)
+	if len(kept) > 0 {
+		b.ex.Addf("%s keeps %s (its target; quota %d)", id, s.formatFlat(sortedInts(kept)), quota)
 	}
 	if len(gaveUp) > 0 {
-		b.ex.Addf("%s gives up %s (over its quota of %d)", id, s.formatFlat(gaveUp), quota)
+		b.ex.Addf("%s gives up %s (over its quota of %d)", id, s.formatFlat(sortedInts(gaveUp)), quota)
 	}
+}
+
+// sortedInts returns an ascending copy of xs, for explanations.
+func sortedInts(xs []int) []int {
+	out := slices.Clone(xs)
+	slices.Sort(out)
+	return out
 }

@@ -74,3 +74,44 @@ func serverMemberOrder(members []Member) ([]int, int) {
 	slices.SortStableFunc(byID, func(a, b int) int { return bucket[a] - bucket[b] })
 	return byID, capacity
 }
+
+// The coordinator rebuilds each member's target from its record as
+// new HashSet<>(partitionList) (Assignment.fromRecord), and the homogeneous
+// builder keeps a member's partitions in that set's iteration order when it
+// must trim to quota. Such a set has a table of
+// tableSizeFor(max((int)(n/.75f)+1, 16)) buckets; partition p sits in bucket
+// (p ^ p>>>16) & (size-1). So {3, 17} iterates 17 first (bucket 1) and 3 second:
+// not simply ascending. Partitions sharing a bucket come in list order, which
+// kviz takes as ascending.
+
+// javaHashSetTable is the table size of new HashSet<>(c) for a collection of n.
+func javaHashSetTable(n int) int {
+	want := max(int(float32(n)/0.75)+1, 16)
+	c := 1
+	for c < want && c < 1<<30 {
+		c <<= 1
+	}
+	return c
+}
+
+// javaHashSetOrder returns flat partitions (ascending) reordered, topic by
+// topic, into the iteration order of the HashSet<Integer> Kafka holds them in.
+func (s *serverSpec) javaHashSetOrder(flat []int) []int {
+	out := slices.Clone(flat)
+	for start := 0; start < len(out); {
+		t := s.topicOf(out[start])
+		end := start
+		for end < len(out) && out[end] < s.base[t]+int(s.parts[t]) {
+			end++
+		}
+		mask := uint32(javaHashSetTable(end-start) - 1)
+		base := s.base[t]
+		bucket := func(f int) int {
+			p := uint32(f - base)
+			return int((p ^ p>>16) & mask)
+		}
+		slices.SortStableFunc(out[start:end], func(a, b int) int { return bucket(a) - bucket(b) })
+		start = end
+	}
+	return out
+}

@@ -89,3 +89,24 @@ func TestServerFormatFlat(t *testing.T) {
 	require.True(t, strings.HasPrefix(out, "t2:0,2,4,"), out)
 	require.True(t, strings.HasSuffix(out, ",78 … (100 partitions in all)"), out)
 }
+
+// new HashSet<>(list of n): table tableSizeFor(max((int)(n/.75f)+1, 16)).
+// n=11: 15 → 16; n=12: 17 → 32; n=24: 33 → 64.
+func TestJavaHashSetTable(t *testing.T) {
+	for n, want := range map[int]int{0: 16, 1: 16, 11: 16, 12: 32, 23: 32, 24: 64, 2000: 4096} {
+		require.Equal(t, want, javaHashSetTable(n), "n=%d", n)
+	}
+}
+
+func TestJavaHashSetOrder(t *testing.T) {
+	s := newServerSpec(Group{Topics: map[string]int32{"a": 70000, "b": 40}}, nil)
+	b := s.base[1]
+	// Table 16: 17 is in bucket 1, 3 in bucket 3.
+	require.Equal(t, []int{b + 17, b + 3}, s.javaHashSetOrder([]int{b + 3, b + 17}))
+	// 65537 ^ (65537>>>16) = 65536: bucket 0, before 1. Topics stay apart.
+	require.Equal(t, []int{65537, 1, b + 0}, s.javaHashSetOrder([]int{1, 65537, b + 0}))
+	// Twelve partitions get a 32-bucket table.
+	twelve := []int{b + 0, b + 1, b + 2, b + 3, b + 4, b + 5, b + 6, b + 7, b + 8, b + 9, b + 10, b + 33}
+	require.Equal(t, []int{b + 0, b + 1, b + 33, b + 2, b + 3, b + 4, b + 5, b + 6, b + 7, b + 8, b + 9, b + 10},
+		s.javaHashSetOrder(twelve), "33 shares bucket 1 of 32 with 1 and comes after it")
+}

@@ -272,3 +272,19 @@ func TestServerAssignorsToleratesUnvalidatedInput(t *testing.T) {
 	r := uniformAssignor{}.Assign(g, nil)
 	require.Equal(t, []int32{1}, r.Assignment["a"]["t0"], "a keeps its valid target t0-1")
 }
+
+// Trimming follows Kafka's HashSet order. t0 has 18 partitions, quota 9 each
+// for a and b. a's target is 0–8 and 17: ten partitions, rebuilt by Kafka as
+// a HashSet with 16 buckets, iterating 0, 1, 17, 2, …, 8 (17 shares bucket 1
+// with 1). a keeps the first nine — 0–7 and 17 — and gives up 8, not 17.
+// b takes the never-assigned 9–16, then the given-up 8.
+func TestUniformHomogeneousTrimsInHashSetOrder(t *testing.T) {
+	ms := srvMembers([]string{"t0"}, "a", "b")
+	ms[0].Owned = srvTPs("t0", 0, 1, 2, 3, 4, 5, 6, 7, 8, 17)
+	r := srvAssign(t, "uniform", Group{Topics: map[string]int32{"t0": 18}, Members: ms})
+	require.Equal(t, Assignment{
+		"a": {"t0": {0, 1, 2, 3, 4, 5, 6, 7, 17}},
+		"b": {"t0": {8, 9, 10, 11, 12, 13, 14, 15, 16}},
+	}, r.Assignment)
+	require.True(t, explained(r, "a gives up t0:8"), r.Explanation)
+}
