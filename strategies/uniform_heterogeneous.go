@@ -250,6 +250,13 @@ func (b *uniformHeterogeneous) explainTopicOrder(what string, topics []int32) {
 		parts = append(parts, fmt.Sprintf("%s (%d/%d)", b.s.topics[t], b.s.parts[t], len(b.subscribers[t])))
 	}
 	b.ex.Addf("%s (partitions/subscribers, most first): %s", what, strings.Join(parts, ", "))
+	for k := 1; k < len(topics); k++ {
+		x, y := topics[k-1], topics[k]
+		if b.s.parts[x] == b.s.parts[y] && len(b.subscribers[x]) == len(b.subscribers[y]) {
+			b.ex.Addf("order: %s and %s tie, so kviz takes name order; Kafka breaks the tie by topic UUID, which a real cluster picks at random", b.s.topics[x], b.s.topics[y])
+			return
+		}
+	}
 }
 
 // explainGiven says who took which partitions of topic t; given holds
