@@ -9,7 +9,7 @@ import "strings"
 // target. Balance comes first, stickiness second.
 //
 // Homogeneous subscriptions use the quota builder (uniform_homogeneous.go),
-// heterogeneous ones the balance-then-stickiness builder
+// heterogeneous ones the keep-then-balance builder of KAFKA-17710
 // (uniform_heterogeneous.go). Neither looks at racks: KAFKA-16694 (May 2024)
 // removed rack awareness from the server assignors, and Kafka 4.0 and trunk
 // (2025) have none, so Member.Rack and Group.PartitionRacks are ignored.

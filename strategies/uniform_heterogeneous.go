@@ -8,7 +8,7 @@ import (
 
 // The uniform assignor when members subscribe to different topics: Kafka's
 // UniformHeterogeneousAssignmentBuilder as rewritten by KAFKA-17710 (apache/kafka
-// 017da210, Oct 2024; unchanged in 4.0 and in trunk as of 2025).
+// 017da210, Oct 2024, in 4.0; the same logic at the later commit fc28b22b).
 //
 //  1. Every member keeps its whole current target in the topics it still
 //     subscribes to (no quota yet).
