@@ -38,7 +38,6 @@ func (p *builtInPartitioner) Choose(rec ProducerRecord, t TopicLayout, b Batches
 	if err := checkProducerRecord(rec, t); err != nil {
 		return PartitionChoice{}, err
 	}
-	p.layout = t
 	switch {
 	case rec.Partition != NoPartition:
 		if ex.Enabled() {
@@ -52,6 +51,7 @@ func (p *builtInPartitioner) Choose(rec ProducerRecord, t TopicLayout, b Batches
 		}
 		return PartitionChoice{Partition: route.Partition, Kind: ChoseKey, Abandoned: -1, Route: route}, nil
 	}
+	p.layout = t // the keyless path picks from it, now and in Appended
 	if !p.stickySet {
 		p.switchPartition(ex)
 	}

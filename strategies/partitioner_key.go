@@ -22,7 +22,7 @@ type KeyRoute struct {
 func RouteKey(key []byte, numPartitions int) KeyRoute {
 	h := Murmur2(key)
 	pos := ToPositive(h)
-	return KeyRoute{Key: key, Murmur2: h, Positive: pos, Partitions: numPartitions, Partition: int(pos) % numPartitions}
+	return KeyRoute{Key: key, Murmur2: h, Positive: pos, Partitions: numPartitions, Partition: positiveMod(pos, numPartitions)}
 }
 
 // Steps explains the route in words, one step a line.
