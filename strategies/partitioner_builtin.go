@@ -124,6 +124,9 @@ func (p *builtInPartitioner) SwitchThreshold() (partition, produced int, ok bool
 // excluded by partitioner.availability.timeout.ms.
 func (p *builtInPartitioner) UpdateLoadStats(queueSizes, partitionIDs []int, length int) {
 	p.cft, p.ids = nil, nil
+	if length > len(queueSizes) || length > len(partitionIDs) {
+		return // inconsistent input: stay uniform rather than index past the end
+	}
 	if !p.adaptive || queueSizes == nil || length < 1 || len(queueSizes) < 2 {
 		return
 	}

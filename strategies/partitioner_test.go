@@ -354,6 +354,9 @@ func TestAdaptiveLoadStats(t *testing.T) {
 	assert.Equal(t, []int{1, 2}, pt.cft, "one excluded by the availability timeout: adaptive over the rest")
 	assert.Equal(t, []int{0, 2}, pt.ids)
 
+	pt.UpdateLoadStats([]int{1, 2}, []int{0, 1}, 5)
+	assert.Nil(t, pt.cft, "a length past the slices is ignored, not a panic")
+
 	off, _ := NewPartitioner(PartitionerConfig{Version: "3.3", DisableAdaptive: true, Rand: rand.New(rand.NewPCG(1, 1))})
 	off.UpdateLoadStats([]int{0, 3, 1}, []int{0, 1, 2}, 3)
 	assert.Nil(t, off.(*builtInPartitioner).cft)
