@@ -139,6 +139,7 @@ func buildGrid(v *model.GroupView, info *simInfo, step int, selected string, fre
 		letter, color := info.letter(m.ID)
 		gm := gridMember{ID: m.ID, Letter: letter, Color: color, Count: len(m.Owned)}
 		gm.Tag, gm.TagBad = memberTag(&m)
+		gm.Gone = !live(m.Status)
 		gm.Cells = make([][]cellState, len(g.Topics))
 		for i, t := range g.Topics {
 			gm.Cells[i] = make([]cellState, t.Partitions)

@@ -84,7 +84,14 @@ type tickMsg struct{ gen int }
 
 // New opens the lab on a scenario. It simulates it first, so a scenario the
 // model rejects is reported before any screen appears.
-func New(sc *model.Scenario) (App, error) {
+func New(sc *model.Scenario) (app App, err error) {
+	defer func() {
+		// A model bug must not take the terminal down: report it before
+		// the screen is ever touched.
+		if r := recover(); r != nil {
+			app, err = App{}, fmt.Errorf("the simulation failed: %v", r)
+		}
+	}()
 	sim, err := simulateFn(sc)
 	if err != nil {
 		return App{}, err

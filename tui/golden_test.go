@@ -44,3 +44,20 @@ func TestGoldenTooSmall(t *testing.T) {
 	a, _ = drive(t, a, tea.WindowSizeMsg{Width: 50, Height: 12})
 	golden.RequireEqual(t, ansi.Strip(a.View().Content))
 }
+
+// One golden per theme with the escape sequences kept: lipgloss renders
+// full colour whatever the terminal, so these are stable and show what
+// changes between a dark and a light background.
+func TestGoldenThemes(t *testing.T) {
+	for _, theme := range []struct {
+		name string
+		dark bool
+	}{{"dark", true}, {"light", false}} {
+		t.Run(theme.name, func(t *testing.T) {
+			a := fakeApp(t, 80, 24)
+			a, _ = drive(t, a, keys("n", "n", "]", "n")...)
+			a.setTheme(theme.dark, false)
+			golden.RequireEqual(t, a.View().Content)
+		})
+	}
+}

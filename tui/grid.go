@@ -231,11 +231,18 @@ func memberRow(g *gridData, i int, l *gridLayout, st *Styles) string {
 	m := &g.Members[i]
 	b := &st.brushes
 	var sb strings.Builder
+	// The name wears the member's colour (faint once it is gone), so a row
+	// reads like its cells; the selection adds the marker and underline.
 	marker := "  "
 	name := pad(ansi.Truncate(m.ID, l.NameW, "…"), l.NameW)
-	if i == g.Selected {
+	switch {
+	case i == g.Selected:
 		marker = selMarker + " "
 		name = b.selected.paint(name)
+	case m.Gone:
+		name = b.faint.paint(name)
+	default:
+		name = b.fg[m.Color%len(b.fg)].paint(name)
 	}
 	sb.WriteString(b.selected.paint(marker))
 	sb.WriteString(b.fg[m.Color%len(b.fg)].paint(m.Letter))

@@ -26,6 +26,7 @@ type gridMember struct {
 	Color  int
 	Tag    string // "lead", "idle", "down", ... ("" for none)
 	TagBad bool   // the tag is a problem (down, fenced) rather than a note
+	Gone   bool   // crashed, left or fenced: drawn faint
 	Count  int    // partitions held
 	Cells  [][]cellState
 }

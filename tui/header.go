@@ -56,6 +56,12 @@ func (a App) headerVariant(short bool) []string {
 	if a.playing {
 		play = st.Good.Render("▶ playing " + a.speedLabel())
 	}
+	if short {
+		play = st.Faint.Render("❚❚ " + a.speedLabel())
+		if a.playing {
+			play = st.Good.Render("▶ " + a.speedLabel())
+		}
+	}
 	line2 := " " + st.StateLit.Render(" "+v.State+" ") + sep + gen + sep + kv("t", "t", formatMs(v.TimeMs)) + sep +
 		kv("step", "step", fmt.Sprintf("%d/%d", a.step+1, a.sim.Len())) + sep + play
 	return []string{line1, line2}

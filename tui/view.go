@@ -13,22 +13,26 @@ import (
 // View draws the whole screen. The alt screen keeps the user's terminal
 // intact: on quit Bubble Tea restores it exactly as it was.
 func (a App) View() tea.View {
-	v := tea.NewView(a.render())
+	content, title := a.render()
+	v := tea.NewView(content)
 	v.AltScreen = true
-	v.WindowTitle = "kviz — " + a.view().GroupID
+	v.WindowTitle = title
 	return v
 }
 
-// render is View's content. A panic while drawing (a bug met on some odd
-// scenario) is shown as a message instead of killing the session.
-func (a App) render() (out string) {
+// render is View's content and window title. A panic while drawing (a bug
+// met on some odd scenario) is shown as a message instead of killing the
+// session; Bubble Tea's own recovery would restore the terminal too, but
+// end the workshop.
+func (a App) render() (out, title string) {
 	defer func() {
 		if r := recover(); r != nil {
-			out = fmt.Sprintf("kviz could not draw this step: %v\n\npress ← to step back, q to quit", r)
+			out, title = fmt.Sprintf("kviz could not draw this step: %v\n\npress ← to step back, q to quit", r), "kviz"
 		}
 	}()
+	title = "kviz — " + a.view().GroupID
 	if a.width < minWidth || a.height < minHeight {
-		return a.tooSmall()
+		return a.tooSmall(), title
 	}
 	header := a.headerLines()
 	narration := a.narrationLines()
@@ -48,7 +52,7 @@ func (a App) render() (out string) {
 	parts := append(header, body)
 	parts = append(parts, narration...)
 	parts = append(parts, footer...)
-	return strings.Join(parts, "\n")
+	return strings.Join(parts, "\n"), title
 }
 
 // tooSmall asks for room instead of drawing a broken layout; the lab comes
