@@ -1,6 +1,9 @@
 package strategies
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // uniformAssignor is the KIP-848 server-side assignor "uniform"
 // (org.apache.kafka.coordinator.group.assignor.UniformAssignor), the group
@@ -58,9 +61,9 @@ func explainServerOrder(ex *Explainer, s *serverSpec, buckets int) {
 			ids = append(ids, "…")
 			break
 		}
-		ids = append(ids, m.ID)
+		ids = append(ids, fmt.Sprintf("%s (%d)", m.ID, javaHashMapBucket(m.ID, buckets)))
 	}
-	ex.Addf("order: members as Kafka's HashMap of member ids iterates them (by String.hashCode bucket, %d buckets; same bucket: by id): %s", buckets, strings.Join(ids, ", "))
+	ex.Addf("order: members as Kafka's HashMap of member ids iterates them, by bucket of String.hashCode among %d (same bucket: by id): %s", buckets, strings.Join(ids, ", "))
 	if len(s.topics) > 1 {
 		ex.Addf("order: topics by name; Kafka's own order follows random topic UUIDs, so a real cluster may order them differently")
 	}

@@ -82,7 +82,7 @@ func TestUniformHomogeneousFreshThenJoin(t *testing.T) {
 		"c2": {"t0": {4, 5}},
 	}, r1.Assignment)
 	require.True(t, explained(r1, "quota: 6 partitions / 4 members → 1 each, 2 members get one more"), r1.Explanation)
-	require.True(t, explained(r1, "c3, c0, c1, c2"), r1.Explanation)
+	require.True(t, explained(r1, "c3 (0), c0 (13), c1 (14), c2 (15)"), r1.Explanation)
 
 	g.Members = append(withOwned(g.Members, r1.Assignment), Member{ID: "c4", Topics: topics})
 	r2 := srvAssign(t, "uniform", g)
