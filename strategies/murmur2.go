@@ -1,5 +1,7 @@
 package strategies
 
+import "encoding/binary"
+
 // Murmur2 is Kafka's Utils.murmur2: the 32-bit MurmurHash2 variant the Java
 // producer uses to map a key to a partition. The result is signed, as Java
 // returns it, so callers can show the same number a Java trace would.
@@ -11,28 +13,25 @@ func Murmur2(data []byte) int32 {
 	)
 	// uint32 arithmetic wraps exactly like Java's int, and >> on uint32 is
 	// Java's >>> (logical shift).
-	length := len(data)
-	h := uint32(seed) ^ uint32(length)
-	words := length / 4
-	for i := 0; i < words; i++ {
-		i4 := i * 4
-		k := uint32(data[i4]) | uint32(data[i4+1])<<8 | uint32(data[i4+2])<<16 | uint32(data[i4+3])<<24
+	h := uint32(seed) ^ uint32(len(data))
+	for len(data) >= 4 {
+		k := binary.LittleEndian.Uint32(data) // one load; Java assembles the same little-endian word
+		data = data[4:]
 		k *= m
 		k ^= k >> r
 		k *= m
 		h *= m
 		h ^= k
 	}
-	tail := data[words*4:]
-	switch len(tail) {
+	switch len(data) {
 	case 3:
-		h ^= uint32(tail[2]) << 16
+		h ^= uint32(data[2]) << 16
 		fallthrough
 	case 2:
-		h ^= uint32(tail[1]) << 8
+		h ^= uint32(data[1]) << 8
 		fallthrough
 	case 1:
-		h ^= uint32(tail[0])
+		h ^= uint32(data[0])
 		h *= m
 	}
 	h ^= h >> 13
