@@ -122,9 +122,10 @@ func (b *uniformHeterogeneous) assignUnassigned(subscribed []int32) {
 	}
 	sorted := b.sortTopics(withFree)
 	b.explainTopicOrder("hand out unassigned partitions, topics in order", sorted)
-	var given []int32 // member per partition of the current topic, for the explanation
+	var given []int32 // (partition, member) pairs of the current topic, for the explanation
 	for _, t := range sorted {
 		b.bal.initialize(b.subscribers[t])
+		explain := b.ex.Enabled()
 		given = given[:0]
 		for f := s.base[t]; f < s.base[t]+int(s.parts[t]); f++ {
 			if b.owner[f] >= 0 {
@@ -132,7 +133,9 @@ func (b *uniformHeterogeneous) assignUnassigned(subscribed []int32) {
 			}
 			m := b.bal.nextLeastLoaded()
 			b.move(f, m)
-			given = append(given, int32(f-s.base[t]), m)
+			if explain {
+				given = append(given, int32(f-s.base[t]), m)
+			}
 		}
 		b.explainGiven(t, given)
 	}
