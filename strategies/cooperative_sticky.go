@@ -1,6 +1,7 @@
 package strategies
 
 import (
+	"slices"
 	"sort"
 	"strings"
 )
@@ -65,44 +66,48 @@ func (r *stickyRun) withhold(ex *Explainer) []Withheld {
 }
 
 // generalTransfers is computePartitionsTransferringOwnership, on the raw
-// ownedPartitions each member reported.
+// ownedPartitions each member reported: a partition transfers when its new
+// owner did not report it and some other member did.
 func (r *stickyRun) generalTransfers() (map[int32]int, map[int32]string) {
 	in := r.in
-	assignedTo := make(map[int32]int)
+	assignedTo := make([]int32, in.numP)
+	for i := range assignedTo {
+		assignedTo[i] = -1
+	}
 	for m, ps := range r.lists {
 		for _, pid := range ps {
-			assignedTo[pid] = m
+			assignedTo[pid] = int32(m)
 		}
 	}
-	ownedBy := make(map[int32][]int)
+	recipientOwns := make([]bool, in.numP)
+	otherOwns := make([]bool, in.numP)
 	for m, ps := range in.rawOwned {
 		for _, pid := range ps {
-			ownedBy[pid] = appendUnique(ownedBy[pid], m)
+			if assignedTo[pid] == int32(m) {
+				recipientOwns[pid] = true
+			} else {
+				otherOwns[pid] = true
+			}
 		}
 	}
 	transfer := map[int32]int{}
-	from := map[int32]string{}
+	owners := map[int32][]string{}
 	for pid, to := range assignedTo {
-		owners := ownedBy[pid]
-		if len(owners) == 0 || containsInt(owners, to) {
-			continue // new to nobody, or already the recipient's
+		if to >= 0 && otherOwns[pid] && !recipientOwns[pid] {
+			transfer[int32(pid)] = int(to)
 		}
-		var names []string
-		for _, m := range owners {
-			names = append(names, in.ids[m])
+	}
+	for m, ps := range in.rawOwned {
+		for _, pid := range ps {
+			if _, ok := transfer[pid]; ok && !slices.Contains(owners[pid], in.ids[m]) {
+				owners[pid] = append(owners[pid], in.ids[m])
+			}
 		}
+	}
+	from := make(map[int32]string, len(transfer))
+	for pid, names := range owners {
 		sort.Slice(names, func(i, j int) bool { return JavaLess(names[i], names[j]) })
-		transfer[pid] = to
 		from[pid] = strings.Join(names, ",")
 	}
 	return transfer, from
-}
-
-func containsInt(xs []int, v int) bool {
-	for _, x := range xs {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }

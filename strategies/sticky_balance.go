@@ -88,14 +88,10 @@ func (b *generalBuilder) reassignTo(pid int32, to int, why string) {
 	from := int(b.owner[pid])
 	actual := b.moves.actualPartitionToMove(pid, from, to)
 	old := int(b.owner[actual])
-	b.order.remove(old)
-	b.order.remove(to)
 	b.moves.move(actual, old, to)
-	b.count[old]--
-	b.count[to]++
+	b.order.dec(old)
+	b.order.inc(to)
 	b.owner[actual] = int32(to)
-	b.order.add(to)
-	b.order.add(old)
 	b.version++
 	if b.ex.Enabled() {
 		b.ex.Addf("%s moves %s → %s (%s)", b.in.tp(actual), b.in.ids[old], b.in.ids[to], why)

@@ -28,15 +28,17 @@ func resolveClaims(in *stickyInput, ex *Explainer) stickyClaims {
 		claimants:     map[int32][]int{},
 		maxGeneration: NoGeneration,
 	}
-	var first map[string]bool // subscribedTopics: set by the first member with topics
-	owner := make(map[int32]int)
+	first := -1                     // the member whose topics fill subscribedTopics
+	owner := make([]int32, in.numP) // allPreviousPartitionsToOwner, -1 = none
+	for i := range owner {
+		owner[i] = -1
+	}
 	for _, m := range in.order {
-		topics := in.members[m].Topics
-		if len(first) == 0 {
+		if first < 0 || in.subCount[first] == 0 {
 			// Kafka re-initialises while the set is still empty, so members
 			// with no topics before the first real one do not break equality.
-			first = in.subSet[m]
-		} else if c.allEqual && !(len(topics) == len(first) && containsAll(first, topics)) {
+			first = m
+		} else if c.allEqual && !in.sameSubscription(first, m) {
 			c.allEqual = false
 		}
 		g := in.gen[m]
@@ -50,11 +52,11 @@ func resolveClaims(in *stickyInput, ex *Explainer) stickyClaims {
 	return c
 }
 
-func (c *stickyClaims) claim(in *stickyInput, m int, pid int32, owner map[int32]int, ex *Explainer) {
-	other, taken := owner[pid]
-	if !taken {
+func (c *stickyClaims) claim(in *stickyInput, m int, pid int32, owner []int32, ex *Explainer) {
+	other := int(owner[pid])
+	if other < 0 {
 		c.owned[m] = append(c.owned[m], pid)
-		owner[pid] = m
+		owner[pid] = int32(m)
 		return
 	}
 	g, og := in.gen[m], in.gen[other]
@@ -63,7 +65,7 @@ func (c *stickyClaims) claim(in *stickyInput, m int, pid int32, owner map[int32]
 		c.multi[pid] = true
 		c.claimants[pid] = appendUnique(appendUnique(c.claimants[pid], other), m)
 		c.owned[other] = removeFirst(c.owned[other], pid)
-		owner[pid] = m
+		owner[pid] = int32(m)
 		if ex.Enabled() {
 			ex.Addf("%s claimed by %s and %s at generation %d: void, reassigned", in.tp(pid), in.ids[other], in.ids[m], g)
 		} else {
@@ -72,7 +74,7 @@ func (c *stickyClaims) claim(in *stickyInput, m int, pid int32, owner map[int32]
 	case g > og:
 		c.owned[m] = append(c.owned[m], pid)
 		c.owned[other] = removeFirst(c.owned[other], pid)
-		owner[pid] = m
+		owner[pid] = int32(m)
 		if ex.Enabled() {
 			ex.Addf("%s claimed by %s (generation %d) and %s (generation %d): the higher generation keeps it", in.tp(pid), in.ids[m], g, in.ids[other], og)
 		}
@@ -90,15 +92,6 @@ func (c *stickyClaims) claimantNames(in *stickyInput, pid int32) string {
 		names = append(names, in.ids[m])
 	}
 	return strings.Join(names, ",")
-}
-
-func containsAll(set map[string]bool, topics []string) bool {
-	for _, t := range topics {
-		if !set[t] {
-			return false
-		}
-	}
-	return true
 }
 
 // removeFirst is java.util.List.remove(Object): the first occurrence goes.

@@ -259,6 +259,9 @@ func (b *constrainedBuilder) assignNew(pid int32, consumer int, onRack bool) int
 		if onRack {
 			why = "on its rack"
 		}
+		if len(b.assignment[consumer]) > b.minQuota {
+			why += ", one of the extra slots"
+		}
 		ex.Addf("%s → %s (%s, now %d)", in.tp(pid), in.ids[consumer], why, len(b.assignment[consumer]))
 	} else {
 		ex.Skip()

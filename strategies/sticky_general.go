@@ -1,6 +1,10 @@
 package strategies
 
-import "sort"
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
 
 // generalBuilder is AbstractStickyAssignor.GeneralAssignmentBuilder, used
 // when members subscribe to different topics: keep valid owned partitions,
@@ -104,6 +108,17 @@ func (b *generalBuilder) sortAllPartitions() {
 	sort.SliceStable(topics, func(i, j int) bool {
 		return len(b.potential[topics[i]]) < len(b.potential[topics[j]])
 	})
+	if b.ex.Enabled() {
+		var parts []string
+		for i, t := range topics {
+			if i == 8 {
+				parts = append(parts, fmt.Sprintf("… %d more", len(topics)-i))
+				break
+			}
+			parts = append(parts, fmt.Sprintf("%s (%d)", in.topics[t], len(b.potential[t])))
+		}
+		b.ex.Addf("topics by how many members could take them, fewest first: %s", strings.Join(parts, ", "))
+	}
 	b.sortedAll = make([]int32, 0, in.numP)
 	for _, t := range topics {
 		for p := int32(0); p < in.counts[t]; p++ {
@@ -145,11 +160,11 @@ func (b *generalBuilder) assignOwned() []bool {
 		for _, pid := range b.claims.owned[m] {
 			b.owner[pid] = int32(m) // currentPartitionConsumer is filled before filtering
 			t := in.topics[in.topicOf[pid]]
-			if !in.subSet[m][t] || in.racks.mismatch(m, pid) {
+			if !in.subscribes(m, in.topicOf[pid]) || in.racks.mismatch(m, pid) {
 				b.revocationRequired = true
 				if ex.Enabled() {
 					why := "no longer subscribed to " + t
-					if in.subSet[m][t] {
+					if in.subscribes(m, in.topicOf[pid]) {
 						why = "not on its rack"
 					}
 					ex.Addf("%s loses %s: %s", in.ids[m], in.tp(pid), why)
@@ -233,10 +248,8 @@ func (b *generalBuilder) maybeAssign(pids []int32, onRack bool) []int32 {
 			left = append(left, pid)
 			continue
 		}
-		b.order.remove(m)
-		b.count[m]++
+		b.order.inc(m)
 		b.owner[pid] = int32(m)
-		b.order.add(m)
 		b.version++
 		if ex.Enabled() {
 			ex.Addf("%s → %s (fewest partitions among its subscribers, now %d)", in.tp(pid), in.ids[m], b.count[m])

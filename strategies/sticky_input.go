@@ -1,6 +1,9 @@
 package strategies
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 // stickyInput is a Group turned into the int-indexed form the sticky
 // assignors work on. Members keep their input index; partitions get a
@@ -24,10 +27,12 @@ type stickyInput struct {
 	numP       int
 
 	// subscribed[m] lists the member's topics (indices) that are in
-	// partitionsPerTopic; subSet[m] is the member's raw subscription, as a set.
+	// partitionsPerTopic, subBits[m] the same as a bitset; subAll[m] is its
+	// whole subscription (topics without partitions too), subCount[m] its size.
 	subscribed [][]int
-	subSet     []map[string]bool
-	subBits    []bitset // subscribed, as a bitset over topic indices
+	subBits    []bitset
+	subAll     []bitset
+	subCount   []int
 
 	// rawOwned[m] is what the member reports owning, as pids, keeping only
 	// partitions of topics in partitionsPerTopic (Kafka drops the others
@@ -39,8 +44,9 @@ type stickyInput struct {
 
 type bitset []uint64
 
-func newBitset(n int) bitset { return make(bitset, (n+63)/64) }
-func (b bitset) set(i int)   { b[i/64] |= 1 << (uint(i) % 64) }
+func newBitset(n int) bitset    { return make(bitset, (n+63)/64) }
+func (b bitset) set(i int)      { b[i/64] |= 1 << (uint(i) % 64) }
+func (b bitset) has(i int) bool { return b[i/64]&(1<<(uint(i)%64)) != 0 }
 
 func bitsetBytes(b bitset) []byte {
 	out := make([]byte, 0, len(b)*8)
@@ -59,7 +65,6 @@ func newStickyInput(g Group) *stickyInput {
 	in.gen = make([]int32, len(g.Members))
 	used := map[string]bool{}
 	for i, m := range g.Members {
-		m.Topics = dedupTopics(m.Topics)
 		in.members[i] = m
 		in.ids[i] = m.ID
 		in.gen[i] = m.Generation
@@ -94,37 +99,52 @@ func newStickyInput(g Group) *stickyInput {
 	return in
 }
 
-// dedupTopics drops repeated topic names: a Kafka consumer sends its
-// subscription from a Set, so a topic can never appear twice.
-func dedupTopics(ts []string) []string {
-	seen := make(map[string]bool, len(ts))
-	out := make([]string, 0, len(ts))
-	for _, t := range ts {
-		if !seen[t] {
-			seen[t] = true
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
+// indexSubscriptions turns each member's topic list into bitsets: over every
+// topic it names (its raw subscription, for allSubscriptionsEqual) and over
+// partitionsPerTopic. A repeated topic counts once: a Kafka consumer sends
+// its subscription from a Set, so it can never repeat.
 func (in *stickyInput) indexSubscriptions() {
 	n := len(in.members)
-	in.subscribed = make([][]int, n)
-	in.subSet = make([]map[string]bool, n)
-	in.subBits = make([]bitset, n)
-	for i, m := range in.members {
-		in.subSet[i] = make(map[string]bool, len(m.Topics))
-		in.subBits[i] = newBitset(len(in.topics))
+	named := make(map[string]int, len(in.topics)) // every topic any member names
+	for _, t := range in.topics {
+		named[t] = len(named)
+	}
+	for _, m := range in.members {
 		for _, t := range m.Topics {
-			in.subSet[i][t] = true
-			if ti, ok := in.topicIndex[t]; ok {
+			if _, ok := named[t]; !ok {
+				named[t] = len(named)
+			}
+		}
+	}
+	in.subscribed = make([][]int, n)
+	in.subAll = make([]bitset, n)
+	in.subBits = make([]bitset, n)
+	in.subCount = make([]int, n)
+	for i, m := range in.members {
+		all, usedBits := newBitset(len(named)), newBitset(len(in.topics))
+		for _, t := range m.Topics {
+			ti := named[t]
+			if all.has(ti) {
+				continue
+			}
+			all.set(ti)
+			in.subCount[i]++
+			if ti < len(in.topics) {
+				usedBits.set(ti)
 				in.subscribed[i] = append(in.subscribed[i], ti)
-				in.subBits[i].set(ti)
 			}
 		}
 		sort.Ints(in.subscribed[i])
+		in.subAll[i], in.subBits[i] = all, usedBits
 	}
+}
+
+// subscribes reports whether member m subscribes to topic t (an index into topics).
+func (in *stickyInput) subscribes(m int, t int32) bool { return in.subBits[m].has(int(t)) }
+
+// sameSubscription compares two members' whole subscriptions.
+func (in *stickyInput) sameSubscription(a, b int) bool {
+	return in.subCount[a] == in.subCount[b] && slices.Equal(in.subAll[a], in.subAll[b])
 }
 
 func (in *stickyInput) indexOwned() {
@@ -159,14 +179,40 @@ func (in *stickyInput) topicHashes() []int32 {
 	return out
 }
 
-// result turns per-member pid lists into an Assignment.
+// result turns per-member pid lists into an Assignment. Sorting pids sorts
+// by (topic, partition), so each topic's run is already ascending; all runs
+// share one backing array.
 func (in *stickyInput) result(lists [][]int32) Assignment {
-	a := NewAssignment(in.members)
-	for m, ps := range lists {
-		for _, pid := range ps {
-			a.Add(in.ids[m], in.tp(pid))
+	a := make(Assignment, len(in.members))
+	total := 0
+	for _, ps := range lists {
+		total += len(ps)
+	}
+	backing := make([]int32, 0, total)
+	for m, id := range in.ids {
+		topics := map[string][]int32{}
+		a[id] = topics
+		if m >= len(lists) || len(lists[m]) == 0 {
+			continue
+		}
+		ps := lists[m]
+		slices.Sort(ps)
+		runs := 1
+		for i := 1; i < len(ps); i++ {
+			if in.topicOf[ps[i]] != in.topicOf[ps[i-1]] {
+				runs++
+			}
+		}
+		topics = make(map[string][]int32, runs)
+		a[id] = topics
+		for i := 0; i < len(ps); {
+			t := in.topicOf[ps[i]]
+			start := len(backing)
+			for ; i < len(ps) && in.topicOf[ps[i]] == t; i++ {
+				backing = append(backing, ps[i]-in.base[t])
+			}
+			topics[in.topics[t]] = backing[start:len(backing):len(backing)]
 		}
 	}
-	a.Normalize()
 	return a
 }

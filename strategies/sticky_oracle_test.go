@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"os"
 	"os/exec"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -220,7 +221,8 @@ func randomOracleGroup(rng *rand.Rand, scale int) Group {
 	for i := 0; i < 10*(scale-1); i++ {
 		idPool = append(idPool, fmt.Sprintf("member-%d", rng.Intn(1000)))
 	}
-	idPool = dedupTopics(idPool)
+	slices.Sort(idPool)
+	idPool = slices.Compact(idPool)
 	nm := 1 + rng.Intn(min(len(idPool), 7*scale))
 	same := rng.Intn(2) == 0
 	common := randomSubset(rng, topics, true)

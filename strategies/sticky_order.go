@@ -90,7 +90,21 @@ func (o *memberOrder) remove(m int) {
 	o.histRemove(o.count[m])
 }
 
-func (o *memberOrder) contains(m int) bool { return o.pos[m] >= 0 }
+// inc gives m one more partition and moves it to its new place in the set.
+func (o *memberOrder) inc(m int) {
+	o.histRemove(o.count[m])
+	o.count[m]++
+	o.histAdd(o.count[m])
+	o.down(o.classOf[m], o.pos[m])
+}
+
+// dec takes one partition from m and moves it to its new place in the set.
+func (o *memberOrder) dec(m int) {
+	o.histRemove(o.count[m])
+	o.count[m]--
+	o.histAdd(o.count[m])
+	o.up(o.classOf[m], o.pos[m])
+}
 
 // firstFor returns the first member of the set subscribed to topic t for
 // which ok(class rack) holds (nil = any), or -1.
