@@ -186,9 +186,11 @@ func (c *client) assign(r joinResponse) (map[string][]TP, []strategies.Withheld,
 	for _, m := range strategies.SortMembers(members) {
 		tps := tpsOf(res.Assignment[m.ID])
 		out[m.ID] = tps
-		parts = append(parts, fmt.Sprintf("%s %s", c.w.clientName(m.ID), fmtTPs(tps)))
+		if len(parts) <= maxListed {
+			parts = append(parts, fmt.Sprintf("%s %s", c.w.clientName(m.ID), fmtTPs(tps)))
+		}
 	}
-	text := fmt.Sprintf("%s (leader) runs %s: %s", c.id, c.w.assignor.Name(), strings.Join(parts, ", "))
+	text := fmt.Sprintf("%s (leader) runs %s: %s", c.id, c.w.assignor.Name(), summarize(parts))
 	if len(res.Withheld) > 0 {
 		var wh []string
 		for _, x := range res.Withheld {

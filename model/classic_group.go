@@ -138,6 +138,7 @@ func (g *classicGroup) add(m *cMember) {
 		g.leader = m.id
 	}
 	g.touchSession(m)
+	g.w.memberChanged(m.client, m.id)
 }
 
 // remove takes a member out; a leaving leader hands over to the next member
@@ -151,6 +152,7 @@ func (g *classicGroup) remove(id string) {
 	g.w.orphan(m.client, id)
 	delete(g.members, id)
 	g.order.remove(id)
+	g.w.memberChanged(m.client, id)
 	if m.instance != "" && g.instances[m.instance] == id {
 		delete(g.instances, m.instance)
 	}

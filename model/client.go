@@ -353,3 +353,10 @@ func (w *world) orphan(clientID, memberID string) {
 	c.owned = nil
 	c.changed()
 }
+
+// memberChanged refreshes the view of the client behind a member id.
+func (w *world) memberChanged(clientID, memberID string) {
+	if c := w.byID[clientID]; c != nil && c.memberID == memberID {
+		c.changed()
+	}
+}

@@ -6,10 +6,15 @@ func (c *client) view() *MemberView {
 	v := &MemberView{ID: c.id, InstanceID: c.instance, MemberID: c.memberID, Status: c.status,
 		Topics: c.topics, Owned: c.owned, Revoking: c.revoking, Pending: c.pending,
 		NewlyAssigned: c.newlyAssigned, Generation: c.generation, LastCallback: c.lastCallback}
-	if c.kip != nil {
-		v.MemberEpoch = c.kip.epoch
-		v.MemberState = c.kip.state
+	switch {
+	case c.kip != nil:
+		// The coordinator's record of the member: its epoch and state.
+		if m := c.w.modern.members[c.memberID]; m != nil {
+			v.InGroup, v.MemberEpoch, v.MemberState = true, m.epoch, m.state
+		}
 		v.Pending = c.kip.pendingView()
+	case c.w.classic != nil && c.memberID != "":
+		v.InGroup = c.w.classic.members[c.memberID] != nil
 	}
 	return v
 }

@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/kvizlab/kviz/strategies"
 )
@@ -42,9 +41,9 @@ type consumerGroup struct {
 	target      map[string][]TP   // member id -> target assignment
 	owner       map[TP]string     // partition -> member that holds it (assigned or revoking)
 	metaStale   bool              // partition counts changed since the last heartbeat
-	snapEpochs  map[string]int32
-	snapTarget  map[string]map[string][]int32
-	snapDirty   bool
+	// filterTargets: a subscription or partition count changed, so old
+	// targets may name partitions the assignor must not see as owned.
+	filterTargets bool
 }
 
 // kMember is one member as the coordinator keeps it.
@@ -55,26 +54,41 @@ type kMember struct {
 	state                string
 	assigned, revoking   []TP
 	session, revokeTimer *event
+	version              int // bumps on every change the member's heartbeat answer shows
 }
 
 func newConsumerGroup(w *world) *consumerGroup {
 	return &consumerGroup{w: w, state: KEmpty, members: map[string]*kMember{}, instances: map[string]string{},
-		target: map[string][]TP{}, owner: map[TP]string{}, snapDirty: true}
+		target: map[string][]TP{}, owner: map[TP]string{}}
 }
 
+// fillSnap shares the target map: it is replaced, never changed, once
+// published. Member epochs travel in the members' views.
 func (g *consumerGroup) fillSnap(s *groupSnap) {
 	s.state, s.generation, s.assignEpoch = g.state, g.groupEpoch, g.assignEpoch
-	if g.snapDirty {
-		g.snapEpochs = map[string]int32{}
-		g.snapTarget = map[string]map[string][]int32{}
-		for _, id := range g.order {
-			key := g.displayName(id)
-			g.snapEpochs[key] = g.members[id].epoch
-			g.snapTarget[key] = asMap(g.target[id])
-		}
-		g.snapDirty = false
+	s.target = g.target
+}
+
+// touch notes a change to a member that its view (epoch, state) shows.
+func (g *consumerGroup) touch(m *kMember) {
+	m.version++
+	if c := g.w.byID[m.client]; c != nil && c.memberID == m.id {
+		c.changed()
 	}
-	s.epochs, s.target = g.snapEpochs, g.snapTarget
+}
+
+// setTarget replaces one member's target, copying the map (snapshots share it).
+func (g *consumerGroup) setTarget(id string, tps []TP) {
+	next := make(map[string][]TP, len(g.target)+1)
+	for k, v := range g.target {
+		if k != id {
+			next[k] = v
+		}
+	}
+	if tps != nil {
+		next[id] = tps
+	}
+	g.target = next
 }
 
 // displayName is the client id, or the member id itself for a member the
@@ -126,7 +140,6 @@ func (g *consumerGroup) updateState() {
 
 func (g *consumerGroup) bumpEpoch(why string) {
 	g.groupEpoch++
-	g.snapDirty = true
 	g.w.record("GroupStateChanged", "", "", false, fmt.Sprintf("Group epoch %d: %s.", g.groupEpoch, why))
 }
 
@@ -136,7 +149,7 @@ func (g *consumerGroup) add(m *kMember) {
 	if m.instance != "" {
 		g.instances[m.instance] = m.id
 	}
-	g.snapDirty = true
+	g.touch(m)
 }
 
 // remove drops a member and releases its partitions.
@@ -149,8 +162,12 @@ func (g *consumerGroup) remove(id string) {
 	g.w.clock.cancel(m.revokeTimer)
 	g.w.orphan(m.client, id)
 	g.setHeld(m, nil, nil)
+	m.epoch = leaveEpoch
+	g.touch(m)
 	delete(g.members, id)
-	delete(g.target, id)
+	if _, ok := g.target[id]; ok {
+		g.setTarget(id, nil)
+	}
 	for i, x := range g.order {
 		if x == id {
 			g.order = append(g.order[:i:i], g.order[i+1:]...)
@@ -160,7 +177,6 @@ func (g *consumerGroup) remove(id string) {
 	if m.instance != "" && g.instances[m.instance] == id {
 		delete(g.instances, m.instance)
 	}
-	g.snapDirty = true
 }
 
 // setHeld changes what a member holds, keeping the owner index right.
@@ -202,7 +218,7 @@ func (g *consumerGroup) fence(id, why string) {
 	g.updateState()
 }
 
-func (g *consumerGroup) topicsChanged() { g.metaStale = true }
+func (g *consumerGroup) topicsChanged() { g.metaStale, g.filterTargets = true, true }
 
 // computeTarget runs the server-side assignor over the members, each
 // reporting its previous target as owned.
@@ -213,8 +229,12 @@ func (g *consumerGroup) computeTarget() {
 	var members []strategies.Member
 	for _, id := range g.order {
 		m := g.members[id]
+		owned := g.target[id]
+		if g.filterTargets {
+			owned = g.w.existing(onTopics(owned, m.topics))
+		}
 		members = append(members, strategies.Member{ID: id, InstanceID: m.instance, Topics: m.topics,
-			Owned: g.w.existing(onTopics(g.target[id], m.topics)), Generation: g.assignEpoch})
+			Owned: owned, Generation: g.assignEpoch})
 	}
 	grp := strategies.Group{Topics: g.w.subscribedTopics(members), Members: members}
 	if err := grp.Validate(); err != nil {
@@ -226,12 +246,14 @@ func (g *consumerGroup) computeTarget() {
 	var parts []string
 	for _, id := range g.order {
 		target[id] = tpsOf(res.Assignment[id])
-		parts = append(parts, fmt.Sprintf("%s %s", g.members[id].client, fmtTPs(target[id])))
+		if len(parts) <= maxListed {
+			parts = append(parts, fmt.Sprintf("%s %s", g.members[id].client, fmtTPs(target[id])))
+		}
 	}
 	g.target = target
+	g.filterTargets = false
 	g.assignEpoch = g.groupEpoch
-	g.snapDirty = true
-	text := fmt.Sprintf("The coordinator runs the %s assignor for epoch %d: target %s.", g.w.assignor.KafkaName(), g.assignEpoch, strings.Join(parts, ", "))
+	text := fmt.Sprintf("The coordinator runs the %s assignor for epoch %d: target %s.", g.w.assignor.KafkaName(), g.assignEpoch, summarize(parts))
 	if len(members) == 0 {
 		text = fmt.Sprintf("The group has no members: the target assignment for epoch %d is empty.", g.assignEpoch)
 	}
@@ -246,6 +268,12 @@ func (g *consumerGroup) reconcile(m *kMember, owned []TP) {
 	if m.state == MStable && m.epoch == g.assignEpoch {
 		return
 	}
+	oldEpoch, oldState, oldAssigned, oldRevoking := m.epoch, m.state, m.assigned, m.revoking
+	defer func() {
+		if oldEpoch != m.epoch || oldState != m.state || !sameTPs(oldAssigned, m.assigned) || !sameTPs(oldRevoking, m.revoking) {
+			g.touch(m)
+		}
+	}()
 	target := onTopics(g.target[m.id], m.topics)
 	kept := intersect(m.assigned, target)
 	revoke := minus(m.assigned, kept)
@@ -278,7 +306,6 @@ func (g *consumerGroup) reconcile(m *kMember, owned []TP) {
 		g.w.clock.cancel(m.revokeTimer)
 		m.revokeTimer = nil
 	}
-	g.snapDirty = true
 }
 
 // startRevokeTimer: a member must revoke within the rebalance timeout

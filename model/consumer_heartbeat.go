@@ -37,7 +37,7 @@ func (g *consumerGroup) heartbeat(c *client, req kRequest) (kResponse, bool) {
 		return kResponse{err: "FENCED_MEMBER_EPOCH"}, false
 	}
 	g.touchSession(m)
-	before := fmt.Sprint(m.epoch, m.state, m.assigned, m.revoking, g.groupEpoch, g.assignEpoch)
+	before := [3]int{m.version, int(g.groupEpoch), int(g.assignEpoch)}
 	reqStep := -1
 	if req.epoch != joinEpoch {
 		reqStep = g.w.hist.len()
@@ -45,6 +45,7 @@ func (g *consumerGroup) heartbeat(c *client, req kRequest) (kResponse, bool) {
 	}
 	if req.topics != nil && !sameStrings(req.topics, m.topics) {
 		m.topics = req.topics
+		g.filterTargets = true
 		g.bumpEpoch(fmt.Sprintf("%s subscribes to %v", c.id, req.topics))
 	}
 	if g.metaStale {
@@ -54,7 +55,7 @@ func (g *consumerGroup) heartbeat(c *client, req kRequest) (kResponse, bool) {
 	g.computeTarget()
 	g.reconcile(m, req.owned)
 	g.updateState()
-	changed := before != fmt.Sprint(m.epoch, m.state, m.assigned, m.revoking, g.groupEpoch, g.assignEpoch)
+	changed := before != [3]int{m.version, int(g.groupEpoch), int(g.assignEpoch)}
 	if changed && reqStep >= 0 {
 		g.w.hist.steps[reqStep].routine = false
 	}
@@ -84,10 +85,11 @@ func (g *consumerGroup) join(c *client, req kRequest) (kResponse, bool) {
 			target := g.target[old]
 			g.remove(old)
 			g.add(&nm)
-			g.target[nm.id] = target
+			g.setTarget(nm.id, target)
 			g.setHeld(&nm, assigned, revoking)
 			if req.topics != nil && !sameStrings(req.topics, nm.topics) {
 				nm.topics = req.topics
+				g.filterTargets = true
 				g.bumpEpoch(fmt.Sprintf("%s subscribes to %v", c.id, req.topics))
 			}
 			g.touchSession(&nm)
@@ -116,7 +118,7 @@ func (g *consumerGroup) leave(c *client, req kRequest) kResponse {
 		g.w.record("ConsumerGroupHeartbeatRequest", c.id, "", false, fmt.Sprintf(
 			"%s leaves temporarily (epoch -2, static): the coordinator keeps its slot and assignment until its session expires.", c.id))
 		m.prevEpoch, m.epoch = m.epoch, staticLeaveEpoch
-		g.snapDirty = true
+		g.touch(m)
 		g.updateState()
 		return kResponse{err: "NONE", epoch: staticLeaveEpoch}
 	}

@@ -41,8 +41,7 @@ type groupSnap struct {
 	leader      string // client id
 	topics      []TopicView
 	brokers     []BrokerView
-	target      map[string]map[string][]int32 // consumer protocol: client id -> target
-	epochs      map[string]int32              // consumer protocol: client id -> member epoch
+	target      map[string][]TP // consumer protocol: member id -> target (shared, never changed)
 }
 
 func newHistory(w *world) *history {
@@ -106,7 +105,7 @@ func sameMemberSlice(a, b []*MemberView) bool {
 func sameGroupSnap(a, b groupSnap) bool {
 	return a.state == b.state && a.generation == b.generation && a.assignEpoch == b.assignEpoch &&
 		a.leader == b.leader && sameTopics(a.topics, b.topics) && sameBrokers(a.brokers, b.brokers) &&
-		sameMapPtr(a.target, b.target) && sameEpochPtr(a.epochs, b.epochs)
+		sameTargets(a.target, b.target)
 }
 
 func sameTopics(a, b []TopicView) bool {
@@ -117,19 +116,13 @@ func sameBrokers(a, b []BrokerView) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
-// Maps are replaced, never changed, once published, so identity is equality.
-func sameMapPtr(a, b map[string]map[string][]int32) bool {
+// Target maps are replaced, never changed, once published, so identity is
+// equality.
+func sameTargets(a, b map[string][]TP) bool {
 	if a == nil || b == nil {
 		return a == nil && b == nil
 	}
 	return len(a) == len(b) && mapID(a) == mapID(b)
-}
-
-func sameEpochPtr(a, b map[string]int32) bool {
-	if a == nil || b == nil {
-		return a == nil && b == nil
-	}
-	return len(a) == len(b) && epochMapID(a) == epochMapID(b)
 }
 
 func (h *history) groupSnap() groupSnap {

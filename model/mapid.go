@@ -4,6 +4,4 @@ import "reflect"
 
 // mapID identifies a map by its header, so snapshots can tell a replaced map
 // from the one they already hold without comparing contents.
-func mapID(m map[string]map[string][]int32) uintptr { return reflect.ValueOf(m).Pointer() }
-
-func epochMapID(m map[string]int32) uintptr { return reflect.ValueOf(m).Pointer() }
+func mapID(m map[string][]TP) uintptr { return reflect.ValueOf(m).Pointer() }

@@ -50,16 +50,32 @@ func (s *Sim) Step(i int) Step {
 		}
 	}
 	if s.sc.Protocol == "consumer" {
-		st.MemberEpochs = g.epochs
-		st.Target = g.target
-		if st.MemberEpochs == nil {
-			st.MemberEpochs = map[string]int32{}
-		}
-		if st.Target == nil {
-			st.Target = map[string]map[string][]int32{}
-		}
+		st.MemberEpochs, st.Target = consumerMaps(r.snap)
 	}
 	return st
+}
+
+// consumerMaps builds member_epochs and target, keyed by client id (a
+// restarted dynamic consumer's old member, still in the group, by its
+// member id).
+func consumerMaps(sn *snapshot) (map[string]int32, map[string]map[string][]int32) {
+	epochs := map[string]int32{}
+	target := map[string]map[string][]int32{}
+	names := make(map[string]string, len(sn.members))
+	for _, m := range sn.members {
+		if m.InGroup {
+			names[m.MemberID] = m.ID
+			epochs[m.ID] = m.MemberEpoch
+		}
+	}
+	for id, tps := range sn.g.target {
+		name, ok := names[id]
+		if !ok {
+			name = id
+		}
+		target[name] = asMap(tps)
+	}
+	return epochs, target
 }
 
 // consuming: the member's process is part of the group's consumption.

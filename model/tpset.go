@@ -23,14 +23,29 @@ func sortTPs(s []TP) []TP {
 	return s
 }
 
+// tpsOf flattens an assignor's topic -> partitions map. Assignors give each
+// topic's partitions ascending, so only the topics need sorting.
 func tpsOf(a map[string][]int32) []TP {
-	var out []TP
-	for t, ps := range a {
-		for _, p := range ps {
+	n := 0
+	for _, ps := range a {
+		n += len(ps)
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]TP, 0, n)
+	for _, t := range strategies.SortedTopics(a) {
+		ps := a[t]
+		ascending := true
+		for i, p := range ps {
 			out = append(out, TP{Topic: t, Partition: p})
+			ascending = ascending && (i == 0 || ps[i-1] < p)
+		}
+		if !ascending {
+			return sortTPs(out[:n:n])
 		}
 	}
-	return sortTPs(out)
+	return out
 }
 
 func tpIndex(s []TP) map[TP]bool {
@@ -112,4 +127,16 @@ func asMap(s []TP) map[string][]int32 {
 		out[tp.Topic] = append(out[tp.Topic], tp.Partition)
 	}
 	return out
+}
+
+// maxListed is how many members a sentence lists before it summarises.
+const maxListed = 12
+
+// summarize joins per-member parts, cutting long lists short: a trainer
+// reads a dozen members aloud, not a thousand.
+func summarize(parts []string) string {
+	if len(parts) <= maxListed {
+		return strings.Join(parts, ", ")
+	}
+	return strings.Join(parts[:maxListed], ", ") + ", …"
 }

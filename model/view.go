@@ -93,7 +93,8 @@ type MemberView struct {
 	Pending       []strategies.TopicPartition
 	NewlyAssigned []strategies.TopicPartition // given by the last onPartitionsAssigned
 	Generation    int32                       // classic: the generation the member holds (-1 none)
-	MemberEpoch   int32                       // consumer protocol
+	MemberEpoch   int32                       // consumer protocol: the coordinator's epoch for it
+	InGroup       bool                        // the coordinator counts it as a member (a crashed one stays until its session expires)
 	MemberState   string                      // consumer protocol: STABLE, UNREVOKED_PARTITIONS, UNRELEASED_PARTITIONS
 	LastCallback  string                      // e.g. "onPartitionsRevoked([t0-1])"
 	IsLeader      bool
