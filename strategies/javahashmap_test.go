@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-func orderedKeys(keys []string) []string {
+func javaOrderedKeys(keys []string) []string {
 	var out []string
 	for _, i := range javaHashMapOrder(keys) {
 		out = append(out, keys[i])
@@ -20,26 +20,26 @@ func TestJavaHashMapOrderMatchesJava(t *testing.T) {
 	// "c0".hashCode() = 99·31 + 48 = 3117; 3117 >>> 16 = 0, 3117 & 15 = 13.
 	// c1 → 14, c2 → 15, c3 → 3120 & 15 = 0, ..., c9 → 6: buckets 0..6 first.
 	assert.Equal(t, []string{"c3", "c4", "c5", "c6", "c7", "c8", "c9", "c0", "c1", "c2"},
-		orderedKeys([]string{"c0", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9"}))
+		javaOrderedKeys([]string{"c0", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9"}))
 	// KAFKA.md §4: consumer-3, consumer-2, consumer-1.
 	assert.Equal(t, []string{"consumer-3", "consumer-2", "consumer-1"},
-		orderedKeys([]string{"consumer-1", "consumer-2", "consumer-3"}))
+		javaOrderedKeys([]string{"consumer-1", "consumer-2", "consumer-3"}))
 	// "Aa" and "BB" share hashCode 2112: inside a bucket, insertion order.
-	assert.Equal(t, []string{"BB", "Aa", "c0"}, orderedKeys([]string{"BB", "Aa", "c0"}))
-	assert.Equal(t, []string{"Aa", "BB", "c0"}, orderedKeys([]string{"Aa", "BB", "c0"}))
+	assert.Equal(t, []string{"BB", "Aa", "c0"}, javaOrderedKeys([]string{"BB", "Aa", "c0"}))
+	assert.Equal(t, []string{"Aa", "BB", "c0"}, javaOrderedKeys([]string{"Aa", "BB", "c0"}))
 }
 
 func TestJavaHashMapOrderResizes(t *testing.T) {
 	// "m9" and "m11" share bucket 12 (at 16 and at 32 buckets): insertion
 	// order puts m9 first, and m11 (bucket 12) before m10 (bucket 13).
 	assert.Equal(t, []string{"m0", "m1", "m2", "m3", "m4", "m5", "m6", "m7", "m8", "m9", "m11", "m10", "m12"},
-		orderedKeys([]string{"m0", "m1", "m2", "m3", "m4", "m5", "m6", "m7", "m8", "m9", "m10", "m11", "m12"}))
+		javaOrderedKeys([]string{"m0", "m1", "m2", "m3", "m4", "m5", "m6", "m7", "m8", "m9", "m10", "m11", "m12"}))
 	// 17 entries > 0.75·16: the table has 32 buckets. With 16 it would
 	// start member-m, member-n, member-k, member-l, member-a, ...
 	keys := []string{"member-a", "member-b", "member-c", "member-d", "member-e", "member-f", "member-g", "member-h",
 		"member-i", "member-j", "member-k", "member-l", "member-m", "member-n", "member-o", "member-p", "member-q"}
 	assert.Equal(t, []string{"member-a", "member-b", "member-m", "member-n", "member-k", "member-l", "member-q", "member-o",
-		"member-p", "member-e", "member-f", "member-c", "member-d", "member-i", "member-j", "member-g", "member-h"}, orderedKeys(keys))
+		"member-p", "member-e", "member-f", "member-c", "member-d", "member-i", "member-j", "member-g", "member-h"}, javaOrderedKeys(keys))
 }
 
 func TestJavaHashMapOrderTreeifyGrowsSmallTable(t *testing.T) {
@@ -48,7 +48,7 @@ func TestJavaHashMapOrderTreeifyGrowsSmallTable(t *testing.T) {
 	// them into buckets 5 and 21. Without that rule the order would be the
 	// insertion order.
 	keys := []string{"x40", "x51", "x62", "x73", "x170", "x181", "x192", "x280", "x291"}
-	assert.Equal(t, []string{"x170", "x181", "x192", "x280", "x291", "x40", "x51", "x62", "x73"}, orderedKeys(keys))
+	assert.Equal(t, []string{"x170", "x181", "x192", "x280", "x291", "x40", "x51", "x62", "x73"}, javaOrderedKeys(keys))
 }
 
 func TestJavaHashTableFirstMatchesHashSet(t *testing.T) {

@@ -47,29 +47,29 @@ func stickyBenchGroup(c stickyBenchCase) Group {
 	return g
 }
 
-func allTopics(_, _ int, all []string) []string { return all }
+func stickyAllTopics(_, _ int, all []string) []string { return all }
 
 var stickyBenchCases = []stickyBenchCase{
-	{name: "workshop-20x50-30m", topics: 20, partitions: 50, members: 30, subscribe: allTopics},
-	{name: "workshop-20x50-30m-owned", topics: 20, partitions: 50, members: 30, subscribe: allTopics, withOwned: true},
-	{name: "mixed-100x200-500m", topics: 100, partitions: 200, members: 500, subscribe: quarterFirstHalf},
-	{name: "mixed-100x200-500m-owned", topics: 100, partitions: 200, members: 500, subscribe: quarterFirstHalf, withOwned: true},
-	{name: "1M-500x2000-2000m", topics: 500, partitions: 2000, members: 2000, subscribe: allTopics},
-	{name: "1M-500x2000-2000m-owned", topics: 500, partitions: 2000, members: 2000, subscribe: allTopics, withOwned: true},
-	{name: "1M-lastOnFirstTopic", topics: 500, partitions: 2000, members: 2000, subscribe: lastOnFirstTopic},
-	{name: "1M-lastOnFirstTopic-owned", topics: 500, partitions: 2000, members: 2000, subscribe: lastOnFirstTopic, withOwned: true},
+	{name: "workshop-20x50-30m", topics: 20, partitions: 50, members: 30, subscribe: stickyAllTopics},
+	{name: "workshop-20x50-30m-owned", topics: 20, partitions: 50, members: 30, subscribe: stickyAllTopics, withOwned: true},
+	{name: "mixed-100x200-500m", topics: 100, partitions: 200, members: 500, subscribe: stickyQuarterFirstHalf},
+	{name: "mixed-100x200-500m-owned", topics: 100, partitions: 200, members: 500, subscribe: stickyQuarterFirstHalf, withOwned: true},
+	{name: "1M-500x2000-2000m", topics: 500, partitions: 2000, members: 2000, subscribe: stickyAllTopics},
+	{name: "1M-500x2000-2000m-owned", topics: 500, partitions: 2000, members: 2000, subscribe: stickyAllTopics, withOwned: true},
+	{name: "1M-lastOnFirstTopic", topics: 500, partitions: 2000, members: 2000, subscribe: stickyLastOnFirstTopic},
+	{name: "1M-lastOnFirstTopic-owned", topics: 500, partitions: 2000, members: 2000, subscribe: stickyLastOnFirstTopic, withOwned: true},
 }
 
 // quarterFirstHalf: every 4th member takes the first 50 topics, the others
 // the last 50 (Kafka's AbstractStickyAssignorTest large-scale case).
-func quarterFirstHalf(i, _ int, all []string) []string {
+func stickyQuarterFirstHalf(i, _ int, all []string) []string {
 	if i%4 == 0 {
 		return all[:len(all)/2]
 	}
 	return all[len(all)/2:]
 }
 
-func lastOnFirstTopic(i, members int, all []string) []string {
+func stickyLastOnFirstTopic(i, members int, all []string) []string {
 	if i == members-1 {
 		return all[:1]
 	}

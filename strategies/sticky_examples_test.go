@@ -10,12 +10,12 @@ import (
 // Worked examples whose answers were taken from Kafka's real assignors
 // (SEED-EXAMPLES.md 7 and 8, KAFKA.md §2 and §4).
 
-func member(id string, topics ...string) Member {
+func stickyMember(id string, topics ...string) Member {
 	return Member{ID: id, Topics: topics, Generation: NoGeneration}
 }
 
 // owning gives m the partitions listed as topic -> partitions, at generation g.
-func owning(m Member, g int32, owned map[string][]int32) Member {
+func stickyOwning(m Member, g int32, owned map[string][]int32) Member {
 	m.Generation = g
 	m.Owned = nil
 	for _, t := range SortedTopics(owned) {
@@ -28,15 +28,15 @@ func owning(m Member, g int32, owned map[string][]int32) Member {
 
 // nextGeneration feeds an assignment back: every listed member owns what it
 // got, at generation g.
-func nextGeneration(a Assignment, g int32, members ...Member) []Member {
+func stickyNextGen(a Assignment, g int32, members ...Member) []Member {
 	out := make([]Member, len(members))
 	for i, m := range members {
-		out[i] = owning(m, g, a[m.ID])
+		out[i] = stickyOwning(m, g, a[m.ID])
 	}
 	return out
 }
 
-func assign(t *testing.T, name string, g Group) Result {
+func stickyAssign(t *testing.T, name string, g Group) Result {
 	t.Helper()
 	require.NoError(t, g.Validate())
 	a, err := Lookup(name)
@@ -44,12 +44,12 @@ func assign(t *testing.T, name string, g Group) Result {
 	return a.Assign(g, NewExplainer(0))
 }
 
-var fourTopics = map[string]int32{"t0": 2, "t1": 2, "t2": 2, "t3": 2}
+var stickyFourTopics = map[string]int32{"t0": 2, "t1": 2, "t2": 2, "t3": 2}
 
 func TestStickySeedExample7(t *testing.T) {
 	all := []string{"t0", "t1", "t2", "t3"}
-	c0, c1, c2 := member("C0", all...), member("C1", all...), member("C2", all...)
-	first := assign(t, "sticky", Group{Topics: fourTopics, Members: []Member{c0, c1, c2}}).Assignment
+	c0, c1, c2 := stickyMember("C0", all...), stickyMember("C1", all...), stickyMember("C2", all...)
+	first := stickyAssign(t, "sticky", Group{Topics: stickyFourTopics, Members: []Member{c0, c1, c2}}).Assignment
 	assert.Equal(t, Assignment{
 		"C0": {"t0": {0}, "t1": {1}, "t3": {0}},
 		"C1": {"t0": {1}, "t2": {0}, "t3": {1}},
@@ -58,7 +58,7 @@ func TestStickySeedExample7(t *testing.T) {
 
 	// C1 leaves. The StickyAssignor Javadoc (example 1) prints C0 [t0p0,
 	// t1p1, t3p0, t2p0], C2 [t1p0, t2p1, t0p1, t3p1]; Kafka really gives:
-	second := assign(t, "sticky", Group{Topics: fourTopics, Members: nextGeneration(first, 1, c0, c2)}).Assignment
+	second := stickyAssign(t, "sticky", Group{Topics: stickyFourTopics, Members: stickyNextGen(first, 1, c0, c2)}).Assignment
 	assert.Equal(t, Assignment{
 		"C0": {"t0": {0, 1}, "t1": {1}, "t3": {0}},
 		"C2": {"t1": {0}, "t2": {0, 1}, "t3": {1}},
@@ -67,15 +67,15 @@ func TestStickySeedExample7(t *testing.T) {
 
 func TestStickySeedExample8(t *testing.T) {
 	topics := map[string]int32{"t0": 1, "t1": 2, "t2": 3}
-	c0, c1, c2 := member("C0", "t0"), member("C1", "t0", "t1"), member("C2", "t0", "t1", "t2")
-	first := assign(t, "sticky", Group{Topics: topics, Members: []Member{c0, c1, c2}}).Assignment
+	c0, c1, c2 := stickyMember("C0", "t0"), stickyMember("C1", "t0", "t1"), stickyMember("C2", "t0", "t1", "t2")
+	first := stickyAssign(t, "sticky", Group{Topics: topics, Members: []Member{c0, c1, c2}}).Assignment
 	assert.Equal(t, Assignment{
 		"C0": {"t0": {0}},
 		"C1": {"t1": {0, 1}},
 		"C2": {"t2": {0, 1, 2}},
 	}, first)
 
-	second := assign(t, "sticky", Group{Topics: topics, Members: nextGeneration(first, 1, c1, c2)}).Assignment
+	second := stickyAssign(t, "sticky", Group{Topics: topics, Members: stickyNextGen(first, 1, c1, c2)}).Assignment
 	assert.Equal(t, Assignment{
 		"C1": {"t0": {0}, "t1": {0, 1}},
 		"C2": {"t2": {0, 1, 2}},
@@ -87,11 +87,11 @@ func TestStickySeedExample8(t *testing.T) {
 func TestStickyQuotaSlotGoesInHashMapOrder(t *testing.T) {
 	topics := map[string]int32{"t0": 7}
 	g := Group{Topics: topics, Members: []Member{
-		owning(member("consumer-1", "t0"), 1, map[string][]int32{"t0": {0, 1, 2}}),
-		owning(member("consumer-2", "t0"), 1, map[string][]int32{"t0": {3, 4, 5}}),
-		owning(member("consumer-3", "t0"), 1, map[string][]int32{"t0": {6}}),
+		stickyOwning(stickyMember("consumer-1", "t0"), 1, map[string][]int32{"t0": {0, 1, 2}}),
+		stickyOwning(stickyMember("consumer-2", "t0"), 1, map[string][]int32{"t0": {3, 4, 5}}),
+		stickyOwning(stickyMember("consumer-3", "t0"), 1, map[string][]int32{"t0": {6}}),
 	}}
-	r := assign(t, "sticky", g)
+	r := stickyAssign(t, "sticky", g)
 	assert.Equal(t, Assignment{
 		"consumer-1": {"t0": {0, 1}},
 		"consumer-2": {"t0": {3, 4, 5}},
@@ -101,7 +101,7 @@ func TestStickyQuotaSlotGoesInHashMapOrder(t *testing.T) {
 	assert.Contains(t, r.Explanation, "consumer-2 keeps t0-5: owned at generation 1")
 
 	// cooperative-sticky withholds t0-2 (consumer-1 still owns it).
-	r = assign(t, "cooperative-sticky", g)
+	r = stickyAssign(t, "cooperative-sticky", g)
 	assert.Equal(t, Assignment{
 		"consumer-1": {"t0": {0, 1}},
 		"consumer-2": {"t0": {3, 4, 5}},
@@ -115,10 +115,10 @@ func TestStickyQuotaSlotGoesInHashMapOrder(t *testing.T) {
 // quota cut (3.8+), so c0 keeps a-0 and b-0, not a-0 and a-1.
 func TestStickyKeepsOwnedSortedByPartitionThenTopic(t *testing.T) {
 	g := Group{Topics: map[string]int32{"a": 2, "b": 2}, Members: []Member{
-		owning(member("c0", "a", "b"), 1, map[string][]int32{"a": {0, 1}, "b": {0, 1}}),
-		member("c1", "a", "b"),
+		stickyOwning(stickyMember("c0", "a", "b"), 1, map[string][]int32{"a": {0, 1}, "b": {0, 1}}),
+		stickyMember("c1", "a", "b"),
 	}}
-	r := assign(t, "sticky", g)
+	r := stickyAssign(t, "sticky", g)
 	assert.Equal(t, Assignment{"c0": {"a": {0}, "b": {0}}, "c1": {"a": {1}, "b": {1}}}, r.Assignment)
 	assert.Contains(t, r.Explanation, "c0 keeps a-0: owned at generation 1")
 }
@@ -127,10 +127,10 @@ func TestStickyKeepsOwnedSortedByPartitionThenTopic(t *testing.T) {
 // withheld in round 1 and handed over in round 2.
 func TestCooperativeStickyTwoRounds(t *testing.T) {
 	topics := map[string]int32{"t0": 6}
-	c0, c1, c2 := member("c0", "t0"), member("c1", "t0"), member("c2", "t0")
-	round1 := assign(t, "cooperative-sticky", Group{Topics: topics, Members: []Member{
-		owning(c0, 5, map[string][]int32{"t0": {0, 1, 2}}),
-		owning(c1, 5, map[string][]int32{"t0": {3, 4, 5}}),
+	c0, c1, c2 := stickyMember("c0", "t0"), stickyMember("c1", "t0"), stickyMember("c2", "t0")
+	round1 := stickyAssign(t, "cooperative-sticky", Group{Topics: topics, Members: []Member{
+		stickyOwning(c0, 5, map[string][]int32{"t0": {0, 1, 2}}),
+		stickyOwning(c1, 5, map[string][]int32{"t0": {3, 4, 5}}),
 		c2,
 	}})
 	assert.Equal(t, Assignment{"c0": {"t0": {0, 1}}, "c1": {"t0": {3, 4}}, "c2": {}}, round1.Assignment)
@@ -139,14 +139,14 @@ func TestCooperativeStickyTwoRounds(t *testing.T) {
 		{TopicPartition{"t0", 5}, "c1", "c2"},
 	}, round1.Withheld)
 
-	round2 := assign(t, "cooperative-sticky", Group{Topics: topics, Members: nextGeneration(round1.Assignment, 6, c0, c1, c2)})
+	round2 := stickyAssign(t, "cooperative-sticky", Group{Topics: topics, Members: stickyNextGen(round1.Assignment, 6, c0, c1, c2)})
 	assert.Equal(t, Assignment{"c0": {"t0": {0, 1}}, "c1": {"t0": {3, 4}}, "c2": {"t0": {2, 5}}}, round2.Assignment)
 	assert.Empty(t, round2.Withheld)
 
 	// Eager sticky does it in one round.
-	eager := assign(t, "sticky", Group{Topics: topics, Members: []Member{
-		owning(c0, 5, map[string][]int32{"t0": {0, 1, 2}}),
-		owning(c1, 5, map[string][]int32{"t0": {3, 4, 5}}),
+	eager := stickyAssign(t, "sticky", Group{Topics: topics, Members: []Member{
+		stickyOwning(c0, 5, map[string][]int32{"t0": {0, 1, 2}}),
+		stickyOwning(c1, 5, map[string][]int32{"t0": {3, 4, 5}}),
 		c2,
 	}})
 	assert.Equal(t, Assignment{"c0": {"t0": {0, 1}}, "c1": {"t0": {3, 4}}, "c2": {"t0": {2, 5}}}, eager.Assignment)
@@ -155,15 +155,15 @@ func TestCooperativeStickyTwoRounds(t *testing.T) {
 // SEED-EXAMPLES 9: c3 joins; p1 leaves c1 only in the second rebalance.
 func TestCooperativeStickySeedExample9(t *testing.T) {
 	topics := map[string]int32{"p": 3}
-	c1, c2, c3 := member("c1", "p"), member("c2", "p"), member("c3", "p")
-	round1 := assign(t, "cooperative-sticky", Group{Topics: topics, Members: []Member{
-		owning(c1, 1, map[string][]int32{"p": {0, 1}}),
-		owning(c2, 1, map[string][]int32{"p": {2}}),
+	c1, c2, c3 := stickyMember("c1", "p"), stickyMember("c2", "p"), stickyMember("c3", "p")
+	round1 := stickyAssign(t, "cooperative-sticky", Group{Topics: topics, Members: []Member{
+		stickyOwning(c1, 1, map[string][]int32{"p": {0, 1}}),
+		stickyOwning(c2, 1, map[string][]int32{"p": {2}}),
 		c3,
 	}})
 	assert.Equal(t, Assignment{"c1": {"p": {0}}, "c2": {"p": {2}}, "c3": {}}, round1.Assignment)
 	assert.Equal(t, []Withheld{{TopicPartition{"p", 1}, "c1", "c3"}}, round1.Withheld)
-	round2 := assign(t, "cooperative-sticky", Group{Topics: topics, Members: nextGeneration(round1.Assignment, 2, c1, c2, c3)})
+	round2 := stickyAssign(t, "cooperative-sticky", Group{Topics: topics, Members: stickyNextGen(round1.Assignment, 2, c1, c2, c3)})
 	assert.Equal(t, Assignment{"c1": {"p": {0}}, "c2": {"p": {2}}, "c3": {"p": {1}}}, round2.Assignment)
 }
 
@@ -173,16 +173,16 @@ func TestCooperativeStickySeedExample9(t *testing.T) {
 func TestStickyConflictingClaims(t *testing.T) {
 	topics := map[string]int32{"t0": 6}
 	g := Group{Topics: topics, Members: []Member{
-		owning(member("c1", "t0"), 3, map[string][]int32{"t0": {0, 1, 5}}),
-		owning(member("c2", "t0"), 3, map[string][]int32{"t0": {2, 5}}),
-		owning(member("c3", "t0"), 2, map[string][]int32{"t0": {0, 3, 4}}),
+		stickyOwning(stickyMember("c1", "t0"), 3, map[string][]int32{"t0": {0, 1, 5}}),
+		stickyOwning(stickyMember("c2", "t0"), 3, map[string][]int32{"t0": {2, 5}}),
+		stickyOwning(stickyMember("c3", "t0"), 2, map[string][]int32{"t0": {0, 3, 4}}),
 	}}
-	eager := assign(t, "sticky", g)
+	eager := stickyAssign(t, "sticky", g)
 	assert.Contains(t, eager.Explanation, "t0-5 claimed by c1 and c2 at generation 3: void, reassigned")
 	assert.Contains(t, eager.Explanation, "t0-0 claimed by c1 (generation 3) and c3 (generation 2): the higher generation keeps it")
 	assert.Equal(t, Assignment{"c1": {"t0": {0, 1}}, "c2": {"t0": {2, 5}}, "c3": {"t0": {3, 4}}}, eager.Assignment)
 
-	coop := assign(t, "cooperative-sticky", g)
+	coop := stickyAssign(t, "cooperative-sticky", g)
 	assert.Equal(t, Assignment{"c1": {"t0": {0, 1}}, "c2": {"t0": {2}}, "c3": {"t0": {3, 4}}}, coop.Assignment)
 	assert.Equal(t, []Withheld{{TopicPartition{"t0", 5}, "c1,c2", "c2"}}, coop.Withheld)
 }
@@ -206,11 +206,11 @@ func TestStickyRegistration(t *testing.T) {
 func TestStickyEdgeCasesDoNotPanic(t *testing.T) {
 	for _, name := range []string{"sticky", "cooperative-sticky"} {
 		// No members, no topics, topics with no partitions, a member with no topics.
-		assert.Empty(t, assign(t, name, Group{Topics: map[string]int32{"t": 3}}).Assignment)
-		r := assign(t, name, Group{Topics: map[string]int32{"t": 0, "u": 2}, Members: []Member{member("a", "t"), member("b")}})
+		assert.Empty(t, stickyAssign(t, name, Group{Topics: map[string]int32{"t": 3}}).Assignment)
+		r := stickyAssign(t, name, Group{Topics: map[string]int32{"t": 0, "u": 2}, Members: []Member{stickyMember("a", "t"), stickyMember("b")}})
 		assert.Equal(t, Assignment{"a": {}, "b": {}}, r.Assignment)
 		// More members than partitions.
-		r = assign(t, name, Group{Topics: map[string]int32{"t": 1}, Members: []Member{member("a", "t"), member("b", "t"), member("c", "t")}})
+		r = stickyAssign(t, name, Group{Topics: map[string]int32{"t": 1}, Members: []Member{stickyMember("a", "t"), stickyMember("b", "t"), stickyMember("c", "t")}})
 		assert.Equal(t, Assignment{"a": {"t": {0}}, "b": {}, "c": {}}, r.Assignment)
 	}
 }
@@ -220,15 +220,15 @@ func TestStickyEdgeCasesDoNotPanic(t *testing.T) {
 // Kafka's prevAssignment is built from raw reports, so this is what Kafka does.
 func TestStickyKafkaQuirkPreviousOwnerNotSubscribed(t *testing.T) {
 	g := Group{Topics: map[string]int32{"t2": 2, "t3": 7}, Members: []Member{
-		owning(member("c4", "t2", "t3"), 3, map[string][]int32{"t2": {0}, "t3": {1, 3, 6}}),
-		member("C0", "t2", "t3"),
-		owning(member("C1", "t2"), 1, map[string][]int32{"t3": {2}}),
+		stickyOwning(stickyMember("c4", "t2", "t3"), 3, map[string][]int32{"t2": {0}, "t3": {1, 3, 6}}),
+		stickyMember("C0", "t2", "t3"),
+		stickyOwning(stickyMember("C1", "t2"), 1, map[string][]int32{"t3": {2}}),
 	}}
 	assert.Equal(t, Assignment{
 		"C0": {"t3": {0, 4, 5}},
 		"C1": {"t2": {1}, "t3": {2}},
 		"c4": {"t2": {0}, "t3": {1, 3, 6}},
-	}, assign(t, "sticky", g).Assignment)
+	}, stickyAssign(t, "sticky", g).Assignment)
 }
 
 // Kafka's assignor throws NullPointerException when a partition's previous
@@ -236,11 +236,11 @@ func TestStickyKafkaQuirkPreviousOwnerNotSubscribed(t *testing.T) {
 // kviz skips that step, says so, and still assigns everything.
 func TestStickyWhereKafkaThrows(t *testing.T) {
 	g := Group{Topics: map[string]int32{"t0": 3, "u": 0}, Members: []Member{
-		owning(member("A", "t0"), 2, map[string][]int32{"t0": {0, 1, 2}}),
-		member("B", "t0"),
-		owning(member("Z", "u"), 1, map[string][]int32{"t0": {0}}),
+		stickyOwning(stickyMember("A", "t0"), 2, map[string][]int32{"t0": {0, 1, 2}}),
+		stickyMember("B", "t0"),
+		stickyOwning(stickyMember("Z", "u"), 1, map[string][]int32{"t0": {0}}),
 	}}
-	r := assign(t, "sticky", g)
+	r := stickyAssign(t, "sticky", g)
 	assert.Equal(t, 3, r.Assignment.Count("A")+r.Assignment.Count("B"))
 	assert.Contains(t, r.Explanation, "warning: Kafka's assignor throws NullPointerException here (t0-0's previous owner Z takes no part in balancing); kviz skips that step")
 }

@@ -48,7 +48,7 @@ func TestStickyMatchesKafkaOracle(t *testing.T) {
 	for i := 0; i < n; i++ {
 		g := randomOracleGroup(rng, scale)
 		if i%3 == 2 {
-			g = nextRound(rng, g)
+			g = stickyNextRound(rng, g)
 		}
 		c := oracleCase{strategy: []string{"sticky", "cooperative-sticky"}[i%2], g: g}
 		cases = append(cases, c)
@@ -66,15 +66,15 @@ func TestStickyMatchesKafkaOracle(t *testing.T) {
 		want := answers[i]
 		if want.err != "" {
 			kafkaErrors++
-			t.Logf("case %d: Kafka fails: %s\n%s", i, want.err, caseText(c.strategy, c.g))
+			t.Logf("case %d: Kafka fails: %s\n%s", i, want.err, stickyCaseText(c.strategy, c.g))
 			continue
 		}
 		a, _ := Lookup(c.strategy)
 		got := a.Assign(c.g, nil).Assignment
-		if !assignmentsEqual(got, want.assignment) {
+		if !stickyAssignmentsEqual(got, want.assignment) {
 			mismatches++
 			if mismatches <= 5 {
-				t.Errorf("case %d differs from Kafka\n%s\nkviz:  %v\nkafka: %v", i, caseText(c.strategy, c.g), got, want.assignment)
+				t.Errorf("case %d differs from Kafka\n%s\nkviz:  %v\nkafka: %v", i, stickyCaseText(c.strategy, c.g), got, want.assignment)
 			}
 		}
 	}
@@ -115,7 +115,7 @@ func parseOracleAnswers(out string) []oracleAnswer {
 	return answers
 }
 
-func assignmentsEqual(a, b Assignment) bool {
+func stickyAssignmentsEqual(a, b Assignment) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -139,7 +139,7 @@ func assignmentsEqual(a, b Assignment) bool {
 	return true
 }
 
-func caseText(strategy string, g Group) string {
+func stickyCaseText(strategy string, g Group) string {
 	var b strings.Builder
 	writeOracleCase(&b, strategy, g)
 	return b.String()
@@ -225,13 +225,13 @@ func randomOracleGroup(rng *rand.Rand, scale int) Group {
 	idPool = slices.Compact(idPool)
 	nm := 1 + rng.Intn(min(len(idPool), 7*scale))
 	same := rng.Intn(2) == 0
-	common := randomSubset(rng, topics, true)
+	common := stickyRandomSubset(rng, topics, true)
 	for _, i := range rng.Perm(len(idPool))[:nm] {
 		m := Member{ID: idPool[i], Generation: NoGeneration}
 		if same {
 			m.Topics = append([]string(nil), common...)
 		} else {
-			m.Topics = randomSubset(rng, topics, true)
+			m.Topics = stickyRandomSubset(rng, topics, true)
 		}
 		if withRacks && rng.Intn(3) > 0 {
 			m.Rack = rackNames[rng.Intn(len(rackNames))]
@@ -255,7 +255,7 @@ func randomOracleGroup(rng *rand.Rand, scale int) Group {
 	return g
 }
 
-func randomSubset(rng *rand.Rand, xs []string, nonEmpty bool) []string {
+func stickyRandomSubset(rng *rand.Rand, xs []string, nonEmpty bool) []string {
 	for {
 		var out []string
 		for _, x := range xs {
@@ -272,7 +272,7 @@ func randomSubset(rng *rand.Rand, xs []string, nonEmpty bool) []string {
 // nextRound makes a realistic follow-up group: members keep what kviz gave
 // them last time (at one generation), some leave, one may join, one may
 // change its subscription.
-func nextRound(rng *rand.Rand, g Group) Group {
+func stickyNextRound(rng *rand.Rand, g Group) Group {
 	for i := range g.Members {
 		g.Members[i].Owned = nil
 		g.Members[i].Generation = NoGeneration
@@ -291,12 +291,12 @@ func nextRound(rng *rand.Rand, g Group) Group {
 			}
 		}
 		if rng.Intn(6) == 0 {
-			m.Topics = randomSubset(rng, topics, true)
+			m.Topics = stickyRandomSubset(rng, topics, true)
 		}
 		next.Members = append(next.Members, m)
 	}
 	if rng.Intn(2) == 0 {
-		next.Members = append(next.Members, Member{ID: fmt.Sprintf("new-%d", rng.Intn(100)), Topics: randomSubset(rng, topics, true), Generation: NoGeneration})
+		next.Members = append(next.Members, Member{ID: fmt.Sprintf("new-%d", rng.Intn(100)), Topics: stickyRandomSubset(rng, topics, true), Generation: NoGeneration})
 	}
 	if len(next.Members) == 0 {
 		return g

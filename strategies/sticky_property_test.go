@@ -235,10 +235,10 @@ func TestCooperativeStickyPropertyWithholding(t *testing.T) {
 			default:
 				// Given now: the recipient reported it, or no other member
 				// holds a claim that survives the generation rule.
-				if reportedBy(reporters[tp], to) {
+				if stickyReportedBy(reporters[tp], to) {
 					continue
 				}
-				if valid := validClaimant(reporters[tp]); valid != "" {
+				if valid := stickyValidClaimant(reporters[tp]); valid != "" {
 					t.Fatalf("%s given to %s while %s still owns it", tp, to, valid)
 				}
 			}
@@ -249,7 +249,7 @@ func TestCooperativeStickyPropertyWithholding(t *testing.T) {
 	})
 }
 
-func reportedBy(ms []Member, id string) bool {
+func stickyReportedBy(ms []Member, id string) bool {
 	for _, m := range ms {
 		if m.ID == id {
 			return true
@@ -260,7 +260,7 @@ func reportedBy(ms []Member, id string) bool {
 
 // validClaimant returns a member whose claim survives the generation rule
 // (the unique highest generation among those reporting the partition).
-func validClaimant(ms []Member) string {
+func stickyValidClaimant(ms []Member) string {
 	best, ties := "", 0
 	top := int32(-2)
 	for _, m := range ms {
@@ -290,13 +290,13 @@ func TestStickyValidAndBalancedLikeFranzGo(t *testing.T) {
 		kviz := StickyAssignor{}.Assign(g, nil).Assignment
 		checkStickyValid(t, g, kviz)
 		checkKafkaBalanced(t, g, kviz)
-		if spread(g, kviz) > spread(g, franz) && sameSubscriptions(g) {
-			t.Fatalf("kviz spread %d, franz-go %d", spread(g, kviz), spread(g, franz))
+		if stickySpread(g, kviz) > stickySpread(g, franz) && stickySameSubscriptions(g) {
+			t.Fatalf("kviz spread %d, franz-go %d", stickySpread(g, kviz), stickySpread(g, franz))
 		}
 	})
 }
 
-func sameSubscriptions(g Group) bool {
+func stickySameSubscriptions(g Group) bool {
 	first := slices.Sorted(slices.Values(g.Members[0].Topics))
 	for _, m := range g.Members[1:] {
 		if !slices.Equal(first, slices.Sorted(slices.Values(m.Topics))) {
@@ -306,7 +306,7 @@ func sameSubscriptions(g Group) bool {
 	return true
 }
 
-func spread(g Group, a Assignment) int {
+func stickySpread(g Group, a Assignment) int {
 	lo, hi := 1<<30, 0
 	for _, m := range g.Members {
 		lo, hi = min(lo, a.Count(m.ID)), max(hi, a.Count(m.ID))
