@@ -1,0 +1,115 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func writeScenario(t *testing.T, body string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "scenario.yaml")
+	require.NoError(t, os.WriteFile(path, []byte(body), 0o644))
+	return path
+}
+
+func TestSimulateJSONLContract(t *testing.T) {
+	code, out, errOut := run(t, "", "simulate", "demo:example-11-failover", "--format", "jsonl")
+	require.Equal(t, 0, code, errOut)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.NotEmpty(t, lines)
+	var last map[string]any
+	prevStep := -1.0
+	for _, l := range lines {
+		var st map[string]any
+		require.NoError(t, json.Unmarshal([]byte(l), &st), l)
+		for _, k := range []string{"step", "time_ms", "kind", "member", "text", "group_state", "generation", "leader", "owned"} {
+			assert.Contains(t, st, k, l)
+		}
+		assert.Greater(t, st["step"].(float64), prevStep, "steps ascend")
+		prevStep = st["step"].(float64)
+		kind := st["kind"].(string)
+		if strings.HasSuffix(kind, "Response") {
+			assert.NotEmpty(t, st["error"], "a response carries its error name: %s", l)
+		} else {
+			assert.Empty(t, st["error"], "only responses carry an error: %s", l)
+		}
+		assert.False(t, kind == "HeartbeatResponse" && st["error"] == "NONE", "routine heartbeats are hidden: %s", l)
+		last = st
+	}
+	assert.Equal(t, "Stable", last["group_state"])
+	owned := last["owned"].(map[string]any)
+	assert.Equal(t, map[string]any{"t0": []any{0.0, 1.0}}, owned["b"])
+	assert.Equal(t, map[string]any{"t0": []any{2.0}}, owned["c"])
+}
+
+func TestSimulateAllShowsRoutineHeartbeats(t *testing.T) {
+	_, quiet, _ := run(t, "", "simulate", "demo:example-11-failover")
+	_, all, _ := run(t, "", "simulate", "demo:example-11-failover", "--all")
+	assert.NotContains(t, quiet, "heartbeat: NONE")
+	assert.Contains(t, all, "heartbeat: NONE")
+	assert.Greater(t, strings.Count(all, "\n"), strings.Count(quiet, "\n"))
+}
+
+func TestSimulateUntil(t *testing.T) {
+	code, out, _ := run(t, "", "simulate", "demo:example-11-failover", "--format", "jsonl", "--until-ms", "10000")
+	require.Equal(t, 0, code)
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var st struct {
+			TimeMs int64 `json:"time_ms"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(l), &st))
+		assert.LessOrEqual(t, st.TimeMs, int64(10000))
+	}
+}
+
+func TestSimulateConsumerProtocolFields(t *testing.T) {
+	path := writeScenario(t, "topics: {t0: 4}\ngroup: {strategy: uniform}\nmembers:\n  - {id: c1}\n  - {id: c2}\n")
+	code, out, errOut := run(t, "", "simulate", path, "--format", "jsonl")
+	if strings.Contains(errOut, "unknown strategy") {
+		t.Skip("uniform is not registered yet")
+	}
+	require.Equal(t, 0, code, errOut)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var last struct {
+		State  string                        `json:"group_state"`
+		Epochs map[string]int32              `json:"member_epochs"`
+		Target map[string]map[string][]int32 `json:"target"`
+		Owned  map[string]map[string][]int32 `json:"owned"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(lines[len(lines)-1]), &last))
+	assert.Equal(t, "STABLE", last.State)
+	assert.Len(t, last.Epochs, 2)
+	assert.Equal(t, last.Target, last.Owned, "a stable consumer group consumes its target")
+}
+
+func TestSimulateTextReadable(t *testing.T) {
+	code, out, _ := run(t, "", "simulate", "demo:lab")
+	require.Equal(t, 0, code)
+	assert.True(t, strings.HasPrefix(out, "# "), "a title line first")
+	assert.Contains(t, out, "JoinGroupRequest")
+	assert.Contains(t, out, "no rebalance, generation stays")
+}
+
+func TestSimulateBadInput(t *testing.T) {
+	bad := writeScenario(t, "topics: {t0: 3}\ntimeline:\n  - {at_ms: 5, leav: c1}\n")
+	cases := map[string][]string{
+		`scenario.yaml:3: unknown action "leav" (did you mean "leave"?)`: {"simulate", bad},
+		"no such file":                   {"simulate", filepath.Join(t.TempDir(), "missing.yaml")},
+		`no demo scenario "nope"`:         {"simulate", "demo:nope"},
+		"--format must be text or jsonl":  {"simulate", "demo:lab", "--format", "xml"},
+		"accepts 1 arg(s), received 0":    {"simulate"},
+		"--until-ms must not be negative": {"simulate", "demo:lab", "--until-ms", "-5"},
+	}
+	for want, args := range cases {
+		code, _, errOut := run(t, "", args...)
+		assert.Equal(t, 2, code, "%v", args)
+		assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line: %q", errOut)
+		assert.Contains(t, errOut, want)
+	}
+}
