@@ -100,7 +100,7 @@ func TestSimulateBadInput(t *testing.T) {
 	bad := writeScenario(t, "topics: {t0: 3}\ntimeline:\n  - {at_ms: 5, leav: c1}\n")
 	cases := map[string][]string{
 		`scenario.yaml:3: unknown action "leav" (did you mean "leave"?)`: {"simulate", bad},
-		"no such file":                   {"simulate", filepath.Join(t.TempDir(), "missing.yaml")},
+		"no such file":                    {"simulate", filepath.Join(t.TempDir(), "missing.yaml")},
 		`no demo scenario "nope"`:         {"simulate", "demo:nope"},
 		"--format must be text or jsonl":  {"simulate", "demo:lab", "--format", "xml"},
 		"accepts 1 arg(s), received 0":    {"simulate"},
