@@ -78,7 +78,7 @@ func newRangeServerTopics(g Group, members []Member) ([]rangeServerTopic, [][]in
 		index[n] = int32(t)
 		total += int(g.Topics[n])
 	}
-	subs := subscriptionIndices(members, index)
+	subs := srvSubscriptionIndices(members, index)
 	topics := make([]rangeServerTopic, len(names))
 	for _, ts := range subs {
 		for _, t := range ts {
@@ -174,6 +174,6 @@ func explainRangeServerTopics(ex *Explainer, topics []rangeServerTopic) {
 		}
 		n := ts.partitions
 		ex.Addf("%s: %s / %d members = %d rest %d → %s",
-			ts.name, pluralParts(int(n)), ts.subscribers, n/ts.subscribers, n%ts.subscribers, strings.Join(ts.runs, ", "))
+			ts.name, srvPlural(int(n)), ts.subscribers, n/ts.subscribers, n%ts.subscribers, strings.Join(ts.runs, ", "))
 	}
 }

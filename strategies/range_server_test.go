@@ -20,7 +20,7 @@ func TestRangeServerSeedExample1(t *testing.T) {
 		"C1": {"t0": {4, 5, 6}},
 		"C2": {"t0": {7, 8, 9}},
 	}, r.Assignment)
-	require.True(t, explained(r, "t0: 10 partitions / 3 members = 3 rest 1 → C0 0–3, C1 4–6, C2 7–9"), r.Explanation)
+	require.True(t, srvExplained(r, "t0: 10 partitions / 3 members = 3 rest 1 → C0 0–3, C1 4–6, C2 7–9"), r.Explanation)
 }
 
 // SEED-EXAMPLES 4 and the RangeAssignor Javadoc: two topics of 3, C0 and C1:
@@ -74,7 +74,7 @@ func TestRangeServerHeterogeneousNotSticky(t *testing.T) {
 		"b": {"t0": {2, 3}, "t1": {0, 1}},
 		"c": {"t1": {2}},
 	}, r.Assignment)
-	require.True(t, explained(r, "KAFKA-16944"), r.Explanation)
+	require.True(t, srvExplained(r, "KAFKA-16944"), r.Explanation)
 }
 
 func TestRangeServerRegistered(t *testing.T) {

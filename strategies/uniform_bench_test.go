@@ -74,7 +74,7 @@ func srvBenchGroup(c srvBenchCase) Group {
 		a, _ := Lookup(c.assignor)
 		first := a.Assign(g, nil).Assignment
 		last := g.Members[len(g.Members)-1]
-		g.Members = append(withOwned(g.Members[:len(g.Members)-1], first), last)
+		g.Members = append(srvWithOwned(g.Members[:len(g.Members)-1], first), last)
 	}
 	srvBenchGroups.Store(key, g)
 	return g

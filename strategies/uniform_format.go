@@ -8,8 +8,8 @@ import (
 // Explanations name partition sets the way the assignment table does
 // ("t0:0–3,5; t1:2"), with runs shortened so a line stays readable.
 
-// formatMaxRuns is how many runs formatFlat writes before it only counts.
-const formatMaxRuns = 40
+// srvFormatMaxRuns is how many runs formatFlat writes before it only counts.
+const srvFormatMaxRuns = 40
 
 // formatFlat formats flat partitions of spec s, ascending within each topic.
 func (s *serverSpec) formatFlat(flat []int) string {
@@ -21,7 +21,7 @@ func (s *serverSpec) formatFlat(flat []int) string {
 		if runStart < 0 {
 			return
 		}
-		writeRun(&b, runStart-s.base[t], runEnd-s.base[t])
+		srvWriteRun(&b, runStart-s.base[t], runEnd-s.base[t])
 		runStart = -1
 		runs++
 	}
@@ -32,8 +32,8 @@ func (s *serverSpec) formatFlat(flat []int) string {
 			continue
 		}
 		flush()
-		if runs >= formatMaxRuns {
-			b.WriteString(" … (" + pluralParts(len(flat)) + " in all)")
+		if runs >= srvFormatMaxRuns {
+			b.WriteString(" … (" + srvPlural(len(flat)) + " in all)")
 			return b.String()
 		}
 		if ft != t {
@@ -52,8 +52,8 @@ func (s *serverSpec) formatFlat(flat []int) string {
 	return b.String()
 }
 
-// writeRun writes "a" or "a–b".
-func writeRun(b *strings.Builder, from, to int) {
+// srvWriteRun writes "a" or "a–b".
+func srvWriteRun(b *strings.Builder, from, to int) {
 	b.WriteString(strconv.Itoa(from))
 	if to > from {
 		b.WriteString("–")
@@ -61,26 +61,22 @@ func writeRun(b *strings.Builder, from, to int) {
 	}
 }
 
-// formatRange formats partitions [from, to) of one topic, "t0:4–6".
-func formatRange(topic string, from, to int32) string {
-	var b strings.Builder
-	b.WriteString(topic)
-	b.WriteByte(':')
-	writeRun(&b, int(from), int(to-1))
-	return b.String()
-}
-
-// formatTPs formats a short list of partitions, in the given order.
-func formatTPs(tps []TopicPartition) string {
-	parts := make([]string, len(tps))
+// srvFormatTPs formats a list of partitions in the given order, the first
+// srvFormatMaxRuns of them.
+func srvFormatTPs(tps []TopicPartition) string {
+	parts := make([]string, 0, min(len(tps), srvFormatMaxRuns)+1)
 	for i, tp := range tps {
-		parts[i] = tp.String()
+		if i == srvFormatMaxRuns {
+			parts = append(parts, "… ("+srvPlural(len(tps))+" in all)")
+			break
+		}
+		parts = append(parts, tp.String())
 	}
 	return strings.Join(parts, ", ")
 }
 
-// plural returns "1 partition" or "n partitions".
-func pluralParts(n int) string {
+// srvPlural returns "1 partition" or "n partitions".
+func srvPlural(n int) string {
 	if n == 1 {
 		return "1 partition"
 	}

@@ -79,7 +79,7 @@ func (b *uniformHeterogeneous) keepTargets() {
 			continue
 		}
 		if len(s.dropped[i]) > 0 {
-			b.ex.Addf("%s drops %s (topics it no longer subscribes to)", s.members[i].ID, formatTPs(s.dropped[i]))
+			b.ex.Addf("%s drops %s (topics it no longer subscribes to)", s.members[i].ID, srvFormatTPs(s.dropped[i]))
 		}
 		if len(claims) > 0 {
 			b.ex.Addf("%s keeps %s (its target)", s.members[i].ID, s.formatFlat(claims))
@@ -196,7 +196,7 @@ func (b *uniformHeterogeneous) balanceTopic(t int32) int {
 		if b.ex.Enabled() {
 			b.ex.Addf("balance %s: %s-%d moves %s → %s (%s has %s, %s has %d)",
 				b.s.topics[t], b.s.topics[t], p, b.s.members[most].ID, b.s.members[least].ID,
-				b.s.members[most].ID, pluralParts(int(b.sizes[most])), b.s.members[least].ID, b.sizes[least])
+				b.s.members[most].ID, srvPlural(int(b.sizes[most])), b.s.members[least].ID, b.sizes[least])
 		} else {
 			b.ex.Skip()
 		}

@@ -76,13 +76,13 @@ func (b *uniformHomogeneous) quota() {
 	m := len(b.s.members)
 	b.minQuota, b.extrasLeft = total/m, total%m
 	if b.extrasLeft == 0 {
-		b.ex.Addf("quota: %s / %d members → %d each", pluralParts(total), m, b.minQuota)
+		b.ex.Addf("quota: %s / %d members → %d each", srvPlural(total), m, b.minQuota)
 	} else {
 		who := "members get"
 		if b.extrasLeft == 1 {
 			who = "member gets"
 		}
-		b.ex.Addf("quota: %s / %d members → %d each, %d %s one more", pluralParts(total), m, b.minQuota, b.extrasLeft, who)
+		b.ex.Addf("quota: %s / %d members → %d each, %d %s one more", srvPlural(total), m, b.minQuota, b.extrasLeft, who)
 	}
 }
 
@@ -159,7 +159,7 @@ func (b *uniformHomogeneous) fill() {
 			next++
 		}
 		if b.ex.Enabled() {
-			b.ex.Addf("%s takes %s (to fill its quota)", b.s.members[i].ID, b.s.formatFlat(sortedInts(b.unassigned[from:next])))
+			b.ex.Addf("%s takes %s (to fill its quota)", b.s.members[i].ID, b.s.formatFlat(srvSortedInts(b.unassigned[from:next])))
 		} else {
 			b.ex.Skip()
 		}
@@ -179,18 +179,18 @@ func (b *uniformHomogeneous) explainKeep(i int, kept, gaveUp []int, quota int) {
 	s := b.s
 	id := s.members[i].ID
 	if len(s.dropped[i]) > 0 {
-		b.ex.Addf("%s drops %s (topics it no longer subscribes to)", id, formatTPs(s.dropped[i]))
+		b.ex.Addf("%s drops %s (topics it no longer subscribes to)", id, srvFormatTPs(s.dropped[i]))
 	}
 	if len(kept) > 0 {
-		b.ex.Addf("%s keeps %s (its target; quota %d)", id, s.formatFlat(sortedInts(kept)), quota)
+		b.ex.Addf("%s keeps %s (its target; quota %d)", id, s.formatFlat(srvSortedInts(kept)), quota)
 	}
 	if len(gaveUp) > 0 {
-		b.ex.Addf("%s gives up %s (over its quota of %d)", id, s.formatFlat(sortedInts(gaveUp)), quota)
+		b.ex.Addf("%s gives up %s (over its quota of %d)", id, s.formatFlat(srvSortedInts(gaveUp)), quota)
 	}
 }
 
-// sortedInts returns an ascending copy of xs, for explanations.
-func sortedInts(xs []int) []int {
+// srvSortedInts returns an ascending copy of xs, for explanations.
+func srvSortedInts(xs []int) []int {
 	out := slices.Clone(xs)
 	slices.Sort(out)
 	return out

@@ -75,7 +75,7 @@ func TestServerMemberOrder(t *testing.T) {
 		names(ms, srvOrderOnly(serverMemberOrder(ms))))
 }
 
-// Explanations shorten runs and stop after formatMaxRuns of them.
+// Explanations shorten runs and stop after srvFormatMaxRuns of them.
 func TestServerFormatFlat(t *testing.T) {
 	s := newServerSpec(Group{Topics: map[string]int32{"t0": 6, "t1": 0, "t2": 200}}, nil)
 	// flat: t0 0..5, t1 none, t2 6..205

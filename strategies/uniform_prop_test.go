@@ -170,7 +170,7 @@ func TestUniformPropertyLargeHeterogeneous(t *testing.T) {
 		a := srvAssignQuiet("uniform", g)
 		srvCheckValid(t, g, a)
 		srvCheckReachableBalance(t, g, a)
-		g.Members = withOwned(g.Members, a)
+		g.Members = srvWithOwned(g.Members, a)
 		if b := srvAssignQuiet("uniform", g); !srvSameAssignment(a, b) {
 			t.Fatalf("round 2 moved partitions")
 		}
@@ -220,7 +220,7 @@ func TestUniformPropertyStableOnItsOwnResult(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		g := srvGenGroup(t, rapid.Bool().Draw(t, "homogeneous"))
 		a := srvAssignQuiet("uniform", g)
-		g.Members = withOwned(g.Members, a)
+		g.Members = srvWithOwned(g.Members, a)
 		if b := srvAssignQuiet("uniform", g); !srvSameAssignment(a, b) {
 			t.Fatalf("round 2 moved partitions:\n%v\n%v", a, b)
 		}

@@ -56,29 +56,29 @@ func newServerSpec(g Group, order []int) *serverSpec {
 	for i, k := range order {
 		s.members[i] = g.Members[k]
 	}
-	s.subs = subscriptionIndices(s.members, index)
+	s.subs = srvSubscriptionIndices(s.members, index)
 	s.readClaims(index)
 	return s
 }
 
-// subscriptionIndices maps each member's subscription to topic indices.
+// srvSubscriptionIndices maps each member's subscription to topic indices.
 // Members usually share a subscription: a member whose topic list equals the
 // previous one's reuses its indices (read-only) instead of hashing every name.
-func subscriptionIndices(members []Member, index map[string]int32) [][]int32 {
+func srvSubscriptionIndices(members []Member, index map[string]int32) [][]int32 {
 	out := make([][]int32, len(members))
 	for i, m := range members {
 		if i > 0 && slices.Equal(m.Topics, members[i-1].Topics) {
 			out[i] = out[i-1]
 			continue
 		}
-		out[i] = topicIndices(m.Topics, index)
+		out[i] = srvTopicIndices(m.Topics, index)
 	}
 	return out
 }
 
-// topicIndices maps topic names to sorted, distinct topic indices. A
+// srvTopicIndices maps topic names to sorted, distinct topic indices. A
 // subscription is a set in Kafka; a name listed twice counts once.
-func topicIndices(names []string, index map[string]int32) []int32 {
+func srvTopicIndices(names []string, index map[string]int32) []int32 {
 	out := make([]int32, 0, len(names))
 	for _, n := range names {
 		if t, ok := index[n]; ok {
@@ -174,8 +174,8 @@ func (s *serverSpec) homogeneous() bool {
 // which keeps each map's memory hot (the 1M-partition case has 1M runs).
 func (s *serverSpec) assignment(owner []int32) Assignment {
 	count, segments := s.countRuns(owner)
-	cursor := prefixSums(count)
-	segCursor := prefixSums(segments)
+	cursor := srvPrefixSums(count)
+	segCursor := srvPrefixSums(segments)
 	firstSeg := slices.Clone(segCursor)
 	buf := make([]int32, cursor[len(cursor)-1]+count[len(count)-1])
 	nSegs := segCursor[len(segCursor)-1] + segments[len(segments)-1]
@@ -213,8 +213,8 @@ func (s *serverSpec) assignment(owner []int32) Assignment {
 	return a
 }
 
-// prefixSums returns the exclusive prefix sums of xs (xs must not be empty).
-func prefixSums(xs []int) []int {
+// srvPrefixSums returns the exclusive prefix sums of xs (xs must not be empty).
+func srvPrefixSums(xs []int) []int {
 	out := make([]int, len(xs))
 	for i := 1; i < len(xs); i++ {
 		out[i] = out[i-1] + xs[i-1]

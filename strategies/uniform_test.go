@@ -39,7 +39,7 @@ func srvMembers(topics []string, ids ...string) []Member {
 }
 
 // withOwned feeds an assignment back as every member's current target.
-func withOwned(members []Member, a Assignment) []Member {
+func srvWithOwned(members []Member, a Assignment) []Member {
 	out := append([]Member(nil), members...)
 	for i := range out {
 		out[i].Owned = nil
@@ -50,7 +50,7 @@ func withOwned(members []Member, a Assignment) []Member {
 	return out
 }
 
-func explained(r Result, fragment string) bool {
+func srvExplained(r Result, fragment string) bool {
 	for _, l := range r.Explanation {
 		if strings.Contains(l, fragment) {
 			return true
@@ -81,10 +81,10 @@ func TestUniformHomogeneousFreshThenJoin(t *testing.T) {
 		"c1": {"t0": {2, 3}},
 		"c2": {"t0": {4, 5}},
 	}, r1.Assignment)
-	require.True(t, explained(r1, "quota: 6 partitions / 4 members → 1 each, 2 members get one more"), r1.Explanation)
-	require.True(t, explained(r1, "c3 (0), c0 (13), c1 (14), c2 (15)"), r1.Explanation)
+	require.True(t, srvExplained(r1, "quota: 6 partitions / 4 members → 1 each, 2 members get one more"), r1.Explanation)
+	require.True(t, srvExplained(r1, "c3 (0), c0 (13), c1 (14), c2 (15)"), r1.Explanation)
 
-	g.Members = append(withOwned(g.Members, r1.Assignment), Member{ID: "c4", Topics: topics})
+	g.Members = append(srvWithOwned(g.Members, r1.Assignment), Member{ID: "c4", Topics: topics})
 	r2 := srvAssign(t, "uniform", g)
 	require.Equal(t, Assignment{
 		"c3": {"t0": {0}},
@@ -93,8 +93,8 @@ func TestUniformHomogeneousFreshThenJoin(t *testing.T) {
 		"c1": {"t0": {2, 3}},
 		"c2": {"t0": {4}},
 	}, r2.Assignment)
-	require.True(t, explained(r2, "c2 gives up t0:5"), r2.Explanation)
-	require.True(t, explained(r2, "c4 takes t0:5"), r2.Explanation)
+	require.True(t, srvExplained(r2, "c2 gives up t0:5"), r2.Explanation)
+	require.True(t, srvExplained(r2, "c4 takes t0:5"), r2.Explanation)
 }
 
 // KAFKA-18688: a balanced target does not move. 7 partitions over a, b, c:
@@ -152,8 +152,8 @@ func TestUniformHomogeneousTrimAndDrop(t *testing.T) {
 		"b": {"t0": {3}, "t1": {1}},
 		"c": {"t0": {2}, "t1": {0}},
 	}, r.Assignment)
-	require.True(t, explained(r, "a gives up t0:2; t1:0"), r.Explanation)
-	require.True(t, explained(r, "c drops t2-0"), r.Explanation)
+	require.True(t, srvExplained(r, "a gives up t0:2; t1:0"), r.Explanation)
+	require.True(t, srvExplained(r, "c drops t2-0"), r.Explanation)
 }
 
 // Two members both list t0-0 as their target, which Kafka's coordinator never
@@ -166,7 +166,7 @@ func TestUniformConflictingTargets(t *testing.T) {
 	ms[1].Owned = srvTPs("t0", 0)
 	r := srvAssign(t, "uniform", Group{Topics: map[string]int32{"t0": 2}, Members: ms})
 	require.Equal(t, Assignment{"a": {"t0": {0}}, "b": {"t0": {1}}}, r.Assignment)
-	require.True(t, explained(r, "t0-0 is in the targets of both a and b"), r.Explanation)
+	require.True(t, srvExplained(r, "t0-0 is in the targets of both a and b"), r.Explanation)
 }
 
 // Heterogeneous, fresh: t0:3 (a, b subscribe), t1:3 (b, c). Both topics have
@@ -193,9 +193,9 @@ func TestUniformHeterogeneousFreshThenJoin(t *testing.T) {
 		"b": {"t0": {1}, "t1": {2}},
 		"c": {"t1": {0, 1}},
 	}, r1.Assignment)
-	require.True(t, explained(r1, "heterogeneous"), r1.Explanation)
+	require.True(t, srvExplained(r1, "heterogeneous"), r1.Explanation)
 
-	g.Members = append(withOwned(g.Members, r1.Assignment), Member{ID: "d", Topics: []string{"t0", "t1"}})
+	g.Members = append(srvWithOwned(g.Members, r1.Assignment), Member{ID: "d", Topics: []string{"t0", "t1"}})
 	r2 := srvAssign(t, "uniform", g)
 	require.Equal(t, Assignment{
 		"a": {"t0": {0, 2}},
@@ -203,7 +203,7 @@ func TestUniformHeterogeneousFreshThenJoin(t *testing.T) {
 		"c": {"t1": {0, 1}},
 		"d": {"t0": {1}},
 	}, r2.Assignment)
-	require.True(t, explained(r2, "balance t0: t0-1 moves b → d"), r2.Explanation)
+	require.True(t, srvExplained(r2, "balance t0: t0-1 moves b → d"), r2.Explanation)
 }
 
 // Heterogeneous topic order: t0 has 2 partitions for 2 subscribers (1.0 each),
@@ -222,7 +222,7 @@ func TestUniformHeterogeneousTopicOrder(t *testing.T) {
 		"a": {"t0": {0, 1}},
 		"b": {"t1": {0, 1, 2, 3}},
 	}, r.Assignment)
-	require.True(t, explained(r, "t1 (4/1), t0 (2/2)"), r.Explanation)
+	require.True(t, srvExplained(r, "t1 (4/1), t0 (2/2)"), r.Explanation)
 }
 
 // Edge cases Kafka answers with an empty assignment.
@@ -286,5 +286,5 @@ func TestUniformHomogeneousTrimsInHashSetOrder(t *testing.T) {
 		"a": {"t0": {0, 1, 2, 3, 4, 5, 6, 7, 17}},
 		"b": {"t0": {8, 9, 10, 11, 12, 13, 14, 15, 16}},
 	}, r.Assignment)
-	require.True(t, explained(r, "a gives up t0:8"), r.Explanation)
+	require.True(t, srvExplained(r, "a gives up t0:8"), r.Explanation)
 }
