@@ -169,6 +169,12 @@ func buildGrid(v *model.GroupView, info *simInfo, step int, selected string, fre
 		}
 		mark(m.Revoking, cellRevoking, cellOwned)
 		mark(m.Revoking, cellRevoking, cellNew)
+		if m.MemberState == "UNREVOKED_PARTITIONS" {
+			// KIP-848: the member must still revoke these; it consumes them
+			// until it acknowledges, though the view no longer lists them
+			// as owned.
+			mark(m.Revoking, cellRevoking, cellEmpty)
+		}
 		mark(m.Pending, cellPending, cellEmpty)
 		if m.ID == selected {
 			g.Selected = mi
@@ -195,6 +201,14 @@ func memberTag(m *model.MemberView) (string, bool) {
 	switch m.Status {
 	case model.StatusCrashed, model.StatusLeft, model.StatusFenced, model.StatusStalled:
 		return m.Status, true
+	}
+	switch m.MemberState { // KIP-848 reconciliation, more telling than "rejoining"
+	case "UNREVOKED_PARTITIONS":
+		return "unrevoked", false
+	case "UNRELEASED_PARTITIONS":
+		return "unreleased", false
+	}
+	switch m.Status {
 	case model.StatusJoining, model.StatusRejoining:
 		return m.Status, false
 	}

@@ -60,9 +60,10 @@ type App struct {
 
 	width, height int
 
-	sim  simulation
-	info *simInfo
-	step int
+	sim      simulation
+	simulate simulateFunc // for re-simulating under another strategy or protocol
+	info     *simInfo
+	step     int
 
 	selected string // member id, so the selection survives steps where members come and go
 
@@ -92,7 +93,7 @@ func New(sc *model.Scenario) (app App, err error) {
 			app, err = App{}, fmt.Errorf("the simulation failed: %v", r)
 		}
 	}()
-	sim, err := simulateFn(sc)
+	sim, err := simulateModel(sc)
 	if err != nil {
 		return App{}, err
 	}
@@ -104,12 +105,13 @@ func NewFromSim(sim *model.Sim) App { return newApp(modelSim{sim}) }
 
 func newApp(sim simulation) App {
 	a := App{
-		keys:   keymap.DefaultKeyMap(),
-		help:   help.New(),
-		isDark: true,
-		speed:  defaultSpeed,
-		width:  80,
-		height: 24,
+		simulate: simulateModel,
+		keys:     keymap.DefaultKeyMap(),
+		help:     help.New(),
+		isDark:   true,
+		speed:    defaultSpeed,
+		width:    80,
+		height:   24,
 	}
 	a.styles = NewStyles(true).WithNoColor(os.Getenv("NO_COLOR") != "")
 	a.help.Styles = help.DefaultStyles(true)

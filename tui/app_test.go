@@ -60,7 +60,9 @@ func keys(ks ...string) []tea.Msg {
 func fakeApp(t *testing.T, w, h int) App {
 	t.Helper()
 	fakeErr = nil
-	a, _ := drive(t, newApp(newFakeSim(fakeScenario())), tea.WindowSizeMsg{Width: w, Height: h})
+	a := newApp(newFakeSim(fakeScenario()))
+	a.simulate = simulateFake
+	a, _ = drive(t, a, tea.WindowSizeMsg{Width: w, Height: h})
 	return a
 }
 

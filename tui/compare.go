@@ -40,12 +40,12 @@ func (a *App) toggleCompare() {
 	}
 	now := a.view().TimeMs
 	if a.compare == nil || a.compare.AtMs != now {
-		a.compare = buildCompare(a.sim.Scenario(), now)
+		a.compare = buildCompare(a.simulate, a.sim.Scenario(), now)
 	}
 	a.mode = modeCompare
 }
 
-func buildCompare(sc *model.Scenario, now int64) *compareTable {
+func buildCompare(simulate simulateFunc, sc *model.Scenario, now int64) *compareTable {
 	t := &compareTable{AtMs: now}
 	for _, name := range compareStrategies {
 		as, err := strategies.Lookup(name)
@@ -54,7 +54,7 @@ func buildCompare(sc *model.Scenario, now int64) *compareTable {
 		}
 		ps := as.Protocols()
 		row := compareRow{Strategy: name, Protocol: string(ps[len(ps)-1]), Current: name == sc.Strategy}
-		sim, err := simulateWith(sc, name, row.Protocol)
+		sim, err := simulateWith(simulate, sc, name, row.Protocol)
 		if err != nil {
 			row.Err = err.Error()
 			t.Rows = append(t.Rows, row)

@@ -163,7 +163,7 @@ func preferredStrategy(p string) string {
 // and keeps the cursor at the same virtual time.
 func (a *App) resimulate(strategy, protocol, note string) {
 	now := a.view().TimeMs
-	next, err := simulateWith(a.sim.Scenario(), strategy, protocol)
+	next, err := simulateWith(a.simulate, a.sim.Scenario(), strategy, protocol)
 	if err != nil {
 		a.setStatus(fmt.Sprintf("cannot switch to %s/%s: %v", strategy, protocol, err), true)
 		return
@@ -176,12 +176,12 @@ func (a *App) resimulate(strategy, protocol, note string) {
 // simulateWith simulates a copy of sc under another strategy and protocol.
 // The model has no copy helper, so the lab copies the scenario itself; the
 // copy's slices are fresh, so the original stays untouched.
-func simulateWith(sc *model.Scenario, strategy, protocol string) (simulation, error) {
+func simulateWith(simulate simulateFunc, sc *model.Scenario, strategy, protocol string) (simulation, error) {
 	cp := *sc
 	cp.Strategy, cp.Protocol = strategy, protocol
 	cp.Members = slices.Clone(sc.Members)
 	cp.Timeline = slices.Clone(sc.Timeline)
-	return simulateFn(&cp)
+	return simulate(&cp)
 }
 
 // stepAt is the last step at or before virtual time ms.

@@ -7,11 +7,11 @@ import (
 	"github.com/kvizlab/kviz/model"
 )
 
-// TestMain makes re-simulation (s, e, c) use the scripted model, so these
-// tests pin the lab's behaviour, not the model's. model_test.go runs the
-// lab on the real model and the default demo.
 func TestMain(m *testing.M) {
-	os.Unsetenv("NO_COLOR")
-	simulateFn = func(sc *model.Scenario) (simulation, error) { return newFakeSim(sc), nil }
+	os.Unsetenv("NO_COLOR") // the goldens are drawn with colour styles
 	os.Exit(m.Run())
 }
+
+// simulateFake re-simulates on the scripted model, so tests on it stay on it
+// after s, e or c.
+func simulateFake(sc *model.Scenario) (simulation, error) { return newFakeSim(sc), nil }

@@ -20,7 +20,9 @@ func TestAnyKeysAnySizeFits(t *testing.T) {
 		w := rapid.IntRange(60, 220).Draw(t, "w")
 		h := rapid.IntRange(20, 70).Draw(t, "h")
 		fakeErr = nil
-		var m tea.Model = newApp(newFakeSim(fakeScenario()))
+		app := newApp(newFakeSim(fakeScenario()))
+		app.simulate = simulateFake
+		var m tea.Model = app
 		m, _ = m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 		for _, k := range rapid.SliceOfN(rapid.SampledFrom(all), 0, 25).Draw(t, "keys") {
 			m, _ = m.Update(press(k))

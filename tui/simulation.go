@@ -26,9 +26,13 @@ func (s modelSim) Insert(ev model.Event) (simulation, error) {
 	return modelSim{next}, nil
 }
 
-// simulateFn runs a scenario; compare mode and the s/e keys use it. It is a
-// variable so tests can substitute a scripted model.
-var simulateFn = func(sc *model.Scenario) (simulation, error) {
+// simulateFunc runs a scenario. The app holds one (compare mode and the
+// s/e keys re-simulate through it), so tests on a scripted model keep
+// using that model after a switch.
+type simulateFunc func(sc *model.Scenario) (simulation, error)
+
+// simulateModel runs the real model.
+func simulateModel(sc *model.Scenario) (simulation, error) {
 	sim, err := model.Simulate(sc)
 	if err != nil {
 		return nil, err

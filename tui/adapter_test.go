@@ -1,0 +1,70 @@
+package tui
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/strategies"
+)
+
+func tps(ps ...int32) []strategies.TopicPartition {
+	var out []strategies.TopicPartition
+	for _, p := range ps {
+		out = append(out, tp("orders", p))
+	}
+	return out
+}
+
+func oneView(members ...model.MemberView) *model.GroupView {
+	return &model.GroupView{Topics: []model.TopicView{{Name: "orders", Partitions: 4}}, Members: members}
+}
+
+// The view keeps Revoking and NewlyAssigned after the fact; the grid draws
+// them only where they are still true.
+func TestCellsFromTheView(t *testing.T) {
+	info := &simInfo{letters: map[string]int{"c1": 0, "c2": 1, "c3": 2}}
+	v := oneView(
+		// classic, after an eager revoke: nothing owned, Revoking is history
+		model.MemberView{ID: "c1", Status: model.StatusRejoining, Revoking: tps(0, 1), NewlyAssigned: tps(0, 1)},
+		// KIP-848 mid-reconciliation: must still revoke 2, which it consumes
+		model.MemberView{ID: "c2", Status: model.StatusActive, MemberState: "UNREVOKED_PARTITIONS", Owned: tps(3), Revoking: tps(2)},
+		// waiting for 2 to be released
+		model.MemberView{ID: "c3", Status: model.StatusActive, MemberState: "UNRELEASED_PARTITIONS", Pending: tps(2), NewlyAssigned: tps(3)},
+	)
+	g := buildGrid(v, info, 0, "c2", map[string]bool{"c3": true})
+	assert.Equal(t, []cellState{cellEmpty, cellEmpty, cellEmpty, cellEmpty}, g.Members[0].Cells[0], "c1 holds nothing")
+	assert.Equal(t, []cellState{cellEmpty, cellEmpty, cellRevoking, cellOwned}, g.Members[1].Cells[0])
+	assert.Equal(t, []cellState{cellEmpty, cellEmpty, cellPending, cellEmpty}, g.Members[2].Cells[0], "new only where held")
+	assert.Equal(t, []bool{true, true, false, false}, g.Topics[0].Unowned, "a partition being revoked is still consumed")
+	assert.Equal(t, 1, g.Selected)
+	assert.Equal(t, []string{"rejoining", "unrevoked", "unreleased"}, []string{g.Members[0].Tag, g.Members[1].Tag, g.Members[2].Tag})
+	assert.Equal(t, "A", g.Members[0].Letter)
+}
+
+func TestMemberTags(t *testing.T) {
+	cases := []struct {
+		m   model.MemberView
+		tag string
+		bad bool
+	}{
+		{model.MemberView{Status: model.StatusCrashed}, "crashed", true},
+		{model.MemberView{Status: model.StatusActive, IsLeader: true, Owned: tps(1)}, "leader", false},
+		{model.MemberView{Status: model.StatusActive, IsLeader: true}, "idle", false},
+		{model.MemberView{Status: model.StatusActive, Owned: tps(1)}, "", false},
+		{model.MemberView{Status: model.StatusStalled, Owned: tps(1)}, "stalled", true},
+	}
+	for _, c := range cases {
+		tag, bad := memberTag(&c.m)
+		assert.Equal(t, c.tag, tag)
+		assert.Equal(t, c.bad, bad, c.tag)
+	}
+}
+
+// Moves are partitions that changed hands, not first assignments.
+func TestDiffOwners(t *testing.T) {
+	before := map[strategies.TopicPartition]string{tp("o", 0): "c1", tp("o", 1): "c2"}
+	after := map[strategies.TopicPartition]string{tp("o", 0): "c1", tp("o", 1): "c3", tp("o", 2): "c3"}
+	assert.Equal(t, []move{{TP: tp("o", 1), From: "c2", To: "c3"}, {TP: tp("o", 2), From: "", To: "c3"}}, diffOwners(before, after))
+}
