@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -145,24 +146,33 @@ func readAssignInput(stdin io.Reader, in string) ([]byte, string, error) {
 // writeAssignmentJSON writes {"member": {"topic": [partitions]}} by hand:
 // members in input order, topics in Java name order, partitions ascending.
 // By hand because a million partitions through encoding/json's reflection
-// and map-key sorting costs more than the assignment itself.
+// and map-key sorting cost more than the assignment itself. Names are
+// encoded once and topics sorted by a precomputed rank, not compared as
+// strings per member.
 func writeAssignmentJSON(w *bufio.Writer, g strategies.Group, a strategies.Assignment) {
+	order := newTopicOrder(g.Topics)
+	encoded := make([][]byte, len(order.names))
+	for i, t := range order.names {
+		encoded[i] = jsonString(t)
+	}
 	var num []byte
+	var ranks []int
 	w.WriteByte('{')
 	for i, m := range g.Members {
 		if i > 0 {
 			w.WriteString(", ")
 		}
-		writeJSONString(w, m.ID)
+		w.Write(jsonString(m.ID))
 		w.WriteString(": {")
 		topics := a[m.ID]
-		for j, t := range strategies.SortedTopics(topics) {
+		ranks = order.ranks(topics, ranks[:0])
+		for j, r := range ranks {
 			if j > 0 {
 				w.WriteString(", ")
 			}
-			writeJSONString(w, t)
+			w.Write(encoded[r])
 			w.WriteString(": [")
-			for k, p := range topics[t] {
+			for k, p := range topics[order.names[r]] {
 				if k > 0 {
 					w.WriteString(", ")
 				}
@@ -176,9 +186,33 @@ func writeAssignmentJSON(w *bufio.Writer, g strategies.Group, a strategies.Assig
 	w.WriteString("}\n")
 }
 
-func writeJSONString(w *bufio.Writer, s string) {
+// topicOrder is the group's topics in Java order, with each one's rank, so
+// per-member topic lists sort as integers.
+type topicOrder struct {
+	names []string
+	rank  map[string]int
+}
+
+func newTopicOrder(topics map[string]int32) topicOrder {
+	o := topicOrder{names: strategies.SortedTopics(topics), rank: make(map[string]int, len(topics))}
+	for i, t := range o.names {
+		o.rank[t] = i
+	}
+	return o
+}
+
+// ranks appends the ranks of the topics in m, ascending.
+func (o topicOrder) ranks(m map[string][]int32, out []int) []int {
+	for t := range m {
+		out = append(out, o.rank[t])
+	}
+	slices.Sort(out)
+	return out
+}
+
+func jsonString(s string) []byte {
 	b, _ := json.Marshal(s) // a string always marshals
-	w.Write(b)
+	return b
 }
 
 // writeAssignmentTable prints the group the way
@@ -186,6 +220,7 @@ func writeJSONString(w *bufio.Writer, s string) {
 // balance, what moved, and what cooperative-sticky withheld.
 func writeAssignmentTable(w *bufio.Writer, g strategies.Group, res strategies.Result) {
 	a := res.Assignment
+	order := newTopicOrder(g.Topics)
 	rows := [][]string{{"MEMBER", "INSTANCE", "#PARTITIONS", "ASSIGNMENT"}}
 	lo, hi := -1, 0
 	for _, m := range g.Members {
@@ -194,7 +229,7 @@ func writeAssignmentTable(w *bufio.Writer, g strategies.Group, res strategies.Re
 			lo = n
 		}
 		hi = max(hi, n)
-		rows = append(rows, []string{m.ID, orDash(m.InstanceID), strconv.Itoa(n), formatAssignmentCell(a[m.ID])})
+		rows = append(rows, []string{m.ID, orDash(m.InstanceID), strconv.Itoa(n), formatAssignmentCell(order, a[m.ID])})
 	}
 	writeColumns(w, rows)
 	fmt.Fprintf(w, "\nbalance: %d to %d partitions per member", lo, hi)
@@ -212,12 +247,13 @@ func writeAssignmentTable(w *bufio.Writer, g strategies.Group, res strategies.Re
 }
 
 // formatAssignmentCell writes t0:0,1;t1:2 ("-" when empty).
-func formatAssignmentCell(topics map[string][]int32) string {
+func formatAssignmentCell(order topicOrder, topics map[string][]int32) string {
 	if len(topics) == 0 {
 		return "-"
 	}
 	var b []byte
-	for i, t := range strategies.SortedTopics(topics) {
+	for i, r := range order.ranks(topics, nil) {
+		t := order.names[r]
 		if i > 0 {
 			b = append(b, ';')
 		}

@@ -10,7 +10,8 @@ import (
 var manyDigits = regexp.MustCompile(`[0-9]{4}`)
 
 // FuzzAssign feeds arbitrary bytes to `kviz assign`: it must never panic;
-// it either prints valid JSON with exit 0 or one "kviz: ..." line with exit 2.
+// it either prints valid JSON with exit 0 or one "kviz: ..." line with exit 2,
+// and it never accepts what encoding/json says is not JSON.
 func FuzzAssign(f *testing.F) {
 	for _, seed := range []string{
 		seedFour,
@@ -35,6 +36,9 @@ func FuzzAssign(f *testing.F) {
 		code, out, errOut := run(t, in, "assign", "--strategy", strategy, "--explain")
 		switch code {
 		case 0:
+			if !json.Valid([]byte(in)) {
+				t.Fatalf("accepted input that is not JSON: %q", in)
+			}
 			if !json.Valid([]byte(out)) {
 				t.Fatalf("exit 0 with invalid JSON %q", out)
 			}

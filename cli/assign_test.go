@@ -89,13 +89,13 @@ func TestAssignBadInputIsOneLineExit2(t *testing.T) {
 		want     string
 	}{
 		{"malformed JSON", "{\"topics\": {\"t0\": 3},\n \"members\": [{\"id\": \"c0\",, }]}", nil,
-			"stdin: line 2, column 27: malformed JSON: invalid character ','"},
+			"stdin: line 2, column 26: malformed JSON: invalid character ',' looking for the beginning of an object key string"},
 		{"truncated", `{"topics": {"t0": 3}, "members": [`, nil, "stdin: line 1, column 35: malformed JSON: the input ends in the middle of a value"},
 		{"trailing data", `{"members": [{"id": "a"}]} {}`, nil, "line 1, column 28: unexpected data after the JSON object"},
 		{"wrong type", "{\"topics\": {\"t0\": \"three\"},\n \"members\": []}", nil,
-			"stdin: line 1, column 26: topics: expected a whole number, got string"},
-		{"fractional count", `{"topics": {"t0": 1.5}, "members": [{"id": "a"}]}`, nil, "line 1, column 22: topics: expected a whole number, got number 1.5"},
-		{"generation too big", `{"members": [{"id": "a", "generation": 9999999999}]}`, nil, "members.generation: expected a whole number, got number 9999999999"},
+			"stdin: line 1, column 19: topics.t0: expected a whole number, got string"},
+		{"fractional count", `{"topics": {"t0": 1.5}, "members": [{"id": "a"}]}`, nil, "stdin: line 1, column 19: topics.t0: expected a whole number, got number 1.5"},
+		{"generation too big", `{"members": [{"id": "a", "generation": 9999999999}]}`, nil, "line 1, column 40: members[0].generation: expected a whole number that fits in 32 bits, got number 9999999999"},
 		{"unknown field", "{\"topics\": {},\n \"members\": [{\"id\": \"c0\", \"topcs\": []}]}", nil,
 			`stdin: line 2, column 27: unknown field "topcs"`},
 		{"unknown strategy", seedFour, []string{"--strategy", "stiky"}, `unknown strategy "stiky" (valid: range, roundrobin`},
@@ -115,7 +115,13 @@ func TestAssignBadInputIsOneLineExit2(t *testing.T) {
 		{"no members", `{"topics": {"t0": 3}}`, nil, `"members" is missing`},
 		{"empty members", `{"topics": {"t0": 3}, "members": []}`, nil, `"members" is empty`},
 		{"empty input", "  \n", nil, "stdin: the input is empty"},
-		{"not an object", `[1, 2]`, nil, "line 1, column 2: the input: expected a JSON object, got array"},
+		{"members not a list", `{"members": {"id": "a"}}`, nil, "line 1, column 13: members: expected a list, got object"},
+		{"owned partition not a number", "{\"topics\": {\"t0\": 3},\n \"members\": [{\"id\": \"a\", \"owned\": {\"t0\": [\"1\"]}}]}", nil,
+			`line 2, column 43: members[0].owned.t0[0]: expected a whole number, got string`},
+		{"bad escape", `{"members": [{"id": "a\x"}]}`, nil, `line 1, column 24: malformed JSON: invalid character 'x' in string escape code`},
+		{"control character in string", "{\"members\": [{\"id\": \"a\tb\"}]}", nil, `line 1, column 23: malformed JSON: invalid character '\t' in string literal`},
+		{"leading zero", `{"topics": {"t0": 01}, "members": [{"id": "a"}]}`, nil, `line 1, column 20: malformed JSON: invalid character '1' after object key:value pair`},
+		{"not an object", `[1, 2]`, nil, "stdin: line 1, column 1: the input: expected an object, got array"},
 		{"bad format", seedFour, []string{"--format", "yaml"}, `--format "yaml": want json or table`},
 		{"missing file", seedFour, []string{"--in", "/no/such/file.json"}, "cannot read --in: open /no/such/file.json"},
 		{"missing strategy", seedFour, []string{"--strategy", ""}, `unknown strategy ""`},
@@ -140,4 +146,23 @@ func TestAssignWithoutStrategyFlagIsAUsageError(t *testing.T) {
 	code, _, errOut := run(t, seedFour, "assign")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, `required flag(s) "strategy" not set`)
+}
+
+// Escapes decode as JSON says (surrogate pairs included) and names come
+// back out as valid JSON.
+func TestAssignDecodesEscapes(t *testing.T) {
+	in := `{"topics": {"t\u00e9": 1}, "members": [{"id": "\ud83d\ude00\"\\\/\n", "topics": ["t\u00e9"]}]}`
+	code, out, errOut := run(t, in, "assign", "--strategy", "range")
+	require.Equal(t, 0, code, errOut)
+	var parsed map[string]map[string][]int32
+	require.NoError(t, json.Unmarshal([]byte(out), &parsed))
+	assert.Equal(t, map[string]map[string][]int32{"😀\"\\/\n": {"té": {0}}}, parsed)
+}
+
+// Null counts as absent: no rack, no generation, every topic.
+func TestAssignNullIsAbsent(t *testing.T) {
+	in := `{"topics": {"a": 2}, "partition_racks": null, "members": [{"id": "m", "topics": null, "owned": null, "generation": null, "rack": null, "instance": null}]}`
+	code, out, errOut := run(t, in, "assign", "--strategy", "range")
+	require.Equal(t, 0, code, errOut)
+	assert.Equal(t, `{"m": {"a": [0, 1]}}`+"\n", out)
 }
