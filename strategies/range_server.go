@@ -102,8 +102,8 @@ func newRangeServerTopics(g Group, members []Member) ([]rangeServerTopic, [][]in
 	return topics, subs
 }
 
-// take returns the next subscriber's run [from, to) of a topic with n
-// partitions (Kafka's addPartitionsToAssignment).
+// take returns the next subscriber's run [from, to) of the topic (Kafka's
+// addPartitionsToAssignment): P/S partitions, one more while extras remain.
 func (ts *rangeServerTopic) take() (from, to int32) {
 	n := ts.partitions
 	quota := n / ts.subscribers
