@@ -244,3 +244,28 @@ func TestStickyWhereKafkaThrows(t *testing.T) {
 	assert.Equal(t, 3, r.Assignment.Count("A")+r.Assignment.Count("B"))
 	assert.Contains(t, r.Explanation, "warning: Kafka's assignor throws NullPointerException here (t0-0's previous owner Z takes no part in balancing); kviz skips that step")
 }
+
+// A partition two members claim in the same generation: on the
+// same-subscription path cooperative-sticky gives it to nobody this round;
+// on the general path Kafka treats it as unowned and may hand it straight to
+// one of the claimants (A here), which then is not "moving" (checked against
+// Kafka's own CooperativeStickyAssignor).
+func TestCooperativeStickyDoubleClaimByPath(t *testing.T) {
+	same := Group{Topics: map[string]int32{"t0": 2}, Members: []Member{
+		stickyOwning(stickyMember("A", "t0"), 3, map[string][]int32{"t0": {0}}),
+		stickyOwning(stickyMember("B", "t0"), 3, map[string][]int32{"t0": {0}}),
+		stickyMember("C", "t0"),
+	}}
+	r := stickyAssign(t, "cooperative-sticky", same)
+	assert.Equal(t, Assignment{"A": {}, "B": {"t0": {1}}, "C": {}}, r.Assignment)
+	assert.Equal(t, []Withheld{{TopicPartition{"t0", 0}, "A,B", "A"}}, r.Withheld)
+
+	mixed := Group{Topics: map[string]int32{"t0": 2, "t1": 1}, Members: []Member{
+		stickyOwning(stickyMember("A", "t0", "t1"), 3, map[string][]int32{"t0": {0}}),
+		stickyOwning(stickyMember("B", "t0"), 3, map[string][]int32{"t0": {0}}),
+		stickyMember("C", "t1"),
+	}}
+	r = stickyAssign(t, "cooperative-sticky", mixed)
+	assert.Equal(t, Assignment{"A": {"t0": {0}}, "B": {"t0": {1}}, "C": {"t1": {0}}}, r.Assignment)
+	assert.Empty(t, r.Withheld)
+}
