@@ -269,3 +269,30 @@ func TestCooperativeStickyDoubleClaimByPath(t *testing.T) {
 	assert.Equal(t, Assignment{"A": {"t0": {0}}, "B": {"t0": {1}}, "C": {"t1": {0}}}, r.Assignment)
 	assert.Empty(t, r.Withheld)
 }
+
+// KIP-881: with member racks and partition replica racks, partitions go to
+// members on their racks, and owned partitions off the member's rack are
+// given up (answers from Kafka's own assignors).
+func TestStickyRackAware(t *testing.T) {
+	racks := map[string][][]string{"t0": {{"r1"}, {"r1"}, {"r2"}, {"r2"}}}
+	a, b := stickyMember("a", "t0"), stickyMember("b", "t0")
+	a.Rack, b.Rack = "r2", "r1"
+	g := Group{Topics: map[string]int32{"t0": 4}, PartitionRacks: racks, Members: []Member{a, b}}
+	assert.Equal(t, Assignment{"a": {"t0": {2, 3}}, "b": {"t0": {0, 1}}}, stickyAssign(t, "sticky", g).Assignment)
+
+	b2 := b
+	b2.Topics = []string{"t0", "t1"}
+	mixed := Group{Topics: map[string]int32{"t0": 4, "t1": 1}, Members: []Member{a, b2},
+		PartitionRacks: map[string][][]string{"t0": racks["t0"], "t1": {{"r1"}}}}
+	assert.Equal(t, Assignment{"a": {"t0": {2, 3}}, "b": {"t0": {0, 1}, "t1": {0}}}, stickyAssign(t, "sticky", mixed).Assignment)
+
+	// Each owns the other rack's partitions: everything moves, so
+	// cooperative-sticky withholds everything this round.
+	swapped := Group{Topics: map[string]int32{"t0": 4}, PartitionRacks: racks, Members: []Member{
+		stickyOwning(a, 2, map[string][]int32{"t0": {0, 1}}),
+		stickyOwning(b, 2, map[string][]int32{"t0": {2, 3}}),
+	}}
+	r := stickyAssign(t, "cooperative-sticky", swapped)
+	assert.Equal(t, Assignment{"a": {}, "b": {}}, r.Assignment)
+	assert.Len(t, r.Withheld, 4)
+}
