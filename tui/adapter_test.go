@@ -68,3 +68,11 @@ func TestDiffOwners(t *testing.T) {
 	after := map[strategies.TopicPartition]string{tp("o", 0): "c1", tp("o", 1): "c3", tp("o", 2): "c3"}
 	assert.Equal(t, []move{{TP: tp("o", 1), From: "c2", To: "c3"}, {TP: tp("o", 2), From: "", To: "c3"}}, diffOwners(before, after))
 }
+
+func TestGapLinesGroupAndCompress(t *testing.T) {
+	got := gapLines(map[strategies.TopicPartition]int64{
+		tp("orders", 0): 4, tp("orders", 1): 4, tp("orders", 2): 4, tp("orders", 4): 42000,
+		tp("orders", 5): 4, tp("pay", 0): 4, tp("orders", 3): 0,
+	}, 80)
+	assert.Equal(t, []string{"     42.0 s  orders-4", "       4 ms  orders-0..2, orders-5, pay-0"}, got)
+}

@@ -2,12 +2,17 @@ package tui
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
+	"strings"
+
+	"github.com/kvizlab/kviz/strategies"
 )
 
-// numbersLines is the numbers pane: balance now, then one row per
-// rebalance with its moves and how long partitions went without a consumer
-// (the stop-the-world cost).
+// numbersLines is the numbers pane: balance now, one row per rebalance
+// (balance after it, moves, how long partitions went without a consumer:
+// the stop-the-world cost), then that cost partition by partition for the
+// rebalance at the cursor.
 func (a App) numbersLines(w, h int) []string {
 	st := &a.styles
 	v := a.view()
@@ -20,36 +25,106 @@ func (a App) numbersLines(w, h int) []string {
 		held += len(m.Owned) // a partition has one consumer: no double count
 	}
 	out := []string{
-		fit(st.Label.Render("now ")+st.Value.Render(fmt.Sprintf("%d–%d", lo, hi))+st.Label.Render(" per live member · ")+
-			st.Value.Render(fmt.Sprintf("%d/%d", held, total))+st.Label.Render(" partitions consumed"), w),
-		st.PaneTitle.Render(fmt.Sprintf(" %-3s %-4s %-15s %5s %9s %9s", "#", "gen", "when", "moved", "worst gap", "Σ gap")),
+		fit(st.Label.Render("now ")+st.Value.Render(fmt.Sprintf("%d–%d", lo, hi))+st.Label.Render(" partitions per live member · ")+
+			st.Value.Render(fmt.Sprintf("%d/%d", held, total))+st.Label.Render(" consumed"), w),
+		st.PaneTitle.Render(fmt.Sprintf(" %-3s %-4s %-15s %7s %5s %9s %9s", "#", "gen", "when", "min–max", "moved", "worst gap", "Σ gap")),
 	}
 	rs := a.info.rebalances
 	if len(rs) == 0 {
 		return append(out, st.Faint.Render("no rebalance completed in this timeline"))
 	}
-	cur := a.info.lastRebalance(a.step)
-	first := max(0, min(cur-(h-3)/2, len(rs)-(h-2)))
-	for i := first; i < len(rs) && len(out) < h; i++ {
-		r := rs[i]
-		var worst, sum int64
-		for _, ms := range r.UnownedMs {
-			worst = max(worst, ms)
-			sum += ms
+	focus := a.info.currentRebalance(a.step)
+	if focus < 0 {
+		focus = a.info.lastRebalance(a.step)
+	}
+	gaps := []string(nil)
+	if focus >= 0 {
+		gaps = gapLines(rs[focus].UnownedMs, w)
+	}
+	// The table comes first; the per-partition gaps get what is left, and
+	// only if at least one of them fits under their heading.
+	avail := max(h-len(out), 1)
+	rows := min(len(rs), avail)
+	first := max(0, min(focus-rows/2, len(rs)-rows))
+	for i := first; i < first+rows; i++ {
+		out = append(out, a.rebalanceRow(i, focus, w))
+	}
+	if room := avail - rows; room >= 2 && len(gaps) > 0 {
+		out = append(out, st.Label.Render(fmt.Sprintf("no consumer during #%d:", focus+1)))
+		for _, g := range gaps[:min(len(gaps), room-1)] {
+			out = append(out, st.Faint.Render(g))
 		}
-		line := fmt.Sprintf("%-3s %-4d %-15s %5d %9s %9s", strconv.Itoa(i+1), r.Generation,
-			formatSpan(r.StartMs, r.EndMs), r.Moved, formatDur(worst), formatDur(sum))
-		switch {
-		case r.StartStep <= a.step && a.step <= r.EndStep:
-			line = st.Selected.Render("▸" + line)
-		case i > cur:
-			line = st.Faint.Render(" " + line)
-		default:
-			line = " " + line
-		}
-		out = append(out, fit(line, w))
 	}
 	return out
+}
+
+// rebalanceRow is one line of the table; the rebalance under way (or the
+// last one) is marked, later ones are faint.
+func (a App) rebalanceRow(i, focus, w int) string {
+	st := &a.styles
+	r := a.info.rebalances[i]
+	var worst, sum int64
+	for _, ms := range r.UnownedMs {
+		worst = max(worst, ms)
+		sum += ms
+	}
+	lo, hi := balance(a.sim.View(min(r.EndStep, a.sim.Len()-1)))
+	line := fmt.Sprintf("%-3s %-4d %-15s %7s %5d %9s %9s", strconv.Itoa(i+1), r.Generation,
+		formatSpan(r.StartMs, r.EndMs), fmt.Sprintf("%d–%d", lo, hi), r.Moved, formatDur(worst), formatDur(sum))
+	switch {
+	case i == focus:
+		line = st.Selected.Render("▸" + line)
+	case r.StartStep > a.step:
+		line = st.Faint.Render(" " + line)
+	default:
+		line = " " + line
+	}
+	return fit(line, w)
+}
+
+// gapLines groups partitions by how long they had no consumer, longest
+// first: "42.0 s  orders-4" / "4 ms  orders-0..3, orders-5".
+func gapLines(unowned map[strategies.TopicPartition]int64, w int) []string {
+	byGap := map[int64][]strategies.TopicPartition{}
+	for tp, ms := range unowned {
+		if ms > 0 {
+			byGap[ms] = append(byGap[ms], tp)
+		}
+	}
+	gaps := make([]int64, 0, len(byGap))
+	for ms := range byGap {
+		gaps = append(gaps, ms)
+	}
+	sort.Slice(gaps, func(i, j int) bool { return gaps[i] > gaps[j] })
+	var out []string
+	for _, ms := range gaps {
+		out = append(out, fit(fmt.Sprintf("  %9s  %s", formatDur(ms), partitionRuns(byGap[ms])), w))
+	}
+	return out
+}
+
+// partitionRuns names partitions compactly: "orders-0..3, orders-5".
+func partitionRuns(tps []strategies.TopicPartition) string {
+	sort.Slice(tps, func(i, j int) bool {
+		if tps[i].Topic != tps[j].Topic {
+			return strategies.JavaLess(tps[i].Topic, tps[j].Topic)
+		}
+		return tps[i].Partition < tps[j].Partition
+	})
+	var parts []string
+	for i := 0; i < len(tps); {
+		j := i
+		for j+1 < len(tps) && tps[j+1].Topic == tps[i].Topic && tps[j+1].Partition == tps[j].Partition+1 {
+			j++
+		}
+		if j == i {
+			parts = append(parts, tps[i].String())
+		} else {
+			parts = append(parts, fmt.Sprintf("%s..%d", tps[i], tps[j].Partition))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
 }
 
 // formatSpan is "12.0–12.3 s".
