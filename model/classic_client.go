@@ -82,7 +82,10 @@ func (c *client) onJoinPrepare() {
 func (c *client) callback(kind, name string, tps []TP, why string) {
 	c.lastCallback = fmt.Sprintf("%s(%s)", name, fmtTPs(tps))
 	if kind != "PartitionsAssigned" {
+		// The step shows the state after the callback: they are gone.
 		c.revoking = tps
+		c.owned = minus(c.owned, tps)
+		c.heldLost = minus(c.heldLost, tps)
 	}
 	c.changed()
 	text := fmt.Sprintf("%s calls %s(%s)", c.id, name, fmtTPs(tps))
