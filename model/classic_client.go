@@ -82,10 +82,9 @@ func (c *client) onJoinPrepare() {
 func (c *client) callback(kind, name string, tps []TP, why string) {
 	c.lastCallback = fmt.Sprintf("%s(%s)", name, fmtTPs(tps))
 	if kind != "PartitionsAssigned" {
-		// The step shows the state after the callback: they are gone.
+		// The step shows the member inside the callback: it still holds
+		// them (to commit); the caller drops them after the step.
 		c.revoking = tps
-		c.owned = minus(c.owned, tps)
-		c.heldLost = minus(c.heldLost, tps)
 	}
 	c.changed()
 	text := fmt.Sprintf("%s calls %s(%s)", c.id, name, fmtTPs(tps))
