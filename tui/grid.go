@@ -196,31 +196,30 @@ func numberHeader(g *gridData, l *gridLayout, st *Styles) string {
 		if ti > 0 {
 			sb.WriteString(strings.Repeat(" ", topicGap))
 		}
-		line, span := []byte{}, 0
-		for ci < len(l.Cols) && l.Cols[ci].Topic == ti {
-			c := l.Cols[ci]
-			start := len(line)
-			line = append(line, strings.Repeat(" ", l.CellW)...)
-			if c.Lo%step == 0 {
-				label := strconv.Itoa(c.Lo)
-				at := start + l.CellW/2
-				if l.CellW == 2 {
-					at = start
-				}
-				for len(line) < at+len(label) {
-					line = append(line, ' ')
-				}
+		n := 0
+		for ci+n < len(l.Cols) && l.Cols[ci+n].Topic == ti {
+			n++
+		}
+		span := n * l.CellW
+		line := []byte(strings.Repeat(" ", span))
+		for k := 0; k < n; k++ {
+			c := l.Cols[ci+k]
+			if c.Lo%step != 0 {
+				continue
+			}
+			label := strconv.Itoa(c.Lo)
+			at := k*l.CellW + l.CellW/2
+			if l.CellW == 2 {
+				at = k * l.CellW
+			}
+			// A label that would run past its topic is left out rather
+			// than cut ("44" for 440 reads as a lie).
+			if at+len(label) <= span {
 				copy(line[at:], label)
 			}
-			ci++
-			span += l.CellW
 		}
-		// A label may overrun its topic's span: cut it there, so the next
-		// topic's columns stay aligned.
-		for len(line) < span {
-			line = append(line, ' ')
-		}
-		sb.WriteString(st.brushes.faint.paint(string(line[:span])))
+		ci += n
+		sb.WriteString(st.brushes.faint.paint(string(line)))
 	}
 	return sb.String()
 }

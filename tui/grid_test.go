@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 )
 
@@ -144,6 +145,33 @@ func TestBoxIsExactlyItsSize(t *testing.T) {
 		assert.Len(t, lines, wh[1])
 		for _, l := range lines {
 			assert.Equal(t, wh[0], ansi.StringWidth(l), fmt.Sprintf("%q", ansi.Strip(l)))
+		}
+	}
+}
+
+// Partition labels keep a regular step and are never cut short at a topic's
+// edge (a cut "440" would read "44").
+func TestNumberHeaderLabelsAreWhole(t *testing.T) {
+	st := NewStyles(true)
+	for _, w := range []int{100, 156, 200} {
+		g := fixtureGrid(5, 600, 400)
+		lines := strings.Split(ansi.Strip(renderGrid(g, &st, w, 12)), "\n")
+		var nums []int
+		for _, f := range strings.Fields(lines[1]) {
+			var n int
+			if _, err := fmt.Sscanf(f, "%d", &n); err == nil {
+				nums = append(nums, n)
+			}
+		}
+		require.GreaterOrEqual(t, len(nums), 4, "width %d: %q", w, lines[1])
+		step := 0
+		for _, n := range nums {
+			if n > 0 && (step == 0 || n < step) {
+				step = n
+			}
+		}
+		for _, n := range nums {
+			assert.Zero(t, n%step, "width %d: label %d is off the step %d in %q", w, n, step, lines[1])
 		}
 	}
 }
