@@ -1,8 +1,3 @@
-// Package model simulates a Kafka consumer group and its coordinator one
-// protocol step at a time, on a virtual clock: the classic protocol (eager and
-// cooperative) and the KIP-848 consumer protocol. It is pure and
-// deterministic: the same scenario always gives the same trace. The lab
-// (tui/) draws its views; `kviz simulate` prints its steps.
 package model
 
 import "github.com/kvizlab/kviz/strategies"

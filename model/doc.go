@@ -1,0 +1,38 @@
+// Package model simulates a Kafka consumer group and its coordinator one
+// protocol step at a time, on a virtual clock: the classic protocol (eager
+// and cooperative, static membership) and the KIP-848 consumer protocol. It
+// is pure and deterministic: the same scenario always gives the same trace.
+// The lab (tui/) draws its views; `kviz simulate` prints its steps.
+//
+// Choices the simulation makes, where Kafka leaves room or a picture needs one:
+//
+//   - Kafka version: the classic coordinator is Kafka 4.0's (GroupMetadataManager
+//     and ClassicGroup): e.g. the initial rebalance delay applies to every
+//     rebalance that starts from Empty, and "the next member" is taken in
+//     java.util.HashMap order of member ids. Clients are 4.0's.
+//   - Ids: members are shown by their scenario (client) id, c1. The
+//     coordinator-made member.id is client.id (or group.instance.id) + "-" + 8
+//     hex digits from the scenario's seed (Kafka uses a random UUID); it is in
+//     MemberView.MemberID and in the JoinGroup steps, and it is what assignors
+//     sort and hash, as in Kafka. Under KIP-848 the client makes it (KIP-1082).
+//   - Time: every request and response takes 2 ms; the application polls
+//     continuously unless a stall says otherwise; FindCoordinator asks the
+//     lowest live broker.
+//   - Zombies: when the coordinator removes a member whose process still runs
+//     (a stalled consumer, a lost heartbeat), or the process resets its
+//     generation, its partitions stop counting as owned at once, though the
+//     process only calls onPartitionsLost at its next poll(). Step.Owned is
+//     what the group validly consumes.
+//   - Partition growth: only the classic leader watches partition counts; it
+//     notices at its next metadata refresh (metadata.max.age.ms, 300000 ms,
+//     counted from its start). The KIP-848 coordinator bumps the group epoch
+//     at the next heartbeat after the change.
+//   - Brokers: the leaders of __consumer_offsets come from Kafka's
+//     rack-unaware placement with a replication factor of min(3, brokers), the
+//     start index and shift drawn from the seed. A failed broker's partitions
+//     move to their next live replica; a recovered broker becomes a follower
+//     (preferred-leader elections are not simulated) unless a partition had
+//     no leader at all.
+//   - Quiet: a run ends when the timeline is done and only routine heartbeats
+//     remain, or when no broker can coordinate the group.
+package model
