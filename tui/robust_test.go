@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 	"pgregory.net/rapid"
 
@@ -73,5 +74,27 @@ func TestPanicsAreContained(t *testing.T) {
 	a, _ = drive(t, a, press("b"))
 	if strings.Contains(ansi.Strip(a.View().Content), "could not draw") {
 		t.Fatal("stepping back to a good step draws again")
+	}
+}
+
+// Without colour (NO_COLOR, dumb terminals) held cells switch to reverse
+// video, so a held run still reads as a solid bar; glyphs carry the rest.
+func TestNoColorProfileUsesReverseVideo(t *testing.T) {
+	a := fakeApp(t, 80, 24)
+	a, _ = drive(t, a, keys("n", "n", "n")...)
+	a, _ = drive(t, a, tea.ColorProfileMsg{Profile: colorprofile.Ascii})
+	if !a.styles.NoColor {
+		t.Fatal("an Ascii profile must switch to the no-colour styles")
+	}
+	if got := newBrush(a.styles.MemberCell(0)).pre; !strings.Contains(got, "7") {
+		t.Fatalf("held cells should use reverse video (SGR 7), got %q", got)
+	}
+	a, _ = drive(t, a, tea.BackgroundColorMsg{Color: lightGray})
+	if !a.styles.NoColor {
+		t.Fatal("a background reply must not bring colour back")
+	}
+	a, _ = drive(t, a, tea.ColorProfileMsg{Profile: colorprofile.TrueColor})
+	if a.styles.NoColor {
+		t.Fatal("a colour profile restores colour styles")
 	}
 }
