@@ -45,6 +45,7 @@ func resolveClaims(in *stickyInput, ex *Explainer) stickyClaims {
 		if g > c.maxGeneration {
 			c.maxGeneration = g
 		}
+		c.owned[m] = make([]int32, 0, len(in.rawOwned[m]))
 		for _, pid := range in.rawOwned[m] {
 			c.claim(in, m, pid, owner, ex)
 		}

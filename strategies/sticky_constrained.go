@@ -1,6 +1,10 @@
 package strategies
 
-import "sort"
+import (
+	"cmp"
+	"slices"
+	"sort"
+)
 
 // constrainedBuilder is AbstractStickyAssignor.ConstrainedAssignmentBuilder
 // (KAFKA-9987, since 2.7): the fast path when every member subscribes to the
@@ -99,7 +103,7 @@ func (b *constrainedBuilder) assignOwned() {
 			}
 			owned = append(owned, pid)
 		}
-		sort.SliceStable(owned, func(i, j int) bool { return partitionThenTopicLess(in, owned[i], owned[j]) })
+		slices.SortStableFunc(owned, func(a, b int32) int { return partitionThenTopicCompare(in, a, b) })
 		keep := len(owned)
 		switch {
 		case len(owned) < b.minQuota:
@@ -128,15 +132,15 @@ func (b *constrainedBuilder) assignOwned() {
 	}
 }
 
-// partitionThenTopicLess is Comparator.comparing(partition).thenComparing(topic)
-// (Kafka 3.8+, so members keep a spread of partition numbers across topics).
-func partitionThenTopicLess(in *stickyInput, a, b int32) bool {
+// partitionThenTopicCompare is Comparator.comparing(partition)
+// .thenComparing(topic) (Kafka 3.8+, so members keep a spread of partition
+// numbers across topics). Topic indices follow Java String order.
+func partitionThenTopicCompare(in *stickyInput, a, b int32) int {
 	ta, tb := in.topicOf[a], in.topicOf[b]
-	pa, pb := a-in.base[ta], b-in.base[tb]
-	if pa != pb {
-		return pa < pb
+	if c := cmp.Compare(a-in.base[ta], b-in.base[tb]); c != 0 {
+		return c
 	}
-	return ta < tb
+	return cmp.Compare(ta, tb)
 }
 
 func (b *constrainedBuilder) explainKeep(m int, owned []int32, keep int) {

@@ -150,6 +150,7 @@ func (in *stickyInput) sameSubscription(a, b int) bool {
 func (in *stickyInput) indexOwned() {
 	in.rawOwned = make([][]int32, len(in.members))
 	for i, m := range in.members {
+		in.rawOwned[i] = make([]int32, 0, len(m.Owned))
 		for _, tp := range m.Owned {
 			ti, ok := in.topicIndex[tp.Topic]
 			if !ok || tp.Partition < 0 || tp.Partition >= in.counts[ti] {
