@@ -1,6 +1,7 @@
 package strategies
 
 import (
+	"fmt"
 	"slices"
 	"sort"
 	"testing"
@@ -355,4 +356,32 @@ func franzSticky(t *rapid.T, g Group) Assignment {
 		}
 	}
 	return out
+}
+
+// Input Validate would reject (unknown topics, partitions out of range,
+// repeated topics and owned partitions, odd generations) must not panic:
+// the sticky family ignores what Kafka could never receive.
+func TestStickyOddInputDoesNotPanic(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		g := Group{Topics: map[string]int32{}}
+		names := []string{"t0", "t1", "ghost"}
+		for _, n := range names[:2] {
+			g.Topics[n] = int32(rapid.IntRange(-2, 6).Draw(t, "count-"+n))
+		}
+		nm := rapid.IntRange(0, 5).Draw(t, "members")
+		for i := 0; i < nm; i++ {
+			m := Member{ID: fmt.Sprintf("m%d", i), Generation: int32(rapid.IntRange(-3, 3).Draw(t, "gen"))}
+			m.Topics = rapid.SliceOfN(rapid.SampledFrom(names), 0, 5).Draw(t, "topics")
+			for _, tp := range rapid.SliceOfN(rapid.SampledFrom(names), 0, 6).Draw(t, "owned-topics") {
+				m.Owned = append(m.Owned, TopicPartition{tp, int32(rapid.IntRange(-1, 8).Draw(t, "owned-partition"))})
+			}
+			g.Members = append(g.Members, m)
+		}
+		for _, a := range []Assignor{StickyAssignor{}, CooperativeStickyAssignor{}} {
+			r := a.Assign(g, NewExplainer(0))
+			if len(r.Assignment) != len(g.Members) {
+				t.Fatalf("%s: %d members in, %d out", a.Name(), len(g.Members), len(r.Assignment))
+			}
+		}
+	})
 }
