@@ -35,6 +35,11 @@ func (a App) render() (out, title string) {
 		return a.tooSmall(), title
 	}
 	header := a.headerLines()
+	if a.height >= 30 { // room for the map of the whole run
+		if line := a.timelineLine(a.width); line != "" {
+			header = append(header, line)
+		}
+	}
 	narration := a.narrationLines()
 	footer := a.footerLines()
 	bodyH := a.height - len(header) - len(narration) - len(footer)
@@ -139,6 +144,7 @@ func renderLegendHelp(st *Styles) string {
 		b.out[0].paint("-A ") + "  A is revoking it (onPartitionsRevoked running or pending)",
 		b.fg[0].paint("~A ") + "  assigned to A, waiting: withheld for a cooperative round, or not yet released (KIP-848)",
 		b.moved.paint(" * ") + "  changed owner in the last rebalance      " + b.unowned.paint("!") + "  no consumer right now",
+		b.warn.paint("━━") + b.bad.paint("┃") + b.selected.paint("●") + " timeline (tall terminals): rebalances, scenario events, now",
 		b.fg[0].paint("█▓▒░") + " condensed columns: share of the run held",
 	}
 	return strings.Join(rows, "\n")
