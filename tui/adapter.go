@@ -213,6 +213,9 @@ func memberTag(m *model.MemberView) (string, bool) {
 		return m.Status, false
 	}
 	if len(m.Owned) == 0 && len(m.Revoking) == 0 {
+		if len(m.Pending) > 0 {
+			return "waiting", false // a partition is on its way (cooperative / KIP-848)
+		}
 		return "idle", false
 	}
 	if m.IsLeader {

@@ -54,6 +54,7 @@ func TestMemberTags(t *testing.T) {
 		{model.MemberView{Status: model.StatusActive, IsLeader: true}, "idle", false},
 		{model.MemberView{Status: model.StatusActive, Owned: tps(1)}, "", false},
 		{model.MemberView{Status: model.StatusStalled, Owned: tps(1)}, "stalled", true},
+		{model.MemberView{Status: model.StatusActive, Pending: tps(1)}, "waiting", false},
 	}
 	for _, c := range cases {
 		tag, bad := memberTag(&c.m)

@@ -460,19 +460,21 @@ func gridLegend(l *gridLayout, st *Styles) string {
 		b.moved.paint("*") + b.faint.paint(" moved  ") + b.unowned.paint("!") + b.faint.paint(" no owner")
 }
 
-// runsText lists a member's partitions as compressed runs: "orders 0-3,7".
+// runsText lists the partitions a member holds (not those it waits for) as
+// compressed runs: "orders 0-3,7".
 func runsText(g *gridData, m *gridMember) string {
 	var parts []string
 	for ti, t := range g.Topics {
 		var runs []string
 		row := m.Cells[ti]
+		held := func(s cellState) bool { return s != cellEmpty && s != cellPending }
 		for p := 0; p < len(row); {
-			if row[p] == cellEmpty {
+			if !held(row[p]) {
 				p++
 				continue
 			}
 			q := p
-			for q+1 < len(row) && row[q+1] != cellEmpty {
+			for q+1 < len(row) && held(row[q+1]) {
 				q++
 			}
 			if q == p {
