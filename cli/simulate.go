@@ -42,6 +42,9 @@ Routine heartbeats that change nothing are left out unless --all.`,
 			}
 			sim, err := model.Simulate(sc)
 			if err != nil {
+				if sim != nil && sim.Len() > 0 {
+					_ = printSim(cmd.OutOrStdout(), sim, format, untilMs, all)
+				}
 				return failure(fmt.Errorf("%s: %v", sc.File, err))
 			}
 			return printSim(cmd.OutOrStdout(), sim, format, untilMs, all)

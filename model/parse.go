@@ -418,8 +418,9 @@ func (p *parser) topicList(n *yaml.Node, sc *Scenario, what string) ([]string, e
 			out = append(out, t)
 		}
 	}
-	if out == nil {
-		out = []string{}
+	if len(out) == 0 {
+		// KafkaConsumer.subscribe of an empty list is unsubscribe().
+		return nil, p.errf(n, "%s: give at least one topic (an empty subscription is unsubscribe(); use leave)", what)
 	}
 	return out, nil
 }

@@ -17,6 +17,7 @@ type Sim struct {
 }
 
 // Simulate runs the scenario until the timeline is done and the group is quiet.
+// If the group never settles, it returns the steps so far with the error.
 func Simulate(sc *Scenario) (*Sim, error) {
 	if sc == nil {
 		return nil, fmt.Errorf("no scenario")
@@ -25,10 +26,14 @@ func Simulate(sc *Scenario) (*Sim, error) {
 	if err != nil {
 		return nil, err
 	}
+	sim := &Sim{sc: sc, steps: w.hist.steps, views: map[int]*GroupView{}}
 	if err := w.run(); err != nil {
-		return nil, err
+		// The steps so far still explain what went round in circles.
+		sim.steps = w.hist.steps
+		return sim, err
 	}
-	return &Sim{sc: sc, steps: w.hist.steps, views: map[int]*GroupView{}}, nil
+	sim.steps = w.hist.steps
+	return sim, nil
 }
 
 // Scenario returns the scenario that was simulated (with Insert's events).
@@ -151,6 +156,9 @@ func validateInserted(sc *Scenario, ev Event) error {
 		if ev.Ms <= 0 {
 			return fmt.Errorf("insert: a stall needs a positive duration")
 		}
+	}
+	if ev.Kind == "subscribe" && len(ev.Topics) == 0 {
+		return fmt.Errorf("insert: subscribe needs at least one topic (an empty subscription is unsubscribe(); use leave)")
 	}
 	if ev.Member == "" && ev.Kind != "fail_broker" && ev.Kind != "recover_broker" && ev.Kind != "add_partitions" {
 		return fmt.Errorf("insert: %s needs a member", ev.Kind)
