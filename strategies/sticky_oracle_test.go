@@ -16,15 +16,18 @@ import (
 )
 
 // TestStickyMatchesKafkaOracle compares kviz with Kafka's own sticky
-// assignors on thousands of random groups. It needs a JVM running Kafka's
-// AbstractStickyAssignor, so it only runs when KVIZ_STICKY_ORACLE holds the
-// command that starts it (a program reading the case format written by
-// writeOracleCase on stdin and answering "assign ID t:p ..." lines and "end").
-// Without it the test is skipped.
+// assignors on thousands of random groups. It needs a JDK and Kafka's
+// sources: KVIZ_KAFKA_SRC=/path/to/apache/kafka go test -run Oracle
+// builds the oracle (sticky_oracle_java_test.go); KVIZ_STICKY_ORACLE may
+// instead name a ready oracle command. Without either it is skipped.
+// KVIZ_STICKY_ORACLE_CASES, _SEED and _SCALE vary the random groups.
 func TestStickyMatchesKafkaOracle(t *testing.T) {
 	cmdline := os.Getenv("KVIZ_STICKY_ORACLE")
+	if src := os.Getenv("KVIZ_KAFKA_SRC"); cmdline == "" && src != "" {
+		cmdline = buildStickyOracle(t, src)
+	}
 	if cmdline == "" {
-		t.Skip("set KVIZ_STICKY_ORACLE to the command of a Kafka sticky-assignor oracle")
+		t.Skip("set KVIZ_KAFKA_SRC to an apache/kafka checkout (or KVIZ_STICKY_ORACLE to an oracle command)")
 	}
 	n := 3000
 	if s := os.Getenv("KVIZ_STICKY_ORACLE_CASES"); s != "" {
