@@ -1,6 +1,9 @@
 package strategies
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // stickyClaims is what AbstractStickyAssignor.allSubscriptionsEqual works out
 // before either algorithm runs: whether every member subscribes to the same
@@ -86,12 +89,14 @@ func (c *stickyClaims) claim(in *stickyInput, m int, pid int32, owner []int32, e
 	}
 }
 
-// claimantNames lists who claimed a void partition, for Withheld.From.
+// claimantNames lists who claimed a void partition, in member-id order,
+// comma-separated: Withheld.From when every claimant must let go of it.
 func (c *stickyClaims) claimantNames(in *stickyInput, pid int32) string {
 	names := make([]string, 0, len(c.claimants[pid]))
 	for _, m := range c.claimants[pid] {
 		names = append(names, in.ids[m])
 	}
+	slices.SortFunc(names, JavaCompare)
 	return strings.Join(names, ",")
 }
 
