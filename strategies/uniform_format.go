@@ -82,3 +82,11 @@ func srvPlural(n int) string {
 	}
 	return strconv.Itoa(n) + " partitions"
 }
+
+// srvCount returns "1 member" or "n members".
+func srvCount(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}

@@ -136,7 +136,8 @@ func (b *uniformHomogeneous) mustTakeExtra(i, kept int) bool {
 		b.explainExtra("%s leaves its extra slot to a later member (its target fills %d of %d)", id, kept, b.minQuota+1)
 		return false
 	}
-	b.explainExtra("%s must take an extra partition: %d members left for %d extras", id, left, b.extrasLeft)
+	b.explainExtra("%s must take an extra partition: %s left for %s", id,
+		srvCount(left, "member", "members"), srvCount(b.extrasLeft, "extra", "extras"))
 	return true
 }
 

@@ -288,3 +288,19 @@ func TestUniformHomogeneousTrimsInHashSetOrder(t *testing.T) {
 	}, r.Assignment)
 	require.True(t, srvExplained(r, "a gives up t0:8"), r.Explanation)
 }
+
+// SEED-EXAMPLES 1 under uniform instead of range: t0 with 10 partitions,
+// C0 C1 C2 (buckets 13, 14, 15: that order). Quota 3, one extra. With no
+// targets, C0 (3 members left > 1 extra) and C1 (2 > 1) leave the extra slot;
+// C2 (1 left for 1) must take it. Fill in order: C0 0–2, C1 3–5, C2 6–9 —
+// range gives the extra partition to C0 instead.
+func TestUniformSeedExample1(t *testing.T) {
+	g := Group{Topics: map[string]int32{"t0": 10}, Members: srvMembers([]string{"t0"}, "C0", "C1", "C2")}
+	r := srvAssign(t, "uniform", g)
+	require.Equal(t, Assignment{
+		"C0": {"t0": {0, 1, 2}},
+		"C1": {"t0": {3, 4, 5}},
+		"C2": {"t0": {6, 7, 8, 9}},
+	}, r.Assignment)
+	require.True(t, srvExplained(r, "C2 must take an extra partition: 1 member left for 1 extra"), r.Explanation)
+}
