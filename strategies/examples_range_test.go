@@ -2,6 +2,11 @@ package strategies
 
 import (
 	"fmt"
+	"maps"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -164,4 +169,90 @@ func TestRoundRobinExplanationNamesTheStart(t *testing.T) {
 	lines := a.Assign(g, NewExplainer(0)).Explanation
 	assert.Contains(t, lines, "t0: 3 partitions dealt in turn from c0 → c0 takes 0, 2; c1 takes 1")
 	assert.Contains(t, lines, "t1: 3 partitions dealt in turn from c1 → c1 takes 0, 2; c0 takes 1")
+}
+
+// Kafka's own RangeAssignor and RoundRobinAssignor, compiled from Kafka's
+// source and run on 400 random groups (racks on some members and
+// partitions, static members, mixed subscriptions, co-partitioned topics),
+// recorded in testdata by testdata/kafka-harness/Harness.java. kviz must
+// give the very same answers.
+func TestRangeAndRoundRobinEqualKafkaRecordedAnswers(t *testing.T) {
+	data, err := os.ReadFile("testdata/kafka-range-roundrobin.golden")
+	require.NoError(t, err)
+	var g Group
+	cases := 0
+	for n, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		kind, rest, _ := strings.Cut(line, " ")
+		switch kind {
+		case "#":
+		case "group":
+			g = parseHarnessGroup(t, rest)
+			require.NoError(t, g.Validate(), "line %d", n+1)
+			cases++
+		case "range", "roundrobin":
+			a, err := Lookup(kind)
+			require.NoError(t, err)
+			got := harnessString(a.Assign(g, nil).Assignment)
+			assert.Equal(t, rest, got, "line %d: %s", n+1, kind)
+		default:
+			t.Fatalf("line %d: unknown kind %q", n+1, kind)
+		}
+	}
+	assert.Equal(t, 400, cases)
+}
+
+// parseHarnessGroup reads "topic count racks... ; ... # member instance rack topics ; ...".
+func parseHarnessGroup(t *testing.T, s string) Group {
+	topicsPart, membersPart, ok := strings.Cut(s, "#")
+	require.True(t, ok, s)
+	g := Group{Topics: map[string]int32{}, PartitionRacks: map[string][][]string{}}
+	for _, spec := range strings.Split(topicsPart, ";") {
+		f := strings.Fields(spec)
+		if len(f) == 0 {
+			continue
+		}
+		n, err := strconv.Atoi(f[1])
+		require.NoError(t, err)
+		g.Topics[f[0]] = int32(n)
+		racks := make([][]string, n)
+		for p := range racks {
+			if f[2+p] == "-" {
+				continue
+			}
+			for _, r := range strings.Split(f[2+p], ",") {
+				racks[p] = append(racks[p], strings.ReplaceAll(r, "_", ""))
+			}
+		}
+		g.PartitionRacks[f[0]] = racks
+	}
+	for _, spec := range strings.Split(membersPart, ";") {
+		f := strings.Fields(spec)
+		if len(f) == 0 {
+			continue
+		}
+		dash := func(s string) string { return strings.TrimPrefix(s, "-") }
+		m := Member{ID: f[0], InstanceID: dash(f[1]), Rack: dash(f[2]), Generation: NoGeneration}
+		if f[3] != "-" {
+			m.Topics = strings.Split(f[3], ",")
+		}
+		g.Members = append(g.Members, m)
+	}
+	return g
+}
+
+// harnessString writes an assignment as the harness does: members sorted,
+// each "id=t-p,..." with its partitions sorted as strings.
+func harnessString(a Assignment) string {
+	var out []string
+	for _, id := range slices.Sorted(maps.Keys(a)) {
+		var tps []string
+		for topic, ps := range a[id] {
+			for _, p := range ps {
+				tps = append(tps, fmt.Sprintf("%s-%d", topic, p))
+			}
+		}
+		slices.Sort(tps)
+		out = append(out, id+"="+strings.Join(tps, ","))
+	}
+	return strings.Join(out, " ")
 }
