@@ -76,6 +76,8 @@ func TestSimulateConsumerProtocolFields(t *testing.T) {
 	}
 	require.Equal(t, 0, code, errOut)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
+	assert.Contains(t, lines[0], `"member_epochs":{}`, "written even for an empty group")
+	assert.Contains(t, lines[0], `"target":{}`)
 	var last struct {
 		State  string                        `json:"group_state"`
 		Epochs map[string]int32              `json:"member_epochs"`

@@ -200,7 +200,7 @@ func (c *client) assign(r joinResponse) (map[string][]TP, []strategies.Withheld,
 		}
 		text += "; withheld until their owner revokes them: " + strings.Join(wh, ", ")
 	}
-	c.w.record("GroupStateChanged", c.id, "", false, text+".")
+	c.w.record("AssignmentComputed", c.id, "", false, text+".")
 	return out, res.Withheld, true
 }
 

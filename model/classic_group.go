@@ -252,7 +252,7 @@ func (g *classicGroup) scheduleInitial(delay, remaining int64) {
 		if g.newMemberAdded && remaining != 0 {
 			g.newMemberAdded = false
 			next := min(g.w.sc.InitialRebalanceDelayMs, remaining)
-			g.w.record("GroupStateChanged", "", "", false, fmt.Sprintf(
+			g.w.record("RebalanceDelayed", "", "", false, fmt.Sprintf(
 				"Members joined during the initial delay: the join phase waits %d ms more.", next))
 			g.scheduleInitial(next, max(remaining-delay, 0))
 			return
@@ -290,13 +290,13 @@ func (g *classicGroup) completeJoin() {
 	for _, id := range g.order.keys() {
 		m := g.members[id]
 		if !m.awaitingJoin && m.instance == "" {
-			g.w.record("GroupStateChanged", m.client, "", false, fmt.Sprintf(
+			g.w.record("MemberRemoved", m.client, "", false, fmt.Sprintf(
 				"%s did not rejoin within the rebalance timeout (%d ms): the coordinator removes it.", m.client, g.rebalanceTimeout()))
 			g.remove(id)
 		}
 	}
 	if !g.electJoinedLeader() && len(g.members) > 0 {
-		g.w.record("GroupStateChanged", "", "", false,
+		g.w.record("RebalanceDelayed", "", "", false,
 			"No member has rejoined yet: the join phase waits another rebalance timeout.")
 		g.joinTimer = g.w.clock.after(g.rebalanceTimeout(), false, func() {
 			g.joinTimer = nil
@@ -385,7 +385,7 @@ func (g *classicGroup) syncExpired() {
 		return
 	}
 	for _, id := range missing {
-		g.w.record("GroupStateChanged", g.clientOf(id), "", false, fmt.Sprintf(
+		g.w.record("MemberRemoved", g.clientOf(id), "", false, fmt.Sprintf(
 			"%s sent no SyncGroup within the rebalance timeout: the coordinator removes it.", g.clientOf(id)))
 		g.remove(id)
 	}

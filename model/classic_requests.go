@@ -64,7 +64,7 @@ func (g *classicGroup) pendingExpired(id, client string) {
 		return
 	}
 	delete(g.pending, id)
-	g.w.record("GroupStateChanged", client, "", false, fmt.Sprintf(
+	g.w.record("MemberRemoved", client, "", false, fmt.Sprintf(
 		"Member id %s was never used to join within session.timeout.ms: the coordinator forgets it.", id))
 	g.maybeCompleteJoinPhase()
 }
@@ -126,7 +126,7 @@ func (g *classicGroup) joinStatic(c *client, req joinRequest, reply func(joinRes
 		// Same protocol for the next generation: no rebalance, no new
 		// generation; the member gets its stored assignment back.
 		g.store()
-		g.w.record("GroupStateChanged", c.id, "", false, fmt.Sprintf(
+		g.w.record("MemberReplaced", c.id, "", false, fmt.Sprintf(
 			"%s restarted within session.timeout.ms and the group is Stable: no rebalance, generation stays %d.", c.id, g.generation))
 		nm.pendingSync = true
 		reply(g.joinResult(id, wasLeader))

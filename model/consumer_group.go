@@ -257,7 +257,7 @@ func (g *consumerGroup) computeTarget() {
 	if len(members) == 0 {
 		text = fmt.Sprintf("The group has no members: the target assignment for epoch %d is empty.", g.assignEpoch)
 	}
-	g.w.record("GroupStateChanged", "", "", false, text)
+	g.w.record("AssignmentComputed", "", "", false, text)
 }
 
 // reconcile is CurrentAssignmentBuilder: move the member towards its target.
@@ -321,7 +321,7 @@ func (g *consumerGroup) startRevokeTimer(m *kMember) {
 			return
 		}
 		mm.revokeTimer = nil
-		g.w.record("GroupStateChanged", mm.client, "", false, fmt.Sprintf(
+		g.w.record("MemberRemoved", mm.client, "", false, fmt.Sprintf(
 			"%s did not revoke %s within the rebalance timeout (%d ms): the coordinator fences it.", mm.client, fmtTPs(mm.revoking), g.w.sc.MaxPollIntervalMs))
 		g.fence(id, fmt.Sprintf("%s was fenced for not revoking", mm.client))
 	})

@@ -204,7 +204,7 @@ func blindLeader(sim *model.Sim) bool {
 	for i := 0; i < sim.Len(); i++ {
 		st := sim.Step(i)
 		switch {
-		case st.Kind == "GroupStateChanged" && strings.Contains(st.Text, " grows from "):
+		case st.Kind == "CreatePartitions" && strings.Contains(st.Text, " grows from "):
 			grew = i
 		case grew >= 0 && st.Kind == "JoinGroupResponse" && strings.Contains(st.Text, "SkipAssignment"):
 			return true

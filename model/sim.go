@@ -55,6 +55,7 @@ func (s *Sim) Step(i int) Step {
 		}
 	}
 	if s.sc.Protocol == "consumer" {
+		st.consumer = true
 		st.MemberEpochs, st.Target = consumerMaps(r.snap)
 	}
 	return st

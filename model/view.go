@@ -40,6 +40,9 @@ type Step struct {
 	Target       map[string]map[string][]int32 `json:"target,omitempty"`
 	// Routine marks a heartbeat that changed nothing; `kviz simulate` hides it unless --all.
 	Routine bool `json:"-"`
+	// consumer: under the consumer protocol member_epochs and target are
+	// always written, even when empty.
+	consumer bool
 }
 
 // GroupView is the whole state after one step, for the lab to draw.

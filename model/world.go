@@ -220,14 +220,14 @@ func (w *world) startClient(id, instance string, topics []string) {
 func (w *world) addPartitions(topic string, count int32) {
 	old := w.topics[topic]
 	if count <= old {
-		w.record("GroupStateChanged", "", "", false, fmt.Sprintf(
+		w.record("CreatePartitions", "", "", false, fmt.Sprintf(
 			"%s already has %d partitions; Kafka can only add partitions, so asking for %d changes nothing (InvalidPartitionsException).", topic, old, count))
 		return
 	}
 	w.topics[topic] = count
 	w.topicGen++
 	w.hist.topicsChanged()
-	w.record("GroupStateChanged", "", "", false, fmt.Sprintf("%s grows from %d to %d partitions.", topic, old, count))
+	w.record("CreatePartitions", "", "", false, fmt.Sprintf("%s grows from %d to %d partitions.", topic, old, count))
 	if w.consumer {
 		w.modern.topicsChanged()
 	} else {
