@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -9,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/kvizlab/kviz/strategies"
 )
 
 // SEED-EXAMPLES 4 as input: two topics of 3, two members.
@@ -165,4 +168,49 @@ func TestAssignNullIsAbsent(t *testing.T) {
 	code, out, errOut := run(t, in, "assign", "--strategy", "range")
 	require.Equal(t, 0, code, errOut)
 	assert.Equal(t, `{"m": {"a": [0, 1]}}`+"\n", out)
+}
+
+// Withheld partitions (cooperative-sticky) are named in the table and kept
+// out of the json, whose shape stays member → topic → partitions.
+func TestAssignTableNamesWithheldPartitions(t *testing.T) {
+	g := strategies.Group{Topics: map[string]int32{"t0": 3}, Members: []strategies.Member{
+		{ID: "c1", Owned: []strategies.TopicPartition{{Topic: "t0", Partition: 0}, {Topic: "t0", Partition: 1}}},
+		{ID: "c3"},
+	}}
+	res := strategies.Result{
+		Assignment: strategies.Assignment{"c1": {"t0": {0, 2}}, "c3": {}},
+		Withheld:   []strategies.Withheld{{TopicPartition: strategies.TopicPartition{Topic: "t0", Partition: 1}, From: "c1", To: "c3"}},
+	}
+	var b strings.Builder
+	w := bufio.NewWriter(&b)
+	writeAssignmentTable(w, g, res)
+	require.NoError(t, w.Flush())
+	assert.Equal(t, strings.Join([]string{
+		"MEMBER  INSTANCE  #PARTITIONS  ASSIGNMENT",
+		"c1      -         2            t0:0,2",
+		"c3      -         0            -",
+		"",
+		"balance: 0 to 2 partitions per member (differ by 2)",
+		"moved: 1 of 2 owned partitions changed owner",
+		"withheld: t0-1 from c3 this round: c1 must revoke it first; the follow-up rebalance gives it",
+		"",
+	}, "\n"), b.String())
+}
+
+// SEED-EXAMPLES 9 through the command, when cooperative-sticky is registered:
+// round 1 takes p1 from c1 and gives c3 nothing yet.
+func TestAssignSeedExample9CooperativeRoundOne(t *testing.T) {
+	if _, err := strategies.Lookup("cooperative-sticky"); err != nil {
+		t.Skip("cooperative-sticky is not registered")
+	}
+	in := `{"topics": {"t0": 3}, "members": [
+	  {"id": "c1", "owned": {"t0": [0, 1]}, "generation": 5},
+	  {"id": "c2", "owned": {"t0": [2]}, "generation": 5},
+	  {"id": "c3"}]}`
+	code, out, errOut := run(t, in, "assign", "--strategy", "cooperative-sticky")
+	require.Equal(t, 0, code, errOut)
+	assert.Equal(t, `{"c1": {"t0": [0]}, "c2": {"t0": [2]}, "c3": {}}`+"\n", out)
+	code, out, _ = run(t, in, "assign", "--strategy", "cooperative-sticky", "--format", "table")
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, "withheld: t0-1 from c3 this round: c1 must revoke it first")
 }
