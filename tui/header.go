@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // headerLines are two lines: who and where (group, coordinator, protocol,
@@ -44,6 +45,10 @@ func (a App) headerVariant(short bool) []string {
 	}
 	line1 := st.Title.Render(" kviz") + sep + kv("group", "", v.GroupID) + sep + kv("coordinator", "coord", coord) + sep +
 		kv("protocol", "", proto) + sep + kv("strategy", "", v.Strategy)
+	if short { // what matters most first: a narrow terminal cuts the tail
+		line1 = st.Title.Render(" kviz") + sep + kv("", "", v.GroupID) + sep + kv("", "", proto) + sep +
+			kv("", "", v.Strategy) + sep + kv("", "coord", coord)
+	}
 
 	gen := kv("generation", "gen", strconv.Itoa(int(v.Generation)))
 	if v.Protocol == "consumer" {
@@ -62,8 +67,11 @@ func (a App) headerVariant(short bool) []string {
 			play = st.Good.Render("▶ " + a.speedLabel())
 		}
 	}
-	line2 := " " + st.StateLit.Render(" "+v.State+" ") + sep + gen + sep + kv("t", "t", formatMs(v.TimeMs)) + sep +
-		kv("step", "step", fmt.Sprintf("%d/%d", a.step+1, a.sim.Len())) + sep + play
+	step := kv("step", "step", fmt.Sprintf("%d/%d", a.step+1, a.sim.Len()))
+	line2 := " " + st.StateLit.Render(" "+v.State+" ") + sep + gen + sep + kv("t", "t", formatMs(v.TimeMs)) + sep + step + sep + play
+	if short {
+		line2 = " " + st.StateLit.Render(" "+v.State+" ") + sep + step + sep + kv("t", "t", formatMs(v.TimeMs)) + sep + play + sep + gen
+	}
 	return []string{line1, line2}
 }
 
@@ -86,7 +94,7 @@ func (a App) narrationLines() []string {
 	s := a.sim.Step(a.step)
 	st := &a.styles
 	text := s.Text
-	if failed(s.Error) {
+	if failed(s.Error) && !strings.Contains(text, s.Error) {
 		text += "  [" + s.Error + "]"
 	}
 	lines := wrap(text, a.width-3)

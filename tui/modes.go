@@ -14,25 +14,41 @@ func (a App) compareBody(h int) string {
 	if t == nil {
 		return box(st, "Compare", []string{"press c to compare"}, a.width, h, true)
 	}
-	wide := a.width >= 118
+	// Columns by priority; a narrow terminal drops the tail instead of
+	// wrapping a table row.
+	// Columns in order of importance; a narrow terminal drops whole
+	// columns from the right instead of wrapping or cutting a row.
+	inner := a.width - 4
+	widths := []int{5, 10, 10, 7, 9, 9, 10}
+	used, ncols := 1+1+18+1+11, 0
+	for i, cw := range widths {
+		need := used + 1 + cw
+		if i == 5 {
+			need += 2 // the " │" before the whole-run columns
+		}
+		if need > inner {
+			break
+		}
+		used, ncols = need, i+1
+	}
+	if ncols == 6 {
+		ncols = 5 // the whole-run columns go together
+	}
+	wide := ncols == 7
 	row := func(mark, name, proto string, cells ...string) string {
 		line := fmt.Sprintf("%s %-18s %-11s", mark, name, proto)
-		widths := []int{5, 7, 10, 10, 9, 9, 10}
-		for i, c := range cells {
+		for i, c := range cells[:min(len(cells), ncols)] {
 			if i == 5 {
 				line += " │"
 			}
-			if i >= 4 && !wide {
-				break
-			}
 			line += fmt.Sprintf(" %*s", widths[i], c)
 		}
-		return line
+		return fit(line, inner)
 	}
 	lines := []string{
-		st.Faint.Render(fmt.Sprintf("the first rebalance ending at or after %s, under each assignor", formatMs(t.AtMs))),
+		fit(st.Faint.Render(fmt.Sprintf("the first rebalance ending at or after %s, under each assignor", formatMs(t.AtMs))), inner),
 		"",
-		st.PaneTitle.Render(row(" ", "strategy", "protocol", "moved", "min–max", "worst gap", "Σ gap", "took", "run moves", "run Σ gap")),
+		st.PaneTitle.Render(row(" ", "strategy", "protocol", "moved", "worst gap", "Σ gap", "min–max", "took", "run moves", "run Σ gap")),
 	}
 	for _, r := range t.Rows {
 		mark := " "
@@ -46,8 +62,8 @@ func (a App) compareBody(h int) string {
 		case !r.Found:
 			line = row(mark, r.Strategy, r.Protocol) + " no rebalance after this point"
 		default:
-			line = row(mark, r.Strategy, r.Protocol, fmt.Sprint(r.Moved), fmt.Sprintf("%d–%d", r.Min, r.Max),
-				formatDur(r.UnownedMaxMs), formatDur(r.UnownedSumMs), formatDur(r.DurationMs),
+			line = row(mark, r.Strategy, r.Protocol, fmt.Sprint(r.Moved), formatDur(r.UnownedMaxMs),
+				formatDur(r.UnownedSumMs), fmt.Sprintf("%d–%d", r.Min, r.Max), formatDur(r.DurationMs),
 				fmt.Sprint(r.RunMoved), formatDur(r.RunUnownedMs))
 		}
 		if r.Current {
@@ -55,14 +71,16 @@ func (a App) compareBody(h int) string {
 		}
 		lines = append(lines, line)
 	}
-	lines = append(lines, "",
-		st.Faint.Render("moved: partitions whose owner changed · min–max: partitions per live member after it"),
-		st.Faint.Render("gap: time a partition had no consumer (worst one, and summed over partitions)"))
+	notes := "moved: partitions whose owner changed · min–max: partitions per live member after it · " +
+		"gap: time a partition had no consumer (the worst one, and summed over partitions)"
 	if wide {
-		lines = append(lines, st.Faint.Render("took: start to end of the rebalance · run: totals over the whole timeline"))
+		notes += " · took: start to end of the rebalance · run: totals over the whole timeline"
 	}
-	lines = append(lines, st.Faint.Render("c or esc closes"))
-	return box(st, "Compare strategies", wrapAll(lines, a.width-4), a.width, h, true)
+	lines = append(lines, "")
+	for _, l := range wrap(notes+" · c or esc closes", inner) {
+		lines = append(lines, st.Faint.Render(l))
+	}
+	return box(st, "Compare strategies", lines, a.width, h, true)
 }
 
 // whatIfBody shows the grid (smaller) over the preview of the selected
@@ -74,7 +92,6 @@ func (a App) whatIfBody(h int) string {
 	gridH := max(min(len(g.Members)+4+2, h/2), 6)
 	grid := box(st, a.gridTitle(g), strings.Split(renderGrid(g, st, a.width-4, gridH-2), "\n"), a.width, gridH, false)
 	var lines []string
-	lines = append(lines, st.Faint.Render(fmt.Sprintf("a fork of the timeline under %s: nothing is committed yet", p.Strategy)))
 	for _, o := range p.Outcomes {
 		verb := map[string]string{"leave": "leaves (LeaveGroup)", "crash": "crashes (no LeaveGroup)"}[o.Kind]
 		keyName := map[string]string{"leave": "d", "crash": "x"}[o.Kind]
@@ -89,17 +106,21 @@ func (a App) whatIfBody(h int) string {
 		}
 		lines = append(lines, head+st.Faint.Render(fmt.Sprintf(": rebalance %s, %d moved, gap %s",
 			formatSpan(o.StartMs, o.EndMs), len(o.Moves), formatDur(o.UnownedMs))))
-		lines = append(lines, "   "+a.movesText(o.Moves))
+		for _, l := range a.movesLines(o.Moves, a.width-4-3) {
+			lines = append(lines, "   "+l)
+		}
 	}
-	lines = append(lines, "", st.Faint.Render("d commits the leave · x commits the crash · w or esc closes"))
-	title := fmt.Sprintf("What if %s leaves or crashes now (%s)?", p.Member, formatMs(p.AtMs))
+	// The status line says which key commits what; the box keeps to the
+	// outcomes, which matter most on a small screen.
+	title := fmt.Sprintf("What if %s leaves or crashes now (%s)? A preview under %s", p.Member, formatMs(p.AtMs), p.Strategy)
 	return grid + "\n" + box(st, title, wrapAll(lines, a.width-4), a.width, h-gridH, true)
 }
 
-// movesText lists moves as "t0-2 B c2→A c1", members with their letters.
-func (a App) movesText(ms []move) string {
+// movesLines lists moves as "t0-2 B c2→A c1", members with their letters,
+// packed into lines of w cells; a move is never split across lines.
+func (a App) movesLines(ms []move, w int) []string {
 	if len(ms) == 0 {
-		return a.styles.Faint.Render("no partition changes owner")
+		return []string{a.styles.Faint.Render("no partition changes owner")}
 	}
 	name := func(id string) string {
 		if id == "" {
@@ -108,11 +129,21 @@ func (a App) movesText(ms []move) string {
 		letter, color := a.info.letter(id)
 		return a.styles.MemberFg(color).Render(letter + " " + id)
 	}
-	var parts []string
+	const sep = "   "
+	var out []string
+	line := ""
 	for _, m := range ms {
-		parts = append(parts, m.TP.String()+" "+name(m.From)+"→"+name(m.To))
+		item := m.TP.String() + " " + name(m.From) + "→" + name(m.To)
+		if line != "" && textWidth(line)+len(sep)+textWidth(item) > w {
+			out = append(out, line)
+			line = ""
+		}
+		if line != "" {
+			line += sep
+		}
+		line += item
 	}
-	return strings.Join(parts, "   ")
+	return append(out, line)
 }
 
 // wrapAll word-wraps each line to w.
