@@ -341,3 +341,19 @@ func TestLightBackgroundRestyles(t *testing.T) {
 	assert.NotEqual(t, dark, a.View().Content)
 	assert.Equal(t, ansi.Strip(dark), screen(a), "only colours change")
 }
+
+// The timeline bar spans the width, marks rebalances and puts the cursor
+// where the step's time is.
+func TestTimelineBar(t *testing.T) {
+	a := fakeApp(t, 100, 30)
+	line := ansi.Strip(a.timelineLine(100))
+	assert.Equal(t, 100, textWidth(line))
+	assert.True(t, strings.HasPrefix(line, " 0 s ●"), "at the start the cursor is first: %q", line)
+	assert.Contains(t, line, "━", "rebalances are drawn")
+	a, _ = drive(t, a, press("G"))
+	line = ansi.Strip(a.timelineLine(100))
+	assert.True(t, strings.HasSuffix(line, "● 13.000 s "), "at the end the cursor is last: %q", line)
+	assert.Contains(t, screen(a), line, "tall terminals show it under the header")
+	short := fakeApp(t, 100, 24)
+	assert.NotContains(t, screen(short), "━", "short terminals keep the rows for the grid")
+}

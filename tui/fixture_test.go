@@ -11,7 +11,7 @@ func fixtureGrid(members int, parts ...int) *gridData {
 	}
 	for i := range members {
 		m := gridMember{ID: fmt.Sprintf("consumer-%d", i), Letter: string(rune('A' + i%26)), Color: i}
-		for ti, n := range parts {
+		for _, n := range parts {
 			row := make([]cellState, n)
 			for p := range n {
 				if p%members == i {
@@ -20,7 +20,6 @@ func fixtureGrid(members int, parts ...int) *gridData {
 				}
 			}
 			m.Cells = append(m.Cells, row)
-			_ = ti
 		}
 		g.Members = append(g.Members, m)
 	}
