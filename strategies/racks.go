@@ -37,15 +37,16 @@ func (s RackSet) Contains(rack string) bool {
 
 // TopicRackSets returns the replica racks of every partition of topic, or
 // nil when the group gives none for it (then no partition of it is on any
-// rack, as for brokers without broker.rack).
+// rack, as for brokers without broker.rack). It always has one entry per
+// partition, even for a group that did not pass Validate.
 func TopicRackSets(g Group, topic string) []RackSet {
 	racks, ok := g.PartitionRacks[topic]
 	if !ok {
 		return nil
 	}
-	out := make([]RackSet, len(racks))
-	for p, rs := range racks {
-		out[p] = NewRackSet(rs)
+	out := make([]RackSet, max(g.Topics[topic], 0))
+	for p := range min(len(out), len(racks)) {
+		out[p] = NewRackSet(racks[p])
 	}
 	return out
 }

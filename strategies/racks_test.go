@@ -41,5 +41,7 @@ func TestTopicRackSetsAndMemberRacks(t *testing.T) {
 	}
 	assert.Equal(t, []RackSet{{"a", "b"}, {}}, TopicRackSets(g, "t0"))
 	assert.Nil(t, TopicRackSets(g, "t1"))
+	g.PartitionRacks["t1"] = [][]string{{"a"}, {"b"}} // longer than the topic: cut to its partitions
+	assert.Equal(t, []RackSet{{"a"}}, TopicRackSets(g, "t1"))
 	assert.Equal(t, map[string]bool{"a": true}, MemberRacks(g.Members))
 }

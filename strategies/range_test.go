@@ -426,3 +426,20 @@ func TestFormatPartitionsFoldsRuns(t *testing.T) {
 	}
 	assert.Equal(t, "0, 2, 4, 6, 8, 10, 12, 14, … (20 partitions in all)", FormatPartitions(many))
 }
+
+// Assign expects a validated group, but a bad one must not crash the lab:
+// unknown topics, rack lists of the wrong length, negative counts.
+func TestRangeAndRoundRobinSurviveUnvalidatedGroups(t *testing.T) {
+	g := Group{
+		Topics:         map[string]int32{"t0": 3, "neg": -2},
+		PartitionRacks: map[string][][]string{"t0": {{"a"}}, "ghost": {{"b"}}},
+		Members: []Member{
+			{ID: "c0", Rack: "a", Topics: []string{"t0", "nope", "neg"}, Owned: []TopicPartition{{"t0", 9}}},
+			{ID: "c1", Rack: "b", Topics: []string{"t0", "t0"}},
+		},
+	}
+	require.Error(t, g.Validate())
+	for _, a := range []Assignor{rangeAssignor{}, roundRobinAssignor{}} {
+		assert.NotPanics(t, func() { a.Assign(g, NewExplainer(0)) }, a.Name())
+	}
+}
