@@ -97,14 +97,17 @@ func (t *rangeTopic) init(g Group, members []Member) {
 		t.owner[p] = -1
 	}
 	t.subRacks = make([]string, c)
-	memberRacks := make(map[string]bool)
+	var memberRacks map[string]bool // only built when some subscriber has a rack
 	for k, i := range t.subs {
 		t.subRacks[k] = members[i].Rack
 		if r := members[i].Rack; r != "" {
+			if memberRacks == nil {
+				memberRacks = make(map[string]bool)
+			}
 			memberRacks[r] = true
 		}
 	}
-	t.anyMemberRack = len(memberRacks) > 0
+	t.anyMemberRack = memberRacks != nil
 	if !t.anyMemberRack {
 		return
 	}
@@ -137,14 +140,6 @@ func (t *rangeTopic) take(k int, ps []int32) {
 	if t.count[k] > t.perMember {
 		t.extra--
 	}
-}
-
-// rackMatches is Kafka's racksMatch for subscriber k and partition p.
-func (t *rangeTopic) rackMatches(k int, p int32) bool {
-	if t.racks == nil {
-		return t.subRacks[k] == ""
-	}
-	return RackMatches(t.subRacks[k], t.racks[p])
 }
 
 // assignRanges is Kafka's assignRanges without rack matching: subscribers
