@@ -2,6 +2,7 @@ package tui
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -9,6 +10,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/kvizlab/kviz/model"
 )
 
 // press builds the key message a terminal sends for a key name.
@@ -297,12 +300,17 @@ func TestProtocolKey(t *testing.T) {
 
 func TestCompareMode(t *testing.T) {
 	a := fakeApp(t, 120, 30)
-	a, _ = drive(t, a, keys("n", "n", "n", "c")...)
+	a, _ = drive(t, a, keys("n", "n", "n", "j", "d", "c")...)
 	require.Equal(t, modeCompare, a.mode)
+	assert.Equal(t, compareWindow{FromMs: 6001, ToMs: math.MaxInt64, Event: "c2 leaves"}, a.compare.Window,
+		"quiet at the cursor: the next event is the one compared")
 	require.NotEmpty(t, a.compare.Rows)
-	assert.Equal(t, "range", a.compare.Rows[0].Strategy)
-	assert.True(t, a.compare.Rows[0].Current)
-	assert.Equal(t, 1, a.compare.Rows[0].Moved, "the fake's c4 rebalance moves orders-5")
+	r := a.compare.Rows[0]
+	assert.Equal(t, "range", r.Strategy)
+	assert.True(t, r.Current)
+	assert.True(t, r.Found)
+	assert.Equal(t, 2, r.Moved, "c2's orders-2 and orders-3 go to c1 in the fake")
+	assert.Equal(t, [2]int{2, 4}, [2]int{r.Min, r.Max})
 	assert.Contains(t, screen(a), "Compare strategies")
 	assertFits(t, a, 120, 30)
 	a, _ = drive(t, a, press("c"))
@@ -356,4 +364,14 @@ func TestTimelineBar(t *testing.T) {
 	assert.Contains(t, screen(a), line, "tall terminals show it under the header")
 	short := fakeApp(t, 100, 24)
 	assert.NotContains(t, screen(short), "━", "short terminals keep the rows for the grid")
+}
+
+func TestEventWindow(t *testing.T) {
+	sc := &model.Scenario{Timeline: []model.Event{
+		{AtMs: 20000, Kind: "join", Member: "c4"}, {AtMs: 45000, Kind: "crash", Member: "c2"}, {AtMs: 120000, Kind: "crash", Member: "c3"}}}
+	assert.Equal(t, compareWindow{0, 20000, "the start"}, eventWindow(&model.Scenario{Timeline: sc.Timeline}, 100, true))
+	assert.Equal(t, compareWindow{20000, 45000, "c4 joins"}, eventWindow(sc, 6000, false), "quiet: the next event")
+	assert.Equal(t, compareWindow{20000, 45000, "c4 joins"}, eventWindow(sc, 21000, true), "rebalancing: the event behind it")
+	assert.Equal(t, compareWindow{45000, 120000, "c2 crashes"}, eventWindow(sc, 87000, true), "a crash's rebalance comes a session timeout later")
+	assert.Equal(t, compareWindow{120000, math.MaxInt64, "c3 crashes"}, eventWindow(sc, 200000, false), "after the story: the last event")
 }

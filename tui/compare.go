@@ -1,6 +1,10 @@
 package tui
 
 import (
+	"fmt"
+	"math"
+	"sort"
+
 	"github.com/kvizlab/kviz/model"
 	"github.com/kvizlab/kviz/strategies"
 )
@@ -10,25 +14,35 @@ import (
 // two-round cooperative, KIP-848's per-member reconciliation) is the point.
 var compareStrategies = []string{"range", "roundrobin", "sticky", "cooperative-sticky", "uniform"}
 
-// compareRow is one strategy's outcome for the rebalance at the cursor.
+// compareRow is one strategy's outcome for the event at the cursor.
 type compareRow struct {
 	Strategy, Protocol string
 	Err                string
-	Found              bool
-	Moved              int
-	Min, Max           int   // partitions per live member after it
+	Found              bool  // the group settled after the event, before the next one
+	Moved              int   // partitions that changed hands
+	Min, Max           int   // partitions per live member afterwards
 	UnownedSumMs       int64 // partition-milliseconds without a consumer
 	UnownedMaxMs       int64 // the longest one partition waited
-	DurationMs         int64
-	RunMoved           int   // over the whole timeline
+	DurationMs         int64 // first rebalance start to last rebalance end
+	RunMoved           int   // over the whole timeline (the model's count)
 	RunUnownedMs       int64 // over the whole timeline
 	Current            bool  // the strategy on screen
 }
 
-// compareTable is compare mode's data for one simulation and time.
+// compareWindow is the stretch of virtual time compare mode looks at: from
+// one scenario event (or the start) to the next one (or the end). What
+// happens in it is that event's doing, whatever the assignor; a
+// cooperative dance of two rebalances counts as one outcome.
+type compareWindow struct {
+	FromMs, ToMs int64
+	Event        string // "c4 joins", "start"
+}
+
+// compareTable is compare mode's data for one simulation and window.
 type compareTable struct {
-	AtMs int64
-	Rows []compareRow
+	AtMs   int64
+	Window compareWindow
+	Rows   []compareRow
 }
 
 // toggleCompare opens compare mode, simulating the scenario once per
@@ -40,13 +54,64 @@ func (a *App) toggleCompare() {
 	}
 	now := a.view().TimeMs
 	if a.compare == nil || a.compare.AtMs != now {
-		a.compare = buildCompare(a.simulate, a.sim.Scenario(), now)
+		w := eventWindow(a.sim.Scenario(), now, a.info.currentRebalance(a.step) >= 0)
+		a.compare = buildCompare(a.simulate, a.sim.Scenario(), now, w)
 	}
 	a.mode = modeCompare
 }
 
-func buildCompare(simulate simulateFunc, sc *model.Scenario, now int64) *compareTable {
-	t := &compareTable{AtMs: now}
+// eventWindow picks the event the cursor is about: during a rebalance, the
+// last event at or before it; otherwise the next one to come (or the last
+// one, once the story is over). The window runs to the event after it.
+func eventWindow(sc *model.Scenario, now int64, rebalancing bool) compareWindow {
+	evs := append([]model.Event(nil), sc.Timeline...)
+	sort.SliceStable(evs, func(i, j int) bool { return evs[i].AtMs < evs[j].AtMs })
+	pick := -1
+	for i, ev := range evs {
+		if ev.AtMs <= now {
+			pick = i // the latest event so far
+		}
+	}
+	if !rebalancing && pick+1 < len(evs) {
+		pick++ // quiet now: the next event is the one to compare
+	}
+	w := compareWindow{FromMs: 0, ToMs: math.MaxInt64, Event: "the start"}
+	if pick >= 0 {
+		w.FromMs, w.Event = evs[pick].AtMs, eventLabel(evs[pick])
+	}
+	for _, ev := range evs[pick+1:] {
+		if ev.AtMs > w.FromMs {
+			w.ToMs = ev.AtMs
+			break
+		}
+	}
+	return w
+}
+
+// eventLabel says what an event is in a few words: "c4 joins".
+func eventLabel(ev model.Event) string {
+	switch ev.Kind {
+	case "join":
+		return ev.Member + " joins"
+	case "leave":
+		return ev.Member + " leaves"
+	case "crash":
+		return ev.Member + " crashes"
+	case "restart":
+		return ev.Member + " restarts"
+	case "add_partitions":
+		return fmt.Sprintf("%s grows to %d partitions", ev.Topic, ev.Count)
+	case "fail_broker", "recover_broker":
+		return fmt.Sprintf("%s %d", ev.Kind, ev.Broker)
+	}
+	if ev.Member != "" {
+		return ev.Member + " " + ev.Kind
+	}
+	return ev.Kind
+}
+
+func buildCompare(simulate simulateFunc, sc *model.Scenario, now int64, w compareWindow) *compareTable {
+	t := &compareTable{AtMs: now, Window: w}
 	for _, name := range compareStrategies {
 		as, err := strategies.Lookup(name)
 		if err != nil {
@@ -60,32 +125,50 @@ func buildCompare(simulate simulateFunc, sc *model.Scenario, now int64) *compare
 			t.Rows = append(t.Rows, row)
 			continue
 		}
-		fillCompareRow(&row, sim, now)
+		fillCompareRow(&row, sim, w)
 		t.Rows = append(t.Rows, row)
 	}
 	return t
 }
 
-// fillCompareRow reads the first rebalance that ends at or after now (the
-// one in progress, or the next), plus whole-run totals.
-func fillCompareRow(row *compareRow, sim simulation, now int64) {
+// fillCompareRow reads one simulation over the window: who held what just
+// before it and just before the next event, and every rebalance that
+// started inside it; plus whole-run totals.
+func fillCompareRow(row *compareRow, sim simulation, w compareWindow) {
+	first, last := int64(-1), int64(0)
 	for _, r := range sim.Rebalances() {
 		row.RunMoved += r.Moved
 		for _, ms := range r.UnownedMs {
 			row.RunUnownedMs += ms
 		}
-		if row.Found || r.EndMs < now {
+		if r.StartMs < w.FromMs || r.StartMs >= w.ToMs {
 			continue
 		}
 		row.Found = true
-		row.Moved = r.Moved
-		row.DurationMs = r.EndMs - r.StartMs
+		if first < 0 {
+			first = r.StartMs
+		}
+		last = r.EndMs
 		for _, ms := range r.UnownedMs {
 			row.UnownedSumMs += ms
 			row.UnownedMaxMs = max(row.UnownedMaxMs, ms)
 		}
-		row.Min, row.Max = balance(sim.View(min(r.EndStep, sim.Len()-1)))
 	}
+	if !row.Found {
+		return
+	}
+	row.DurationMs = last - first
+	before := map[strategies.TopicPartition]string{}
+	if w.FromMs > 0 {
+		before = owners(sim.View(stepAt(sim, w.FromMs-1)))
+	}
+	after := sim.View(stepAt(sim, min(w.ToMs-1, math.MaxInt64-1)))
+	for _, m := range diffOwners(before, owners(after)) {
+		if m.From != "" && m.To != "" {
+			row.Moved++ // a hand-over; a partition merely freed or first assigned is not a move
+		}
+	}
+	row.Min, row.Max = balance(after)
 }
 
 // balance is the fewest and most partitions held by a live member.

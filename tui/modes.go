@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -46,7 +47,8 @@ func (a App) compareBody(h int) string {
 		return fit(line, inner)
 	}
 	lines := []string{
-		fit(st.Faint.Render(fmt.Sprintf("the first rebalance ending at or after %s, under each assignor", formatMs(t.AtMs))), inner),
+		fit(st.Faint.Render(fmt.Sprintf("%s at %s, until %s, under each assignor and its preferred protocol",
+			t.Window.Event, formatMs(t.Window.FromMs), windowEnd(t.Window))), inner),
 		"",
 		st.PaneTitle.Render(row(" ", "strategy", "protocol", "moved", "worst gap", "Σ gap", "min–max", "took", "run moves", "run Σ gap")),
 	}
@@ -60,7 +62,7 @@ func (a App) compareBody(h int) string {
 		case r.Err != "":
 			line = row(mark, r.Strategy, r.Protocol) + " cannot simulate: " + r.Err
 		case !r.Found:
-			line = row(mark, r.Strategy, r.Protocol) + " no rebalance after this point"
+			line = row(mark, r.Strategy, r.Protocol) + " no rebalance in this window"
 		default:
 			line = row(mark, r.Strategy, r.Protocol, fmt.Sprint(r.Moved), formatDur(r.UnownedMaxMs),
 				formatDur(r.UnownedSumMs), fmt.Sprintf("%d–%d", r.Min, r.Max), formatDur(r.DurationMs),
@@ -71,16 +73,24 @@ func (a App) compareBody(h int) string {
 		}
 		lines = append(lines, line)
 	}
-	notes := "moved: partitions whose owner changed · min–max: partitions per live member after it · " +
-		"gap: time a partition had no consumer (the worst one, and summed over partitions)"
+	notes := "moved: partitions handed from one member to another · gap: time a partition had no consumer " +
+		"(the worst one, and summed over partitions) · min–max: partitions per live member afterwards"
 	if wide {
-		notes += " · took: start to end of the rebalance · run: totals over the whole timeline"
+		notes += " · took: first rebalance start to last rebalance end · run: the model's totals over the whole timeline"
 	}
 	lines = append(lines, "")
 	for _, l := range wrap(notes+" · c or esc closes", inner) {
 		lines = append(lines, st.Faint.Render(l))
 	}
 	return box(st, "Compare strategies", lines, a.width, h, true)
+}
+
+// windowEnd names where a compare window stops.
+func windowEnd(w compareWindow) string {
+	if w.ToMs == math.MaxInt64 {
+		return "the end"
+	}
+	return "the next event at " + formatMs(w.ToMs)
 }
 
 // whatIfBody shows the grid (smaller) over the preview of the selected
