@@ -32,7 +32,8 @@ func (c *client) joinGroup() {
 func (c *client) sendJoin() {
 	req := joinRequest{memberID: c.memberID, instance: c.instance, topics: c.topics,
 		owned: c.owned, ownedGen: c.generation, prevAssigned: c.lastAssigned, reason: c.rejoinReason}
-	if c.w.eager {
+	req.protocols = c.strategies
+	if c.eager {
 		req.owned, req.ownedGen = nil, c.lastAssignedGen
 	}
 	if req.reason == "" {
@@ -65,7 +66,7 @@ func (c *client) onJoinPrepare() {
 		}
 		return
 	}
-	if c.w.eager {
+	if c.eager {
 		c.callback("PartitionsRevoked", "onPartitionsRevoked", c.owned,
 			"eager protocol: every member gives up everything before it rejoins")
 		c.owned = nil
@@ -148,9 +149,14 @@ func (c *client) joinError(errName string) {
 		c.resetGeneration(false)
 		what = "it resets its generation and joins again"
 	case "FENCED_INSTANCE_ID":
+		c.stop(StatusFenced)
 		c.w.record("JoinGroupResponse", c.id, errName, false, fmt.Sprintf(
 			"The coordinator answers %s: FENCED_INSTANCE_ID, another process uses group.instance.id %s. The consumer stops (fatal).", c.id, c.instance))
+		return
+	case "INCONSISTENT_GROUP_PROTOCOL":
 		c.stop(StatusFenced)
+		c.w.record("JoinGroupResponse", c.id, errName, false, fmt.Sprintf(
+			"The coordinator answers %s: INCONSISTENT_GROUP_PROTOCOL, none of its assignors %v is supported by every member. poll() throws; the consumer stops.", c.id, c.strategies))
 		return
 	case "NOT_COORDINATOR", "COORDINATOR_NOT_AVAILABLE":
 		c.joinFailed(errName)
@@ -166,7 +172,7 @@ func (c *client) joinError(errName string) {
 // assign is the leader running the assignor over the members' subscriptions.
 func (c *client) assign(r joinResponse) (map[string][]TP, []strategies.Withheld, bool) {
 	members := append([]strategies.Member(nil), r.members...)
-	if c.w.eager && c.w.assignor.Name() == "sticky" {
+	if r.assignor.Name() == "sticky" {
 		// StickyAssignor carries the previous assignment in userData.
 		for i := range members {
 			members[i].Owned = r.prevAssigned[i]
@@ -181,7 +187,7 @@ func (c *client) assign(r joinResponse) (map[string][]TP, []strategies.Withheld,
 		c.w.fail("leader %s: %v", c.id, err)
 		return nil, nil, false
 	}
-	res := c.w.assignor.Assign(grp, nil)
+	res := r.assignor.Assign(grp, nil)
 	c.assignTopicGen = c.w.topicGen
 	out := make(map[string][]TP, len(members))
 	var parts []string
@@ -192,7 +198,7 @@ func (c *client) assign(r joinResponse) (map[string][]TP, []strategies.Withheld,
 			parts = append(parts, fmt.Sprintf("%s %s", c.w.clientName(m.ID), fmtTPs(tps)))
 		}
 	}
-	text := fmt.Sprintf("%s (leader) runs %s: %s", c.id, c.w.assignor.Name(), summarize(parts))
+	text := fmt.Sprintf("%s (leader) runs %s: %s", c.id, r.assignor.Name(), summarize(parts))
 	if len(res.Withheld) > 0 {
 		var wh []string
 		for _, x := range res.Withheld {
@@ -218,8 +224,8 @@ func (c *client) onSyncResponse(s syncResponse) {
 		c.syncFailed(s.err)
 		return
 	case "FENCED_INSTANCE_ID":
-		c.w.record("SyncGroupResponse", c.id, s.err, false, fmt.Sprintf("%s is fenced: another process took group.instance.id %s. It stops.", c.id, c.instance))
 		c.stop(StatusFenced)
+		c.w.record("SyncGroupResponse", c.id, s.err, false, fmt.Sprintf("%s is fenced: another process took group.instance.id %s. It stops.", c.id, c.instance))
 		return
 	default:
 		what := "it rejoins"
@@ -252,7 +258,7 @@ func (c *client) onJoinComplete(assigned, withheld []TP) {
 		c.requestRejoin("its assignment does not match its subscription")
 		return
 	}
-	if !c.w.eager {
+	if !c.eager {
 		if revoked := minus(c.owned, assigned); len(revoked) > 0 {
 			c.callback("PartitionsRevoked", "onPartitionsRevoked", revoked,
 				"the assignment moves them to another member; it rejoins so the follow-up rebalance can hand them over")
@@ -336,8 +342,8 @@ func (c *client) onHeartbeatResponse(errName string) {
 	case "UNKNOWN_MEMBER_ID":
 		c.resetGeneration(true)
 	case "FENCED_INSTANCE_ID":
-		c.w.record("HeartbeatResponse", c.id, errName, false, fmt.Sprintf("%s is fenced: another process uses group.instance.id %s. It stops.", c.id, c.instance))
 		c.stop(StatusFenced)
+		c.w.record("HeartbeatResponse", c.id, errName, false, fmt.Sprintf("%s is fenced: another process uses group.instance.id %s. It stops.", c.id, c.instance))
 		return
 	}
 	c.w.record("HeartbeatResponse", c.id, errName, false, fmt.Sprintf(

@@ -36,6 +36,7 @@ type classicGroup struct {
 	prevState  string
 	generation int32
 	protocol   string // selected assignor (Kafka name); "" when Empty
+	selected   strategies.Assignor
 	leader     string // member id; "" when none
 	members    map[string]*cMember
 	order      *javaOrder
@@ -54,7 +55,8 @@ type classicGroup struct {
 type cMember struct {
 	id, instance, client string
 	topics               []string
-	owned                []TP // reported in JoinGroup (cooperative: still held)
+	protocols            []string // its assignors, in its order
+	owned                []TP     // reported in JoinGroup (cooperative: still held)
 	ownedGen             int32
 	prevAssigned         []TP // sticky's userData
 	assignment           []TP // from the leader's SyncGroup
@@ -74,6 +76,7 @@ type cMember struct {
 type storedGroup struct {
 	state      string
 	generation int32
+	selected   strategies.Assignor
 	protocol   string
 	leader     string
 	members    []cMember
@@ -306,6 +309,7 @@ func (g *classicGroup) completeJoin() {
 		})
 		return
 	}
+	g.keepStaticLaggards()
 	g.generation++
 	if len(g.members) == 0 {
 		g.protocol = ""
@@ -316,13 +320,15 @@ func (g *classicGroup) completeJoin() {
 		}
 		return
 	}
-	g.protocol = g.w.assignor.KafkaName()
+	var why string
+	g.selected, why = g.selectProtocol()
+	g.protocol = g.selected.KafkaName()
 	if !g.transition(CompletingRebalance) {
 		return
 	}
 	g.w.record("GroupStateChanged", "", "", false, fmt.Sprintf(
-		"Everyone has joined: generation %d, protocol %s, leader %s. The coordinator answers every JoinGroup; only the leader's answer lists the members.",
-		g.generation, g.protocol, g.clientOf(g.leader)))
+		"Everyone has joined: generation %d, protocol %s%s, leader %s. The coordinator answers every JoinGroup; only the leader's answer lists the members.",
+		g.generation, g.protocol, why, g.clientOf(g.leader)))
 	for _, id := range g.order.keys() {
 		m := g.members[id]
 		m.pendingSync = true
@@ -337,6 +343,23 @@ func (g *classicGroup) completeJoin() {
 		reply(g.joinResult(m.id, false))
 	}
 	g.syncTimer = g.w.clock.after(g.rebalanceTimeout(), false, g.syncExpired)
+}
+
+// keepStaticLaggards: static members that did not rejoin stay in the group
+// (KIP-345) and get an assignment, but whatever their process still holds
+// from the old generation is no longer theirs: a zombie until it rejoins.
+func (g *classicGroup) keepStaticLaggards() {
+	for _, id := range g.order.keys() {
+		m := g.members[id]
+		if m.awaitingJoin || m.instance == "" {
+			continue
+		}
+		if c := g.w.byID[m.client]; c != nil && c.running && c.memberID == id && len(c.owned) > 0 {
+			g.w.orphan(m.client, id)
+			g.w.record("StaticMemberKept", m.client, "", false, fmt.Sprintf(
+				"%s is static and has not rejoined: it stays in the group and gets an assignment, but what it still holds from the old generation is no longer its own.", m.client))
+		}
+	}
 }
 
 // electJoinedLeader keeps the leader if it rejoined, else picks any member
@@ -360,7 +383,7 @@ func (g *classicGroup) electJoinedLeader() bool {
 // joinResult is the JoinGroup response for one member of this generation.
 func (g *classicGroup) joinResult(id string, skip bool) joinResponse {
 	r := joinResponse{err: "NONE", memberID: id, generation: g.generation, leader: g.leader,
-		leaderClient: g.clientOf(g.leader), protocol: g.protocol, skipAssignment: skip}
+		leaderClient: g.clientOf(g.leader), protocol: g.protocol, assignor: g.selected, skipAssignment: skip}
 	if id == g.leader && !skip {
 		for _, mid := range g.order.keys() {
 			m := g.members[mid]
@@ -407,7 +430,7 @@ func (g *classicGroup) answerParkedSyncs(errName string) {
 // store writes the group to the log (at Stable, at Empty, on a static
 // replacement): what a new coordinator will load.
 func (g *classicGroup) store() {
-	s := &storedGroup{state: g.state, generation: g.generation, protocol: g.protocol, leader: g.leader}
+	s := &storedGroup{state: g.state, generation: g.generation, protocol: g.protocol, selected: g.selected, leader: g.leader}
 	for _, id := range g.order.keys() {
 		m := *g.members[id]
 		m.session, m.joinReply, m.syncReply = nil, nil, nil

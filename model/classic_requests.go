@@ -12,6 +12,7 @@ type joinRequest struct {
 	owned              []TP
 	ownedGen           int32
 	prevAssigned       []TP
+	protocols          []string // partition.assignment.strategy, in order
 	reason             string
 }
 
@@ -22,6 +23,7 @@ type joinResponse struct {
 	leader         string // member id
 	leaderClient   string
 	protocol       string
+	assignor       strategies.Assignor // the selected one (the leader runs it)
 	skipAssignment bool
 	members        []strategies.Member // leader only
 	prevAssigned   [][]TP              // leader only, parallel to members (sticky's userData)
@@ -36,6 +38,12 @@ type syncResponse struct {
 // handleJoin is the coordinator receiving a JoinGroup.
 func (g *classicGroup) handleJoin(c *client, req joinRequest, reply func(joinResponse)) {
 	who := c.id
+	if !g.supportsProtocols(req.protocols) {
+		g.w.record("JoinGroupRequest", who, "", false, fmt.Sprintf(
+			"%s sends JoinGroup with assignors %v; the group's members share none of them.", who, req.protocols))
+		reply(joinResponse{err: "INCONSISTENT_GROUP_PROTOCOL"})
+		return
+	}
 	switch {
 	case req.memberID == "" && req.instance != "":
 		g.joinStatic(c, req, reply)
@@ -70,7 +78,7 @@ func (g *classicGroup) pendingExpired(id, client string) {
 }
 
 func (g *classicGroup) newMember(c *client, id string, req joinRequest) *cMember {
-	return &cMember{id: id, instance: req.instance, client: c.id, topics: req.topics, owned: req.owned,
+	return &cMember{id: id, instance: req.instance, client: c.id, topics: req.topics, owned: req.owned, protocols: req.protocols,
 		ownedGen: req.ownedGen, prevAssigned: req.prevAssigned, isNew: true,
 		sessionTimeout: g.w.sc.SessionTimeoutMs, rebalanceTimeout: g.w.sc.MaxPollIntervalMs}
 }
@@ -113,7 +121,7 @@ func (g *classicGroup) joinStatic(c *client, req joinRequest, reply func(joinRes
 	}
 	g.w.clock.cancel(om.session)
 	nm := *om
-	nm.id, nm.client, nm.topics, nm.owned, nm.ownedGen = id, c.id, req.topics, req.owned, req.ownedGen
+	nm.id, nm.client, nm.topics, nm.owned, nm.ownedGen, nm.protocols = id, c.id, req.topics, req.owned, req.ownedGen, req.protocols
 	nm.awaitingJoin, nm.awaitingSync, nm.joinReply, nm.syncReply, nm.session = false, false, nil, nil, nil
 	wasLeader := g.leader == old
 	g.remove(old)
@@ -121,7 +129,13 @@ func (g *classicGroup) joinStatic(c *client, req joinRequest, reply func(joinRes
 	if wasLeader {
 		g.leader = id
 	}
-	switch g.state {
+	next := g.state
+	if next == Stable {
+		if a, _ := g.selectProtocol(); a.KafkaName() != g.protocol {
+			next = CompletingRebalance // the vote would change: rebalance
+		}
+	}
+	switch next {
 	case Stable:
 		// Same protocol for the next generation: no rebalance, no new
 		// generation; the member gets its stored assignment back.
@@ -132,7 +146,7 @@ func (g *classicGroup) joinStatic(c *client, req joinRequest, reply func(joinRes
 		reply(g.joinResult(id, wasLeader))
 	case CompletingRebalance:
 		nm.awaitingJoin, nm.joinReply = true, reply
-		g.prepareRebalance(fmt.Sprintf("static member %s came back during CompletingRebalance", c.id))
+		g.prepareRebalance(fmt.Sprintf("static member %s came back (during CompletingRebalance, or with assignors that change the vote)", c.id))
 	default:
 		nm.awaitingJoin, nm.joinReply = true, reply
 		g.maybeCompleteJoinPhase()
@@ -152,10 +166,11 @@ func (g *classicGroup) joinKnown(c *client, req joinRequest, reply func(joinResp
 		reply(joinResponse{err: "UNKNOWN_MEMBER_ID"})
 		return
 	}
-	changed := !sameStrings(m.topics, req.topics) || !sameTPs(m.owned, req.owned) || m.ownedGen != req.ownedGen
+	changed := !sameStrings(m.topics, req.topics) || !sameTPs(m.owned, req.owned) || m.ownedGen != req.ownedGen ||
+		!sameStrings(m.protocols, req.protocols)
 	g.w.record("JoinGroupRequest", c.id, "", false, fmt.Sprintf("%s rejoins as %s (%s).", c.id, req.memberID, req.reason))
 	update := func() {
-		m.topics, m.owned, m.ownedGen, m.prevAssigned = req.topics, req.owned, req.ownedGen, req.prevAssigned
+		m.topics, m.owned, m.ownedGen, m.prevAssigned, m.protocols = req.topics, req.owned, req.ownedGen, req.prevAssigned, req.protocols
 		m.awaitingJoin, m.joinReply = true, reply
 		g.touchSession(m)
 	}
@@ -365,7 +380,7 @@ func (g *classicGroup) moved(from, to int) {
 
 func (g *classicGroup) load(s *storedGroup) {
 	g.state, g.prevState = s.state, ""
-	g.generation, g.protocol, g.leader = s.generation, s.protocol, s.leader
+	g.generation, g.protocol, g.selected, g.leader = s.generation, s.protocol, s.selected, s.leader
 	g.members, g.order, g.instances, g.pending = map[string]*cMember{}, newJavaOrder(), map[string]string{}, map[string]*event{}
 	g.withheld = nil
 	for i := range s.members {

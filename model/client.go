@@ -51,6 +51,9 @@ type client struct {
 	dirty, viewStale                 bool
 
 	kip *kipClient // consumer protocol state
+
+	strategies []string // partition.assignment.strategy, kviz names
+	eager      bool     // its rebalance protocol (from strategies)
 }
 
 func newClient(w *world, id, instance string, topics []string) *client {

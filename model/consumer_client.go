@@ -111,9 +111,9 @@ func (c *client) kipResponse(req kRequest, r kResponse, routine bool) {
 		c.kipScheduleHeartbeat(0)
 		return
 	case "UNRELEASED_INSTANCE_ID":
+		c.stop(StatusFenced)
 		c.w.record("ConsumerGroupHeartbeatResponse", c.id, r.err, false, fmt.Sprintf(
 			"The coordinator answers %s with UNRELEASED_INSTANCE_ID: group.instance.id %s still belongs to an active member. The consumer fails (fatal).", c.id, c.instance))
-		c.stop(StatusFenced)
 		return
 	default:
 		c.w.record("ConsumerGroupHeartbeatResponse", c.id, r.err, false, fmt.Sprintf("%s's heartbeat fails with %s.", c.id, r.err))

@@ -342,7 +342,7 @@ func applyTimeoutDefaults(sc *Scenario, set map[string]int64) {
 	}
 }
 
-var memberKeys = []string{"id", "topics", "instance"}
+var memberKeys = []string{"id", "topics", "instance", "strategies"}
 
 func (p *parser) members(n *yaml.Node, sc *Scenario) error {
 	if isNull(n) {
@@ -386,6 +386,8 @@ func (p *parser) memberSpec(n *yaml.Node, sc *Scenario, what string) (MemberSpec
 			m.Instance, err = p.str(v, what+".instance")
 		case "topics":
 			m.Topics, err = p.topicList(v, sc, what+".topics")
+		case "strategies":
+			m.Strategies, err = p.strategyList(v, sc, what+".strategies")
 		}
 		return err
 	})
@@ -399,6 +401,34 @@ func (p *parser) memberSpec(n *yaml.Node, sc *Scenario, what string) (MemberSpec
 		m.Topics = strategies.SortedTopics(sc.Topics)
 	}
 	return m, nil
+}
+
+// strategyList reads a member's partition.assignment.strategy list.
+func (p *parser) strategyList(n *yaml.Node, sc *Scenario, what string) ([]string, error) {
+	if sc.Protocol == string(strategies.Consumer) {
+		return nil, p.errf(n, "%s: under the consumer protocol the coordinator assigns (group.strategy); members have no assignor list", what)
+	}
+	names, err := p.strList(n, what)
+	if err != nil {
+		return nil, err
+	}
+	if len(names) == 0 {
+		return nil, p.errf(n, "%s: give at least one assignor", what)
+	}
+	var out []string
+	for _, name := range names {
+		a, err := strategies.Lookup(name)
+		if err != nil {
+			return nil, p.errf(n, "%s: %v", what, err)
+		}
+		if protocolSupported(a, string(strategies.Consumer)) && !protocolSupported(a, string(strategies.Eager)) {
+			return nil, p.errf(n, "%s: %s is a server-side assignor (consumer protocol only)", what, a.Name())
+		}
+		if !contains(out, a.Name()) {
+			out = append(out, a.Name())
+		}
+	}
+	return out, nil
 }
 
 func (p *parser) topicList(n *yaml.Node, sc *Scenario, what string) ([]string, error) {
@@ -534,7 +564,7 @@ func (p *parser) action(ev *Event, v *yaml.Node, sc *Scenario) error {
 		})
 	case "join":
 		m, err := p.memberSpec(v, sc, what)
-		ev.Member, ev.Topics, ev.Instance = m.ID, m.Topics, m.Instance
+		ev.Member, ev.Topics, ev.Instance, ev.Strategies = m.ID, m.Topics, m.Instance, m.Strategies
 		return err
 	case "stall":
 		return p.stall(ev, v)

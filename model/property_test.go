@@ -56,7 +56,7 @@ func genScenario(t *rapid.T, setup [2]string) string {
 		if rapid.IntRange(0, 3).Draw(t, "static "+id) == 0 {
 			inst = ", instance: i" + id
 		}
-		fmt.Fprintf(&b, "  - {id: %s, topics: %s%s}\n", id, subs("subs "+id), inst)
+		fmt.Fprintf(&b, "  - {id: %s, topics: %s%s%s}\n", id, subs("subs "+id), inst, assignorList(t, setup, id))
 	}
 	b.WriteString("timeline:\n")
 	at := int64(0)
@@ -82,6 +82,26 @@ func genScenario(t *rapid.T, setup [2]string) string {
 		}
 	}
 	return b.String()
+}
+
+// assignorList sometimes gives a classic member its own assignor list, so
+// the vote, mixed eager/cooperative members and INCONSISTENT_GROUP_PROTOCOL
+// get exercised.
+func assignorList(t *rapid.T, setup [2]string, id string) string {
+	if setup[1] == "consumer" || rapid.IntRange(0, 3).Draw(t, "own list "+id) != 0 {
+		return ""
+	}
+	lists := [][]string{{"range", "cooperative-sticky"}, {"cooperative-sticky"}, {setup[0]}, {"roundrobin", setup[0]}}
+	var ok []string
+	for _, l := range rapid.SampledFrom(lists).Draw(t, "list "+id) {
+		if _, err := strategies.Lookup(l); err == nil {
+			ok = append(ok, l)
+		}
+	}
+	if len(ok) == 0 {
+		return ""
+	}
+	return ", strategies: [" + strings.Join(ok, ", ") + "]"
 }
 
 // TestRandomGroups checks, after every step of random scenarios over all

@@ -30,4 +30,7 @@ type MemberSpec struct {
 	ID       string
 	Instance string
 	Topics   []string
+	// Strategies is the member's partition.assignment.strategy, in order
+	// (kviz names); nil = [group.strategy]. Classic protocol only.
+	Strategies []string
 }

@@ -10,10 +10,12 @@ type Event struct {
 	Member   string   // the member's client id (join, leave, crash, restart, stall, subscribe, commit)
 	Topics   []string // join, subscribe
 	Instance string   // join: group.instance.id ("" = dynamic)
-	Topic    string   // add_partitions
-	Count    int32    // add_partitions: the new total
-	Ms       int64    // stall: how long poll() is not called
-	Broker   int      // fail_broker, recover_broker
+	// Strategies, on a join: the member's assignor list (nil = the group's).
+	Strategies []string
+	Topic      string // add_partitions
+	Count      int32  // add_partitions: the new total
+	Ms         int64  // stall: how long poll() is not called
+	Broker     int    // fail_broker, recover_broker
 	// Generation, when set on a commit, is the generation the commit carries
 	// (an application holding stale group metadata); nil = the member's own.
 	Generation *int32

@@ -83,7 +83,7 @@ func (w *world) run() error {
 	w.record("GroupStateChanged", "", "", false, w.openingText())
 	for _, m := range w.sc.Members {
 		spec := m
-		w.clock.after(0, false, func() { w.startClient(spec.ID, spec.Instance, spec.Topics) })
+		w.clock.after(0, false, func() { w.startClient(spec.ID, spec.Instance, spec.Topics, spec.Strategies) })
 	}
 	for i := range w.sc.Timeline {
 		ev := w.sc.Timeline[i]
@@ -167,11 +167,13 @@ func (w *world) apply(ev Event) {
 	c := w.byID[ev.Member]
 	switch ev.Kind {
 	case "join":
+		// A join of a stopped member starts it again with the join's
+		// configuration: that is how a rolling bounce changes assignors.
 		if c != nil && c.alive() {
 			w.record("MemberStarted", ev.Member, "", false, fmt.Sprintf("%s is already running; the join does nothing.", ev.Member))
 			return
 		}
-		w.startClient(ev.Member, ev.Instance, ev.Topics)
+		w.startClient(ev.Member, ev.Instance, ev.Topics, ev.Strategies)
 	case "fail_broker":
 		w.cluster.fail(ev.Broker)
 	case "recover_broker":
@@ -205,7 +207,7 @@ func (w *world) memberEvent(c *client, ev Event) {
 }
 
 // startClient starts a consumer process (or restarts a stopped one).
-func (w *world) startClient(id, instance string, topics []string) {
+func (w *world) startClient(id, instance string, topics, strats []string) {
 	c := w.byID[id]
 	if c == nil {
 		c = newClient(w, id, instance, topics)
@@ -214,6 +216,7 @@ func (w *world) startClient(id, instance string, topics []string) {
 	} else {
 		c.reset(instance, topics)
 	}
+	c.setStrategies(strats)
 	c.start()
 }
 

@@ -1,0 +1,101 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kvizlab/kviz/strategies"
+)
+
+// setStrategies sets the client's partition.assignment.strategy and, from
+// it, its rebalance protocol: the highest one every listed assignor
+// supports (ConsumerCoordinator's constructor). The default
+// [range, cooperative-sticky] therefore runs eager. A group whose scenario
+// forces the eager protocol keeps it for members using the group's list.
+func (c *client) setStrategies(names []string) {
+	if names == nil {
+		names = []string{c.w.sc.Strategy}
+		c.eager = c.w.eager
+	} else {
+		c.eager = false
+		for _, n := range names {
+			a, err := strategies.Lookup(n)
+			if err != nil || !protocolSupported(a, string(strategies.Cooperative)) {
+				c.eager = true
+			}
+		}
+	}
+	c.strategies = names
+}
+
+// supportsProtocols: a joiner must share an assignor with every member
+// (ClassicGroup.supportsProtocols); an empty group takes anything.
+func (g *classicGroup) supportsProtocols(protocols []string) bool {
+	if len(g.members) == 0 {
+		return true
+	}
+	for _, p := range protocols {
+		all := true
+		for _, m := range g.members {
+			all = all && contains(m.protocols, p)
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+// selectProtocol is the assignor vote (ClassicGroup.selectProtocol): the
+// candidates are the assignors every member supports; each member votes
+// for its first candidate; most votes wins, a tie going to the first in
+// java.util.HashMap order of the names.
+func (g *classicGroup) selectProtocol() (strategies.Assignor, string) {
+	ids := g.order.keys()
+	var candidates []string
+	for _, p := range g.members[ids[0]].protocols {
+		if g.supportedByAll(p) {
+			candidates = append(candidates, p)
+		}
+	}
+	votes := map[string]int{}
+	tally := newJavaOrder()
+	for _, id := range ids {
+		for _, p := range g.members[id].protocols {
+			if contains(candidates, p) {
+				votes[p]++
+				tally.add(p)
+				break
+			}
+		}
+	}
+	best := ""
+	for _, p := range tally.keys() {
+		if best == "" || votes[p] > votes[best] {
+			best = p
+		}
+	}
+	a, err := strategies.Lookup(best)
+	if err != nil {
+		g.w.fail("selected assignor %q: %v", best, err)
+		return g.w.assignor, ""
+	}
+	why := ""
+	if len(candidates) > 1 || len(votes) > 1 {
+		var parts []string
+		for _, p := range tally.keys() {
+			parts = append(parts, fmt.Sprintf("%s %d", p, votes[p]))
+		}
+		why = fmt.Sprintf(" (candidates %v; votes: %s)", candidates, strings.Join(parts, ", "))
+	}
+	return a, why
+}
+
+func (g *classicGroup) supportedByAll(p string) bool {
+	for _, m := range g.members {
+		if !contains(m.protocols, p) {
+			return false
+		}
+	}
+	return true
+}
