@@ -31,6 +31,7 @@ type uniformHomogeneous struct {
 	minQuota   int
 	extrasLeft int // Kafka's remainingMembersToGetAnExtraPartition
 
+	kafka40    bool    // Kafka 4.0's rule: the first P%M members take the extras
 	unassigned []int   // flat partitions to hand out, in Kafka's order
 	unfilled   []int   // members below quota, in member order
 	room       []int   // how many more each unfilled member takes
@@ -38,7 +39,19 @@ type uniformHomogeneous struct {
 }
 
 func assignUniformHomogeneous(s *serverSpec, ex *Explainer) []int32 {
-	b := &uniformHomogeneous{s: s, ex: ex, topics: s.subs[0]}
+	return buildUniformHomogeneous(&uniformHomogeneous{s: s, ex: ex, topics: s.subs[0]})
+}
+
+// assignUniformHomogeneousKafka40 follows Kafka 4.0, before KAFKA-18688: the
+// first P%M members in order get the extra slots whatever their targets, so
+// a balanced target can still move. kviz's uniform does not use it; it lets
+// tests check everything else against Kafka 4.0's code, and shows the fix.
+func assignUniformHomogeneousKafka40(s *serverSpec, ex *Explainer) []int32 {
+	return buildUniformHomogeneous(&uniformHomogeneous{s: s, ex: ex, topics: s.subs[0], kafka40: true})
+}
+
+func buildUniformHomogeneous(b *uniformHomogeneous) []int32 {
+	s, ex := b.s, b.ex
 	b.owner = make([]int32, s.total)
 	for i := range b.owner {
 		b.owner[i] = -1
@@ -115,7 +128,7 @@ func (b *uniformHomogeneous) keepTarget(i int) {
 	b.unassigned = append(b.unassigned, gaveUp...)
 	b.explainKeep(i, claims[:kept], gaveUp, quota)
 	quota -= kept
-	if quota > 0 && hasExtra && !b.mustTakeExtra(i, kept) {
+	if quota > 0 && hasExtra && !b.kafka40 && !b.mustTakeExtra(i, kept) {
 		quota, hasExtra = quota-1, false
 	}
 	if quota > 0 {

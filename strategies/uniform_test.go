@@ -304,3 +304,22 @@ func TestUniformSeedExample1(t *testing.T) {
 	}, r.Assignment)
 	require.True(t, srvExplained(r, "C2 must take an extra partition: 1 member left for 1 extra"), r.Explanation)
 }
+
+// What KAFKA-18688 fixed, on TestUniformHomogeneousBalancedTargetStays's
+// group: Kafka 4.0 gives the extra slot to the first member, a, whatever the
+// targets. a keeps 0–1 and has room for one more; b's quota is 2, so it gives
+// up 4; c keeps 5–6. a takes 4: a balanced target moved.
+func TestUniformHomogeneousKafka40Rule(t *testing.T) {
+	ms := srvMembers([]string{"t0"}, "a", "b", "c")
+	ms[0].Owned = srvTPs("t0", 0, 1)
+	ms[1].Owned = srvTPs("t0", 2, 3, 4)
+	ms[2].Owned = srvTPs("t0", 5, 6)
+	g := Group{Topics: map[string]int32{"t0": 7}, Members: ms}
+	order, _ := serverMemberOrder(g.Members)
+	s := newServerSpec(g, order)
+	require.Equal(t, Assignment{
+		"a": {"t0": {0, 1, 4}},
+		"b": {"t0": {2, 3}},
+		"c": {"t0": {5, 6}},
+	}, s.assignment(assignUniformHomogeneousKafka40(s, nil)))
+}
