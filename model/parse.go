@@ -232,11 +232,19 @@ func validTopicName(name string) error {
 	return nil
 }
 
+// The brokers' default bounds on a classic member's session timeout.
+const (
+	minSessionMs = 6000
+	maxSessionMs = 1800000
+)
+
+func isConsumer(sc *Scenario) bool { return sc.Protocol == string(strategies.Consumer) }
+
 var groupKeys = []string{"id", "strategy", "protocol", "session_timeout_ms", "heartbeat_interval_ms",
 	"max_poll_interval_ms", "initial_rebalance_delay_ms"}
 
 func (p *parser) group(n, root *yaml.Node, sc *Scenario) error {
-	var protoNode, strategyNode *yaml.Node
+	var protoNode, strategyNode, sessionNode *yaml.Node
 	set := map[string]int64{}
 	if n != nil {
 		err := p.fields(n, "group", groupKeys, func(key string, _, v *yaml.Node) error {
@@ -250,6 +258,11 @@ func (p *parser) group(n, root *yaml.Node, sc *Scenario) error {
 			case "protocol":
 				protoNode = v
 				sc.Protocol, err = p.str(v, "group.protocol")
+			case "initial_rebalance_delay_ms":
+				set[key], err = p.int64(v, "group."+key, 0, 24*3600*1000) // 0 is a common dev setting
+			case "session_timeout_ms":
+				sessionNode = v
+				set[key], err = p.int64(v, "group."+key, 1, 24*3600*1000)
 			default:
 				set[key], err = p.int64(v, "group."+key, 1, 24*3600*1000)
 			}
@@ -276,6 +289,10 @@ func (p *parser) group(n, root *yaml.Node, sc *Scenario) error {
 			sc.Strategy, sc.Protocol, protocolList(a))
 	}
 	applyTimeoutDefaults(sc, set)
+	if !isConsumer(sc) && (sc.SessionTimeoutMs < minSessionMs || sc.SessionTimeoutMs > maxSessionMs) {
+		return p.errf(orNode(sessionNode, at), "group.session_timeout_ms %d is outside group.min.session.timeout.ms %d .. group.max.session.timeout.ms %d: the coordinator would answer INVALID_SESSION_TIMEOUT",
+			sc.SessionTimeoutMs, minSessionMs, maxSessionMs)
+	}
 	if sc.HeartbeatIntervalMs >= sc.SessionTimeoutMs {
 		return p.errf(at, "group.heartbeat_interval_ms (%d) must be lower than group.session_timeout_ms (%d)",
 			sc.HeartbeatIntervalMs, sc.SessionTimeoutMs)
