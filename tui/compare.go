@@ -131,44 +131,65 @@ func buildCompare(simulate simulateFunc, sc *model.Scenario, now int64, w compar
 	return t
 }
 
-// fillCompareRow reads one simulation over the window: who held what just
-// before it and just before the next event, and every rebalance that
-// started inside it; plus whole-run totals.
+// outcome is what a window of the timeline did: the rebalances that
+// overlap it and who held what at its end.
+type outcome struct {
+	Found          bool // some rebalance started in the window
+	StartMs, EndMs int64
+	WorstMs, SumMs int64 // unowned time: longest one partition, all partitions
+	Moves          []move
+	After          *model.GroupView
+}
+
+// windowOutcome reads a simulation over a window, comparing owners at its
+// end with before.
+func windowOutcome(sim simulation, w compareWindow, before map[strategies.TopicPartition]string) outcome {
+	var o outcome
+	for _, r := range sim.Rebalances() {
+		// Rebalances overlapping the window: an event during a rebalance
+		// joins the one under way.
+		if r.EndMs < w.FromMs || r.StartMs >= w.ToMs {
+			continue
+		}
+		if !o.Found {
+			o.Found, o.StartMs = true, r.StartMs
+		}
+		o.EndMs = r.EndMs
+		for _, ms := range r.UnownedMs {
+			o.SumMs += ms
+			o.WorstMs = max(o.WorstMs, ms)
+		}
+	}
+	o.After = sim.View(stepAt(sim, min(w.ToMs, math.MaxInt64-1)-1))
+	o.Moves = diffOwners(before, owners(o.After))
+	return o
+}
+
+// fillCompareRow reads one simulation over the window, plus whole-run
+// totals (the model's).
 func fillCompareRow(row *compareRow, sim simulation, w compareWindow) {
-	first, last := int64(-1), int64(0)
 	for _, r := range sim.Rebalances() {
 		row.RunMoved += r.Moved
 		for _, ms := range r.UnownedMs {
 			row.RunUnownedMs += ms
 		}
-		if r.StartMs < w.FromMs || r.StartMs >= w.ToMs {
-			continue
-		}
-		row.Found = true
-		if first < 0 {
-			first = r.StartMs
-		}
-		last = r.EndMs
-		for _, ms := range r.UnownedMs {
-			row.UnownedSumMs += ms
-			row.UnownedMaxMs = max(row.UnownedMaxMs, ms)
-		}
 	}
-	if !row.Found {
-		return
-	}
-	row.DurationMs = last - first
 	before := map[strategies.TopicPartition]string{}
 	if w.FromMs > 0 {
 		before = owners(sim.View(stepAt(sim, w.FromMs-1)))
 	}
-	after := sim.View(stepAt(sim, min(w.ToMs-1, math.MaxInt64-1)))
-	for _, m := range diffOwners(before, owners(after)) {
+	o := windowOutcome(sim, w, before)
+	if row.Found = o.Found; !o.Found {
+		return
+	}
+	row.DurationMs = o.EndMs - o.StartMs
+	row.UnownedMaxMs, row.UnownedSumMs = o.WorstMs, o.SumMs
+	for _, m := range o.Moves {
 		if m.From != "" && m.To != "" {
 			row.Moved++ // a hand-over; a partition merely freed or first assigned is not a move
 		}
 	}
-	row.Min, row.Max = balance(after)
+	row.Min, row.Max = balance(o.After)
 }
 
 // balance is the fewest and most partitions held by a live member.

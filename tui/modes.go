@@ -114,8 +114,12 @@ func (a App) whatIfBody(h int) string {
 			lines = append(lines, head+"  "+st.Faint.Render("no rebalance follows in this timeline"))
 			continue
 		}
-		lines = append(lines, head+st.Faint.Render(fmt.Sprintf(": rebalance %s, %d moved, gap %s",
-			formatSpan(o.StartMs, o.EndMs), len(o.Moves), formatDur(o.UnownedMs))))
+		by := ""
+		if o.UntilMs != math.MaxInt64 {
+			by = " by " + formatMs(o.UntilMs) + " (next event)"
+		}
+		lines = append(lines, head+st.Faint.Render(fmt.Sprintf(": rebalance %s, worst gap %s; %d changes%s",
+			formatSpan(o.StartMs, o.EndMs), formatDur(o.UnownedMs), len(o.Moves), by)))
 		for _, l := range a.movesLines(o.Moves, a.width-4-3) {
 			lines = append(lines, "   "+l)
 		}

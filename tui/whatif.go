@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"math"
 	"sort"
 
 	"charm.land/bubbles/v2/key"
@@ -26,6 +27,7 @@ type whatIfOutcome struct {
 	StartMs   int64
 	EndMs     int64
 	UnownedMs int64 // longest time one partition had no owner
+	UntilMs   int64 // the moves are read here: the next scenario event (MaxInt64 = the end)
 }
 
 // whatIfPreview is the "what if it leaves / crashes now?" panel.
@@ -57,7 +59,9 @@ func (a *App) openWhatIf() {
 	a.setStatus("what-if: d commits the leave, x the crash, w or esc closes", false)
 }
 
-// forecast inserts ev on a fork and reads off the first rebalance after it.
+// forecast inserts ev on a fork and reads what it did up to the next
+// scenario event: the same window compare mode uses, so a cooperative
+// dance of two rebalances shows as one outcome.
 func forecast(sim simulation, step int, ev model.Event) whatIfOutcome {
 	out := whatIfOutcome{Kind: ev.Kind}
 	fork, err := sim.Insert(ev)
@@ -65,20 +69,15 @@ func forecast(sim simulation, step int, ev model.Event) whatIfOutcome {
 		out.Err = err.Error()
 		return out
 	}
-	before := owners(sim.View(step))
-	for _, r := range fork.Rebalances() {
-		if r.EndStep <= step {
-			continue
+	w := compareWindow{FromMs: ev.AtMs, ToMs: math.MaxInt64}
+	for _, other := range fork.Scenario().Timeline {
+		if other.AtMs > ev.AtMs {
+			w.ToMs = min(w.ToMs, other.AtMs)
 		}
-		out.Found = true
-		out.StartMs, out.EndMs = r.StartMs, r.EndMs
-		for _, ms := range r.UnownedMs {
-			out.UnownedMs = max(out.UnownedMs, ms)
-		}
-		after := owners(fork.View(min(r.EndStep, fork.Len()-1)))
-		out.Moves = diffOwners(before, after)
-		break
 	}
+	o := windowOutcome(fork, w, owners(sim.View(step)))
+	out.Found, out.StartMs, out.EndMs, out.UnownedMs, out.Moves = o.Found, o.StartMs, o.EndMs, o.WorstMs, o.Moves
+	out.UntilMs = w.ToMs
 	return out
 }
 
