@@ -128,6 +128,10 @@ func textLine(st model.Step) string {
 	if st.Error != "" && st.Error != "NONE" {
 		errPart = " [" + st.Error + "]"
 	}
-	return fmt.Sprintf("%5d %9.3fs  %-30s %-6s %s%s  (%s, gen %d)",
-		st.Index, float64(st.TimeMs)/1000, st.Kind, who, st.Text, errPart, st.GroupState, st.Generation)
+	gen := "gen"
+	if st.MemberEpochs != nil {
+		gen = "group epoch" // the consumer protocol
+	}
+	return fmt.Sprintf("%5d %9.3fs  %-30s %-6s %s%s  (%s, %s %d)",
+		st.Index, float64(st.TimeMs)/1000, st.Kind, who, st.Text, errPart, st.GroupState, gen, st.Generation)
 }
