@@ -160,8 +160,12 @@ func (b *constrainedBuilder) explainKeep(m int, owned []int32, keep int) {
 		}
 		ex.Addf("%s keeps %s: owned at generation %d", in.ids[m], in.tp(pid), g)
 	}
-	if keep < len(owned) && ex.Enabled() {
-		ex.Addf("%s gives up %d owned partitions beyond its quota of %d", in.ids[m], len(owned)-keep, keep)
+	for _, pid := range owned[keep:] {
+		if !ex.Enabled() {
+			ex.Skip()
+			continue
+		}
+		ex.Addf("%s gives up %s: it already keeps %d, its share", in.ids[m], in.tp(pid), keep)
 	}
 }
 
