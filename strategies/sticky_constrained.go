@@ -96,6 +96,9 @@ func (b *constrainedBuilder) assignOwned() {
 		for _, pid := range b.claims.owned[m] {
 			if in.racks.mismatch(m, pid) {
 				b.maybeRevoked[pid] = int32(m)
+				if b.ex.Enabled() {
+					b.ex.Addf("%s gives up %s: no replica on its rack %s", in.ids[m], in.tp(pid), in.racks.memberRack[m])
+				}
 				continue
 			}
 			if b.claims.multi[pid] {
