@@ -78,6 +78,8 @@ type App struct {
 
 	compare *compareTable
 	whatIf  *whatIfPreview
+
+	memo *memo
 }
 
 // tickMsg advances autoplay; gen must match the app's playGen.
@@ -105,6 +107,7 @@ func NewFromSim(sim *model.Sim) App { return newApp(modelSim{sim}) }
 
 func newApp(sim simulation) App {
 	a := App{
+		memo:     &memo{footer: map[footerKey]string{}},
 		simulate: simulateModel,
 		keys:     keymap.DefaultKeyMap(),
 		help:     help.New(),

@@ -36,6 +36,7 @@ func box(st *Styles, title string, lines []string, w, h int, focused bool) strin
 	}
 	inner := w - 4
 	var sb strings.Builder
+	sb.Grow(h * (w + 64))
 	top := "─"
 	if title != "" {
 		t := ansi.Truncate(title, max(w-6, 0), "…")
@@ -47,9 +48,9 @@ func box(st *Styles, title string, lines []string, w, h int, focused bool) strin
 	for i := 0; i < h-2; i++ {
 		line := ""
 		if i < len(lines) {
-			line = fit(lines[i], inner)
+			line = lines[i]
 		}
-		sb.WriteString("\n" + border.paint("│") + " " + pad(line, inner) + " " + border.paint("│"))
+		sb.WriteString("\n" + border.paint("│") + " " + fitPad(line, inner) + " " + border.paint("│"))
 	}
 	sb.WriteString("\n" + border.paint("╰"+strings.Repeat("─", w-2)+"╯"))
 	return sb.String()

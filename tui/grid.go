@@ -230,6 +230,7 @@ func memberRow(g *gridData, i int, l *gridLayout, st *Styles) string {
 	m := &g.Members[i]
 	b := &st.brushes
 	var sb strings.Builder
+	sb.Grow(l.LabelW + 8*l.GridW + 128) // cells with their escapes: no regrowth
 	// The name wears the member's colour (faint once it is gone), so a row
 	// reads like its cells; the selection adds the marker and underline.
 	marker := "  "
@@ -501,6 +502,19 @@ func pad(s string, w int, right ...bool) string {
 		return strings.Repeat(" ", w-n) + s
 	}
 	return s + strings.Repeat(" ", w-n)
+}
+
+// fitPad makes a line exactly w cells: cut if longer, padded if shorter,
+// measuring it once (a box does this for every line of every frame).
+func fitPad(s string, w int) string {
+	n := textWidth(s)
+	switch {
+	case n > w:
+		return ansi.Truncate(s, w, "")
+	case n < w:
+		return s + strings.Repeat(" ", w-n)
+	}
+	return s
 }
 
 // fit cuts a line to w cells so nothing ever wraps.

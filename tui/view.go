@@ -112,6 +112,28 @@ func (a App) lowerPanes(w, h int) string {
 // footerLines is the short help. When it does not fit, keys are dropped
 // from the end of the list, but "? full help" and "q quit" always stay.
 func (a App) footerLines() []string {
+	key := footerKey{a.width, a.styles.IsDark, a.styles.NoColor}
+	if line, ok := a.memo.footer[key]; ok {
+		return []string{line}
+	}
+	line := a.footerLine()
+	a.memo.footer[key] = line
+	return []string{line}
+}
+
+// footerKey is what the footer depends on.
+type footerKey struct {
+	width           int
+	isDark, noColor bool
+}
+
+// memo caches what is costly to draw and rarely changes; the App's copies
+// share it (Bubble Tea runs Update and View on one goroutine).
+type memo struct {
+	footer map[footerKey]string
+}
+
+func (a App) footerLine() string {
 	hm := a.help
 	hm.SetWidth(0) // measure untruncated: help would cut with "…" instead
 	short := a.keys.ShortHelp()
@@ -120,10 +142,10 @@ func (a App) footerLines() []string {
 	for n := len(keep); n >= 0; n-- {
 		line := " " + hm.ShortHelpView(append(append([]key.Binding(nil), keep[:n]...), tail...))
 		if textWidth(line) <= a.width {
-			return []string{line}
+			return line
 		}
 	}
-	return []string{fit(" "+hm.ShortHelpView(tail), a.width)}
+	return fit(" "+hm.ShortHelpView(tail), a.width)
 }
 
 func (a App) helpBody(h int) string {
