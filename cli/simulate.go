@@ -113,6 +113,9 @@ func printHeader(w io.Writer, sc *model.Scenario) {
 	if sc.Title != "" {
 		fmt.Fprintf(w, "# %s\n", sc.Title)
 	}
+	for _, line := range wrapWords(sc.Notes, 100) {
+		fmt.Fprintf(w, "#   %s\n", line)
+	}
 	fmt.Fprintf(w, "# group %s: %s, %s protocol; session %d ms, heartbeat %d ms, max.poll %d ms, initial delay %d ms\n",
 		sc.GroupID, sc.Strategy, sc.Protocol, sc.SessionTimeoutMs, sc.HeartbeatIntervalMs, sc.MaxPollIntervalMs, sc.InitialRebalanceDelayMs)
 }
@@ -134,4 +137,24 @@ func textLine(st model.Step) string {
 	}
 	return fmt.Sprintf("%5d %9.3fs  %-30s %-6s %s%s  (%s, %s %d)",
 		st.Index, float64(st.TimeMs)/1000, st.Kind, who, st.Text, errPart, st.GroupState, gen, st.Generation)
+}
+
+// wrapWords breaks narration into lines of at most width characters.
+func wrapWords(text string, width int) []string {
+	var out []string
+	line := ""
+	for _, word := range strings.Fields(text) {
+		if line != "" && len(line)+1+len(word) > width {
+			out = append(out, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += word
+	}
+	if line != "" {
+		out = append(out, line)
+	}
+	return out
 }
