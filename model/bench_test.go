@@ -116,3 +116,19 @@ func BenchmarkInsert(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRebalancesLab: the lab asks for the rebalance summary after every
+// what-if, so it shares the keystroke budget with Insert.
+func BenchmarkRebalancesLab(b *testing.B) {
+	data, _ := demo.Get("lab")
+	sim, err := model.Simulate(benchScenario(b, string(data)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(sim.Rebalances()) == 0 {
+			b.Fatal("no rebalances")
+		}
+	}
+}

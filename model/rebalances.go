@@ -10,8 +10,14 @@ func (s *Sim) Rebalances() []Rebalance {
 	prevOwner := map[TP]string{}
 	prevAt := int64(0)
 	var prevWanted []TP
+	var prevSnap *snapshot
+	var owner map[TP]string
+	var wanted []TP
 	for i, r := range s.steps {
-		owner, wanted := ownership(r.snap)
+		if r.snap != prevSnap { // most steps (heartbeats) share their snapshot
+			owner, wanted = ownership(r.snap)
+			prevSnap = r.snap
+		}
 		if cur != nil {
 			for _, tp := range prevWanted {
 				if _, ok := prevOwner[tp]; !ok {
