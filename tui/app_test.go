@@ -48,8 +48,20 @@ func drive(t *testing.T, a App, msgs ...tea.Msg) (App, tea.Cmd) {
 	var cmd tea.Cmd
 	for _, msg := range msgs {
 		m, cmd = m.Update(msg)
+		m, cmd = settle(m, msg, cmd)
 	}
 	return m.(App), cmd
+}
+
+// settle runs the command of a c or w press at once and delivers its
+// result, as the program would a moment later. (Other commands are ticks:
+// tests send tickMsg themselves.)
+func settle(m tea.Model, msg tea.Msg, cmd tea.Cmd) (tea.Model, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok || cmd == nil || (k.String() != "c" && k.String() != "w") {
+		return m, cmd
+	}
+	return m.Update(cmd())
 }
 
 func keys(ks ...string) []tea.Msg {
@@ -374,4 +386,26 @@ func TestEventWindow(t *testing.T) {
 	assert.Equal(t, compareWindow{20000, 45000, "c4 joins"}, eventWindow(sc, 21000, true), "rebalancing: the event behind it")
 	assert.Equal(t, compareWindow{45000, 120000, "c2 crashes"}, eventWindow(sc, 87000, true), "a crash's rebalance comes a session timeout later")
 	assert.Equal(t, compareWindow{120000, math.MaxInt64, "c3 crashes"}, eventWindow(sc, 200000, false), "after the story: the last event")
+}
+
+// Compare and what-if run as commands: until the result arrives the panel
+// says it is working, and a result for an older simulation is dropped.
+func TestCompareAndWhatIfAreAsync(t *testing.T) {
+	a := fakeApp(t, 100, 30)
+	var m tea.Model = a
+	m, cmd := m.Update(press("c"))
+	require.NotNil(t, cmd)
+	assert.Contains(t, ansi.Strip(m.View().Content), "simulating the scenario under each assignor")
+	stale := cmd()
+	m, _ = m.Update(press("c")) // close
+	m, _ = m.Update(press("n"))
+	m, _ = m.Update(press("x")) // a new simulation
+	m, _ = m.Update(stale)
+	assert.Nil(t, m.(App).compare, "a result for an older simulation is dropped")
+
+	m, cmd = m.Update(press("w"))
+	require.NotNil(t, cmd)
+	assert.Contains(t, ansi.Strip(m.View().Content), "forking the timeline")
+	m, _ = m.Update(cmd())
+	assert.Len(t, m.(App).whatIf.Outcomes, 2)
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"sort"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/kvizlab/kviz/model"
 	"github.com/kvizlab/kviz/strategies"
 )
@@ -43,21 +45,40 @@ type compareTable struct {
 	AtMs   int64
 	Window compareWindow
 	Rows   []compareRow
+	Err    string // the model failed (a panic caught in the command)
 }
 
-// toggleCompare opens compare mode, simulating the scenario once per
-// strategy (the model does the work; the lab only tabulates).
-func (a *App) toggleCompare() {
+// compareDoneMsg brings a finished compare table back from its command.
+type compareDoneMsg struct {
+	table *compareTable
+	sim   simulation // the simulation it was computed for
+}
+
+// toggleCompare opens compare mode. Simulating the scenario once per
+// strategy (the model does the work; the lab only tabulates) can take
+// seconds on a big group, so it runs as a command and the screen says so
+// meanwhile; keys keep working.
+func (a *App) toggleCompare() tea.Cmd {
 	if a.mode == modeCompare {
 		a.mode = modeLab
-		return
-	}
-	now := a.view().TimeMs
-	if a.compare == nil || a.compare.AtMs != now {
-		w := eventWindow(a.sim.Scenario(), now, a.info.currentRebalance(a.step) >= 0)
-		a.compare = buildCompare(a.simulate, a.sim.Scenario(), now, w)
+		return nil
 	}
 	a.mode = modeCompare
+	now := a.view().TimeMs
+	if a.compare != nil && a.compare.AtMs == now {
+		return nil
+	}
+	a.compare = nil
+	sim, simulate, sc := a.sim, a.simulate, a.sim.Scenario()
+	w := eventWindow(sc, now, a.info.currentRebalance(a.step) >= 0)
+	return func() (msg tea.Msg) {
+		defer func() {
+			if r := recover(); r != nil {
+				msg = compareDoneMsg{table: &compareTable{AtMs: now, Window: w, Err: fmt.Sprint(r)}, sim: sim}
+			}
+		}()
+		return compareDoneMsg{table: buildCompare(simulate, sc, now, w), sim: sim}
+	}
 }
 
 // eventWindow picks the event the cursor is about: during a rebalance, the

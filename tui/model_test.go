@@ -37,8 +37,10 @@ func demoApp(t testing.TB, w, h int) App {
 // realDrive is drive for tests that also run under rapid.
 func realDrive(a App, msgs ...tea.Msg) App {
 	var m tea.Model = a
+	var cmd tea.Cmd
 	for _, msg := range msgs {
-		m, _ = m.Update(msg)
+		m, cmd = m.Update(msg)
+		m, _ = settle(m, msg, cmd)
 	}
 	return m.(App)
 }

@@ -12,8 +12,11 @@ import (
 func (a App) compareBody(h int) string {
 	st := &a.styles
 	t := a.compare
-	if t == nil {
-		return box(st, "Compare", []string{"press c to compare"}, a.width, h, true)
+	switch {
+	case t == nil:
+		return box(st, "Compare strategies", []string{st.Faint.Render("simulating the scenario under each assignor…")}, a.width, h, true)
+	case t.Err != "":
+		return box(st, "Compare strategies", []string{st.Bad.Render("the simulation failed: " + t.Err)}, a.width, h, true)
 	}
 	// Columns by priority; a narrow terminal drops the tail instead of
 	// wrapping a table row.
@@ -102,6 +105,9 @@ func (a App) whatIfBody(h int) string {
 	gridH := max(min(len(g.Members)+4+2, h/2), 6)
 	grid := box(st, a.gridTitle(g), strings.Split(renderGrid(g, st, a.width-4, gridH-2), "\n"), a.width, gridH, false)
 	var lines []string
+	if p.Outcomes == nil {
+		lines = append(lines, st.Faint.Render("forking the timeline: "+p.Member+" leaves / crashes…"))
+	}
 	for _, o := range p.Outcomes {
 		verb := map[string]string{"leave": "leaves (LeaveGroup)", "crash": "crashes (no LeaveGroup)"}[o.Kind]
 		keyName := map[string]string{"leave": "d", "crash": "x"}[o.Kind]

@@ -26,7 +26,11 @@ func TestAnyKeysAnySizeFits(t *testing.T) {
 		var m tea.Model = app
 		m, _ = m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 		for _, k := range rapid.SliceOfN(rapid.SampledFrom(all), 0, 25).Draw(t, "keys") {
-			m, _ = m.Update(press(k))
+			var cmd tea.Cmd
+			m, cmd = m.Update(press(k))
+			if rapid.Bool().Draw(t, "deliver") { // results of c and w may come late or never
+				m, _ = settle(m, press(k), cmd)
+			}
 			if a := m.(App); a.statusBad && strings.HasPrefix(a.status, "internal error") {
 				t.Fatalf("Update panicked: %s", a.status)
 			}

@@ -26,6 +26,14 @@ func (a App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		a.setTheme(a.isDark, noColorProfile(msg.Profile))
 	case tickMsg:
 		return a.onTick(msg)
+	case compareDoneMsg:
+		if msg.sim == a.sim && a.compare == nil {
+			a.compare = msg.table // else: the scenario changed meanwhile, drop it
+		}
+	case whatIfDoneMsg:
+		if p := a.whatIf; msg.sim == a.sim && msg.step == a.step && p != nil && p.AtMs == msg.preview.AtMs && p.Member == msg.preview.Member {
+			a.whatIf = msg.preview
+		}
 	case tea.KeyPressMsg:
 		return a.onKey(msg)
 	}
@@ -109,9 +117,9 @@ func (a App) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Protocol):
 		a.nextProtocol()
 	case key.Matches(msg, k.Compare):
-		a.toggleCompare()
+		return a, a.toggleCompare()
 	case key.Matches(msg, k.WhatIf):
-		a.openWhatIf()
+		return a, a.openWhatIf()
 	}
 	return a, nil
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"math"
 	"sort"
 
@@ -38,25 +39,45 @@ type whatIfPreview struct {
 	Outcomes []whatIfOutcome
 }
 
+// whatIfDoneMsg brings a finished preview back from its command.
+type whatIfDoneMsg struct {
+	preview *whatIfPreview
+	sim     simulation
+	step    int
+}
+
 // openWhatIf forks the timeline twice (leave, crash) for the selected
-// member and shows the moves; nothing is committed until d or x.
-func (a *App) openWhatIf() {
+// member and shows the moves; nothing is committed until d or x. The
+// forks run as a command (seconds on a big group); the panel says so
+// until they are back.
+func (a *App) openWhatIf() tea.Cmd {
 	if a.mode == modeWhatIf {
 		a.mode = modeLab
-		return
+		return nil
 	}
 	if a.selected == "" {
 		a.setStatus("select a member first (↑/↓)", true)
-		return
+		return nil
 	}
 	now := a.view().TimeMs + 1 // where insert would put it
 	p := &whatIfPreview{Member: a.selected, AtMs: now, Strategy: a.sim.Scenario().Strategy}
-	for _, kind := range []string{"leave", "crash"} {
-		p.Outcomes = append(p.Outcomes, forecast(a.sim, a.step, model.Event{AtMs: now, Kind: kind, Member: a.selected}))
-	}
 	a.whatIf = p
 	a.mode = modeWhatIf
 	a.setStatus("what-if: d commits the leave, x the crash, w or esc closes", false)
+	sim, step, member := a.sim, a.step, a.selected
+	return func() (msg tea.Msg) {
+		done := &whatIfPreview{Member: p.Member, AtMs: p.AtMs, Strategy: p.Strategy}
+		defer func() {
+			if r := recover(); r != nil {
+				done.Outcomes = []whatIfOutcome{{Kind: "leave", Err: fmt.Sprint(r)}}
+				msg = whatIfDoneMsg{preview: done, sim: sim, step: step}
+			}
+		}()
+		for _, kind := range []string{"leave", "crash"} {
+			done.Outcomes = append(done.Outcomes, forecast(sim, step, model.Event{AtMs: now, Kind: kind, Member: member}))
+		}
+		return whatIfDoneMsg{preview: done, sim: sim, step: step}
+	}
 }
 
 // forecast inserts ev on a fork and reads what it did up to the next
