@@ -208,3 +208,41 @@ func TestExample15Leaving(t *testing.T) {
 	end := last(sim)
 	assertOwned(t, end, owned{"c1": {"t0": {0, 1, 2}}, "c2": {"t0": {3, 4, 5}}})
 }
+
+// A coordinator that fails mid-rebalance loses it: the new one restores the
+// last stored generation, members rediscover it and rejoin, and a member
+// added only in memory is unknown.
+func TestFailoverMidRebalance(t *testing.T) {
+	sim := simYAML(t, "f.yaml", `cluster: {brokers: 3}
+topics: {t0: 6}
+group: {id: my-group}
+members:
+  - {id: c1}
+  - {id: c2}
+timeline:
+  - {at_ms: 30000, join: {id: c3}}
+  - {at_ms: 30017, fail_broker: 2}
+`)
+	if sim.View(0).CoordinatorBroker != 2 {
+		t.Skipf("this seed puts the coordinator on broker %d", sim.View(0).CoordinatorBroker)
+	}
+	moved := steps(sim, "CoordinatorMoved", "")
+	if len(moved) != 1 || moved[0].GroupState != model.Stable || moved[0].Generation != 1 {
+		t.Fatalf("want the group restored Stable at generation 1: %+v", moved)
+	}
+	if prev := sim.Step(moved[0].Index - 2); prev.GroupState != model.PreparingRebalance {
+		t.Errorf("the move should interrupt a rebalance, found %s", prev.GroupState)
+	}
+	unknown := false
+	for _, st := range steps(sim, "JoinGroupResponse", "c3") {
+		unknown = unknown || st.Error == "UNKNOWN_MEMBER_ID"
+	}
+	if !unknown {
+		t.Error("c3 was only in the lost coordinator's memory: its rejoin must get UNKNOWN_MEMBER_ID")
+	}
+	end := last(sim)
+	assertOwned(t, end, owned{"c1": {"t0": {0, 1}}, "c2": {"t0": {2, 3}}, "c3": {"t0": {4, 5}}})
+	if end.Generation != 3 {
+		t.Errorf("generation %d, want 3", end.Generation)
+	}
+}
