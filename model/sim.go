@@ -89,6 +89,9 @@ func consuming(status string) bool {
 	return status == StatusJoining || status == StatusActive || status == StatusRejoining || status == StatusStalled
 }
 
+// maxCachedViews bounds the views kept for reuse while the lab scrubs.
+const maxCachedViews = 4096
+
 // View returns the state after step i (shared, read-only; built on first use).
 func (s *Sim) View(i int) *GroupView {
 	s.mu.Lock()
@@ -97,6 +100,9 @@ func (s *Sim) View(i int) *GroupView {
 		return v
 	}
 	v := s.buildView(i)
+	if len(s.views) >= maxCachedViews {
+		s.views = map[int]*GroupView{} // views are cheap to rebuild; history must stay small
+	}
 	s.views[i] = v
 	return v
 }
