@@ -44,6 +44,7 @@ func (s *Sim) Len() int { return len(s.steps) }
 
 // Step returns the trace line for step i.
 func (s *Sim) Step(i int) Step {
+	i = s.clamp(i)
 	r := s.steps[i]
 	g := r.snap.g
 	st := Step{Index: i, TimeMs: r.at, Kind: r.kind, Member: r.member, Text: r.text, GroupState: g.state,
@@ -59,6 +60,12 @@ func (s *Sim) Step(i int) Step {
 		st.MemberEpochs, st.Target = consumerMaps(r.snap)
 	}
 	return st
+}
+
+// clamp keeps a step index inside the trace (every simulation has step 0),
+// so a lab off by one shows the nearest step instead of crashing.
+func (s *Sim) clamp(i int) int {
+	return max(0, min(i, len(s.steps)-1))
 }
 
 // consumerMaps builds member_epochs and target, keyed by client id (a
@@ -94,6 +101,7 @@ const maxCachedViews = 4096
 
 // View returns the state after step i (shared, read-only; built on first use).
 func (s *Sim) View(i int) *GroupView {
+	i = s.clamp(i)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if v, ok := s.views[i]; ok {
