@@ -7,97 +7,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// gridColumn is one drawn column: a run of partitions [Lo, Hi) of a topic.
-// Without condensing, Hi = Lo+1.
-type gridColumn struct {
-	Topic  int
-	Lo, Hi int
-}
-
-// gridLayout is how the grid fits a given width: cell width, partitions per
-// column (1 unless condensed), and the columns themselves.
-type gridLayout struct {
-	LabelW, NameW int
-	TagW, CountW  int
-	CellW         int // cells per column on screen
-	PerCol        int // partitions per column (>1 = condensed)
-	Cols          []gridColumn
-	GridW         int // width of the column area including topic separators
-	RunsW         int // width left for the "orders 0-3, 7" text
-}
-
-const (
-	maxNameW  = 14
-	tagW      = 10
-	countW    = 4
-	minRunsW  = 12
-	maxCellW  = 7
-	topicGap  = 1
-	glyphSep  = "│"
-	selMarker = "▸"
-)
-
-// layoutGrid decides cell width and condensing so the grid never wraps: it
-// uses the widest cells that fit, then one column per partition, then
-// columns that each stand for several partitions of one topic.
-func layoutGrid(g *gridData, width int) gridLayout {
-	l := gridLayout{TagW: tagW, CountW: countW}
-	l.NameW = 4
-	for _, m := range g.Members {
-		l.NameW = max(l.NameW, min(textWidth(m.ID), maxNameW))
-	}
-	l.LabelW = 2 + 1 + 1 + l.NameW + 1 // "▸ A name "
-	avail := width - l.LabelW - l.TagW - l.CountW
-	if avail < 8 { // very narrow: give up the tag column first
-		avail += l.TagW
-		l.TagW = 0
-	}
-	avail = max(avail, 1)
-	gaps := max(len(g.Topics)-1, 0) * topicGap
-	total := g.totalPartitions()
-	l.PerCol = 1
-	l.CellW = 0
-	// Wide cells are worth less than the runs text ("orders 0-3"): keep
-	// room for it when cells can stay at least 3 wide.
-	for _, cw := range []int{maxCellW, 5, 3, 2, 1} {
-		room := avail
-		if cw >= 3 {
-			room -= minRunsW + 12
-		}
-		if total*cw+gaps <= room || (cw == 3 && total*cw+gaps <= avail) {
-			l.CellW = cw
-			break
-		}
-	}
-	if l.CellW == 0 { // condense: the smallest run length that fits
-		l.CellW = 1
-		for k := 2; ; k++ {
-			if columnsFor(g, k)+gaps <= avail || k >= total {
-				l.PerCol = k
-				break
-			}
-		}
-	}
-	for ti, t := range g.Topics {
-		for lo := 0; lo < t.Partitions; lo += l.PerCol {
-			l.Cols = append(l.Cols, gridColumn{Topic: ti, Lo: lo, Hi: min(lo+l.PerCol, t.Partitions)})
-		}
-	}
-	l.GridW = len(l.Cols)*l.CellW + gaps
-	if rest := width - l.LabelW - l.GridW - l.TagW - l.CountW - 2; rest >= minRunsW {
-		l.RunsW = rest
-	}
-	return l
-}
-
-func columnsFor(g *gridData, k int) int {
-	n := 0
-	for _, t := range g.Topics {
-		n += (t.Partitions + k - 1) / k
-	}
-	return n
-}
-
 // renderGrid draws the members × partitions grid in at most width × height
 // cells. It is a pure function of its input, so goldens pin it exactly.
 func renderGrid(g *gridData, st *Styles, width, height int) string {
@@ -138,19 +47,6 @@ func renderGrid(g *gridData, st *Styles, width, height int) string {
 		out = append(out, fit(gridLegend(&l, st), width))
 	}
 	return strings.Join(out, "\n")
-}
-
-// visibleRows picks the window of member rows that keeps the selection on
-// screen, preferring to show the top.
-func visibleRows(n, rows, selected int) (first, last int) {
-	if n <= rows {
-		return 0, n
-	}
-	first = 0
-	if selected >= rows {
-		first = selected - rows + 1
-	}
-	return first, first + rows
 }
 
 func topicHeader(g *gridData, l *gridLayout, st *Styles) string {
@@ -280,28 +176,6 @@ func memberRow(g *gridData, i int, l *gridLayout, st *Styles) string {
 	return sb.String()
 }
 
-// painter merges consecutive pieces that share a brush into one painted run.
-type painter struct {
-	sb  *strings.Builder
-	cur brush
-	buf []byte
-}
-
-func (p *painter) add(b brush, s string) {
-	if b != p.cur {
-		p.flush()
-		p.cur = b
-	}
-	p.buf = append(p.buf, s...)
-}
-
-func (p *painter) flush() {
-	if len(p.buf) > 0 {
-		p.sb.WriteString(p.cur.paint(string(p.buf)))
-	}
-	p.buf = p.buf[:0]
-}
-
 // memberUnderline is the second line of a tall row: the same blocks without
 // letters, so held runs look solid.
 func memberUnderline(g *gridData, i int, l *gridLayout, st *Styles) string {
@@ -331,84 +205,6 @@ func memberUnderline(g *gridData, i int, l *gridLayout, st *Styles) string {
 	return sb.String()
 }
 
-// cellText draws one member's cell for one column. A full-size cell shows
-// the state glyph before the member's letter; a condensed one shows how
-// much of the run the member holds.
-func cellText(m *gridMember, c gridColumn, l *gridLayout, st *Styles) (brush, string) {
-	b := &st.brushes
-	col := m.Color % len(b.fg)
-	states := m.Cells[c.Topic][c.Lo:c.Hi]
-	if l.PerCol > 1 {
-		return condensedCell(states, b, col)
-	}
-	switch states[0] {
-	case cellEmpty:
-		return b.empty, cellGlyph(l.CellW, "", "·")
-	case cellOwned:
-		return b.cell[col], cellGlyph(l.CellW, "", m.Letter)
-	case cellNew:
-		return b.new[col], cellGlyph(l.CellW, "+", m.Letter)
-	case cellRevoking:
-		return b.out[col], cellGlyph(l.CellW, "-", m.Letter)
-	default: // cellPending
-		return b.fg[col], cellGlyph(l.CellW, "~", m.Letter)
-	}
-}
-
-// cellGlyph centres a letter in a w-wide cell with its state glyph just
-// before it; a 1-wide cell keeps only the glyph (the row names the member).
-func cellGlyph(w int, glyph, letter string) string {
-	if w == 1 {
-		if glyph != "" {
-			return glyph
-		}
-		return letter
-	}
-	at := w / 2
-	if w == 2 {
-		at = 1
-	}
-	cell := []byte(strings.Repeat(" ", w))
-	if glyph != "" {
-		cell[at-1] = glyph[0]
-	}
-	return string(cell[:at]) + letter + string(cell[at+1:])
-}
-
-// condensedCell shows a run of partitions as one character: a state glyph
-// if any of them is moving, else a shade for the share held.
-func condensedCell(states []cellState, b *brushes, col int) (brush, string) {
-	held, moving := 0, cellEmpty
-	for _, s := range states {
-		if s != cellEmpty {
-			held++
-		}
-		if s > moving {
-			moving = s // priority: pending > revoking > new > owned
-		}
-	}
-	switch moving {
-	case cellPending:
-		return b.fg[col], "~"
-	case cellRevoking:
-		return b.out[col], "-"
-	case cellNew:
-		return b.new[col], "+"
-	}
-	switch {
-	case held == 0:
-		return b.empty, "·"
-	case held == len(states):
-		return b.fg[col], "█"
-	case held*3 <= len(states):
-		return b.fg[col], "░"
-	case held*3 <= 2*len(states):
-		return b.fg[col], "▒"
-	default:
-		return b.fg[col], "▓"
-	}
-}
-
 func statusRow(g *gridData, l *gridLayout, st *Styles) string {
 	b := &st.brushes
 	var sb strings.Builder
@@ -434,15 +230,6 @@ func statusRow(g *gridData, l *gridLayout, st *Styles) string {
 		}
 	}
 	return sb.String()
-}
-
-func anyTrue(flags []bool, c gridColumn) bool {
-	for p := c.Lo; p < c.Hi && p < len(flags); p++ {
-		if flags[p] {
-			return true
-		}
-	}
-	return false
 }
 
 // gridLegend explains every glyph, so a projected slide reads without a
@@ -490,37 +277,4 @@ func runsText(g *gridData, m *gridMember) string {
 		}
 	}
 	return strings.Join(parts, "  ")
-}
-
-// pad fills s with spaces to w cells (on the left if right is given).
-func pad(s string, w int, right ...bool) string {
-	n := textWidth(s)
-	if n >= w {
-		return s
-	}
-	if len(right) > 0 && right[0] {
-		return strings.Repeat(" ", w-n) + s
-	}
-	return s + strings.Repeat(" ", w-n)
-}
-
-// fitPad makes a line exactly w cells: cut if longer, padded if shorter,
-// measuring it once (a box does this for every line of every frame).
-func fitPad(s string, w int) string {
-	n := textWidth(s)
-	switch {
-	case n > w:
-		return ansi.Truncate(s, w, "")
-	case n < w:
-		return s + strings.Repeat(" ", w-n)
-	}
-	return s
-}
-
-// fit cuts a line to w cells so nothing ever wraps.
-func fit(s string, w int) string {
-	if textWidth(s) <= w {
-		return s
-	}
-	return ansi.Truncate(s, w, "")
 }

@@ -1,0 +1,112 @@
+package tui
+
+import "strings"
+
+// painter merges consecutive pieces that share a brush into one painted run.
+type painter struct {
+	sb  *strings.Builder
+	cur brush
+	buf []byte
+}
+
+func (p *painter) add(b brush, s string) {
+	if b != p.cur {
+		p.flush()
+		p.cur = b
+	}
+	p.buf = append(p.buf, s...)
+}
+
+func (p *painter) flush() {
+	if len(p.buf) > 0 {
+		p.sb.WriteString(p.cur.paint(string(p.buf)))
+	}
+	p.buf = p.buf[:0]
+}
+
+// cellText draws one member's cell for one column. A full-size cell shows
+// the state glyph before the member's letter; a condensed one shows how
+// much of the run the member holds.
+func cellText(m *gridMember, c gridColumn, l *gridLayout, st *Styles) (brush, string) {
+	b := &st.brushes
+	col := m.Color % len(b.fg)
+	states := m.Cells[c.Topic][c.Lo:c.Hi]
+	if l.PerCol > 1 {
+		return condensedCell(states, b, col)
+	}
+	switch states[0] {
+	case cellEmpty:
+		return b.empty, cellGlyph(l.CellW, "", "·")
+	case cellOwned:
+		return b.cell[col], cellGlyph(l.CellW, "", m.Letter)
+	case cellNew:
+		return b.new[col], cellGlyph(l.CellW, "+", m.Letter)
+	case cellRevoking:
+		return b.out[col], cellGlyph(l.CellW, "-", m.Letter)
+	default: // cellPending
+		return b.fg[col], cellGlyph(l.CellW, "~", m.Letter)
+	}
+}
+
+// cellGlyph centres a letter in a w-wide cell with its state glyph just
+// before it; a 1-wide cell keeps only the glyph (the row names the member).
+func cellGlyph(w int, glyph, letter string) string {
+	if w == 1 {
+		if glyph != "" {
+			return glyph
+		}
+		return letter
+	}
+	at := w / 2
+	if w == 2 {
+		at = 1
+	}
+	cell := []byte(strings.Repeat(" ", w))
+	if glyph != "" {
+		cell[at-1] = glyph[0]
+	}
+	return string(cell[:at]) + letter + string(cell[at+1:])
+}
+
+// condensedCell shows a run of partitions as one character: a state glyph
+// if any of them is moving, else a shade for the share held.
+func condensedCell(states []cellState, b *brushes, col int) (brush, string) {
+	held, moving := 0, cellEmpty
+	for _, s := range states {
+		if s != cellEmpty {
+			held++
+		}
+		if s > moving {
+			moving = s // priority: pending > revoking > new > owned
+		}
+	}
+	switch moving {
+	case cellPending:
+		return b.fg[col], "~"
+	case cellRevoking:
+		return b.out[col], "-"
+	case cellNew:
+		return b.new[col], "+"
+	}
+	switch {
+	case held == 0:
+		return b.empty, "·"
+	case held == len(states):
+		return b.fg[col], "█"
+	case held*3 <= len(states):
+		return b.fg[col], "░"
+	case held*3 <= 2*len(states):
+		return b.fg[col], "▒"
+	default:
+		return b.fg[col], "▓"
+	}
+}
+
+func anyTrue(flags []bool, c gridColumn) bool {
+	for p := c.Lo; p < c.Hi && p < len(flags); p++ {
+		if flags[p] {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,105 @@
+package tui
+
+// gridColumn is one drawn column: a run of partitions [Lo, Hi) of a topic.
+// Without condensing, Hi = Lo+1.
+type gridColumn struct {
+	Topic  int
+	Lo, Hi int
+}
+
+// gridLayout is how the grid fits a given width: cell width, partitions per
+// column (1 unless condensed), and the columns themselves.
+type gridLayout struct {
+	LabelW, NameW int
+	TagW, CountW  int
+	CellW         int // cells per column on screen
+	PerCol        int // partitions per column (>1 = condensed)
+	Cols          []gridColumn
+	GridW         int // width of the column area including topic separators
+	RunsW         int // width left for the "orders 0-3, 7" text
+}
+
+const (
+	maxNameW  = 14
+	tagW      = 10
+	countW    = 4
+	minRunsW  = 12
+	maxCellW  = 7
+	topicGap  = 1
+	glyphSep  = "│"
+	selMarker = "▸"
+)
+
+// layoutGrid decides cell width and condensing so the grid never wraps: it
+// uses the widest cells that fit, then one column per partition, then
+// columns that each stand for several partitions of one topic.
+func layoutGrid(g *gridData, width int) gridLayout {
+	l := gridLayout{TagW: tagW, CountW: countW}
+	l.NameW = 4
+	for _, m := range g.Members {
+		l.NameW = max(l.NameW, min(textWidth(m.ID), maxNameW))
+	}
+	l.LabelW = 2 + 1 + 1 + l.NameW + 1 // "▸ A name "
+	avail := width - l.LabelW - l.TagW - l.CountW
+	if avail < 8 { // very narrow: give up the tag column first
+		avail += l.TagW
+		l.TagW = 0
+	}
+	avail = max(avail, 1)
+	gaps := max(len(g.Topics)-1, 0) * topicGap
+	total := g.totalPartitions()
+	l.PerCol = 1
+	l.CellW = 0
+	// Wide cells are worth less than the runs text ("orders 0-3"): keep
+	// room for it when cells can stay at least 3 wide.
+	for _, cw := range []int{maxCellW, 5, 3, 2, 1} {
+		room := avail
+		if cw >= 3 {
+			room -= minRunsW + 12
+		}
+		if total*cw+gaps <= room || (cw == 3 && total*cw+gaps <= avail) {
+			l.CellW = cw
+			break
+		}
+	}
+	if l.CellW == 0 { // condense: the smallest run length that fits
+		l.CellW = 1
+		for k := 2; ; k++ {
+			if columnsFor(g, k)+gaps <= avail || k >= total {
+				l.PerCol = k
+				break
+			}
+		}
+	}
+	for ti, t := range g.Topics {
+		for lo := 0; lo < t.Partitions; lo += l.PerCol {
+			l.Cols = append(l.Cols, gridColumn{Topic: ti, Lo: lo, Hi: min(lo+l.PerCol, t.Partitions)})
+		}
+	}
+	l.GridW = len(l.Cols)*l.CellW + gaps
+	if rest := width - l.LabelW - l.GridW - l.TagW - l.CountW - 2; rest >= minRunsW {
+		l.RunsW = rest
+	}
+	return l
+}
+
+func columnsFor(g *gridData, k int) int {
+	n := 0
+	for _, t := range g.Topics {
+		n += (t.Partitions + k - 1) / k
+	}
+	return n
+}
+
+// visibleRows picks the window of member rows that keeps the selection on
+// screen, preferring to show the top.
+func visibleRows(n, rows, selected int) (first, last int) {
+	if n <= rows {
+		return 0, n
+	}
+	first = 0
+	if selected >= rows {
+		first = selected - rows + 1
+	}
+	return first, first + rows
+}
