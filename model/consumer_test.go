@@ -106,3 +106,28 @@ func minus1(a, b []int32) int32 {
 	}
 	return -1
 }
+
+// Under KIP-848 a crashed static member's instance id is not released: the
+// restarted process gets UNRELEASED_INSTANCE_ID (fatal) until the old
+// session expires.
+func TestConsumerProtocolUnreleasedInstance(t *testing.T) {
+	needStrategy(t, "uniform")
+	sim := simDemo(t, "kip848-static-crash")
+	var errs []string
+	for _, st := range steps(sim, "ConsumerGroupHeartbeatResponse", "c1") {
+		if st.TimeMs > 30000 {
+			errs = append(errs, st.Error)
+		}
+	}
+	if len(errs) != 1 || errs[0] != "UNRELEASED_INSTANCE_ID" {
+		t.Fatalf("c1's answers after the restart: %v, want one UNRELEASED_INSTANCE_ID", errs)
+	}
+	exp := steps(sim, "SessionExpired", "c1")
+	if len(exp) != 1 || exp[0].TimeMs < 20000+40000 {
+		t.Fatalf("c1's old session should expire about 45 s after its last heartbeat: %v", exp)
+	}
+	end := last(sim)
+	if _, ok := end.Owned["c1"]; ok || len(end.Owned["c2"]["t0"]) != 4 {
+		t.Errorf("c2 should end with all four partitions: %v", end.Owned)
+	}
+}
