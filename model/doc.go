@@ -35,4 +35,18 @@
 //     no leader at all.
 //   - Quiet: a run ends when the timeline is done and only routine heartbeats
 //     remain, or when no broker can coordinate the group.
+//
+// Scenario files follow issue 3's format, with two additions: a member (or a
+// join) may list its own assignors, `strategies: [range, cooperative-sticky]`
+// (its rebalance protocol and the assignor vote follow from the lists), and
+// a commit may carry the generation it was made with,
+// `commit: {id: c1, generation: 1}`, as an application holding stale group
+// metadata would. A join of a stopped member starts it again with the join's
+// settings (a rolling bounce).
+//
+// Step kinds beyond Kafka's request and callback names: MemberStopped,
+// PollStalled, PollResumed, SubscriptionChanged, CommitFailed (a commit the
+// client refuses before sending), MetadataRefreshed, AssignmentComputed,
+// MemberRemoved, MemberReplaced, StaticMemberKept, RebalanceDelayed and
+// CreatePartitions.
 package model
