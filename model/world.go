@@ -250,3 +250,38 @@ func sortedIDs[V any](m map[string]V) []string {
 	sort.Strings(out)
 	return out
 }
+
+// existing drops partitions of topics that no longer exist or beyond the count.
+func (w *world) existing(tps []TP) []TP {
+	var out []TP
+	for _, tp := range tps {
+		if n, ok := w.topics[tp.Topic]; ok && tp.Partition < n {
+			out = append(out, tp)
+		}
+	}
+	return out
+}
+
+// subscribedTopics is the leader's metadata for the topics anyone subscribes to.
+func (w *world) subscribedTopics(members []strategies.Member) map[string]int32 {
+	out := map[string]int32{}
+	for _, m := range members {
+		for _, t := range m.Topics {
+			out[t] = w.topics[t]
+		}
+	}
+	return out
+}
+
+// clientName maps a member id to the client id the lab shows.
+func (w *world) clientName(memberID string) string {
+	for _, c := range w.clients {
+		if c.memberID == memberID {
+			return c.id
+		}
+	}
+	if w.classic != nil {
+		return w.classic.clientOf(memberID)
+	}
+	return memberID
+}

@@ -1,0 +1,176 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+)
+
+// startHeartbeats runs the heartbeat thread from the JoinGroup response on.
+func (c *client) startHeartbeats() {
+	c.w.clock.cancel(c.hbTimer)
+	inc := c.inc
+	c.hbTimer = c.w.clock.after(c.w.sc.HeartbeatIntervalMs, true, func() {
+		if c.inc == inc {
+			c.heartbeat()
+		}
+	})
+}
+
+func (c *client) heartbeat() {
+	c.hbTimer = nil
+	if !c.running || c.pollTimedOut || (c.phase != phaseStable && c.phase != phaseSyncing) {
+		return
+	}
+	if c.coord < 0 {
+		c.findCoordinator(c.afterRediscovery)
+		return
+	}
+	id, inst, gen := c.memberID, c.instance, c.generation
+	c.send(true, func() {
+		errName := c.w.classic.handleHeartbeat(id, inst, gen)
+		routine := errName == "NONE"
+		c.w.record("HeartbeatRequest", c.id, "", routine, fmt.Sprintf("%s sends a heartbeat (generation %d).", c.id, gen))
+		c.reply(routine, func() { c.onHeartbeatResponse(errName) })
+	}, func(e string) {
+		c.w.record("HeartbeatResponse", c.id, e, false, fmt.Sprintf("%s's heartbeat fails with %s: it looks for the coordinator again.", c.id, e))
+		c.coordinatorLost(c.afterRediscovery)
+	})
+	c.startHeartbeats()
+}
+
+// afterRediscovery resumes after FindCoordinator: rejoin if needed, else keep heartbeating.
+func (c *client) afterRediscovery() {
+	if c.phase == phaseStable {
+		// The heartbeat thread carries on; a pending rejoin waits for poll().
+		c.startHeartbeats()
+		c.poll()
+		return
+	}
+	c.phase = phaseUnjoined
+	c.rejoinNeeded = true
+	c.poll()
+}
+
+func (c *client) onHeartbeatResponse(errName string) {
+	switch errName {
+	case "NONE":
+		c.w.record("HeartbeatResponse", c.id, errName, true, fmt.Sprintf("The coordinator answers %s's heartbeat: NONE.", c.id))
+		return
+	case "REBALANCE_IN_PROGRESS":
+		c.w.record("HeartbeatResponse", c.id, errName, false, fmt.Sprintf(
+			"The coordinator answers %s's heartbeat with REBALANCE_IN_PROGRESS: it must rejoin.", c.id))
+		if c.phase == phaseStable {
+			c.requestRejoin("the group is rebalancing")
+		}
+		return
+	case "ILLEGAL_GENERATION":
+		c.resetGeneration(false)
+	case "UNKNOWN_MEMBER_ID":
+		c.resetGeneration(true)
+	case "FENCED_INSTANCE_ID":
+		c.stop(StatusFenced)
+		c.w.record("HeartbeatResponse", c.id, errName, false, fmt.Sprintf("%s is fenced: another process uses group.instance.id %s. It stops.", c.id, c.instance))
+		return
+	}
+	c.w.record("HeartbeatResponse", c.id, errName, false, fmt.Sprintf(
+		"The coordinator answers %s's heartbeat with %s: it resets and rejoins.", c.id, errName))
+	c.phase = phaseUnjoined
+	c.changed()
+	c.requestRejoin(strings.ToLower(errName))
+}
+
+// pollExpired: poll() was not called within max.poll.interval.ms
+// (AbstractCoordinator.handlePollTimeoutExpiry). A dynamic member leaves the
+// group; a static one just goes silent. Both reset their generation.
+func (c *client) pollExpired() {
+	c.pollTimer = nil
+	if c.w.consumer {
+		c.kipPollExpired()
+		return
+	}
+	c.pollTimedOut = true
+	c.heldLost = c.owned
+	c.owned = nil
+	c.changed()
+	id, inst, wasMember := c.memberID, c.instance, c.memberID != "" && c.coord >= 0
+	c.memberID, c.generation, c.phase = "", -1, phaseUnjoined
+	c.w.clock.cancel(c.hbTimer)
+	c.hbTimer = nil
+	if inst != "" {
+		c.w.record("PollTimeout", c.id, "", false, fmt.Sprintf(
+			"%s has not polled for max.poll.interval.ms (%d ms). A static member sends no LeaveGroup: it stops heartbeating and the coordinator removes it after session.timeout.ms. Its partitions are lost (onPartitionsLost when poll() returns).",
+			c.id, c.w.sc.MaxPollIntervalMs))
+		return
+	}
+	c.w.record("PollTimeout", c.id, "", false, fmt.Sprintf(
+		"%s has not polled for max.poll.interval.ms (%d ms): the heartbeat thread sends LeaveGroup and resets the generation. Its partitions are lost (onPartitionsLost when poll() returns).",
+		c.id, c.w.sc.MaxPollIntervalMs))
+	if wasMember {
+		c.send(false, func() { c.w.classic.handleLeave(c, id) }, func(string) {})
+	}
+}
+
+// leave is a graceful close (onLeavePrepare, then LeaveGroup if dynamic).
+func (c *client) leave() {
+	if !c.running {
+		c.w.record("LeaveGroupRequest", c.id, "", false, fmt.Sprintf("%s is not running.", c.id))
+		return
+	}
+	if c.w.consumer {
+		c.kipLeave()
+		return
+	}
+	held := union(c.owned, c.heldLost)
+	if len(held) > 0 {
+		if c.generation < 0 || c.phase != phaseStable || c.rejoinNeeded {
+			c.callback("PartitionsLost", "onPartitionsLost", held, "it is closing during a rebalance (or with a reset generation)")
+		} else {
+			c.callback("PartitionsRevoked", "onPartitionsRevoked", held, "it is closing")
+		}
+	}
+	id, dynamic := c.memberID, c.instance == "" && c.memberID != "" && c.coord >= 0
+	if c.instance == "" && !dynamic {
+		c.stop(StatusLeft)
+		c.w.record("MemberStopped", c.id, "", false, fmt.Sprintf("%s closes before it is a member of the group: there is nothing to leave.", c.id))
+		return
+	}
+	if !dynamic {
+		c.stop(StatusLeft)
+		c.w.record("MemberStopped", c.id, "", false, fmt.Sprintf(
+			"%s closes. Static members send no LeaveGroup: the coordinator keeps its place until session.timeout.ms (%d ms) passes.", c.id, c.sessionTimeout()))
+		return
+	}
+	c.sendLeave(id)
+	c.stop(StatusLeft)
+	c.w.record("MemberStopped", c.id, "", false, fmt.Sprintf("%s closes and sends LeaveGroup.", c.id))
+}
+
+// sendLeave delivers a LeaveGroup; the closing consumer does not wait for
+// the answer, so a coordinator that moved just never sees it.
+func (c *client) sendLeave(id string) {
+	coord := c.coord
+	c.w.clock.after(netMs, false, func() {
+		if c.w.cluster.coordinator() == coord && coord >= 0 && c.w.cluster.up[coord] {
+			c.w.classic.handleLeave(c, id)
+			return
+		}
+		c.w.record("LeaveGroupRequest", c.id, "", false, fmt.Sprintf(
+			"%s's LeaveGroup does not reach the coordinator (it moved); the coordinator will notice by session expiry.", c.id))
+	})
+}
+
+// resetGeneration forgets the generation (and member id) after an error.
+// What the member held is no longer validly its own: it stops counting as
+// consumed now, and onPartitionsLost reports it at the next poll().
+func (c *client) resetGeneration(memberID bool) {
+	c.generation = -1
+	if memberID {
+		c.memberID = ""
+	}
+	if len(c.owned) > 0 {
+		c.heldLost = union(c.heldLost, c.owned)
+		c.revoking = c.heldLost
+		c.owned = nil
+	}
+	c.changed()
+}

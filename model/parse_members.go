@@ -1,0 +1,119 @@
+package model
+
+import (
+	"github.com/kvizlab/kviz/strategies"
+	"go.yaml.in/yaml/v3"
+)
+
+var memberKeys = []string{"id", "topics", "instance", "strategies"}
+
+func (p *parser) members(n *yaml.Node, sc *Scenario) error {
+	if isNull(n) {
+		return nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		return p.errf(n, "members must be a list, like - {id: c1}")
+	}
+	if len(n.Content) > maxMembers {
+		return p.errf(n, "at most %d members are supported, got %d", maxMembers, len(n.Content))
+	}
+	ids := map[string]bool{}
+	instances := map[string]bool{}
+	for _, c := range n.Content {
+		m, err := p.memberSpec(c, sc, "members")
+		if err != nil {
+			return err
+		}
+		if ids[m.ID] {
+			return p.errf(c, "member %q is listed twice", m.ID)
+		}
+		if m.Instance != "" && instances[m.Instance] {
+			return p.errf(c, "instance %q is used by two members", m.Instance)
+		}
+		ids[m.ID], instances[m.Instance] = true, true
+		sc.Members = append(sc.Members, m)
+	}
+	return nil
+}
+
+func (p *parser) memberSpec(n *yaml.Node, sc *Scenario, what string) (MemberSpec, error) {
+	var m MemberSpec
+	var idNode *yaml.Node
+	err := p.fields(n, what, memberKeys, func(key string, k, v *yaml.Node) error {
+		var err error
+		switch key {
+		case "id":
+			idNode = v
+			m.ID, err = p.str(v, what+".id")
+		case "instance":
+			m.Instance, err = p.str(v, what+".instance")
+		case "topics":
+			m.Topics, err = p.topicList(v, sc, what+".topics")
+		case "strategies":
+			m.Strategies, err = p.strategyList(v, sc, what+".strategies")
+		}
+		return err
+	})
+	if err != nil {
+		return m, err
+	}
+	if m.ID == "" {
+		return m, p.errf(orNode(idNode, n), "%s: every member needs an id", what)
+	}
+	if m.Topics == nil {
+		m.Topics = strategies.SortedTopics(sc.Topics)
+	}
+	return m, nil
+}
+
+// strategyList reads a member's partition.assignment.strategy list.
+func (p *parser) strategyList(n *yaml.Node, sc *Scenario, what string) ([]string, error) {
+	if sc.Protocol == string(strategies.Consumer) {
+		return nil, p.errf(n, "%s: under the consumer protocol the coordinator assigns (group.strategy); members have no assignor list", what)
+	}
+	names, err := p.strList(n, what)
+	if err != nil {
+		return nil, err
+	}
+	if len(names) == 0 {
+		return nil, p.errf(n, "%s: give at least one assignor", what)
+	}
+	var out []string
+	for _, name := range names {
+		a, err := strategies.Lookup(name)
+		if err != nil {
+			return nil, p.errf(n, "%s: %v", what, err)
+		}
+		if protocolSupported(a, string(strategies.Consumer)) && !protocolSupported(a, string(strategies.Eager)) {
+			return nil, p.errf(n, "%s: %s is a server-side assignor (consumer protocol only)", what, a.Name())
+		}
+		if !contains(out, a.Name()) {
+			out = append(out, a.Name())
+		}
+	}
+	return out, nil
+}
+
+func (p *parser) topicList(n *yaml.Node, sc *Scenario, what string) ([]string, error) {
+	ts, err := p.strList(n, what)
+	if err != nil {
+		return nil, err
+	}
+	known := strategies.SortedTopics(sc.Topics)
+	seen := map[string]bool{}
+	var out []string
+	for _, t := range ts {
+		if _, ok := sc.Topics[t]; !ok {
+			return nil, p.errf(n, "%s: unknown topic %q%s", what, t, suggest(t, known))
+		}
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	if len(out) == 0 {
+		// KafkaConsumer.subscribe of an empty list is unsubscribe().
+		return nil, p.errf(n, "%s: give at least one topic (an empty subscription is unsubscribe(); use leave)", what)
+	}
+	return out, nil
+}
