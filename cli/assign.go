@@ -271,29 +271,40 @@ func formatAssignmentCell(order topicOrder, topics map[string][]int32) string {
 
 // movedPartitions counts the partitions some member reported owning whose
 // new owner is none of the members that claimed them (withheld ones count:
-// they leave their owner this round).
+// they leave their owner this round). One byte per partition, no map per
+// partition: a million owned partitions cost milliseconds.
 func movedPartitions(g strategies.Group, res strategies.Result) (owned, moved int) {
-	claims := make(map[strategies.TopicPartition][]string)
+	const (
+		unclaimed = iota
+		left
+		stayed
+	)
+	state := make(map[string][]uint8)
 	for _, m := range g.Members {
 		for _, tp := range m.Owned {
-			claims[tp] = append(claims[tp], m.ID)
+			st := state[tp.Topic]
+			if st == nil {
+				st = make([]uint8, g.Topics[tp.Topic])
+				state[tp.Topic] = st
+			}
+			if _, kept := slices.BinarySearch(res.Assignment[m.ID][tp.Topic], tp.Partition); kept {
+				st[tp.Partition] = stayed
+			} else if st[tp.Partition] == unclaimed {
+				st[tp.Partition] = left
+			}
 		}
 	}
-	if len(claims) == 0 {
-		return 0, 0
-	}
-	owner := res.Assignment.Owner()
-	for tp, ids := range claims {
-		now, ok := owner[tp]
-		stayed := false
-		for _, id := range ids {
-			stayed = stayed || (ok && id == now)
-		}
-		if !stayed {
-			moved++
+	for _, st := range state {
+		for _, s := range st {
+			if s != unclaimed {
+				owned++
+			}
+			if s == left {
+				moved++
+			}
 		}
 	}
-	return len(claims), moved
+	return owned, moved
 }
 
 // writeColumns left-aligns rows in columns two spaces apart, the last
