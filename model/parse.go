@@ -50,7 +50,10 @@ func yamlError(file string, err error) error {
 	return fmt.Errorf("%s:1: %s", file, msg)
 }
 
-type parser struct{ file string }
+type parser struct {
+	file string
+	flow flowParse // producers and consumer settings, see parse_producers.go
+}
 
 func (p *parser) errf(n *yaml.Node, format string, args ...any) error {
 	line := 1
@@ -125,12 +128,12 @@ func (p *parser) strList(n *yaml.Node, what string) ([]string, error) {
 	return out, nil
 }
 
-var topKeys = []string{"name", "title", "notes", "seed", "cluster", "topics", "group", "members", "timeline"}
+var topKeys = []string{"name", "title", "notes", "seed", "cluster", "topics", "group", "members", "timeline", "producers"}
 
 func (p *parser) scenario(root *yaml.Node) (*Scenario, error) {
 	sc := &Scenario{File: p.file, Brokers: 3, OffsetsPartitions: 50, GroupID: "workshop",
 		Strategy: "range", Topics: map[string]int32{}}
-	var groupNode, membersNode, timelineNode *yaml.Node
+	var groupNode, membersNode, timelineNode, producersNode *yaml.Node
 	err := p.fields(root, "the scenario", topKeys, func(key string, k, v *yaml.Node) error {
 		var err error
 		switch key {
@@ -152,6 +155,8 @@ func (p *parser) scenario(root *yaml.Node) (*Scenario, error) {
 			membersNode = v
 		case "timeline":
 			timelineNode = v
+		case "producers":
+			producersNode = v
 		}
 		return err
 	})
@@ -173,6 +178,14 @@ func (p *parser) scenario(root *yaml.Node) (*Scenario, error) {
 		if err := p.timeline(timelineNode, sc); err != nil {
 			return nil, err
 		}
+	}
+	if producersNode != nil {
+		if err := p.producers(producersNode, sc); err != nil {
+			return nil, err
+		}
+	}
+	if err := p.finishFlow(sc); err != nil {
+		return nil, err
 	}
 	return sc, nil
 }
@@ -241,7 +254,9 @@ func isConsumer(sc *Scenario) bool { return sc.Protocol == string(strategies.Con
 
 var groupKeys = []string{"id", "strategy", "protocol", "session_timeout_ms", "heartbeat_interval_ms",
 
-	"max_poll_interval_ms", "initial_rebalance_delay_ms"}
+	"max_poll_interval_ms", "initial_rebalance_delay_ms",
+	// consumer settings for the data path (parse_producers.go)
+	"rate", "enable_auto_commit", "auto_commit_interval_ms", "commit", "auto_offset_reset"}
 
 func (p *parser) group(n, root *yaml.Node, sc *Scenario) error {
 	var protoNode, strategyNode, sessionNode *yaml.Node
@@ -258,6 +273,8 @@ func (p *parser) group(n, root *yaml.Node, sc *Scenario) error {
 			case "protocol":
 				protoNode = v
 				sc.Protocol, err = p.str(v, "group.protocol")
+			case "rate", "enable_auto_commit", "auto_commit_interval_ms", "commit", "auto_offset_reset":
+				err = p.consumerKey(&p.flow.group, key, "group", v)
 			case "initial_rebalance_delay_ms":
 				set[key], err = p.int64(v, "group."+key, 0, 24*3600*1000) // 0 is a common dev setting
 			case "session_timeout_ms":

@@ -5,7 +5,9 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-var memberKeys = []string{"id", "topics", "instance", "strategies"}
+var memberKeys = []string{"id", "topics", "instance", "strategies",
+	// consumer settings for the data path (parse_producers.go)
+	"rate", "enable_auto_commit", "auto_commit_interval_ms", "commit", "auto_offset_reset"}
 
 func (p *parser) members(n *yaml.Node, sc *Scenario) error {
 	if isNull(n) {
@@ -39,6 +41,7 @@ func (p *parser) members(n *yaml.Node, sc *Scenario) error {
 func (p *parser) memberSpec(n *yaml.Node, sc *Scenario, what string) (MemberSpec, error) {
 	var m MemberSpec
 	var idNode *yaml.Node
+	var consumer consumerSettings
 	err := p.fields(n, what, memberKeys, func(key string, k, v *yaml.Node) error {
 		var err error
 		switch key {
@@ -51,6 +54,8 @@ func (p *parser) memberSpec(n *yaml.Node, sc *Scenario, what string) (MemberSpec
 			m.Topics, err = p.topicList(v, sc, what+".topics")
 		case "strategies":
 			m.Strategies, err = p.strategyList(v, sc, what+".strategies")
+		default:
+			err = p.consumerKey(&consumer, key, what, v)
 		}
 		return err
 	})
@@ -63,6 +68,7 @@ func (p *parser) memberSpec(n *yaml.Node, sc *Scenario, what string) (MemberSpec
 	if m.Topics == nil {
 		m.Topics = strategies.SortedTopics(sc.Topics)
 	}
+	p.memberConsumer(m.ID, consumer)
 	return m, nil
 }
 

@@ -26,6 +26,9 @@ func (p *parser) timeline(n *yaml.Node, sc *Scenario) error {
 		if err != nil {
 			return err
 		}
+		if ev.Kind == "produce" {
+			continue // the data path's, in p.flow.produces: the group never sees it
+		}
 		sc.Timeline = append(sc.Timeline, ev)
 	}
 	sort.SliceStable(sc.Timeline, func(i, j int) bool { return sc.Timeline[i].AtMs < sc.Timeline[j].AtMs })
@@ -57,6 +60,7 @@ func (p *parser) event(n *yaml.Node, sc *Scenario) (Event, error) {
 		return ev, p.errf(n, "a timeline entry must look like {at_ms: 1000, leave: c1}")
 	}
 	var action, atNode *yaml.Node
+	var produced *ProduceEvent
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		switch {
@@ -79,8 +83,18 @@ func (p *parser) event(n *yaml.Node, sc *Scenario) (Event, error) {
 			if err := p.action(&ev, v, sc); err != nil {
 				return ev, err
 			}
+		case k.Value == "produce":
+			if action != nil {
+				return ev, p.errf(k, "one action per timeline entry: %s and %s", action.Value, k.Value)
+			}
+			action, ev.Kind = k, k.Value
+			pe, err := p.produceEvent(v, sc, k.Line)
+			if err != nil {
+				return ev, err
+			}
+			produced = &pe
 		default:
-			return ev, p.errf(k, "unknown action %q%s", k.Value, suggest(k.Value, append([]string{"at_ms"}, EventKinds...)))
+			return ev, p.errf(k, "unknown action %q%s", k.Value, suggest(k.Value, append([]string{"at_ms", "produce"}, EventKinds...)))
 		}
 	}
 	if atNode == nil {
@@ -88,6 +102,10 @@ func (p *parser) event(n *yaml.Node, sc *Scenario) (Event, error) {
 	}
 	if action == nil {
 		return ev, p.errf(n, "this timeline entry needs an action (%s)", strings.Join(EventKinds, ", "))
+	}
+	if produced != nil {
+		produced.AtMs = ev.AtMs
+		p.flow.produces = append(p.flow.produces, *produced)
 	}
 	return ev, nil
 }

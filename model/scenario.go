@@ -23,6 +23,10 @@ type Scenario struct {
 
 	Members  []MemberSpec // start at time 0, in this order
 	Timeline []Event      // sorted by AtMs, stable
+
+	// Flow is the data path (producers, consumer rates, offsets); nil when
+	// the scenario has no producers: and no produce: entries.
+	Flow *FlowSpec
 }
 
 // MemberSpec is a member present from the start.

@@ -12,6 +12,7 @@ import (
 type Sim struct {
 	sc    *Scenario
 	steps []stepRec
+	flows []*FlowView // per step, with producers only (flow.go)
 	mu    sync.Mutex
 	views map[int]*GroupView
 }
@@ -30,10 +31,12 @@ func Simulate(sc *Scenario) (*Sim, error) {
 	if err := w.run(); err != nil {
 		// The steps so far still explain what went round in circles.
 		sim.steps = w.hist.steps
+		sim.flows, _ = buildFlows(sc, sim.steps)
 		return sim, err
 	}
 	sim.steps = w.hist.steps
-	return sim, nil
+	sim.flows, err = buildFlows(sc, sim.steps)
+	return sim, err
 }
 
 // Scenario returns the scenario that was simulated (with Insert's events).
@@ -58,6 +61,9 @@ func (s *Sim) Step(i int) Step {
 	if s.sc.Protocol == "consumer" {
 		st.consumer = true
 		st.MemberEpochs, st.Target = consumerMaps(r.snap)
+	}
+	if fv := s.flow(i); fv != nil {
+		st.Lag = lagMap(fv)
 	}
 	return st
 }
@@ -132,6 +138,7 @@ func (s *Sim) buildView(i int) *GroupView {
 		v.Members[j] = *m
 		v.Members[j].IsLeader = g.leader != "" && m.ID == g.leader
 	}
+	v.Flow = s.flow(i)
 	return v
 }
 

@@ -40,6 +40,9 @@ type Step struct {
 	Owned        map[string]map[string][]int32 `json:"owned"`
 	MemberEpochs map[string]int32              `json:"member_epochs,omitempty"`
 	Target       map[string]map[string][]int32 `json:"target,omitempty"`
+	// Lag is the group's lag per topic and partition (partitions with a
+	// committed offset); only in scenarios with producers.
+	Lag map[string]map[string]int64 `json:"lag,omitempty"`
 	// Routine marks a heartbeat that changed nothing; `kviz simulate` hides it unless --all.
 	Routine bool `json:"-"`
 	// consumer: under the consumer protocol member_epochs and target are
@@ -63,6 +66,9 @@ type GroupView struct {
 	Topics               []TopicView  // in name order
 	Members              []MemberView // in join order; departed ones flagged by Status
 	Brokers              []BrokerView
+	// Flow is the data path (producers, offsets, lag, replicas); nil when
+	// the scenario has no producers.
+	Flow *FlowView
 }
 
 // TopicView is one topic as the group sees it.

@@ -1,0 +1,302 @@
+package model
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sort"
+
+	kcluster "github.com/kvizlab/kviz/model/cluster"
+	"github.com/kvizlab/kviz/model/produce"
+	"github.com/kvizlab/kviz/strategies"
+)
+
+// flow replays a finished group simulation through the data path
+// (model/produce): it follows the group's steps in virtual time, hands
+// partitions over as the steps' ownership changes, and applies the
+// timeline's broker and partition events and produce entries. The group
+// never depends on the data path, so running it afterwards changes nothing
+// in the group's trace.
+type flow struct {
+	sc      *Scenario
+	sim     *produce.Sim
+	group   *produce.Group
+	cluster *kcluster.Cluster
+	topics  []string // sorted
+	events  []flowEvent
+	next    int // first event not applied yet
+	joined  map[string]bool
+	owners  map[strategies.TopicPartition]string
+	// rate sampling: log-end offsets at rateAt, and the rates last computed
+	rateAt   int64
+	rateBase map[string][]int64
+	rates    map[string][]float64
+	// replicas per topic, shared by every view until a broker or partition event
+	replicas map[string][]kcluster.Partition
+}
+
+// flowEvent is a timeline event the data path acts on.
+type flowEvent struct {
+	at    int64
+	apply func(f *flow) error
+}
+
+// replicationFactor is the data topics' replication factor: Kafka's
+// default.replication.factor is 1, but a picture of failover needs copies.
+func replicationFactor(brokers int) int { return min(3, brokers) }
+
+func newFlow(sc *Scenario) (*flow, error) {
+	f := &flow{sc: sc, sim: produce.NewSim(uint64(sc.Seed)), joined: map[string]bool{},
+		owners: map[strategies.TopicPartition]string{}, rateBase: map[string][]int64{},
+		rates: map[string][]float64{}, topics: strategies.SortedTopics(sc.Topics)}
+	c, err := kcluster.NewNumbered(sc.Brokers)
+	if err != nil {
+		return nil, err
+	}
+	f.cluster = c
+	// Each topic's placement starts where Kafka's random start index and
+	// shift would; drawn from the seed so a scenario always looks the same.
+	rng := rand.New(rand.NewPCG(uint64(sc.Seed), 0x666c6f77))
+	for _, t := range f.topics {
+		n := int(sc.Topics[t])
+		start, shift := rng.IntN(sc.Brokers), rng.IntN(sc.Brokers)
+		if err := c.CreateTopic(t, n, replicationFactor(sc.Brokers), start, shift); err != nil {
+			return nil, err
+		}
+		if err := f.sim.AddTopic(t, n); err != nil {
+			return nil, err
+		}
+		f.rates[t] = make([]float64, n)
+		f.rateBase[t] = make([]int64, n)
+	}
+	if err := f.syncLeaders(); err != nil {
+		return nil, err
+	}
+	for _, cfg := range sc.Flow.Producers {
+		if _, err := f.sim.AddProducer(cfg); err != nil {
+			return nil, err
+		}
+	}
+	f.group = f.sim.Group(sc.GroupID)
+	f.events = flowEvents(sc)
+	return f, nil
+}
+
+// flowEvents lists what the data path must apply, by time; at one time,
+// timeline events first, in file order, then produce entries.
+func flowEvents(sc *Scenario) []flowEvent {
+	var evs []flowEvent
+	for _, ev := range sc.Timeline {
+		switch ev.Kind {
+		case "fail_broker":
+			b := ev.Broker
+			evs = append(evs, flowEvent{ev.AtMs, func(f *flow) error { return f.broker(b, false) }})
+		case "recover_broker":
+			b := ev.Broker
+			evs = append(evs, flowEvent{ev.AtMs, func(f *flow) error { return f.broker(b, true) }})
+		case "add_partitions":
+			t, n := ev.Topic, int(ev.Count)
+			evs = append(evs, flowEvent{ev.AtMs, func(f *flow) error { return f.grow(t, n) }})
+		}
+	}
+	for _, pe := range sc.Flow.Produces {
+		evs = append(evs, flowEvent{pe.AtMs, func(f *flow) error { return f.sim.Produce(pe.Topic, pe.Key, pe.Count) }})
+	}
+	sort.SliceStable(evs, func(i, j int) bool { return evs[i].at < evs[j].at })
+	return evs
+}
+
+// broker fails or recovers a broker. The group simulation has already said
+// what a repeated fail or recover means; here it changes nothing.
+func (f *flow) broker(id int, up bool) error {
+	var err error
+	if up {
+		_, err = f.cluster.RecoverBroker(id)
+	} else {
+		_, err = f.cluster.FailBroker(id)
+	}
+	if err != nil {
+		return nil
+	}
+	return f.syncLeaders()
+}
+
+// grow adds partitions; a count that does not grow the topic is the group
+// simulation's error to tell, not the data path's. With no live broker to
+// place them on (Kafka would refuse the request; the group simulation
+// still sees them), the new partitions have no replicas and no leader.
+func (f *flow) grow(topic string, count int) error {
+	if count <= f.sim.PartitionCount(topic) {
+		return nil
+	}
+	_ = f.cluster.AddPartitions(topic, count)
+	if err := f.sim.GrowTopic(topic, count); err != nil {
+		return err
+	}
+	f.rates[topic] = append(f.rates[topic], make([]float64, count-len(f.rates[topic]))...)
+	f.rateBase[topic] = append(f.rateBase[topic], make([]int64, count-len(f.rateBase[topic]))...)
+	return f.syncLeaders()
+}
+
+// syncLeaders copies the cluster's leaders and replicas to the data path.
+func (f *flow) syncLeaders() error {
+	f.replicas = make(map[string][]kcluster.Partition, len(f.topics))
+	for _, t := range f.topics {
+		parts, err := f.cluster.Partitions(t)
+		if err != nil {
+			return err
+		}
+		leaders := make([]int, f.sim.PartitionCount(t))
+		for p := range leaders {
+			leaders[p] = kcluster.NoLeader
+			if p < len(parts) {
+				leaders[p] = parts[p].Leader
+			}
+		}
+		if err := f.sim.SetLeaders(t, leaders); err != nil {
+			return err
+		}
+		f.replicas[t] = parts
+	}
+	return nil
+}
+
+// advanceTo runs the data path to virtual time t, applying the events due.
+func (f *flow) advanceTo(t int64) error {
+	for f.next < len(f.events) && f.events[f.next].at <= t {
+		ev := f.events[f.next]
+		f.next++
+		if err := f.sim.Advance(ev.at - f.sim.NowMs()); err != nil {
+			return err
+		}
+		if err := ev.apply(f); err != nil {
+			return err
+		}
+	}
+	if t > f.sim.NowMs() {
+		return f.sim.Advance(t - f.sim.NowMs())
+	}
+	return nil
+}
+
+// follow hands partitions over to match a step's ownership. It reports
+// whether anything changed hands.
+func (f *flow) follow(sn *snapshot) (bool, error) {
+	owners := map[strategies.TopicPartition]string{}
+	byID := map[string]*MemberView{}
+	for _, m := range sn.members {
+		byID[m.ID] = m
+		if !consuming(m.Status) {
+			continue
+		}
+		for _, tp := range m.Owned {
+			owners[tp] = m.ID
+		}
+	}
+	if sameOwners(owners, f.owners) {
+		return false, nil
+	}
+	for _, id := range sortedIDs(byID) {
+		if f.joined[id] || !consuming(byID[id].Status) {
+			continue
+		}
+		if err := f.group.Join(id, f.sc.Flow.consumerFor(id)); err != nil {
+			return false, err
+		}
+		f.joined[id] = true
+	}
+	how := func(id string) produce.Handover { return handover(byID[id]) }
+	if err := f.group.SetOwners(owners, how); err != nil {
+		return false, err
+	}
+	f.owners = owners
+	return true, nil
+}
+
+// handover is how a member gave its partitions up: a crashed, fenced or
+// stalled process, or one the coordinator removed, commits nothing (its
+// successor re-reads: duplicates); otherwise onPartitionsRevoked or close()
+// commits first.
+func handover(m *MemberView) produce.Handover {
+	if m == nil {
+		return produce.Lost
+	}
+	switch m.Status {
+	case StatusCrashed, StatusFenced, StatusStalled:
+		return produce.Lost
+	case StatusLeft:
+		return produce.Revoked
+	}
+	if !m.InGroup {
+		return produce.Lost
+	}
+	return produce.Revoked
+}
+
+func sameOwners(a, b map[strategies.TopicPartition]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for tp, m := range a {
+		if b[tp] != m {
+			return false
+		}
+	}
+	return true
+}
+
+// buildFlows replays the steps and returns the data path's view after each;
+// a step where time stood still and no partition changed hands shares the
+// previous step's view.
+func buildFlows(sc *Scenario, steps []stepRec) ([]*FlowView, error) {
+	if sc.Flow == nil || len(steps) == 0 {
+		return nil, nil
+	}
+	f, err := newFlow(sc)
+	if err != nil {
+		return nil, fmt.Errorf("producers: %w", err)
+	}
+	out := make([]*FlowView, len(steps))
+	for i, r := range steps {
+		applied := f.next
+		if err := f.advanceTo(r.at); err != nil {
+			return out[:i], fmt.Errorf("producers at %d ms: %w", r.at, err)
+		}
+		changed, err := f.follow(r.snap)
+		if err != nil {
+			return out[:i], fmt.Errorf("producers at %d ms: %w", r.at, err)
+		}
+		if i > 0 && !changed && applied == f.next && r.at == out[i-1].TimeMs {
+			out[i] = out[i-1]
+			continue
+		}
+		out[i] = f.view()
+	}
+	return out, nil
+}
+
+// flow is step i's data path view (nil without producers, or past a
+// failed replay).
+func (s *Sim) flow(i int) *FlowView {
+	if i < len(s.flows) {
+		return s.flows[i]
+	}
+	return nil
+}
+
+// lagMap is a step's lag for `kviz simulate`: topic → partition → lag, for
+// partitions with a committed offset.
+func lagMap(fv *FlowView) map[string]map[string]int64 {
+	out := map[string]map[string]int64{}
+	for _, t := range fv.Topics {
+		for _, p := range t.Partitions {
+			if !p.LagKnown {
+				continue
+			}
+			if out[t.Name] == nil {
+				out[t.Name] = map[string]int64{}
+			}
+			out[t.Name][fmt.Sprint(p.Partition)] = p.Lag
+		}
+	}
+	return out
+}

@@ -1,0 +1,114 @@
+package model
+
+import (
+	"github.com/kvizlab/kviz/model/produce"
+	"github.com/kvizlab/kviz/strategies"
+)
+
+// rateWindowMs is the shortest span a partition's records/s is measured
+// over: steps a few milliseconds apart (a JoinGroup round) would otherwise
+// see batches land in bursts and show rates that jump about.
+const rateWindowMs = 1000
+
+// hotFactor: a partition is hot at this many times its topic's mean rate.
+const hotFactor = 2
+
+// view snapshots the data path now.
+func (f *flow) view() *FlowView {
+	now := f.sim.NowMs()
+	f.sampleRates(now)
+	v := &FlowView{TimeMs: now, Topics: make([]FlowTopic, len(f.topics))}
+	for i, t := range f.topics {
+		v.Topics[i] = f.topicView(t)
+	}
+	for _, p := range f.sim.Producers() {
+		v.Records += p.Records
+		v.Producers = append(v.Producers, producerView(p, f.sim.PartitionCount(p.Topic())))
+	}
+	v.Brokers = f.brokerViews()
+	evs := f.sim.Events()
+	for _, e := range evs[max(0, len(evs)-maxFlowEvents):] {
+		v.Events = append(v.Events, e.Text)
+	}
+	return v
+}
+
+// sampleRates recomputes records/s once at least rateWindowMs has passed.
+func (f *flow) sampleRates(now int64) {
+	dt := now - f.rateAt
+	if dt < rateWindowMs {
+		return
+	}
+	for _, t := range f.topics {
+		base, rates := f.rateBase[t], f.rates[t]
+		for p := range rates {
+			end, _ := f.sim.LogEnd(t, p)
+			rates[p] = float64(end-base[p]) * 1000 / float64(dt)
+			base[p] = end
+		}
+	}
+	f.rateAt = now
+}
+
+func (f *flow) topicView(t string) FlowTopic {
+	rates := f.rates[t]
+	reps := f.replicas[t]
+	var mean float64
+	for _, r := range rates {
+		mean += r
+	}
+	mean /= float64(max(1, len(rates)))
+	tv := FlowTopic{Name: t, Partitions: make([]FlowPartition, len(rates))}
+	for p := range rates {
+		pv, _ := f.group.Partition(t, p)
+		fp := FlowPartition{Partition: int32(p), Owner: pv.Owner, LogEnd: pv.LogEnd, Committed: pv.Committed,
+			Position: pv.Position, Lag: pv.Lag, LagKnown: pv.LagKnown, Consumed: pv.Consumed,
+			Duplicates: pv.Duplicates, PerSec: rates[p], Leader: -1}
+		fp.Hot = len(rates) > 1 && mean > 0 && rates[p] >= hotFactor*mean
+		if p < len(reps) {
+			// Shared with every view until the next broker event: read-only.
+			fp.Leader, fp.Replicas, fp.ISR = reps[p].Leader, reps[p].Replicas, reps[p].ISR
+		}
+		tv.Partitions[p] = fp
+	}
+	return tv
+}
+
+func producerView(p *produce.Producer, partitions int) ProducerView {
+	pv := ProducerView{Name: p.Name(), Topic: p.Topic(), Partitioner: p.Partitioner().Name(), Records: p.Records,
+		LastPartition: -1}
+	if p.Records > 0 {
+		pv.LastKey, pv.LastPartition, pv.LastLine = p.LastKey, p.Last.Partition, p.LastLine()
+		pv.Route = routeOf(p.Last, p.LastKey, partitions)
+	}
+	return pv
+}
+
+func (f *flow) brokerViews() []FlowBroker {
+	bs := f.cluster.Brokers()
+	out := make([]FlowBroker, len(bs))
+	index := map[int]int{}
+	for i, b := range bs {
+		out[i] = FlowBroker{ID: b.ID, Up: b.Alive}
+		index[b.ID] = i
+	}
+	for _, t := range f.topics {
+		for _, p := range f.replicas[t] {
+			if i, ok := index[p.Leader]; ok {
+				out[i].Leads++
+			}
+			for _, r := range p.Replicas {
+				out[index[r]].Replicas++
+			}
+		}
+	}
+	return out
+}
+
+// routeOf is the murmur2 path of a keyed choice, nil otherwise.
+func routeOf(c strategies.PartitionChoice, key []byte, partitions int) []string {
+	if c.Kind != strategies.ChoseKey || key == nil || partitions < 1 {
+		return nil
+	}
+	return strategies.RouteKey(key, partitions).Steps()
+}

@@ -1,0 +1,34 @@
+package model
+
+import "github.com/kvizlab/kviz/model/produce"
+
+// FlowSpec is a scenario's data path: its producers, the group's consumers'
+// rates and commit settings, and the records the timeline produces by hand.
+// Scenario.Flow is nil without a producers: section and produce: entries,
+// and then the simulation is exactly the group's.
+type FlowSpec struct {
+	Producers []produce.ProducerConfig
+	// Consumer is the group-level consumer configuration; Members holds a
+	// member's own when it sets any (group settings merged in).
+	Consumer produce.ConsumerConfig
+	Members  map[string]produce.ConsumerConfig
+	// Produces are the timeline's produce: {topic, key, count} entries, by time.
+	Produces []ProduceEvent
+}
+
+// ProduceEvent sends Count records with Key (nil = null key) to Topic at AtMs.
+type ProduceEvent struct {
+	AtMs  int64
+	Topic string
+	Key   []byte
+	Count int
+	line  int
+}
+
+// consumerFor is the configuration member id consumes with.
+func (f *FlowSpec) consumerFor(id string) produce.ConsumerConfig {
+	if c, ok := f.Members[id]; ok {
+		return c
+	}
+	return f.Consumer
+}
