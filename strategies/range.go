@@ -433,9 +433,12 @@ func newSubscriptionIndex(g Group, members []Member) subscriptionIndex {
 	for _, m := range members {
 		total += len(m.Topics)
 	}
-	idx.subs = make([][]int, len(idx.names))
-	idx.refs = make([][]subRef, len(members))
+	// Pass 1: each member's topics (known, with partitions, each once) and
+	// how many subscribers each topic has.
 	refs := make([]subRef, 0, total)
+	idx.refs = make([][]subRef, len(members))
+	subscribers := make([]int, len(idx.names))
+	listedBy := make([]int, len(idx.names)) // member+1 that last listed the topic
 	var resolved []int32
 	var prev []string
 	for i, m := range members {
@@ -451,14 +454,26 @@ func newSubscriptionIndex(g Group, members []Member) subscriptionIndex {
 		}
 		from := len(refs)
 		for _, ti := range resolved {
-			subs := idx.subs[ti]
-			if len(subs) > 0 && subs[len(subs)-1] == i {
+			if listedBy[ti] == i+1 {
 				continue // a topic listed twice is one subscription
 			}
-			refs = append(refs, subRef{ti, int32(len(subs))})
-			idx.subs[ti] = append(subs, i)
+			listedBy[ti] = i + 1
+			refs = append(refs, subRef{topic: ti})
+			subscribers[ti]++
 		}
 		idx.refs[i] = refs[from:len(refs):len(refs)]
+	}
+	// Pass 2: every topic's subscriber list, in member order, in one array.
+	backing := make([]int, len(refs))
+	idx.subs = make([][]int, len(idx.names))
+	for ti, n := range subscribers {
+		idx.subs[ti], backing = backing[:0:n], backing[n:]
+	}
+	for i, rs := range idx.refs {
+		for j, r := range rs {
+			rs[j].k = int32(len(idx.subs[r.topic]))
+			idx.subs[r.topic] = append(idx.subs[r.topic], i)
+		}
 	}
 	return idx
 }
