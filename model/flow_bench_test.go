@@ -1,0 +1,52 @@
+package model_test
+
+import (
+	"testing"
+
+	"github.com/kvizlab/kviz/demo"
+	"github.com/kvizlab/kviz/model"
+)
+
+// benchDemo simulates demo:producers b.N times, with or without its data
+// path, and reports the cost per group step: the difference between the
+// two is what producers add to each step the lab shows (target < 50 µs).
+func benchDemo(b *testing.B, withFlow bool) {
+	data, _ := demo.Get("producers")
+	sc, err := model.ParseScenario("producers.yaml", data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if !withFlow {
+		sc.Flow = nil
+	}
+	steps := 0
+	for b.Loop() {
+		sim, err := model.Simulate(sc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		steps = sim.Len()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*steps)/1000, "µs/step")
+}
+
+func BenchmarkProducersDemoWithFlow(b *testing.B)    { benchDemo(b, true) }
+func BenchmarkProducersDemoWithoutFlow(b *testing.B) { benchDemo(b, false) }
+
+// BenchmarkProducersStepView is one keystroke's step in the lab: the view
+// of the next step, data path included.
+func BenchmarkProducersStepView(b *testing.B) {
+	data, _ := demo.Get("producers")
+	sc, _ := model.ParseScenario("producers.yaml", data)
+	sim, err := model.Simulate(sc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	i := 0
+	for b.Loop() {
+		if sim.View(i%sim.Len()).Flow == nil {
+			b.Fatal("no flow")
+		}
+		i++
+	}
+}
