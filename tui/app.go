@@ -23,11 +23,12 @@ const (
 	paneGrid pane = iota
 	paneProtocol
 	paneNumbers
+	paneFlow // producers and brokers: only in scenarios with producers (producer.go)
 	paneCount
 )
 
 func (p pane) String() string {
-	return [...]string{"grid", "protocol", "numbers"}[p]
+	return [...]string{"grid", "protocol", "numbers", "producers"}[p]
 }
 
 // mode is what the body of the screen shows.
@@ -120,6 +121,7 @@ func newApp(sim simulation) App {
 	a.help.Styles = help.DefaultStyles(true)
 	a.setSim(sim)
 	a.keepSelection()
+	a.focus = a.firstPane()
 	return a
 }
 

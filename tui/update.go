@@ -101,7 +101,7 @@ func (a App) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.ScrollDown):
 		a.moveSelection(+10)
 	case key.Matches(msg, k.Pane):
-		a.focus = (a.focus + 1) % paneCount
+		a.focus = a.nextPane()
 	case key.Matches(msg, k.AddMember):
 		a.addMember()
 	case key.Matches(msg, k.Leave):

@@ -51,6 +51,8 @@ func (a App) render() (out, title string) {
 		body = a.compareBody(bodyH)
 	case a.mode == modeWhatIf:
 		body = a.whatIfBody(bodyH)
+	case a.focus == paneFlow && a.hasFlow():
+		body = a.flowBody(bodyH)
 	default:
 		body = a.labBody(bodyH)
 	}

@@ -1,0 +1,81 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/kvizlab/kviz/model"
+)
+
+// The broker map: which broker is up, how many partitions each leads, and
+// every partition's replicas with its leader marked, so a failed broker's
+// leadership can be seen moving to the next in-sync replica.
+
+// brokerLines is the broker pane: one line per broker, then one per partition.
+func (a App) brokerLines(f *model.FlowView, w, h int) []string {
+	st := &a.styles
+	var out []string
+	for _, b := range f.Brokers {
+		state := st.Good.Render("● up  ")
+		if !b.Up {
+			state = st.Bad.Render("✗ down")
+		}
+		out = append(out, fit(fmt.Sprintf("b%-2d %s %s", b.ID, state, st.Faint.Render(fmt.Sprintf("leads %d · %d replicas", b.Leads, b.Replicas))), w))
+	}
+	out = append(out, "")
+	down := map[int]bool{}
+	for _, b := range f.Brokers {
+		down[b.ID] = !b.Up
+	}
+	for _, t := range f.Topics {
+		for _, p := range t.Partitions {
+			if len(out) >= h {
+				return out
+			}
+			out = append(out, fit(a.replicaLine(t.Name, p, down), w))
+		}
+	}
+	return out
+}
+
+// replicaLine is "orders-4  ⟨2⟩ 0 1": replicas in assignment order (the
+// first is the preferred leader), the leader in brackets, a down broker
+// crossed out, an out-of-sync one faint.
+func (a App) replicaLine(topic string, p model.FlowPartition, down map[int]bool) string {
+	st := &a.styles
+	var reps []string
+	for _, r := range p.Replicas {
+		s := fmt.Sprint(r)
+		switch {
+		case r == p.Leader:
+			s = st.Accent.Render("⟨" + s + "⟩")
+		case down[r]:
+			s = st.Bad.Render(s + "✗")
+		case !slices.Contains(p.ISR, r):
+			s = st.Faint.Render(s)
+		}
+		reps = append(reps, s)
+	}
+	line := pad(fmt.Sprintf("%s-%d", topic, p.Partition), 11) + " " + strings.Join(reps, " ")
+	if p.Leader < 0 {
+		line += st.Bad.Render("  offline")
+	} else if len(p.Replicas) > 0 && p.Leader != p.Replicas[0] {
+		line += st.Faint.Render("  not preferred")
+	}
+	return line
+}
+
+// brokerSummary is the broker map in one line, for narrow terminals.
+func (a App) brokerSummary(f *model.FlowView) string {
+	st := &a.styles
+	parts := []string{st.Faint.Render("brokers")}
+	for _, b := range f.Brokers {
+		if b.Up {
+			parts = append(parts, fmt.Sprintf("b%d %s leads %d", b.ID, st.Good.Render("●"), b.Leads))
+		} else {
+			parts = append(parts, st.Bad.Render(fmt.Sprintf("b%d ✗ down", b.ID)))
+		}
+	}
+	return strings.Join(parts, st.Faint.Render(" · "))
+}

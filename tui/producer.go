@@ -1,0 +1,239 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kvizlab/kviz/model"
+)
+
+// The producer pane: where records go before any consumer sees them. It
+// exists only for scenarios with producers (model.GroupView.Flow), as its
+// own pane that tab reaches; the lab opens on it for such scenarios.
+
+// hasFlow reports whether the scenario has a data path to draw.
+func (a App) hasFlow() bool { return a.view().Flow != nil }
+
+// nextPane is the pane tab moves to: the producer pane only when there is
+// one to show.
+func (a App) nextPane() pane {
+	next := (a.focus + 1) % paneCount
+	if next == paneFlow && !a.hasFlow() {
+		next = (next + 1) % paneCount
+	}
+	return next
+}
+
+// firstPane is where focus starts: the producer story when there is one.
+func (a App) firstPane() pane {
+	if a.hasFlow() {
+		return paneFlow
+	}
+	return paneGrid
+}
+
+// flowGridMinBody is the body height from which the grid stays on screen
+// above the producer pane.
+const flowGridMinBody = 30
+
+// flowBody is the lab with the producer pane in focus: a shorter grid over
+// the producers and partitions, with the broker map beside them when wide.
+func (a App) flowBody(h int) string {
+	w := a.width
+	f := a.view().Flow
+	if h < flowGridMinBody {
+		// Short terminals: the partition rows already name each owner in
+		// its letter and colour; the grid is one tab away.
+		return box(&a.styles, "Producers · tab: next pane", a.producerLines(f, w-4, h-2), w, h, true)
+	}
+	g := a.grid()
+	gridH := min(2*len(g.Members)+4, max(6, h*2/5))
+	lines := strings.Split(renderGrid(g, &a.styles, w-4, gridH-2), "\n")
+	gridH = min(gridH, len(lines)+2)
+	grid := box(&a.styles, a.gridTitle(g), lines, w, gridH, false)
+	restH := h - gridH
+	if w >= 120 {
+		bw := min(48, w/3)
+		left := box(&a.styles, "Producers · tab: next pane", a.producerLines(f, w-bw-4, restH-2), w-bw, restH, true)
+		right := box(&a.styles, "Brokers · replicas, leader first", a.brokerLines(f, bw-4, restH-2), bw, restH, false)
+		return grid + "\n" + besides(left, right)
+	}
+	lines = a.producerLines(f, w-4, restH-2)
+	return grid + "\n" + box(&a.styles, "Producers · tab: next pane", lines, w, restH, true)
+}
+
+// producerLines is the pane's content, most important first so a short
+// pane cuts the least useful lines: the producers and their latest record,
+// then each partition's flow and lag, then the latest key's murmur2 path.
+func (a App) producerLines(f *model.FlowView, w, h int) []string {
+	st := &a.styles
+	var out []string
+	for _, p := range f.Producers {
+		out = append(out, fit(a.producerLine(p), w))
+	}
+	if w < 100 { // no broker pane beside: one line of broker health
+		out = append(out, fit(a.brokerSummary(f), w))
+	}
+	rows := []string{}
+	maxLag := int64(lagScaleFloor)
+	for _, t := range f.Topics {
+		for _, p := range t.Partitions {
+			maxLag = max(maxLag, lagOf(p))
+		}
+	}
+	for _, t := range f.Topics {
+		rows = append(rows, a.partitionHeader(t.Name, w))
+		for _, p := range t.Partitions {
+			rows = append(rows, a.partitionRow(p, t, maxLag, w))
+		}
+	}
+	route := a.routeLines(f, w)
+	room := h - len(out)
+	if room >= len(rows)+len(route)+1 {
+		out = append(out, rows...)
+		return append(append(out, ""), route...)
+	}
+	if room < len(rows) && room > 0 {
+		rows = append(rows[:room-1], st.Faint.Render(fmt.Sprintf("… %d more rows: make the terminal taller", len(rows)-room+1)))
+	}
+	return append(out, rows...)
+}
+
+// producerLine is one producer: its name, topic, partitioner, records sent
+// and why its latest record went where it did.
+func (a App) producerLine(p model.ProducerView) string {
+	st := &a.styles
+	head := st.Bold.Render(p.Name) + st.Faint.Render(" → ") + p.Topic + st.Faint.Render(fmt.Sprintf(" · %s · %s sent", p.Partitioner, count(p.Records)))
+	if p.LastPartition < 0 {
+		return head + st.Faint.Render(" · nothing yet")
+	}
+	return head + st.Faint.Render(" · latest: ") + p.LastLine
+}
+
+// routeLines explains the newest keyed record step by step: key bytes →
+// murmur2 → toPositive → mod N → partition.
+func (a App) routeLines(f *model.FlowView, w int) []string {
+	for _, p := range f.Producers {
+		if len(p.Route) == 0 {
+			continue
+		}
+		out := []string{a.styles.PaneTitle.Render("latest keyed record of " + p.Name)}
+		for _, s := range p.Route {
+			out = append(out, fit("  "+s, w))
+		}
+		return out
+	}
+	return nil
+}
+
+// Column widths of a partition row; the two bars share what is left.
+const (
+	colPart  = 4 // "p12"
+	colRate  = 7 // "1.2k/s"
+	colEnd   = 8
+	colLag   = 7
+	colOwner = 5
+	colDup   = 9
+)
+
+func barWidths(w int) (rate, lag int) {
+	fixed := colPart + 2 + colRate + 1 + colEnd + 1 + colLag + 1 + colOwner + 1 + colDup + 4
+	free := max(w-fixed, 6)
+	return free / 2, free - free/2
+}
+
+// partitionHeader is a topic's name over the columns of its rows.
+func (a App) partitionHeader(name string, w int) string {
+	st := &a.styles
+	rb, lb := barWidths(w)
+	cols := fmt.Sprintf(" %*s %*s %-*s %*s %-*s %s", colRate, "in", colEnd, "log end", lb, "lag", colLag, "", colOwner, "owner", "re-read")
+	return fit(st.PaneTitle.Render(pad(name, 1+colPart+1+rb))+st.Faint.Render(cols), w)
+}
+
+// partitionRow is one partition: a bar of records landing per second (hot
+// ones marked), its log-end offset, a lag bar in the owner's colour, the
+// owner and the records read twice.
+func (a App) partitionRow(p model.FlowPartition, t model.FlowTopic, maxLag int64, w int) string {
+	st := &a.styles
+	rb, lb := barWidths(w)
+	var maxRate float64
+	for _, q := range t.Partitions {
+		maxRate = max(maxRate, q.PerSec)
+	}
+	mark := " "
+	rateBar := bar(p.PerSec, maxRate, rb)
+	if p.Hot {
+		mark = st.Bad.Render("▲")
+		rateBar = st.Warn.Render(rateBar)
+	}
+	lagStyle, owner := st.Faint, st.Faint.Render(pad("—", colOwner))
+	if idx, ok := a.info.letters[p.Owner]; ok && p.Owner != "" {
+		lagStyle = st.MemberFg(idx)
+		owner = lagStyle.Render(pad(string(rosterGlyphs[idx%len(rosterGlyphs)])+" "+p.Owner, colOwner))
+	}
+	lagText := count(lagOf(p))
+	if !p.LagKnown {
+		lagText = "—"
+	}
+	dup := ""
+	if p.Duplicates > 0 {
+		dup = st.Warn.Render(count(p.Duplicates))
+	}
+	leader := ""
+	if p.Leader < 0 {
+		leader = st.Bad.Render(" offline")
+	}
+	line := fmt.Sprintf("%s%-*s %s %*s %*s %s %*s %s %s%s", mark, colPart, fmt.Sprintf("p%d", p.Partition), rateBar,
+		colRate, rate(p.PerSec), colEnd, count(p.LogEnd), lagStyle.Render(bar(float64(lagOf(p)), float64(maxLag), lb)),
+		colLag, lagText, owner, pad(dup, colDup), leader)
+	return fit(line, w)
+}
+
+// lagScaleFloor is the smallest full lag bar: a lag of 2 is not a full bar.
+// Lag bars share one scale across topics, so lags compare at a glance;
+// rate bars are per topic, so a hot partition stands out in its own.
+const lagScaleFloor = 100
+
+// lagOf is what the lag bar shows: the lag, or nothing while the group has
+// no committed offset (the row says "—").
+func lagOf(p model.FlowPartition) int64 {
+	if p.LagKnown {
+		return p.Lag
+	}
+	return 0
+}
+
+// bar draws v of max in w cells with eighth-block precision.
+func bar(v, maxV float64, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if maxV <= 0 || v <= 0 {
+		return strings.Repeat(" ", w)
+	}
+	eighths := int(v / maxV * float64(w*8))
+	eighths = max(1, min(eighths, w*8))
+	s := strings.Repeat("█", eighths/8)
+	if r := eighths % 8; r > 0 {
+		s += string([]rune("▏▎▍▌▋▊▉")[r-1])
+	}
+	return pad(s, w)
+}
+
+// count prints a count compactly: 950, 12.3k, 4.5M.
+func count(n int64) string {
+	switch {
+	case n < 10_000:
+		return fmt.Sprint(n)
+	case n < 1_000_000:
+		return fmt.Sprintf("%.1fk", float64(n)/1000)
+	}
+	return fmt.Sprintf("%.1fM", float64(n)/1e6)
+}
+
+func rate(r float64) string {
+	if r >= 10_000 {
+		return fmt.Sprintf("%.0fk/s", r/1000)
+	}
+	return fmt.Sprintf("%.0f/s", r)
+}
