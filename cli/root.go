@@ -9,6 +9,7 @@ import (
 	"os"
 	"sort"
 
+	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 )
 
@@ -107,12 +108,9 @@ func oneLine(s string) string {
 	return string(out)
 }
 
-// isTerminal reports whether w is a terminal (for defaults like --format table).
-func isTerminal(w io.Writer) bool {
+// isTerminal reports whether w is a terminal (for defaults like --format
+// table). A character device is not enough: /dev/null is one too.
+func isTerminal(w any) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(f.Fd())
 }

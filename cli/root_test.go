@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 
@@ -31,4 +32,14 @@ func TestBadFlagIsOneLineExit2(t *testing.T) {
 	code, _, errOut := run(t, "", "--no-such-flag")
 	assert.Equal(t, 2, code)
 	assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line: %q", errOut)
+}
+
+func TestDevNullIsNotATerminal(t *testing.T) {
+	f, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer f.Close()
+	assert.False(t, isTerminal(f), "/dev/null is a character device but no terminal")
+	assert.False(t, isTerminal(&bytes.Buffer{}))
 }
