@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -238,4 +239,18 @@ func TestRandomFlows(t *testing.T) {
 		}
 		checkFlow(t, sim, src)
 	})
+}
+
+// simulate's JSONL gains "lag" only in scenarios with producers.
+func TestLagInJSONOnlyWithProducers(t *testing.T) {
+	with := simDemo(t, "producers")
+	b, err := json.Marshal(with.Step(with.Len() - 1))
+	if err != nil || !strings.Contains(string(b), `"lag":{"clicks":{"0":`) {
+		t.Errorf("producers: %s %v", b, err)
+	}
+	without := simDemo(t, "lab")
+	b, _ = json.Marshal(without.Step(without.Len() - 1))
+	if strings.Contains(string(b), `"lag"`) {
+		t.Errorf("no producers, yet: %s", b)
+	}
 }

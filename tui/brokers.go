@@ -16,12 +16,17 @@ import (
 func (a App) brokerLines(f *model.FlowView, w, h int) []string {
 	st := &a.styles
 	var out []string
+	coordinator := a.view().CoordinatorBroker
 	for _, b := range f.Brokers {
 		state := st.Good.Render("● up  ")
 		if !b.Up {
 			state = st.Bad.Render("✗ down")
 		}
-		out = append(out, fit(fmt.Sprintf("b%-2d %s %s", b.ID, state, st.Faint.Render(fmt.Sprintf("leads %d · %d replicas", b.Leads, b.Replicas))), w))
+		line := fmt.Sprintf("b%-2d %s %s", b.ID, state, st.Faint.Render(fmt.Sprintf("leads %d · holds %d", b.Leads, b.Replicas)))
+		if b.ID == coordinator {
+			line += st.Accent.Render(" · coordinator")
+		}
+		out = append(out, fit(line, w))
 	}
 	out = append(out, "")
 	down := map[int]bool{}

@@ -91,13 +91,24 @@ func (a App) producerLines(f *model.FlowView, w, h int) []string {
 	room := h - len(out)
 	if room >= len(rows)+len(route)+1 {
 		out = append(out, rows...)
-		return append(append(out, ""), route...)
+		out = append(append(out, ""), route...)
+		if legend := wrap(flowLegend, w); h-len(out) > len(legend) {
+			out = append(out, "")
+			for _, l := range legend {
+				out = append(out, st.Faint.Render(l))
+			}
+		}
+		return out
 	}
 	if room < len(rows) && room > 0 {
 		rows = append(rows[:room-1], st.Faint.Render(fmt.Sprintf("… %d more rows: make the terminal taller", len(rows)-room+1)))
 	}
 	return append(out, rows...)
 }
+
+// flowLegend reads the partition rows.
+const flowLegend = "▲ hot: twice the topic's mean rate · in: records/s landing · lag: log end − committed, " +
+	"in the owner's colour (— before any commit) · re-read: records processed twice (after a crash, nothing was committed)"
 
 // producerLine is one producer: its name, topic, partitioner, records sent
 // and why its latest record went where it did.
