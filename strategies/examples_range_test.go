@@ -174,7 +174,7 @@ func TestRoundRobinExplanationNamesTheStart(t *testing.T) {
 // Kafka's own RangeAssignor and RoundRobinAssignor, compiled from Kafka's
 // source and run on 400 random groups (racks on some members and
 // partitions, static members, mixed subscriptions, co-partitioned topics),
-// recorded in testdata by testdata/kafka-harness/Harness.java. kviz must
+// recorded in testdata/kafka-range-roundrobin.golden. kviz must
 // give the very same answers.
 func TestRangeAndRoundRobinEqualKafkaRecordedAnswers(t *testing.T) {
 	data, err := os.ReadFile("testdata/kafka-range-roundrobin.golden")
