@@ -32,6 +32,7 @@ type flow struct {
 	rates    map[string][]float64
 	// replicas per topic, shared by every view until a broker or partition event
 	replicas map[string][]kcluster.Partition
+	last     *FlowView // the latest view, whose unchanged parts the next one shares
 }
 
 // flowEvent is a timeline event the data path acts on.

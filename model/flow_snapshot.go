@@ -1,6 +1,8 @@
 package model
 
 import (
+	"slices"
+
 	"github.com/kvizlab/kviz/model/produce"
 	"github.com/kvizlab/kviz/strategies"
 )
@@ -19,18 +21,46 @@ func (f *flow) view() *FlowView {
 	f.sampleRates(now)
 	v := &FlowView{TimeMs: now, Topics: make([]FlowTopic, len(f.topics))}
 	for i, t := range f.topics {
-		v.Topics[i] = f.topicView(t)
+		v.Topics[i] = f.shareTopic(i, f.topicView(t))
 	}
 	for _, p := range f.sim.Producers() {
 		v.Records += p.Records
 		v.Producers = append(v.Producers, producerView(p, f.sim.PartitionCount(p.Topic())))
 	}
 	v.Brokers = f.brokerViews()
+	if f.last != nil && slices.Equal(v.Brokers, f.last.Brokers) {
+		v.Brokers = f.last.Brokers
+	}
 	evs := f.sim.Events()
 	for _, e := range evs[max(0, len(evs)-maxFlowEvents):] {
 		v.Events = append(v.Events, e.Text)
 	}
+	if f.last != nil && slices.Equal(v.Events, f.last.Events) {
+		v.Events = f.last.Events
+	}
+	f.last = v
 	return v
+}
+
+// shareTopic returns the previous view's copy of topic i when nothing in it
+// changed (an idle topic, a group at rest), so a long run keeps one copy of
+// what stood still instead of one per step.
+func (f *flow) shareTopic(i int, t FlowTopic) FlowTopic {
+	if f.last == nil || i >= len(f.last.Topics) {
+		return t
+	}
+	prev := f.last.Topics[i]
+	if slices.EqualFunc(prev.Partitions, t.Partitions, samePartition) {
+		return prev
+	}
+	return t
+}
+
+func samePartition(a, b FlowPartition) bool {
+	return a.Partition == b.Partition && a.Owner == b.Owner && a.LogEnd == b.LogEnd && a.Committed == b.Committed &&
+		a.Position == b.Position && a.Lag == b.Lag && a.LagKnown == b.LagKnown && a.Consumed == b.Consumed &&
+		a.Duplicates == b.Duplicates && a.PerSec == b.PerSec && a.Hot == b.Hot && a.Leader == b.Leader &&
+		slices.Equal(a.Replicas, b.Replicas) && slices.Equal(a.ISR, b.ISR)
 }
 
 // sampleRates recomputes records/s once at least rateWindowMs has passed.

@@ -254,3 +254,30 @@ func TestLagInJSONOnlyWithProducers(t *testing.T) {
 		t.Errorf("no producers, yet: %s", b)
 	}
 }
+
+// A topic nothing happens to is kept once, not once per step.
+func TestFlowViewsShareWhatStoodStill(t *testing.T) {
+	sim := simYAML(t, "share.yaml", `topics: {busy: 2, idle: 2}
+members:
+  - {id: c1, topics: [busy]}
+producers:
+  - {topic: busy, rate: 50}
+timeline:
+  - {at_ms: 30000, commit: c1}
+`)
+	first := sim.View(0).Flow
+	distinct := 0
+	for i := 1; i < sim.Len(); i++ {
+		f := sim.View(i).Flow
+		if f == first {
+			continue
+		}
+		distinct++
+		if &f.Topics[1].Partitions[0] != &first.Topics[1].Partitions[0] {
+			t.Fatalf("step %d: the idle topic was copied", i)
+		}
+	}
+	if distinct == 0 {
+		t.Fatal("every step shares one view: the busy topic never changed?")
+	}
+}

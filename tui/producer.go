@@ -32,6 +32,10 @@ func (a App) firstPane() pane {
 	return paneGrid
 }
 
+// brokerPaneMinWidth is the terminal width from which the broker map gets
+// its own pane beside the producers.
+const brokerPaneMinWidth = 120
+
 // flowGridMinBody is the body height from which the grid stays on screen
 // above the producer pane.
 const flowGridMinBody = 30
@@ -44,7 +48,7 @@ func (a App) flowBody(h int) string {
 	if h < flowGridMinBody {
 		// Short terminals: the partition rows already name each owner in
 		// its letter and colour; the grid is one tab away.
-		return box(&a.styles, "Producers · tab: next pane", a.producerLines(f, w-4, h-2), w, h, true)
+		return box(&a.styles, "Producers · tab: next pane", a.producerLines(f, w-4, h-2, false), w, h, true)
 	}
 	g := a.grid()
 	gridH := min(2*len(g.Members)+4, max(6, h*2/5))
@@ -52,26 +56,26 @@ func (a App) flowBody(h int) string {
 	gridH = min(gridH, len(lines)+2)
 	grid := box(&a.styles, a.gridTitle(g), lines, w, gridH, false)
 	restH := h - gridH
-	if w >= 120 {
+	if w >= brokerPaneMinWidth {
 		bw := min(48, w/3)
-		left := box(&a.styles, "Producers · tab: next pane", a.producerLines(f, w-bw-4, restH-2), w-bw, restH, true)
+		left := box(&a.styles, "Producers · tab: next pane", a.producerLines(f, w-bw-4, restH-2, true), w-bw, restH, true)
 		right := box(&a.styles, "Brokers · replicas, leader first", a.brokerLines(f, bw-4, restH-2), bw, restH, false)
 		return grid + "\n" + besides(left, right)
 	}
-	lines = a.producerLines(f, w-4, restH-2)
+	lines = a.producerLines(f, w-4, restH-2, false)
 	return grid + "\n" + box(&a.styles, "Producers · tab: next pane", lines, w, restH, true)
 }
 
 // producerLines is the pane's content, most important first so a short
 // pane cuts the least useful lines: the producers and their latest record,
 // then each partition's flow and lag, then the latest key's murmur2 path.
-func (a App) producerLines(f *model.FlowView, w, h int) []string {
+func (a App) producerLines(f *model.FlowView, w, h int, brokerPane bool) []string {
 	st := &a.styles
 	var out []string
 	for _, p := range f.Producers {
 		out = append(out, fit(a.producerLine(p), w))
 	}
-	if w < 100 { // no broker pane beside: one line of broker health
+	if !brokerPane { // one line of broker health instead
 		out = append(out, fit(a.brokerSummary(f), w))
 	}
 	rows := []string{}
