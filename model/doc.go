@@ -44,6 +44,24 @@
 // metadata would. A join of a stopped member starts it again with the join's
 // settings (a rolling bounce).
 //
+// The data path (flow.go, parse_producers.go): a scenario may add
+// `producers:` (topic, rate, keys: null | [k1, k2] | {uniform: N} |
+// {hot: K, share: 0.6, count: N}, partitioner, kafka_version, batch_size,
+// linger_ms), consumer settings on the group or a member (rate,
+// enable_auto_commit, auto_commit_interval_ms, commit: sync|async,
+// auto_offset_reset) and timeline entries `produce: {topic, key, count}`.
+// Then, after the group is simulated, model/produce replays its steps in
+// virtual time: partitions change hands as Step.Owned does (revoked ones
+// commit first; a crashed, fenced, stalled or removed member's are lost, so
+// its successor re-reads: duplicates), fail_broker and recover_broker move
+// the data topics' leaders (placed with replication factor min(3, brokers),
+// start index and shift from the seed), add_partitions grows them. The group
+// never depends on the data path, so its trace is the same with or without
+// producers; GroupView.Flow and Step.Lag (JSONL "lag") exist only with them.
+// A stalled member keeps consuming in the data path until the coordinator
+// takes its partitions away (its poll() stall is not modelled there), and
+// the data path runs only as long as the group's trace does.
+//
 // Step kinds beyond Kafka's request and callback names: MemberStopped,
 // PollStalled, PollResumed, SubscriptionChanged, CommitFailed (a commit the
 // client refuses before sending), MetadataRefreshed, AssignmentComputed,
