@@ -58,9 +58,9 @@
 // start index and shift from the seed), add_partitions grows them. The group
 // never depends on the data path, so its trace is the same with or without
 // producers; GroupView.Flow and Step.Lag (JSONL "lag") exist only with them.
-// A stalled member keeps consuming in the data path until the coordinator
-// takes its partitions away (its poll() stall is not modelled there), and
-// the data path runs only as long as the group's trace does.
+// A stalled member reads and commits nothing until its stall ends (a
+// consumer committing async still lands the commits already sent). The
+// data path runs only as long as the group's trace does.
 //
 // Step kinds beyond Kafka's request and callback names: MemberStopped,
 // PollStalled, PollResumed, SubscriptionChanged, CommitFailed (a commit the

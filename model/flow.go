@@ -33,6 +33,7 @@ type flow struct {
 	// replicas per topic, shared by every view until a broker or partition event
 	replicas map[string][]kcluster.Partition
 	last     *FlowView // the latest view, whose unchanged parts the next one shares
+	stalled  map[string]bool
 }
 
 // flowEvent is a timeline event the data path acts on.
@@ -46,7 +47,7 @@ type flowEvent struct {
 func replicationFactor(brokers int) int { return min(3, brokers) }
 
 func newFlow(sc *Scenario) (*flow, error) {
-	f := &flow{sc: sc, sim: produce.NewSim(uint64(sc.Seed)), joined: map[string]bool{},
+	f := &flow{sc: sc, sim: produce.NewSim(uint64(sc.Seed)), joined: map[string]bool{}, stalled: map[string]bool{},
 		owners: map[strategies.TopicPartition]string{}, rateBase: map[string][]int64{},
 		rates: map[string][]float64{}, topics: strategies.SortedTopics(sc.Topics)}
 	c, err := kcluster.NewNumbered(sc.Brokers)
@@ -97,6 +98,10 @@ func flowEvents(sc *Scenario) []flowEvent {
 		case "add_partitions":
 			t, n := ev.Topic, int(ev.Count)
 			evs = append(evs, flowEvent{ev.AtMs, func(f *flow) error { return f.grow(t, n) }})
+		case "stall":
+			id := ev.Member
+			evs = append(evs, flowEvent{ev.AtMs, func(f *flow) error { return f.stall(id, true) }},
+				flowEvent{ev.AtMs + ev.Ms, func(f *flow) error { return f.stall(id, false) }})
 		}
 	}
 	for _, pe := range sc.Flow.Produces {
@@ -104,6 +109,34 @@ func flowEvents(sc *Scenario) []flowEvent {
 	}
 	sort.SliceStable(evs, func(i, j int) bool { return evs[i].at < evs[j].at })
 	return evs
+}
+
+// stallRate is a stalled member's rate: its pacer rounds it to no record
+// per millisecond (a rate of 0 would mean the default).
+const stallRate = 1e-9
+
+// configFor is how member id consumes now: a stalled application neither
+// reads nor commits (poll() is not called, so neither is the auto-commit in
+// it; a sync-commit consumer that reads nothing commits nothing).
+func (f *flow) configFor(id string) produce.ConsumerConfig {
+	c := f.sc.Flow.consumerFor(id)
+	if f.stalled[id] {
+		c.Rate, c.Commit = stallRate, produce.CommitSync
+	}
+	return c
+}
+
+// stall starts or ends a member's poll() stall.
+func (f *flow) stall(id string, stalled bool) error {
+	if stalled {
+		f.stalled[id] = true
+	} else {
+		delete(f.stalled, id)
+	}
+	if !f.joined[id] {
+		return nil
+	}
+	return f.group.Join(id, f.configFor(id))
 }
 
 // broker fails or recovers a broker. The group simulation has already said
@@ -200,7 +233,7 @@ func (f *flow) follow(sn *snapshot) (bool, error) {
 		if f.joined[id] || !consuming(byID[id].Status) {
 			continue
 		}
-		if err := f.group.Join(id, f.sc.Flow.consumerFor(id)); err != nil {
+		if err := f.group.Join(id, f.configFor(id)); err != nil {
 			return false, err
 		}
 		f.joined[id] = true

@@ -281,3 +281,32 @@ timeline:
 		t.Fatal("every step shares one view: the busy topic never changed?")
 	}
 }
+
+// A stalled application reads and commits nothing; afterwards it catches up.
+func TestStalledMemberReadsNothing(t *testing.T) {
+	sim := simYAML(t, "stall.yaml", `topics: {t0: 1}
+group: {rate: 1000, auto_commit_interval_ms: 1000}
+members:
+  - {id: c1}
+producers:
+  - {topic: t0, rate: 100}
+timeline:
+  - {at_ms: 10000, stall: {id: c1, ms: 20000}}
+  - {at_ms: 20000, commit: c1}
+  - {at_ms: 40000, commit: c1}
+`)
+	at := func(ms int64) model.FlowPartition {
+		var p model.FlowPartition
+		for i := 0; i < sim.Len() && sim.Step(i).TimeMs <= ms; i++ {
+			p, _ = sim.View(i).Flow.Partition("t0", 0)
+		}
+		return p
+	}
+	start, mid, end := at(10000), at(29000), at(40000)
+	if start.Consumed == 0 || mid.Consumed != start.Consumed || mid.Committed > start.Position {
+		t.Errorf("during the stall: consumed %d → %d, committed %d", start.Consumed, mid.Consumed, mid.Committed)
+	}
+	if mid.Lag < 1500 || end.Consumed <= mid.Consumed {
+		t.Errorf("lag %d during the stall; consumed %d after it (was %d)", mid.Lag, end.Consumed, mid.Consumed)
+	}
+}
