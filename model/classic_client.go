@@ -62,21 +62,30 @@ func (c *client) onJoinPrepare() {
 		if len(held) > 0 {
 			c.callback("PartitionsLost", "onPartitionsLost", held, fmt.Sprintf(
 				"its generation was reset, so they count as lost: another member may already own them"))
-			c.owned = nil
+			c.giveUp(held)
 		}
 		return
 	}
 	if c.eager {
 		c.callback("PartitionsRevoked", "onPartitionsRevoked", c.owned,
 			"eager protocol: every member gives up everything before it rejoins")
-		c.owned = nil
+		c.giveUp(c.owned)
 		return
 	}
 	gone := minus(c.owned, onTopics(c.owned, c.topics))
 	if len(gone) > 0 {
 		c.callback("PartitionsRevoked", "onPartitionsRevoked", gone, "they belong to topics it no longer subscribes to")
-		c.owned = minus(c.owned, gone)
+		c.giveUp(gone)
 	}
+}
+
+// giveUp drops partitions once their revoke or lost callback has returned.
+// Kafka clears them from the assignment right after the callback and before
+// the JoinGroup goes out (ConsumerCoordinator.onJoinPrepare): from the next
+// step on they are unowned, however long the join phase lasts.
+func (c *client) giveUp(tps []TP) {
+	c.owned = minus(c.owned, tps)
+	c.changed()
 }
 
 // callback records one rebalance-listener call as a step.
@@ -262,7 +271,7 @@ func (c *client) onJoinComplete(assigned, withheld []TP) {
 		if revoked := minus(c.owned, assigned); len(revoked) > 0 {
 			c.callback("PartitionsRevoked", "onPartitionsRevoked", revoked,
 				"the assignment moves them to another member; it rejoins so the follow-up rebalance can hand them over")
-			c.owned = minus(c.owned, revoked)
+			c.giveUp(revoked)
 			c.rejoinNeeded = true
 			c.rejoinReason = "it revoked partitions (cooperative follow-up)"
 		}
@@ -270,11 +279,13 @@ func (c *client) onJoinComplete(assigned, withheld []TP) {
 	added := minus(assigned, c.owned)
 	c.owned = assigned
 	c.newlyAssigned = added
-	c.callback("PartitionsAssigned", "onPartitionsAssigned", added, "")
+	// The step shows the member after the callback: consuming what it was
+	// given, no longer revoking any of it, active unless a follow-up is due.
 	if !c.rejoinNeeded {
 		c.revoking = nil
 	}
+	c.revoking = minus(c.revoking, assigned)
 	c.setStatus(c.activeStatus())
-	c.changed()
+	c.callback("PartitionsAssigned", "onPartitionsAssigned", added, "")
 	c.poll()
 }

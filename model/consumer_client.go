@@ -43,7 +43,7 @@ func (c *client) kipPoll() {
 		if lost := union(c.owned, c.heldLost); len(lost) > 0 {
 			c.heldLost = nil
 			c.callback("PartitionsLost", "onPartitionsLost", lost, "it left the group when its poll timed out")
-			c.owned = nil
+			c.giveUp(lost)
 		}
 		k.joined, k.epoch = false, joinEpoch
 	}
@@ -104,7 +104,7 @@ func (c *client) kipResponse(req kRequest, r kResponse, routine bool) {
 			"The coordinator answers %s with %s: it gives up its partitions as lost and rejoins with epoch 0.", c.id, r.err))
 		if len(c.owned) > 0 {
 			c.callback("PartitionsLost", "onPartitionsLost", c.owned, "it was fenced")
-			c.owned = nil
+			c.giveUp(c.owned)
 		}
 		k.joined, k.epoch, k.assigned, k.state = false, joinEpoch, nil, ""
 		c.setStatus(StatusRejoining)
@@ -155,14 +155,15 @@ func (c *client) kipReconcile() {
 	revoke := minus(c.owned, k.assigned)
 	if len(revoke) > 0 {
 		c.callback("PartitionsRevoked", "onPartitionsRevoked", revoke, "the new target moves them away")
-		c.owned = minus(c.owned, revoke)
+		c.giveUp(revoke)
 	}
 	added := minus(k.assigned, c.owned)
 	c.owned = k.assigned
 	c.newlyAssigned = added
-	c.callback("PartitionsAssigned", "onPartitionsAssigned", added, "")
+	// The step shows the member after the callback (see onJoinComplete).
 	c.revoking = nil
 	c.setStatus(c.kipStatus())
+	c.callback("PartitionsAssigned", "onPartitionsAssigned", added, "")
 	c.kipScheduleHeartbeat(0)
 }
 
@@ -184,7 +185,7 @@ func (c *client) kipSubscriptionChanged() {
 		gone := minus(c.owned, onTopics(c.owned, c.topics))
 		if len(gone) > 0 && !c.stalled {
 			c.callback("PartitionsRevoked", "onPartitionsRevoked", gone, "they belong to topics it no longer subscribes to")
-			c.owned = minus(c.owned, gone)
+			c.giveUp(gone)
 		}
 		c.kipScheduleHeartbeat(0)
 	}

@@ -74,13 +74,15 @@ func TestInsertForks(t *testing.T) {
 	}
 }
 
-// Rebalances: the lab story has c4's join, c2's death, and c3's restart
-// costs nothing but the wait for c3 (its partitions unowned until it is back).
+// Rebalances: the lab story has three join phases (the first, c4's join,
+// c2's removal); c2's silent death and c3's static restart are outages, not
+// rebalances: the coordinator starts no join phase until c2's session
+// expires, and none at all for c3.
 func TestRebalances(t *testing.T) {
 	sim := simDemo(t, "lab")
 	rbs := sim.Rebalances()
-	if len(rbs) < 3 {
-		t.Fatalf("%d rebalances, want at least 3: %+v", len(rbs), rbs)
+	if len(rbs) != 3 {
+		t.Fatalf("%d rebalances, want 3: %+v", len(rbs), rbs)
 	}
 	join := rbs[1]
 	if join.StartMs < 20000 || join.EndMs > 25000 || join.Generation != 2 {
@@ -95,12 +97,23 @@ func TestRebalances(t *testing.T) {
 		}
 	}
 	crash := rbs[2]
-	if crash.StartMs != 45000 || crash.EndMs < 45000+42000 {
-		t.Errorf("c2's crash: %+v", crash)
+	expired := steps(sim, "SessionExpired", "c2")
+	if len(expired) != 1 || crash.StartMs != expired[0].TimeMs || crash.Generation != 3 {
+		t.Errorf("c2's removal should start at its session expiry %+v: %+v", expired, crash)
 	}
-	for tp, ms := range crash.UnownedMs {
-		if tp.String() == "orders-4" && ms < 42000 {
-			t.Errorf("orders-4 was c2's and should be unowned for about the session timeout, got %d ms", ms)
-		}
+	outs := sim.Outages()
+	if len(outs) != 2 {
+		t.Fatalf("%d outages, want 2 (c2 dead until its session expires, c3 restarting): %+v", len(outs), outs)
+	}
+	dead := outs[0]
+	if dead.StartMs != 45000 || dead.EndMs != crash.StartMs || dead.EndStep != crash.StartStep {
+		t.Errorf("c2's outage should run from its crash to the rebalance: %+v", dead)
+	}
+	if ms := dead.UnownedMs[model.TP{Topic: "orders", Partition: 4}]; ms != crash.StartMs-45000 {
+		t.Errorf("orders-4 was c2's: unowned %d ms before the rebalance, want %d", ms, crash.StartMs-45000)
+	}
+	back := outs[1]
+	if back.StartMs != 120000 || back.EndMs < 130000 || len(back.UnownedMs) != 2 {
+		t.Errorf("c3's restart: %+v", back)
 	}
 }

@@ -1,95 +1,62 @@
 package model
 
-// Rebalances lists every completed rebalance: from the first step where the
-// group stopped being settled (Stable with every subscribed partition
-// consumed) to the step where it was settled again.
+// Rebalances lists every completed rebalance.
+//
+// Classic protocol: a rebalance starts when a join phase starts (the group
+// enters PreparingRebalance) and ends when the group is Stable again with no
+// member of it still joining, rejoining or waiting for a withheld partition
+// (or when it ends Empty). A cooperative dance is therefore one rebalance:
+// after round 1 the revoking member rejoins, so the group is not settled
+// until round 2 has handed the partitions over. A static member that
+// restarts within its session timeout starts no join phase, so it makes no
+// rebalance (its gap is in Outages).
+//
+// Consumer protocol (KIP-848): a rebalance starts with a group-epoch bump
+// and ends when the group is STABLE (or EMPTY) again.
+//
+// A member that revokes before it tells the coordinator (eager rejoin after
+// a subscription change or new partitions) starts the rebalance at its
+// revocation; so does a member that drops its partitions one network hop
+// before the coordinator starts the join phase (a leave, a poll timeout).
+//
+// Moved counts partitions consumed just before the start by a member and,
+// at the end, by another member or by nobody (a partition whose owner had
+// already died before the start is in the outage before it, not moved).
+// UnownedMs is, per partition, how long within the rebalance nobody
+// consumed it. A partition whose onPartitionsRevoked or onPartitionsLost is
+// running is no longer consumed: Kafka pauses fetching it and drops it when
+// the callback returns.
 func (s *Sim) Rebalances() []Rebalance {
-	var out []Rebalance
-	var cur *Rebalance
-	var startOwner map[TP]string
-	prevOwner := map[TP]string{}
-	prevAt := int64(0)
-	var prevWanted []TP
-	var prevSnap *snapshot
-	var owner map[TP]string
-	var wanted []TP
-	for i, r := range s.steps {
-		if r.snap != prevSnap { // most steps (heartbeats) share their snapshot
-			owner, wanted = ownership(r.snap)
-			prevSnap = r.snap
-		}
-		if cur != nil {
-			for _, tp := range prevWanted {
-				if _, ok := prevOwner[tp]; !ok {
-					cur.UnownedMs[tp] += r.at - prevAt
-				}
-			}
-		}
-		settled := settledSnap(r.snap, owner, wanted)
-		switch {
-		case cur == nil && !settled && startedRebalance(r.snap, i):
-			cur = &Rebalance{StartStep: i, StartMs: r.at, UnownedMs: map[TP]int64{}}
-			startOwner = prevOwner
-			for _, tp := range wanted {
-				if _, ok := owner[tp]; !ok {
-					cur.UnownedMs[tp] += 0
-				}
-			}
-		case cur != nil && settled:
-			cur.EndStep, cur.EndMs, cur.Generation = i, r.at, r.snap.g.generation
-			for tp, o := range owner {
-				if before, ok := startOwner[tp]; ok && before != o {
-					cur.Moved++
-				}
-			}
-			out = append(out, *cur)
-			cur = nil
-		}
-		prevOwner, prevAt, prevWanted = owner, r.at, wanted
-	}
-	return out
+	sc := s.scan()
+	return sc.done
 }
 
-// startedRebalance: the group has members and is not settled.
-func startedRebalance(sn *snapshot, i int) bool {
-	return i > 0 && sn.g.state != Empty && sn.g.state != KEmpty && len(sn.members) > 0
+// Outage is a stretch outside any rebalance when some partition a member
+// subscribes to had no consumer: a crashed static member waiting to come
+// back within its session timeout, a zombie until its session expires, new
+// partitions until the leader notices them.
+type Outage struct {
+	StartStep, EndStep int
+	StartMs, EndMs     int64
+	// UnownedMs is, per partition, how long it had no consumer.
+	UnownedMs map[TP]int64
 }
 
-// ownership maps each consumed partition to its member, and lists the
-// partitions some running member subscribes to.
-func ownership(sn *snapshot) (map[TP]string, []TP) {
-	owner := map[TP]string{}
-	subscribed := map[string]bool{}
-	for _, m := range sn.members {
-		if !consuming(m.Status) {
-			continue
-		}
-		for _, tp := range m.Owned {
-			owner[tp] = m.ID
-		}
-		for _, t := range m.Topics {
-			subscribed[t] = true
-		}
-	}
-	var wanted []TP
-	for _, t := range sn.g.topics {
-		if subscribed[t.Name] {
-			for p := int32(0); p < t.Partitions; p++ {
-				wanted = append(wanted, TP{Topic: t.Name, Partition: p})
-			}
-		}
-	}
-	return owner, wanted
+// Outages lists the completed stretches outside rebalances when some
+// subscribed partition had no consumer. A stretch that runs into a
+// rebalance ends where the rebalance starts.
+func (s *Sim) Outages() []Outage {
+	sc := s.scan()
+	return sc.outs
 }
 
-func settledSnap(sn *snapshot, owner map[TP]string, wanted []TP) bool {
-	if sn.g.state != Stable && sn.g.state != KStable {
-		return false
+// scan walks the history once. It is cached: the lab asks after every what-if.
+func (s *Sim) scan() *ownershipScan {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.scanned == nil {
+		s.scanned = newOwnershipScan(s.sc.Protocol == "consumer")
+		s.scanned.run(s.steps)
 	}
-	for _, tp := range wanted {
-		if _, ok := owner[tp]; !ok {
-			return false
-		}
-	}
-	return true
+	return s.scanned
 }

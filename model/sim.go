@@ -15,6 +15,8 @@ type Sim struct {
 	flows []*FlowView // per step, with producers only (flow.go)
 	mu    sync.Mutex
 	views map[int]*GroupView
+	// scanned holds the rebalances and outages, read once on first use.
+	scanned *ownershipScan
 }
 
 // Simulate runs the scenario until the timeline is done and the group is quiet.

@@ -1,0 +1,343 @@
+package model
+
+import "maps"
+
+// ownershipScan walks the history once and cuts it into rebalances and
+// outages. It keeps who consumes what up to date from the members whose
+// views changed (snapshots share the others), so its cost follows the
+// changes, not steps × partitions.
+type ownershipScan struct {
+	consumer bool
+
+	views  []*MemberView    // the members of the last snapshot seen
+	topics []TopicView      // the topics of the last snapshot seen
+	parts  map[string]int32 // topic -> partition count
+	subs   map[string]int   // topic -> consuming members subscribing to it
+	owner  map[TP]string    // partition -> member consuming it now
+	undo   []ownerChange    // this step's changes to owner, to see the step before
+	outPre map[TP]string    // owners just before the open outage began
+	since  map[TP]int64     // subscribed partitions nobody consumes, since when
+	groupN int              // members the coordinator counts
+	busy   int              // classic: in-group members joining, rejoining or waiting for a partition
+	giving int              // in-group members inside a revoke or lost callback
+	stable map[int32]int    // consumer protocol: in-group members STABLE at each member epoch
+	at     int64            // time of the step being read
+	startG int32            // generation when the open rebalance started
+	prevG  int32            // generation (group epoch) at the previous snapshot
+	before map[TP]string    // last consumers when the open rebalance started
+	cur    *Rebalance       // the rebalance under way
+	out    *Outage          // the outage under way
+	done   []Rebalance      // completed rebalances
+	outs   []Outage         // completed outages
+}
+
+func newOwnershipScan(consumer bool) *ownershipScan {
+	return &ownershipScan{consumer: consumer, parts: map[string]int32{}, subs: map[string]int{},
+		owner: map[TP]string{}, since: map[TP]int64{}, stable: map[int32]int{}}
+}
+
+func (s *ownershipScan) run(steps []stepRec) {
+	var prev *snapshot
+	for i, r := range steps {
+		if r.snap == prev { // a routine heartbeat changes nothing
+			continue
+		}
+		prev = r.snap
+		s.at = r.at
+		s.undo = s.undo[:0]
+		s.readTopics(r.snap.g.topics)
+		s.readMembers(r.snap.members)
+		s.advance(i, r.snap.g)
+	}
+}
+
+// readTopics notes partitions added to subscribed topics: unconsumed until
+// someone is assigned them.
+func (s *ownershipScan) readTopics(topics []TopicView) {
+	if sameTopics(topics, s.topics) {
+		return
+	}
+	s.topics = topics
+	for _, t := range topics {
+		old := s.parts[t.Name]
+		if t.Partitions <= old {
+			continue
+		}
+		s.parts[t.Name] = t.Partitions
+		if s.subs[t.Name] > 0 {
+			s.markUnowned(t.Name, old, t.Partitions)
+		}
+	}
+}
+
+func (s *ownershipScan) readMembers(members []*MemberView) {
+	for i, v := range members {
+		var old *MemberView
+		if i < len(s.views) {
+			old = s.views[i]
+		}
+		if old != v {
+			s.replace(old, v)
+		}
+	}
+	s.views = members
+}
+
+// replace swaps one member's old view for its new one. Subscriptions go
+// first, the new one before the old, so a topic the member stays subscribed
+// to never looks unwanted for a moment.
+func (s *ownershipScan) replace(old, v *MemberView) {
+	if consuming(v.Status) {
+		for _, t := range v.Topics {
+			s.subscribe(t, 1)
+		}
+	}
+	if old != nil && consuming(old.Status) {
+		for _, t := range old.Topics {
+			s.subscribe(t, -1)
+		}
+	}
+	if old != nil {
+		s.count(old, -1)
+		for _, tp := range consumedBy(old) {
+			if s.owner[tp] == old.ID {
+				s.undo = append(s.undo, ownerChange{tp, old.ID})
+				delete(s.owner, tp)
+				if s.wanted(tp) {
+					s.since[tp] = s.at
+				}
+			}
+		}
+	}
+	s.count(v, 1)
+	for _, tp := range consumedBy(v) {
+		if from, ok := s.since[tp]; ok {
+			s.accrue(tp, from)
+			delete(s.since, tp)
+		}
+		s.undo = append(s.undo, ownerChange{tp, s.owner[tp]})
+		s.owner[tp] = v.ID
+	}
+}
+
+// consumedBy is what a member consumes: what it holds, less what its
+// revoke or lost callback is giving up (fetching is paused for those).
+func consumedBy(v *MemberView) []TP {
+	if !consuming(v.Status) {
+		return nil
+	}
+	if len(v.Revoking) == 0 {
+		return v.Owned
+	}
+	return minus(v.Owned, v.Revoking)
+}
+
+// count keeps the tallies that say whether the group has settled.
+func (s *ownershipScan) count(v *MemberView, d int) {
+	if !v.InGroup {
+		return
+	}
+	s.groupN += d
+	if v.Status == StatusRejoining && len(v.Revoking) > 0 && len(consumedBy(v)) < len(v.Owned) {
+		s.giving += d
+	}
+	if s.consumer {
+		if v.MemberState == MStable {
+			s.stable[v.MemberEpoch] += d
+		}
+		return
+	}
+	if v.Status == StatusJoining || v.Status == StatusRejoining || len(v.Pending) > 0 {
+		s.busy += d
+	}
+}
+
+func (s *ownershipScan) subscribe(topic string, d int) {
+	n := s.subs[topic]
+	s.subs[topic] = n + d
+	switch {
+	case n == 0 && d > 0:
+		s.markUnowned(topic, 0, s.parts[topic])
+	case n+d == 0:
+		for p := int32(0); p < s.parts[topic]; p++ {
+			tp := TP{Topic: topic, Partition: p}
+			if from, ok := s.since[tp]; ok {
+				s.accrue(tp, from)
+				delete(s.since, tp)
+			}
+		}
+	}
+}
+
+// markUnowned starts the clock on partitions [lo, hi) of a subscribed topic
+// that nobody consumes.
+func (s *ownershipScan) markUnowned(topic string, lo, hi int32) {
+	for p := lo; p < hi; p++ {
+		tp := TP{Topic: topic, Partition: p}
+		if _, held := s.owner[tp]; !held {
+			s.since[tp] = s.at
+		}
+	}
+}
+
+func (s *ownershipScan) wanted(tp TP) bool {
+	return s.subs[tp.Topic] > 0 && tp.Partition < s.parts[tp.Topic]
+}
+
+// accrue adds the time a partition went unconsumed, from `from` to now, to
+// the rebalance or outage under way (only the part inside it).
+func (s *ownershipScan) accrue(tp TP, from int64) {
+	switch {
+	case s.cur != nil:
+		if f := max(from, s.cur.StartMs); s.at > f {
+			s.cur.UnownedMs[tp] += s.at - f
+		}
+	case s.out != nil:
+		if f := max(from, s.out.StartMs); s.at > f {
+			s.out.UnownedMs[tp] += s.at - f
+		}
+	}
+}
+
+// advance opens and closes rebalances and outages after step i.
+func (s *ownershipScan) advance(i int, g groupSnap) {
+	switch {
+	case s.cur == nil && s.starts(i, g):
+		r := &Rebalance{StartStep: i, StartMs: s.at, UnownedMs: map[TP]int64{}}
+		before := s.ownersBefore()
+		if s.out != nil && s.out.StartMs >= s.at-netMs {
+			// The outage is the trigger's own network hop: a member that
+			// dropped its partitions (left, timed out) one request before
+			// the coordinator started the join phase. It is this
+			// rebalance's beginning.
+			r.StartStep, r.StartMs, r.UnownedMs = s.out.StartStep, s.out.StartMs, s.out.UnownedMs
+			before, s.out = s.outPre, nil
+		}
+		s.closeOutage(i)
+		s.cur, s.before, s.startG = r, before, g.generation
+	case s.cur != nil && s.settled(g):
+		s.finish(i, g)
+	}
+	s.prevG = g.generation
+	if s.cur != nil {
+		return
+	}
+	switch {
+	case s.out == nil && len(s.since) > 0 && (g.state == Stable || g.state == KStable):
+		s.out = &Outage{StartStep: i, StartMs: s.at, UnownedMs: map[TP]int64{}}
+		s.outPre = s.ownersBefore()
+	case s.out != nil && len(s.since) == 0:
+		s.closeOutage(i)
+	}
+}
+
+// starts: a join phase began (classic) or the group epoch went up
+// (KIP-848). A member that revokes before it tells the coordinator (a
+// subscription change, the leader seeing new partitions) starts it a
+// network hop earlier: its partitions stop being consumed at the revocation.
+func (s *ownershipScan) starts(i int, g groupSnap) bool {
+	switch {
+	case i == 0:
+		return false
+	case s.giving > 0:
+		return true
+	case s.consumer:
+		return g.generation > s.prevG
+	}
+	return g.state == PreparingRebalance || g.state == CompletingRebalance
+}
+
+// settled: the group is Stable and every member of it is done (classic), or
+// every member is STABLE at the assignment epoch, which has caught up with
+// the group epoch (KIP-848: the group state itself lags a step behind the
+// epoch bump in the trace). An emptied group has nothing left to settle.
+func (s *ownershipScan) settled(g groupSnap) bool {
+	if s.consumer {
+		if s.groupN == 0 {
+			return g.assignEpoch == g.generation
+		}
+		return g.state == KStable && g.assignEpoch == g.generation && s.stable[g.assignEpoch] == s.groupN &&
+			s.consumedByUp(g)
+	}
+	if g.generation <= s.startG {
+		// No join phase has completed: a coordinator failover threw the
+		// one under way away, and the members join again. Still the
+		// same rebalance.
+		return false
+	}
+	return g.state == Empty || (g.state == Stable && s.busy == 0)
+}
+
+// consumedByUp: every subscribed partition is consumed, but for those
+// targeted at members that are down (crashed, their session not yet
+// expired). The coordinator marks a member STABLE when it answers it, a
+// network hop before the member takes its partitions.
+func (s *ownershipScan) consumedByUp(g groupSnap) bool {
+	if len(s.since) == 0 {
+		return true
+	}
+	down := map[TP]bool{}
+	for _, v := range s.views {
+		if v.InGroup && !consuming(v.Status) {
+			for _, tp := range g.target[v.MemberID] {
+				down[tp] = true
+			}
+		}
+	}
+	for tp := range s.since {
+		if !down[tp] {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *ownershipScan) finish(i int, g groupSnap) {
+	for tp, from := range s.since {
+		s.accrue(tp, from)
+	}
+	r := s.cur
+	r.EndStep, r.EndMs, r.Generation = i, s.at, g.generation
+	for tp, b := range s.before {
+		if s.owner[tp] != b {
+			r.Moved++ // to another member, or to nobody yet
+		}
+	}
+	s.done = append(s.done, *r)
+	s.cur, s.before = nil, nil
+}
+
+func (s *ownershipScan) closeOutage(i int) {
+	if s.out == nil {
+		return
+	}
+	for tp, from := range s.since {
+		s.accrue(tp, from)
+	}
+	s.out.EndStep, s.out.EndMs = i, s.at
+	for _, ms := range s.out.UnownedMs {
+		if ms > 0 { // a partition went unconsumed for a while: worth a record
+			s.outs = append(s.outs, *s.out)
+			break
+		}
+	}
+	s.out = nil
+}
+
+type ownerChange struct {
+	tp  TP
+	was string // "" when nobody consumed it
+}
+
+// ownersBefore is who consumed what before the step being read.
+func (s *ownershipScan) ownersBefore() map[TP]string {
+	out := maps.Clone(s.owner)
+	for k := len(s.undo) - 1; k >= 0; k-- {
+		if c := s.undo[k]; c.was == "" {
+			delete(out, c.tp)
+		} else {
+			out[c.tp] = c.was
+		}
+	}
+	return out
+}
