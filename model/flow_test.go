@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kvizlab/kviz/demo"
 	"github.com/kvizlab/kviz/model"
 	"github.com/kvizlab/kviz/strategies"
 	"pgregory.net/rapid"
@@ -308,5 +309,36 @@ timeline:
 	}
 	if mid.Lag < 1500 || end.Consumed <= mid.Consumed {
 		t.Errorf("lag %d during the stall; consumed %d after it (was %d)", mid.Lag, end.Consumed, mid.Consumed)
+	}
+}
+
+// Producers change nothing in the group's own trace.
+func TestProducersLeaveTheGroupTraceAlone(t *testing.T) {
+	data, _ := demo.Get("producers")
+	sc, err := model.ParseScenario("producers.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	with, err := model.Simulate(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare := *sc
+	bare.Flow = nil
+	without, err := model.Simulate(&bare)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if with.Len() != without.Len() {
+		t.Fatalf("%d steps with producers, %d without", with.Len(), without.Len())
+	}
+	for i := 0; i < with.Len(); i++ {
+		a, b := with.Step(i), without.Step(i)
+		a.Lag = nil
+		ja, _ := json.Marshal(a)
+		jb, _ := json.Marshal(b)
+		if string(ja) != string(jb) {
+			t.Fatalf("step %d differs:\n%s\n%s", i, ja, jb)
+		}
 	}
 }

@@ -20,11 +20,11 @@ func (a App) brokerLines(f *model.FlowView, w, h int) []string {
 	for _, b := range f.Brokers {
 		state := st.Good.Render("● up  ")
 		if !b.Up {
-			state = st.Bad.Render("✗ down")
+			state = st.brushes.bad.paint("✗ down")
 		}
-		line := fmt.Sprintf("b%-2d %s %s", b.ID, state, st.Faint.Render(fmt.Sprintf("leads %d · holds %d", b.Leads, b.Replicas)))
+		line := fmt.Sprintf("b%-2d %s %s", b.ID, state, st.brushes.faint.paint(fmt.Sprintf("leads %d · holds %d", b.Leads, b.Replicas)))
 		if b.ID == coordinator {
-			line += st.Accent.Render(" · coordinator")
+			line += st.brushes.accent.paint(" · coordinator")
 		}
 		out = append(out, fit(line, w))
 	}
@@ -54,19 +54,19 @@ func (a App) replicaLine(topic string, p model.FlowPartition, down map[int]bool)
 		s := fmt.Sprint(r)
 		switch {
 		case r == p.Leader:
-			s = st.Accent.Render("⟨" + s + "⟩")
+			s = st.brushes.accent.paint("⟨" + s + "⟩")
 		case down[r]:
-			s = st.Bad.Render(s + "✗")
+			s = st.brushes.bad.paint(s + "✗")
 		case !slices.Contains(p.ISR, r):
-			s = st.Faint.Render(s)
+			s = st.brushes.faint.paint(s)
 		}
 		reps = append(reps, s)
 	}
 	line := pad(fmt.Sprintf("%s-%d", topic, p.Partition), 11) + " " + strings.Join(reps, " ")
 	if p.Leader < 0 {
-		line += st.Bad.Render("  offline")
+		line += st.brushes.bad.paint("  offline")
 	} else if len(p.Replicas) > 0 && p.Leader != p.Replicas[0] {
-		line += st.Faint.Render("  not preferred")
+		line += st.brushes.faint.paint("  not preferred")
 	}
 	return line
 }
@@ -74,13 +74,13 @@ func (a App) replicaLine(topic string, p model.FlowPartition, down map[int]bool)
 // brokerSummary is the broker map in one line, for narrow terminals.
 func (a App) brokerSummary(f *model.FlowView) string {
 	st := &a.styles
-	parts := []string{st.Faint.Render("brokers")}
+	parts := []string{st.brushes.faint.paint("brokers")}
 	for _, b := range f.Brokers {
 		if b.Up {
 			parts = append(parts, fmt.Sprintf("b%d %s leads %d", b.ID, st.Good.Render("●"), b.Leads))
 		} else {
-			parts = append(parts, st.Bad.Render(fmt.Sprintf("b%d ✗ down", b.ID)))
+			parts = append(parts, st.brushes.bad.paint(fmt.Sprintf("b%d ✗ down", b.ID)))
 		}
 	}
-	return strings.Join(parts, st.Faint.Render(" · "))
+	return strings.Join(parts, st.brushes.faint.paint(" · "))
 }

@@ -99,13 +99,13 @@ func (a App) producerLines(f *model.FlowView, w, h int, brokerPane bool) []strin
 		if legend := wrap(flowLegend, w); h-len(out) > len(legend) {
 			out = append(out, "")
 			for _, l := range legend {
-				out = append(out, st.Faint.Render(l))
+				out = append(out, st.brushes.faint.paint(l))
 			}
 		}
 		return out
 	}
 	if room < len(rows) && room > 0 {
-		rows = append(rows[:room-1], st.Faint.Render(fmt.Sprintf("… %d more rows: make the terminal taller", len(rows)-room+1)))
+		rows = append(rows[:room-1], st.brushes.faint.paint(fmt.Sprintf("… %d more rows: make the terminal taller", len(rows)-room+1)))
 	}
 	return append(out, rows...)
 }
@@ -118,11 +118,11 @@ const flowLegend = "▲ hot: twice the topic's mean rate · in: records/s landin
 // and why its latest record went where it did.
 func (a App) producerLine(p model.ProducerView) string {
 	st := &a.styles
-	head := st.Bold.Render(p.Name) + st.Faint.Render(" → ") + p.Topic + st.Faint.Render(fmt.Sprintf(" · %s · %s sent", p.Partitioner, count(p.Records)))
+	head := st.Bold.Render(p.Name) + st.brushes.faint.paint(" → ") + p.Topic + st.brushes.faint.paint(fmt.Sprintf(" · %s · %s sent", p.Partitioner, count(p.Records)))
 	if p.LastPartition < 0 {
-		return head + st.Faint.Render(" · nothing yet")
+		return head + st.brushes.faint.paint(" · nothing yet")
 	}
-	return head + st.Faint.Render(" · latest: ") + p.LastLine
+	return head + st.brushes.faint.paint(" · latest: ") + p.LastLine
 }
 
 // routeLines explains the newest keyed record step by step: key bytes →
@@ -162,7 +162,7 @@ func (a App) partitionHeader(name string, w int) string {
 	st := &a.styles
 	rb, lb := barWidths(w)
 	cols := fmt.Sprintf(" %*s %*s %-*s %*s %-*s %s", colRate, "in", colEnd, "log end", lb, "lag", colLag, "", colOwner, "owner", "re-read")
-	return fit(st.PaneTitle.Render(pad(name, 1+colPart+1+rb))+st.Faint.Render(cols), w)
+	return fit(st.brushes.title.paint(pad(name, 1+colPart+1+rb))+st.brushes.faint.paint(cols), w)
 }
 
 // partitionRow is one partition: a bar of records landing per second (hot
@@ -178,13 +178,13 @@ func (a App) partitionRow(p model.FlowPartition, t model.FlowTopic, maxLag int64
 	mark := " "
 	rateBar := bar(p.PerSec, maxRate, rb)
 	if p.Hot {
-		mark = st.Bad.Render("▲")
-		rateBar = st.Warn.Render(rateBar)
+		mark = st.brushes.bad.paint("▲")
+		rateBar = st.brushes.warn.paint(rateBar)
 	}
-	lagStyle, owner := st.Faint, st.Faint.Render(pad("—", colOwner))
+	lagBrush, owner := st.brushes.faint, st.brushes.faint.paint(pad("—", colOwner))
 	if idx, ok := a.info.letters[p.Owner]; ok && p.Owner != "" {
-		lagStyle = st.MemberFg(idx)
-		owner = lagStyle.Render(pad(string(rosterGlyphs[idx%len(rosterGlyphs)])+" "+p.Owner, colOwner))
+		lagBrush = st.brushes.fg[idx%len(st.brushes.fg)]
+		owner = lagBrush.paint(pad(string(rosterGlyphs[idx%len(rosterGlyphs)])+" "+p.Owner, colOwner))
 	}
 	lagText := count(lagOf(p))
 	if !p.LagKnown {
@@ -192,14 +192,14 @@ func (a App) partitionRow(p model.FlowPartition, t model.FlowTopic, maxLag int64
 	}
 	dup := ""
 	if p.Duplicates > 0 {
-		dup = st.Warn.Render(count(p.Duplicates))
+		dup = st.brushes.warn.paint(count(p.Duplicates))
 	}
 	leader := ""
 	if p.Leader < 0 {
-		leader = st.Bad.Render(" offline")
+		leader = st.brushes.bad.paint(" offline")
 	}
 	line := fmt.Sprintf("%s%-*s %s %*s %*s %s %*s %s %s%s", mark, colPart, fmt.Sprintf("p%d", p.Partition), rateBar,
-		colRate, rate(p.PerSec), colEnd, count(p.LogEnd), lagStyle.Render(bar(float64(lagOf(p)), float64(maxLag), lb)),
+		colRate, rate(p.PerSec), colEnd, count(p.LogEnd), lagBrush.paint(bar(float64(lagOf(p)), float64(maxLag), lb)),
 		colLag, lagText, owner, pad(dup, colDup), leader)
 	return fit(line, w)
 }

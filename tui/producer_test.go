@@ -116,3 +116,38 @@ func TestBar(t *testing.T) {
 	assert.Equal(t, "▏   ", bar(0.001, 10, 4), "anything above zero shows")
 	assert.Equal(t, "████", bar(50, 10, 4), "never longer than its width")
 }
+
+// BenchmarkProducerPaneFrame draws demo:producers' last step with the
+// producer pane in focus.
+func BenchmarkProducerPaneFrame(b *testing.B) {
+	a := producersApp(b, 160, 48)
+	var m tea.Model = a
+	m, _ = m.Update(press("G"))
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = m.View()
+	}
+}
+
+// BenchmarkProducerStep is one n press on demo:producers, frame included:
+// the data path is already computed, so stepping stays instant.
+func BenchmarkProducerStep(b *testing.B) {
+	a := producersApp(b, 160, 48)
+	var m tea.Model = a
+	for b.Loop() {
+		if m.(App).step == a.sim.Len()-1 {
+			m = a
+		}
+		m, _ = m.Update(press("n"))
+		_ = m.View()
+	}
+}
+
+// BenchmarkProducerKeystrokeInsertsEvent is x (crash) on demo:producers:
+// the group and its data path are simulated again.
+func BenchmarkProducerKeystrokeInsertsEvent(b *testing.B) {
+	a := realDrive(producersApp(b, 160, 48), press("]"), press("]"))
+	for b.Loop() {
+		_ = realDrive(a, press("x")).View()
+	}
+}
