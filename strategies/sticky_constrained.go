@@ -1,7 +1,6 @@
 package strategies
 
 import (
-	"cmp"
 	"slices"
 	"sort"
 )
@@ -11,9 +10,10 @@ import (
 // same topics. Members are int indices, partitions pids; the lists keep the
 // exact order of Kafka's LinkedLists, because that order decides who gets what.
 type constrainedBuilder struct {
-	in     *stickyInput
-	claims *stickyClaims
-	ex     *Explainer
+	in       *stickyInput
+	sortKeys []uint64 // scratch for sortPartitionThenTopic
+	claims   *stickyClaims
+	ex       *Explainer
 
 	minQuota, maxQuota int
 	expectedOverMin    int // members that end with maxQuota (P % M)
@@ -106,7 +106,7 @@ func (b *constrainedBuilder) assignOwned() {
 			}
 			owned = append(owned, pid)
 		}
-		slices.SortStableFunc(owned, func(a, b int32) int { return partitionThenTopicCompare(in, a, b) })
+		b.sortKeys = sortPartitionThenTopic(in, owned, b.sortKeys)
 		keep := len(owned)
 		switch {
 		case len(owned) < b.minQuota:
@@ -135,15 +135,23 @@ func (b *constrainedBuilder) assignOwned() {
 	}
 }
 
-// partitionThenTopicCompare is Comparator.comparing(partition)
-// .thenComparing(topic) (Kafka 3.8+, so members keep a spread of partition
-// numbers across topics). Topic indices follow Java String order.
-func partitionThenTopicCompare(in *stickyInput, a, b int32) int {
-	ta, tb := in.topicOf[a], in.topicOf[b]
-	if c := cmp.Compare(a-in.base[ta], b-in.base[tb]); c != 0 {
-		return c
+// sortPartitionThenTopic sorts pids as Kafka's
+// Comparator.comparing(partition).thenComparing(topic) does (3.8+, so members
+// keep a spread of partition numbers across topics). Topic
+// indices follow Java String order, so one integer key per pid, partition
+// high and topic low, sorts the same; keys is scratch space, returned for reuse.
+func sortPartitionThenTopic(in *stickyInput, pids []int32, keys []uint64) []uint64 {
+	keys = keys[:0]
+	for _, pid := range pids {
+		t := in.topicOf[pid]
+		keys = append(keys, uint64(pid-in.base[t])<<32|uint64(t))
 	}
-	return cmp.Compare(ta, tb)
+	slices.Sort(keys)
+	for i, k := range keys {
+		t := int32(uint32(k))
+		pids[i] = in.base[t] + int32(k>>32)
+	}
+	return keys
 }
 
 func (b *constrainedBuilder) explainKeep(m int, owned []int32, keep int) {

@@ -59,29 +59,68 @@ func bitsetBytes(b bitset) []byte {
 }
 
 func newStickyInput(g Group) *stickyInput {
-	in := &stickyInput{topicIndex: map[string]int{}}
-	in.members = make([]Member, len(g.Members))
-	in.ids = make([]string, len(g.Members))
-	in.gen = make([]int32, len(g.Members))
-	used := map[string]bool{}
+	n := len(g.Members)
+	in := &stickyInput{
+		members: append([]Member(nil), g.Members...),
+		ids:     make([]string, n),
+		gen:     make([]int32, n),
+	}
 	for i, m := range g.Members {
-		in.members[i] = m
 		in.ids[i] = m.ID
 		in.gen[i] = m.Generation
 		if in.gen[i] < 0 {
 			in.gen[i] = NoGeneration
 		}
-		for _, t := range m.Topics {
-			if g.Topics[t] > 0 {
-				used[t] = true
-			}
-		}
 	}
 	in.order = javaHashMapOrder(in.ids)
-	in.topics = SortedTopics(used)
-	in.base = make([]int32, len(in.topics))
-	in.counts = make([]int32, len(in.topics))
-	for i, t := range in.topics {
+	names, perMember := nameTopics(g.Members)
+	remap := in.indexTopics(g, names)
+	in.indexSubscriptions(len(names), remap, perMember)
+	in.indexOwned()
+	in.racks = newStickyRacks(g, in)
+	return in
+}
+
+// nameTopics numbers every topic any member names, in the order first
+// named, and lists each member's topics by that number. One map, one pass:
+// this runs on every assignment, and at workshop size the conversion costs
+// more than the assignment itself.
+func nameTopics(members []Member) ([]string, [][]int32) {
+	named := make(map[string]int32)
+	var names []string
+	perMember := make([][]int32, len(members))
+	for i, m := range members {
+		ids := make([]int32, 0, len(m.Topics))
+		for _, t := range m.Topics {
+			id, ok := named[t]
+			if !ok {
+				id = int32(len(names))
+				named[t] = id
+				names = append(names, t)
+			}
+			ids = append(ids, id)
+		}
+		perMember[i] = ids
+	}
+	return names, perMember
+}
+
+// indexTopics builds partitionsPerTopic: the named topics with at least one
+// partition, in Java String order. It returns, per named topic, its index
+// there, or -1.
+func (in *stickyInput) indexTopics(g Group, names []string) []int {
+	used := make([]string, 0, len(names))
+	for _, t := range names {
+		if g.Topics[t] > 0 {
+			used = append(used, t)
+		}
+	}
+	sort.Slice(used, func(i, j int) bool { return JavaLess(used[i], used[j]) })
+	in.topics = used
+	in.topicIndex = make(map[string]int, len(used))
+	in.base = make([]int32, len(used))
+	in.counts = make([]int32, len(used))
+	for i, t := range used {
 		in.topicIndex[t] = i
 		in.base[i] = int32(in.numP)
 		in.counts[i] = g.Topics[t]
@@ -93,43 +132,35 @@ func newStickyInput(g Group) *stickyInput {
 			in.topicOf[in.base[i]+p] = int32(i)
 		}
 	}
-	in.indexSubscriptions()
-	in.indexOwned()
-	in.racks = newStickyRacks(g, in)
-	return in
+	remap := make([]int, len(names))
+	for k, t := range names {
+		remap[k] = -1
+		if i, ok := in.topicIndex[t]; ok {
+			remap[k] = i
+		}
+	}
+	return remap
 }
 
 // indexSubscriptions turns each member's topic list into bitsets: over every
 // topic it names (its raw subscription, for allSubscriptionsEqual) and over
 // partitionsPerTopic. A repeated topic counts once: a Kafka consumer sends
 // its subscription from a Set, so it can never repeat.
-func (in *stickyInput) indexSubscriptions() {
+func (in *stickyInput) indexSubscriptions(numNamed int, remap []int, perMember [][]int32) {
 	n := len(in.members)
-	named := make(map[string]int, len(in.topics)) // every topic any member names
-	for _, t := range in.topics {
-		named[t] = len(named)
-	}
-	for _, m := range in.members {
-		for _, t := range m.Topics {
-			if _, ok := named[t]; !ok {
-				named[t] = len(named)
-			}
-		}
-	}
 	in.subscribed = make([][]int, n)
 	in.subAll = make([]bitset, n)
 	in.subBits = make([]bitset, n)
 	in.subCount = make([]int, n)
-	for i, m := range in.members {
-		all, usedBits := newBitset(len(named)), newBitset(len(in.topics))
-		for _, t := range m.Topics {
-			ti := named[t]
-			if all.has(ti) {
+	for i, ids := range perMember {
+		all, usedBits := newBitset(numNamed), newBitset(len(in.topics))
+		for _, id := range ids {
+			if all.has(int(id)) {
 				continue
 			}
-			all.set(ti)
+			all.set(int(id))
 			in.subCount[i]++
-			if ti < len(in.topics) {
+			if ti := remap[id]; ti >= 0 {
 				usedBits.set(ti)
 				in.subscribed[i] = append(in.subscribed[i], ti)
 			}
