@@ -23,9 +23,13 @@ func (f *flow) view() *FlowView {
 	for i, t := range f.topics {
 		v.Topics[i] = f.shareTopic(i, f.topicView(t))
 	}
-	for _, p := range f.sim.Producers() {
+	for i, p := range f.sim.Producers() {
 		v.Records += p.Records
-		v.Producers = append(v.Producers, producerView(p, f.sim.PartitionCount(p.Topic())))
+		pv := producerView(p, f.sim.PartitionCount(p.Topic()))
+		if i < len(f.sc.Flow.Producers) { // the rest are made for produce: entries, at the latest version
+			pv.Version = f.sc.Flow.Producers[i].Version
+		}
+		v.Producers = append(v.Producers, pv)
 	}
 	v.Brokers = f.brokerViews()
 	if f.last != nil && slices.Equal(v.Brokers, f.last.Brokers) {

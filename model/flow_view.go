@@ -45,6 +45,7 @@ type FlowPartition struct {
 type ProducerView struct {
 	Name, Topic string
 	Partitioner string
+	Version     string // the Kafka client version the scenario gave ("" = latest)
 	Records     int64
 	// LastKey is the latest record's key (nil = null key); LastPartition is
 	// where it went (-1 before the first record), LastLine why in one line,

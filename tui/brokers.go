@@ -18,11 +18,11 @@ func (a App) brokerLines(f *model.FlowView, w, h int) []string {
 	var out []string
 	coordinator := a.view().CoordinatorBroker
 	for _, b := range f.Brokers {
-		state := st.Good.Render("● up  ")
+		state := st.Good.Render("●") + " leads " + fmt.Sprint(b.Leads)
 		if !b.Up {
 			state = st.brushes.bad.paint("✗ down")
 		}
-		line := fmt.Sprintf("b%-2d %s %s", b.ID, state, st.brushes.faint.paint(fmt.Sprintf("leads %d · holds %d", b.Leads, b.Replicas)))
+		line := fmt.Sprintf("b%-2d %s %s", b.ID, state, st.brushes.faint.paint(fmt.Sprintf("· holds %d", b.Replicas)))
 		if b.ID == coordinator {
 			line += st.brushes.accent.paint(" · coordinator")
 		}

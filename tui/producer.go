@@ -93,9 +93,12 @@ func (a App) producerLines(f *model.FlowView, w, h int, brokerPane bool) []strin
 	}
 	route := a.routeLines(f, w)
 	room := h - len(out)
-	if room >= len(rows)+len(route)+1 {
+	if room >= len(rows)+len(route) {
 		out = append(out, rows...)
-		out = append(append(out, ""), route...)
+		if room > len(rows)+len(route) {
+			out = append(out, "")
+		}
+		out = append(out, route...)
 		if legend := wrap(flowLegend, w); h-len(out) > len(legend) {
 			out = append(out, "")
 			for _, l := range legend {
@@ -118,7 +121,12 @@ const flowLegend = "▲ hot: twice the topic's mean rate · in: records/s landin
 // and why its latest record went where it did.
 func (a App) producerLine(p model.ProducerView) string {
 	st := &a.styles
-	head := st.Bold.Render(p.Name) + st.brushes.faint.paint(" → ") + p.Topic + st.brushes.faint.paint(fmt.Sprintf(" · %s · %s sent", p.Partitioner, count(p.Records)))
+	version := p.Version
+	if version == "" {
+		version = "latest"
+	}
+	head := st.Bold.Render(p.Name) + st.brushes.faint.paint(" → ") + p.Topic +
+		st.brushes.faint.paint(fmt.Sprintf(" · %s, Kafka %s · %s sent", p.Partitioner, version, count(p.Records)))
 	if p.LastPartition < 0 {
 		return head + st.brushes.faint.paint(" · nothing yet")
 	}
