@@ -170,24 +170,25 @@ func (a App) partitionHeader(name string, w int) string {
 	st := &a.styles
 	rb, lb := barWidths(w)
 	cols := fmt.Sprintf(" %*s %*s %-*s %*s %-*s %s", colRate, "in", colEnd, "log end", lb, "lag", colLag, "", colOwner, "owner", "re-read")
-	return fit(st.brushes.title.paint(pad(name, 1+colPart+1+rb))+st.brushes.faint.paint(cols), w)
+	title := fit(st.brushes.title.paint(name)+st.brushes.faint.paint(" · records held"), 1+colPart+1+rb)
+	return fit(pad(title, 1+colPart+1+rb)+st.brushes.faint.paint(cols), w)
 }
 
-// partitionRow is one partition: a bar of records landing per second (hot
-// ones marked), its log-end offset, a lag bar in the owner's colour, the
-// owner and the records read twice.
+// partitionRow is one partition: a bar of the records it holds (hot ones,
+// by the rate records land, marked), that rate, its log-end offset, a lag
+// bar in the owner's colour, the owner and the records read twice.
 func (a App) partitionRow(p model.FlowPartition, t model.FlowTopic, maxLag int64, w int) string {
 	st := &a.styles
 	rb, lb := barWidths(w)
-	var maxRate float64
+	var maxEnd int64
 	for _, q := range t.Partitions {
-		maxRate = max(maxRate, q.PerSec)
+		maxEnd = max(maxEnd, q.LogEnd)
 	}
 	mark := " "
-	rateBar := bar(p.PerSec, maxRate, rb)
+	countBar := bar(float64(p.LogEnd), float64(maxEnd), rb)
 	if p.Hot {
 		mark = st.brushes.bad.paint("▲")
-		rateBar = st.brushes.warn.paint(rateBar)
+		countBar = st.brushes.warn.paint(countBar)
 	}
 	lagBrush, owner := st.brushes.faint, st.brushes.faint.paint(pad("—", colOwner))
 	if idx, ok := a.info.letters[p.Owner]; ok && p.Owner != "" {
@@ -206,7 +207,7 @@ func (a App) partitionRow(p model.FlowPartition, t model.FlowTopic, maxLag int64
 	if p.Leader < 0 {
 		leader = st.brushes.bad.paint(" offline")
 	}
-	line := fmt.Sprintf("%s%-*s %s %*s %*s %s %*s %s %s%s", mark, colPart, fmt.Sprintf("p%d", p.Partition), rateBar,
+	line := fmt.Sprintf("%s%-*s %s %*s %*s %s %*s %s %s%s", mark, colPart, fmt.Sprintf("p%d", p.Partition), countBar,
 		colRate, rate(p.PerSec), colEnd, count(p.LogEnd), lagBrush.paint(bar(float64(lagOf(p)), float64(maxLag), lb)),
 		colLag, lagText, owner, pad(dup, colDup), leader)
 	return fit(line, w)
@@ -214,7 +215,7 @@ func (a App) partitionRow(p model.FlowPartition, t model.FlowTopic, maxLag int64
 
 // lagScaleFloor is the smallest full lag bar: a lag of 2 is not a full bar.
 // Lag bars share one scale across topics, so lags compare at a glance;
-// rate bars are per topic, so a hot partition stands out in its own.
+// record-count bars are per topic, so a hot partition stands out in its own.
 const lagScaleFloor = 100
 
 // lagOf is what the lag bar shows: the lag, or nothing while the group has
