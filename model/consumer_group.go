@@ -44,6 +44,7 @@ type consumerGroup struct {
 	// filterTargets: a subscription or partition count changed, so old
 	// targets may name partitions the assignor must not see as owned.
 	filterTargets bool
+	input         []strategies.Member // computeTarget's input, reused between runs
 }
 
 // kMember is one member as the coordinator keeps it.
@@ -221,12 +222,15 @@ func (g *consumerGroup) fence(id, why string) {
 func (g *consumerGroup) topicsChanged() { g.metaStale, g.filterTargets = true, true }
 
 // computeTarget runs the server-side assignor over the members, each
-// reporting its previous target as owned.
+// reporting its previous target as owned. Kafka runs it on every heartbeat
+// that finds the group epoch ahead of the assignment epoch, so a thousand
+// joiners mean a thousand runs: the input is built from slices kept for
+// the purpose, and unchanged targets keep their slices.
 func (g *consumerGroup) computeTarget() {
 	if g.groupEpoch <= g.assignEpoch {
 		return
 	}
-	var members []strategies.Member
+	members := g.input[:0]
 	for _, id := range g.order {
 		m := g.members[id]
 		owned := g.target[id]
@@ -236,18 +240,26 @@ func (g *consumerGroup) computeTarget() {
 		members = append(members, strategies.Member{ID: id, InstanceID: m.instance, Topics: m.topics,
 			Owned: owned, Generation: g.assignEpoch})
 	}
+	g.input = members
 	grp := strategies.Group{Topics: g.w.subscribedTopics(members), Members: members}
-	if err := grp.Validate(); err != nil {
-		g.w.fail("target assignment: %v", err)
-		return
+	// Targets only ever name partitions of subscribed topics (the assignor
+	// made them, partitions never go away, and a subscription or partition
+	// change filters them first), and member ids are the group's map keys:
+	// the input needs checking only when something outside the group's
+	// own bookkeeping changed.
+	if g.filterTargets || len(g.target) == 0 {
+		if err := grp.Validate(); err != nil {
+			g.w.fail("target assignment: %v", err)
+			return
+		}
 	}
 	res := g.w.assignor.Assign(grp, nil)
-	target := map[string][]TP{}
+	target := make(map[string][]TP, len(g.order))
 	var parts []string
 	for _, id := range g.order {
-		target[id] = tpsOf(res.Assignment[id])
+		target[id] = sameOrNew(res.Assignment[id], g.target[id])
 		if len(parts) <= maxListed {
-			parts = append(parts, fmt.Sprintf("%s %s", g.members[id].client, fmtTPs(target[id])))
+			parts = append(parts, fmt.Sprintf("%s %s", g.members[id].client, fmtShort(target[id])))
 		}
 	}
 	g.target = target
