@@ -170,7 +170,7 @@ func (a App) partitionHeader(name string, w int) string {
 	st := &a.styles
 	rb, lb := barWidths(w)
 	cols := fmt.Sprintf(" %*s %*s %-*s %*s %-*s %s", colRate, "in", colEnd, "log end", lb, "lag", colLag, "", colOwner, "owner", "re-read")
-	title := fit(st.brushes.title.paint(name)+st.brushes.faint.paint(" · records held"), 1+colPart+1+rb)
+	title := fit(st.brushes.title.paint(name)+st.brushes.faint.paint(" · records"), 1+colPart+1+rb)
 	return fit(pad(title, 1+colPart+1+rb)+st.brushes.faint.paint(cols), w)
 }
 
