@@ -16,6 +16,20 @@ func sameOrNew(a map[string][]int32, prev []TP) []TP {
 // sameAsList: a (topic -> ascending partitions) lists exactly prev, which
 // is sorted by topic, then partition.
 func sameAsList(a map[string][]int32, prev []TP) bool {
+	if len(a) == 1 && len(prev) > 0 {
+		// One topic (the usual group): one lookup, no map walk.
+		t := prev[0].Topic
+		ps := a[t]
+		if len(ps) != len(prev) || prev[len(prev)-1].Topic != t {
+			return false
+		}
+		for k, p := range ps {
+			if prev[k].Partition != p {
+				return false
+			}
+		}
+		return true
+	}
 	n, topics := 0, 0
 	for _, ps := range a {
 		n += len(ps)
