@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sort"
+	"sync"
 
 	kcluster "github.com/kvizlab/kviz/model/cluster"
 	"github.com/kvizlab/kviz/model/produce"
@@ -278,10 +279,23 @@ func sameOwners(a, b map[strategies.TopicPartition]string) bool {
 	return true
 }
 
-// buildFlows replays the steps and returns the data path's view after each;
-// a step where time stood still and no partition changed hands shares the
+// flowCache is the data path's view after each step, replayed on demand:
+// asking for step i replays from the last step built, so opening a
+// scenario, or inserting an event, costs nothing until a step is drawn,
+// and stepping forward costs only the virtual time between two steps. A
+// step where time stood still and no partition changed hands shares the
 // previous step's view.
-func buildFlows(sc *Scenario, steps []stepRec) ([]*FlowView, error) {
+type flowCache struct {
+	mu    sync.Mutex
+	f     *flow
+	steps []stepRec
+	views []*FlowView
+	err   error // the replay failed here; later views repeat the last good one with Err
+}
+
+// newFlowCache prepares the replay; a scenario's data path that cannot
+// start (a producer the model refuses) is an error at once.
+func newFlowCache(sc *Scenario, steps []stepRec) (*flowCache, error) {
 	if sc.Flow == nil || len(steps) == 0 {
 		return nil, nil
 	}
@@ -289,32 +303,73 @@ func buildFlows(sc *Scenario, steps []stepRec) ([]*FlowView, error) {
 	if err != nil {
 		return nil, fmt.Errorf("producers: %w", err)
 	}
-	out := make([]*FlowView, len(steps))
-	for i, r := range steps {
-		applied := f.next
-		if err := f.advanceTo(r.at); err != nil {
-			return out[:i], fmt.Errorf("producers at %d ms: %w", r.at, err)
-		}
-		changed, err := f.follow(r.snap)
-		if err != nil {
-			return out[:i], fmt.Errorf("producers at %d ms: %w", r.at, err)
-		}
-		if i > 0 && !changed && applied == f.next && r.at == out[i-1].TimeMs {
-			out[i] = out[i-1]
-			continue
-		}
-		out[i] = f.view()
-	}
-	return out, nil
+	return &flowCache{f: f, steps: steps}, nil
 }
 
-// flow is step i's data path view (nil without producers, or past a
-// failed replay).
-func (s *Sim) flow(i int) *FlowView {
-	if i < len(s.flows) {
-		return s.flows[i]
+// at is the view after step i (clamped to the trace).
+func (c *flowCache) at(i int) *FlowView {
+	i = max(0, min(i, len(c.steps)-1))
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for len(c.views) <= i {
+		c.views = append(c.views, c.next())
 	}
-	return nil
+	return c.views[i]
+}
+
+// next builds the view after the next step.
+func (c *flowCache) next() *FlowView {
+	i := len(c.views)
+	if c.err == nil {
+		v, err := c.build(i)
+		if err == nil {
+			return v
+		}
+		c.err = err
+	}
+	var v FlowView
+	if i > 0 {
+		v = *c.views[i-1]
+	}
+	v.TimeMs, v.Err = c.steps[i].at, c.err.Error()
+	return &v
+}
+
+func (c *flowCache) build(i int) (*FlowView, error) {
+	f, r := c.f, c.steps[i]
+	applied := f.next
+	if err := f.advanceTo(r.at); err != nil {
+		return nil, fmt.Errorf("producers at %d ms: %w", r.at, err)
+	}
+	changed, err := f.follow(r.snap)
+	if err != nil {
+		return nil, fmt.Errorf("producers at %d ms: %w", r.at, err)
+	}
+	if i > 0 && !changed && applied == f.next && r.at == c.views[i-1].TimeMs {
+		return c.views[i-1], nil
+	}
+	return f.view(), nil
+}
+
+// Flow is the data path after this step (producers, offsets, lag,
+// replicas); nil when the scenario has no producers. The first call for a
+// late step replays the steps before it.
+func (v *GroupView) Flow() *FlowView {
+	if v.flows == nil {
+		return nil
+	}
+	return v.flows.at(v.step)
+}
+
+// HasFlow reports whether the scenario has a data path, without building it.
+func (v *GroupView) HasFlow() bool { return v.flows != nil }
+
+// flow is step i's data path view (nil without producers).
+func (s *Sim) flow(i int) *FlowView {
+	if s.flows == nil {
+		return nil
+	}
+	return s.flows.at(i)
 }
 
 // lagMap is a step's lag for `kviz simulate`: topic → partition → lag, for

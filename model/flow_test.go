@@ -23,7 +23,7 @@ func checkFlow(t fataler, sim *model.Sim, src string) {
 	prevEnd := map[string]int64{}
 	for i := 0; i < sim.Len(); i++ {
 		v := sim.View(i)
-		f := v.Flow
+		f := v.Flow()
 		if f == nil {
 			t.Fatalf("step %d: no flow view\n%s", i, src)
 		}
@@ -82,7 +82,7 @@ type fataler interface {
 func TestProducersDemoFlow(t *testing.T) {
 	sim := simDemo(t, "producers")
 	checkFlow(t, sim, "demo:producers")
-	last := sim.View(sim.Len() - 1).Flow
+	last := sim.View(sim.Len() - 1).Flow()
 	// The hot key's partition is hot and lags far behind the others.
 	hot := strategies.RouteKey([]byte("user-42"), 6).Partition
 	hp, _ := last.Partition("orders", int32(hot))
@@ -122,7 +122,7 @@ func TestProducersDemoFlow(t *testing.T) {
 	if first < 0 || lastAssign < first {
 		t.Fatalf("no eager rebalance after c4's join (%d, %d)", first, lastAssign)
 	}
-	before, after := totalLag(sim.View(first).Flow), totalLag(sim.View(lastAssign).Flow)
+	before, after := totalLag(sim.View(first).Flow()), totalLag(sim.View(lastAssign).Flow())
 	if after <= before {
 		t.Errorf("lag during the eager rebalance went from %d to %d", before, after)
 	}
@@ -154,7 +154,7 @@ func totalLag(f *model.FlowView) (n int64) {
 func TestScenariosWithoutProducersHaveNoFlow(t *testing.T) {
 	sim := simDemo(t, "lab")
 	for i := 0; i < sim.Len(); i++ {
-		if sim.View(i).Flow != nil || sim.Step(i).Lag != nil {
+		if sim.View(i).Flow() != nil || sim.Step(i).Lag != nil {
 			t.Fatalf("step %d: a scenario without producers grew a data path", i)
 		}
 	}
@@ -188,12 +188,12 @@ timeline:
 		consumedAt := func(ms int64) int64 {
 			var c int64
 			for i := 0; i < sim.Len() && sim.Step(i).TimeMs <= ms; i++ {
-				p, _ := sim.View(i).Flow.Partition("t0", 0)
+				p, _ := sim.View(i).Flow().Partition("t0", 0)
 				c = p.Consumed
 			}
 			return c
 		}
-		end, _ := sim.View(sim.Len()-1).Flow.Partition("t0", 0)
+		end, _ := sim.View(sim.Len()-1).Flow().Partition("t0", 0)
 		if a := consumedAt(29999); a != 4 || end.Consumed-a != 2 || end.Committed != 6 || end.Duplicates != 0 {
 			t.Errorf("%s: A read %d, then %d after its restart (committed %d, duplicates %d); want 4, then 2",
 				reset, a, end.Consumed-a, end.Committed, end.Duplicates)
@@ -207,7 +207,7 @@ timeline:
   - {at_ms: 10000, commit: b}
 `
 			simB := simYAML(t, "ex19b.yaml", b)
-			p, _ := simB.View(simB.Len()-1).Flow.Partition("t0", 0)
+			p, _ := simB.View(simB.Len()-1).Flow().Partition("t0", 0)
 			if p.Consumed != want {
 				t.Errorf("new group B with %s read %d, want %d", r, p.Consumed, want)
 			}
@@ -266,10 +266,10 @@ producers:
 timeline:
   - {at_ms: 30000, commit: c1}
 `)
-	first := sim.View(0).Flow
+	first := sim.View(0).Flow()
 	distinct := 0
 	for i := 1; i < sim.Len(); i++ {
-		f := sim.View(i).Flow
+		f := sim.View(i).Flow()
 		if f == first {
 			continue
 		}
@@ -299,7 +299,7 @@ timeline:
 	at := func(ms int64) model.FlowPartition {
 		var p model.FlowPartition
 		for i := 0; i < sim.Len() && sim.Step(i).TimeMs <= ms; i++ {
-			p, _ = sim.View(i).Flow.Partition("t0", 0)
+			p, _ = sim.View(i).Flow().Partition("t0", 0)
 		}
 		return p
 	}

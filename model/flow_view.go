@@ -9,6 +9,9 @@ type FlowView struct {
 	Producers []ProducerView
 	Brokers   []FlowBroker // by id
 	Records   int64        // every record produced so far
+	// Err is set when the data path could not go on (the views after it
+	// repeat the last good one).
+	Err string
 	// Events are the data path's notes so far worth telling (an offset
 	// reset, a failed commit), latest last; at most maxFlowEvents.
 	Events []string

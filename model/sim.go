@@ -12,7 +12,7 @@ import (
 type Sim struct {
 	sc    *Scenario
 	steps []stepRec
-	flows []*FlowView // per step, with producers only (flow.go)
+	flows *flowCache // the data path, built step by step on demand; nil without producers (flow.go)
 	mu    sync.Mutex
 	views map[int]*GroupView
 	// scanned holds the rebalances and outages, read once on first use.
@@ -33,11 +33,11 @@ func Simulate(sc *Scenario) (*Sim, error) {
 	if err := w.run(); err != nil {
 		// The steps so far still explain what went round in circles.
 		sim.steps = w.hist.steps
-		sim.flows, _ = buildFlows(sc, sim.steps)
+		sim.flows, _ = newFlowCache(sc, sim.steps)
 		return sim, err
 	}
 	sim.steps = w.hist.steps
-	sim.flows, err = buildFlows(sc, sim.steps)
+	sim.flows, err = newFlowCache(sc, sim.steps)
 	return sim, err
 }
 
@@ -140,7 +140,9 @@ func (s *Sim) buildView(i int) *GroupView {
 		v.Members[j] = *m
 		v.Members[j].IsLeader = g.leader != "" && m.ID == g.leader
 	}
-	v.Flow = s.flow(i)
+	if s.flows != nil {
+		v.flows, v.step = s.flows, i
+	}
 	return v
 }
 

@@ -66,9 +66,9 @@ type GroupView struct {
 	Topics               []TopicView  // in name order
 	Members              []MemberView // in join order; departed ones flagged by Status
 	Brokers              []BrokerView
-	// Flow is the data path (producers, offsets, lag, replicas); nil when
-	// the scenario has no producers.
-	Flow *FlowView
+	// flows and step give Flow() the data path after this step (flow.go).
+	flows *flowCache
+	step  int
 }
 
 // TopicView is one topic as the group sees it.

@@ -8,11 +8,11 @@ import (
 )
 
 // The producer pane: where records go before any consumer sees them. It
-// exists only for scenarios with producers (model.GroupView.Flow), as its
+// exists only for scenarios with producers (model.GroupView.Flow()), as its
 // own pane that tab reaches; the lab opens on it for such scenarios.
 
 // hasFlow reports whether the scenario has a data path to draw.
-func (a App) hasFlow() bool { return a.view().Flow != nil }
+func (a App) hasFlow() bool { return a.view().HasFlow() }
 
 // nextPane is the pane tab moves to: the producer pane only when there is
 // one to show.
@@ -44,7 +44,7 @@ const flowGridMinBody = 30
 // the producers and partitions, with the broker map beside them when wide.
 func (a App) flowBody(h int) string {
 	w := a.width
-	f := a.view().Flow
+	f := a.view().Flow()
 	if h < flowGridMinBody {
 		// Short terminals: the partition rows already name each owner in
 		// its letter and colour; the grid is one tab away.
@@ -72,6 +72,9 @@ func (a App) flowBody(h int) string {
 func (a App) producerLines(f *model.FlowView, w, h int, brokerPane bool) []string {
 	st := &a.styles
 	var out []string
+	if f.Err != "" {
+		out = append(out, fit(st.brushes.bad.paint("the data path stopped: "+f.Err), w))
+	}
 	for _, p := range f.Producers {
 		out = append(out, fit(a.producerLine(p), w))
 	}

@@ -84,7 +84,7 @@ func TestNoProducerPaneWithoutProducers(t *testing.T) {
 // owner, and the re-reads after the crash.
 func TestProducerPaneShowsTheModel(t *testing.T) {
 	a := stepTo(t, producersApp(t, 160, 48), 1<<40)
-	f := a.view().Flow
+	f := a.view().Flow()
 	require.NotNil(t, f)
 	hot := strategies.RouteKey([]byte("user-42"), 6).Partition
 	p, _ := f.Partition("orders", int32(hot))
