@@ -157,30 +157,56 @@ func buildCompare(simulate simulateFunc, sc *model.Scenario, now int64, w compar
 type outcome struct {
 	Found          bool // some rebalance started in the window
 	StartMs, EndMs int64
-	WorstMs, SumMs int64 // unowned time: longest one partition, all partitions
+	WorstMs, SumMs int64 // unowned time, rebalances and outages: longest one partition, all partitions
 	Moves          []move
 	After          *model.GroupView
 }
 
 // windowOutcome reads a simulation over a window, comparing owners at its
-// end with before.
+// end with before. It takes the rebalances and outages overlapping the
+// window, and the rebalance an included outage leads into even if it
+// starts after the window: a crash costs the session timeout first (an
+// outage), then the rebalance, and both are the crash's doing.
 func windowOutcome(sim simulation, w compareWindow, before map[strategies.TopicPartition]string) outcome {
 	var o outcome
-	for _, r := range sim.Rebalances() {
-		// Rebalances overlapping the window: an event during a rebalance
-		// joins the one under way.
-		if r.EndMs < w.FromMs || r.StartMs >= w.ToMs {
-			continue
+	overlaps := func(from, to int64) bool { return to >= w.FromMs && from < w.ToMs }
+	// Gaps add up over the records of the window; the worst is the longest
+	// one partition went without a consumer in any one of them.
+	gap := func(from, to int64, unowned map[strategies.TopicPartition]int64) {
+		if !o.Found || from < o.StartMs {
+			o.StartMs = from
 		}
-		if !o.Found {
-			o.Found, o.StartMs = true, r.StartMs
-		}
-		o.EndMs = r.EndMs
-		for _, ms := range r.UnownedMs {
+		o.Found, o.EndMs = true, max(o.EndMs, to)
+		for _, ms := range unowned {
 			o.SumMs += ms
 			o.WorstMs = max(o.WorstMs, ms)
 		}
 	}
+	ledTo := map[int]bool{} // start steps of rebalances an included outage runs into
+	var outages []model.Outage
+	if withOutages, ok := sim.(interface{ Outages() []model.Outage }); ok {
+		outages = withOutages.Outages()
+	}
+	for _, out := range outages {
+		if overlaps(out.StartMs, out.EndMs) {
+			ledTo[out.EndStep] = true
+		}
+	}
+	found := false
+	for _, r := range sim.Rebalances() {
+		// Rebalances overlapping the window: an event during a rebalance
+		// joins the one under way.
+		if overlaps(r.StartMs, r.EndMs) || ledTo[r.StartStep] {
+			found = true
+			gap(r.StartMs, r.EndMs, r.UnownedMs)
+		}
+	}
+	for _, out := range outages {
+		if found && ledTo[out.EndStep] {
+			gap(out.StartMs, out.StartMs, out.UnownedMs)
+		}
+	}
+	o.Found = found
 	o.After = sim.View(stepAt(sim, min(w.ToMs, math.MaxInt64-1)-1))
 	o.Moves = diffOwners(before, owners(o.After))
 	return o
@@ -193,6 +219,13 @@ func fillCompareRow(row *compareRow, sim simulation, w compareWindow) {
 		row.RunMoved += r.Moved
 		for _, ms := range r.UnownedMs {
 			row.RunUnownedMs += ms
+		}
+	}
+	if withOutages, ok := sim.(interface{ Outages() []model.Outage }); ok {
+		for _, out := range withOutages.Outages() {
+			for _, ms := range out.UnownedMs {
+				row.RunUnownedMs += ms
+			}
 		}
 	}
 	before := map[strategies.TopicPartition]string{}
