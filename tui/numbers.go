@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kvizlab/kviz/model"
 	"github.com/kvizlab/kviz/strategies"
 )
 
@@ -49,11 +50,45 @@ func (a App) numbersLines(w, h int) []string {
 	for i := first; i < first+rows; i++ {
 		out = append(out, a.rebalanceRow(i, focus, w))
 	}
-	if room := avail - rows; room >= 2 && len(gaps) > 0 {
+	room := avail - rows
+	if room >= 2 && len(gaps) > 0 {
 		out = append(out, st.Label.Render(fmt.Sprintf("no consumer during #%d:", focus+1)))
-		for _, g := range gaps[:min(len(gaps), room-1)] {
+		shown := gaps[:min(len(gaps), room-1)]
+		for _, g := range shown {
 			out = append(out, st.Faint.Render(g))
 		}
+		room -= 1 + len(shown)
+	}
+	if outs := a.outageLines(w); room >= 2 && len(outs) > 0 {
+		out = append(out, st.Label.Render("no consumer outside a rebalance (a member down, no join phase yet):"))
+		out = append(out, outs[:min(len(outs), room-1)]...)
+	}
+	return out
+}
+
+// outageLines lists the model's outages: stretches with no rebalance under
+// way when some subscribed partition had no consumer, such as a crashed
+// member until its session expires or a static member restarting (which
+// starts no rebalance at all). Outages after the cursor are faint.
+func (a App) outageLines(w int) []string {
+	src, ok := a.sim.(interface{ Outages() []model.Outage })
+	if !ok {
+		return nil
+	}
+	st := &a.styles
+	var out []string
+	for _, o := range src.Outages() {
+		var worst int64
+		tps := make([]strategies.TopicPartition, 0, len(o.UnownedMs))
+		for tp, ms := range o.UnownedMs {
+			worst = max(worst, ms)
+			tps = append(tps, tp)
+		}
+		line := fit(fmt.Sprintf("  %-15s %9s  %s", formatSpan(o.StartMs, o.EndMs), formatDur(worst), partitionRuns(tps)), w)
+		if o.StartStep > a.step {
+			line = st.Faint.Render(line)
+		}
+		out = append(out, line)
 	}
 	return out
 }
