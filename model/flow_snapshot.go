@@ -27,7 +27,12 @@ func (f *flow) view() *FlowView {
 		v.Records += p.Records
 		pv := producerView(p, f.sim.PartitionCount(p.Topic()))
 		if i < len(f.sc.Flow.Producers) { // the rest are made for produce: entries, at the latest version
-			pv.Version = f.sc.Flow.Producers[i].Version
+			cfg := f.sc.Flow.Producers[i]
+			pv.Version = cfg.Version
+			if cfg.Keys.Kind == produce.KeysHot {
+				r := strategies.RouteKey([]byte(cfg.Keys.Hot), f.sim.PartitionCount(cfg.Topic))
+				pv.HotKey, pv.HotShare, pv.HotPartition, pv.HotLine = cfg.Keys.Hot, cfg.Keys.HotShare, r.Partition, r.Line()
+			}
 		}
 		v.Producers = append(v.Producers, pv)
 	}

@@ -131,6 +131,9 @@ func TestProducersDemoFlow(t *testing.T) {
 	for _, p := range last.Producers {
 		if p.Name == "checkout" && len(p.Route) > 0 && strings.Contains(p.LastLine, "partition") {
 			keyed = true
+			if p.HotKey != "user-42" || p.HotPartition != hot || p.HotShare != 0.6 {
+				t.Errorf("checkout's hot key: %q %v → p%d, want user-42 0.6 → p%d", p.HotKey, p.HotShare, p.HotPartition, hot)
+			}
 		}
 	}
 	if !keyed {

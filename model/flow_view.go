@@ -57,6 +57,12 @@ type ProducerView struct {
 	LastPartition int
 	LastLine      string
 	Route         []string
+	// For a producer with a hot key: the key, the share of records it
+	// gets, its partition and its route in one line.
+	HotKey       string
+	HotShare     float64
+	HotPartition int
+	HotLine      string
 }
 
 // FlowBroker is one broker as the data path sees it.
