@@ -47,9 +47,10 @@
 // The data path (flow.go, parse_producers.go): a scenario may add
 // `producers:` (topic, rate, keys: null | [k1, k2] | {uniform: N} |
 // {hot: K, share: 0.6, count: N}, partitioner, kafka_version, batch_size,
-// linger_ms), consumer settings on the group or a member (rate,
-// enable_auto_commit, auto_commit_interval_ms, commit: sync|async,
-// auto_offset_reset) and timeline entries `produce: {topic, key, count}`.
+// linger_ms), consumer settings on the group or a member (rate: records/s
+// each member processes, enable_auto_commit, auto_commit_interval_ms,
+// commit: sync|async, auto_offset_reset) and timeline entries
+// `produce: {topic, key, count}`.
 // Then, after the group is simulated, model/produce replays its steps in
 // virtual time: partitions change hands as Step.Owned does (revoked ones
 // commit first; a crashed, fenced, stalled or removed member's are lost, so
@@ -57,7 +58,8 @@
 // the data topics' leaders (placed with replication factor min(3, brokers),
 // start index and shift from the seed), add_partitions grows them. The group
 // never depends on the data path, so its trace is the same with or without
-// producers; GroupView.Flow and Step.Lag (JSONL "lag") exist only with them.
+// producers; GroupView.Flow() and Step.Lag (JSONL "lag") exist only with them,
+// and the data path is replayed on demand, up to the step asked for.
 // A stalled member reads and commits nothing until its stall ends (a
 // consumer committing async still lands the commits already sent). The
 // data path runs only as long as the group's trace does.

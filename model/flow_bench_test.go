@@ -54,3 +54,33 @@ func BenchmarkProducersStepView(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkFlow1000Partitions replays a 1,000-partition topic with a
+// 1,000 records/s producer through a join and reports the cost per group
+// step of the data path alone.
+func BenchmarkFlow1000Partitions(b *testing.B) {
+	sc, err := model.ParseScenario("big.yaml", []byte(`topics: {orders: 1000}
+members:
+  - {id: c1}
+  - {id: c2}
+producers:
+  - {topic: orders, rate: 1000, keys: {uniform: 5000}}
+timeline:
+  - {at_ms: 20000, join: {id: c3}}
+`))
+	if err != nil {
+		b.Fatal(err)
+	}
+	steps := 0
+	for b.Loop() {
+		b.StopTimer()
+		sim, err := model.Simulate(sc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		steps = sim.Len()
+		_ = sim.View(steps - 1).Flow()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*steps)/1000, "µs/step")
+}
