@@ -106,8 +106,9 @@ type MemberView struct {
 	IsLeader      bool
 }
 
-// Rebalance summarises one completed rebalance: from the step that started it
-// to the step where the group was Stable again with every partition owned.
+// Rebalance summarises one completed rebalance: from the start of a join
+// phase (KIP-848: a group-epoch bump) to the group settled again; see
+// Sim.Rebalances.
 type Rebalance struct {
 	StartStep, EndStep int
 	StartMs, EndMs     int64
