@@ -12,7 +12,10 @@ import (
 // see batches land in bursts and show rates that jump about.
 const rateWindowMs = 1000
 
-// hotFactor: a partition is hot at this many times its topic's mean rate.
+// hotFactor: a partition is hot at this many times the mean rate of its
+// topic's partitions that receive records. Partitions that receive none (just
+// added, or skipped by a sticky partitioner) do not lower the bar, and a
+// sticky partitioner's one current partition is not hot on its own.
 const hotFactor = 2
 
 // view snapshots the data path now.
@@ -93,17 +96,21 @@ func (f *flow) topicView(t string) FlowTopic {
 	rates := f.rates[t]
 	reps := f.replicas[t]
 	var mean float64
+	busy := 0
 	for _, r := range rates {
-		mean += r
+		if r > 0 {
+			mean += r
+			busy++
+		}
 	}
-	mean /= float64(max(1, len(rates)))
+	mean /= float64(max(1, busy))
 	tv := FlowTopic{Name: t, Partitions: make([]FlowPartition, len(rates))}
 	for p := range rates {
 		pv, _ := f.group.Partition(t, p)
 		fp := FlowPartition{Partition: int32(p), Owner: pv.Owner, LogEnd: pv.LogEnd, Committed: pv.Committed,
 			Position: pv.Position, Lag: pv.Lag, LagKnown: pv.LagKnown, Consumed: pv.Consumed,
 			Duplicates: pv.Duplicates, PerSec: rates[p], Leader: -1}
-		fp.Hot = len(rates) > 1 && mean > 0 && rates[p] >= hotFactor*mean
+		fp.Hot = busy > 1 && rates[p] >= hotFactor*mean
 		if p < len(reps) {
 			// Shared with every view until the next broker event: read-only.
 			fp.Leader, fp.Replicas, fp.ISR = reps[p].Leader, reps[p].Replicas, reps[p].ISR

@@ -37,7 +37,8 @@ type FlowPartition struct {
 	Consumed   int64   // records processed, re-reads included
 	Duplicates int64   // records processed a second time
 	PerSec     float64 // records landing per second, over the last second or more
-	// Hot: at least twice the topic's mean rate (a hot key, a stuck sticky batch).
+	// Hot: at least twice the mean rate of the topic's partitions that
+	// receive records (a hot key).
 	Hot      bool
 	Leader   int   // broker; -1 = offline
 	Replicas []int // assignment order: the first is the preferred leader

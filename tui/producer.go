@@ -121,7 +121,7 @@ func (a App) producerLines(f *model.FlowView, w, h int, brokerPane bool) []strin
 }
 
 // flowLegend reads the partition rows.
-const flowLegend = "▲ hot: twice the topic's mean rate · in: records/s landing · lag: log end − committed, " +
+const flowLegend = "▲ hot: twice the mean rate of the topic's busy partitions · in: records/s landing · lag: log end − committed, " +
 	"in the owner's colour (— before any commit) · re-read: records processed twice (after a crash, nothing was committed)"
 
 // producerLine is one producer: its name, topic, partitioner, records sent
