@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/kvizlab/kviz/demo"
 )
 
 // BenchmarkRebalancesScan1000x10000: reading rebalances and outages from
@@ -30,6 +32,28 @@ func BenchmarkRebalancesScan1000x10000(b *testing.B) {
 		s.run(sim.steps)
 		if len(s.done) != 1 {
 			b.Fatalf("%d rebalances, want 1", len(s.done))
+		}
+	}
+}
+
+// BenchmarkRebalancesScanLab: the first Rebalances() of a what-if fork of
+// the lab scenario (later calls hit the Sim's cache).
+func BenchmarkRebalancesScanLab(b *testing.B) {
+	data, _ := demo.Get("lab")
+	sc, err := ParseScenario("lab.yaml", data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sim, err := Simulate(sc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		s := newOwnershipScan(false)
+		s.run(sim.steps)
+		if len(s.done) == 0 {
+			b.Fatal("no rebalances")
 		}
 	}
 }
