@@ -1,18 +1,26 @@
 package model
 
+import "slices"
+
 // Rebalances lists every completed rebalance.
 //
 // Classic protocol: a rebalance starts when a join phase starts (the group
-// enters PreparingRebalance) and ends when the group is Stable again with no
-// member of it still joining, rejoining or waiting for a withheld partition
-// (or when it ends Empty). A cooperative dance is therefore one rebalance:
+// enters PreparingRebalance) and ends when the group is Stable again, at a
+// later generation, with no member of it still joining, rejoining or
+// waiting for a withheld partition (or when it ends Empty). A join phase a
+// coordinator failover throws away is part of the rebalance that follows
+// it. A cooperative dance is one rebalance:
 // after round 1 the revoking member rejoins, so the group is not settled
 // until round 2 has handed the partitions over. A static member that
 // restarts within its session timeout starts no join phase, so it makes no
 // rebalance (its gap is in Outages).
 //
 // Consumer protocol (KIP-848): a rebalance starts with a group-epoch bump
-// and ends when the group is STABLE (or EMPTY) again.
+// and ends when the group is STABLE (or EMPTY) again and the members have
+// taken what the coordinator gave them (it marks a member STABLE one
+// network hop before the member consumes its new partitions); partitions
+// targeted at a crashed member whose session has not expired do not hold
+// it up.
 //
 // A member that revokes before it tells the coordinator (eager rejoin after
 // a subscription change or new partitions) starts the rebalance at its
@@ -26,9 +34,10 @@ package model
 // consumed it. A partition whose onPartitionsRevoked or onPartitionsLost is
 // running is no longer consumed: Kafka pauses fetching it and drops it when
 // the callback returns.
+//
+// The list is the caller's; the UnownedMs maps are shared: read them only.
 func (s *Sim) Rebalances() []Rebalance {
-	sc := s.scan()
-	return sc.done
+	return slices.Clone(s.scan().done)
 }
 
 // Outage is a stretch outside any rebalance when some partition a member
@@ -46,8 +55,7 @@ type Outage struct {
 // subscribed partition had no consumer. A stretch that runs into a
 // rebalance ends where the rebalance starts.
 func (s *Sim) Outages() []Outage {
-	sc := s.scan()
-	return sc.outs
+	return slices.Clone(s.scan().outs)
 }
 
 // scan walks the history once. It is cached: the lab asks after every what-if.
