@@ -232,17 +232,20 @@ func (s *ownershipScan) advance(i int, g groupSnap) {
 }
 
 // starts: a join phase began (classic) or the group epoch went up
-// (KIP-848). A member that revokes before it tells the coordinator (a
+// (KIP-848). A classic member that revokes before it rejoins (a
 // subscription change, the leader seeing new partitions) starts it a
-// network hop earlier: its partitions stop being consumed at the revocation.
+// network hop earlier: its partitions stop being consumed at the
+// revocation. (A KIP-848 member revokes before it heartbeats only when it
+// closes or unsubscribes; the hop before the epoch bump is folded in by
+// advance, and a static member's temporary leave bumps nothing.)
 func (s *ownershipScan) starts(i int, g groupSnap) bool {
 	switch {
 	case i == 0:
 		return false
-	case s.giving > 0:
-		return true
 	case s.consumer:
 		return g.generation > s.prevG
+	case s.giving > 0:
+		return true
 	}
 	return g.state == PreparingRebalance || g.state == CompletingRebalance
 }
