@@ -2,44 +2,105 @@ package model
 
 import (
 	"fmt"
+	"math/rand/v2"
 
+	kcluster "github.com/kvizlab/kviz/model/cluster"
 	"github.com/kvizlab/kviz/strategies"
 )
 
-// cluster is the brokers and the leadership of __consumer_offsets, whose
-// partition abs(hashCode(group.id)) % offsets_partitions names the
-// coordinator. Replicas come from Kafka's rack-unaware placement with a
-// replication factor of min(3, brokers); the random start index and shift
-// come from the scenario's seed.
-type cluster struct {
-	w              *world
-	up             []bool
-	replicas       [][]int
-	leader         []int // per offsets partition; -1 = none
-	groupPartition int32
+// The seed's random streams: the world's (the offsets topic's placement
+// first, then member ids) and the data topics' placement.
+const (
+	worldStream = 0x6b76697a
+	topicStream = 0x666c6f77
+)
+
+// newWorldRand is the world's random stream for a scenario.
+func newWorldRand(sc *Scenario) *rand.Rand {
+	return rand.New(rand.NewPCG(uint64(sc.Seed), worldStream))
 }
 
-func newCluster(w *world) (*cluster, error) {
-	n := w.sc.Brokers
-	rf := min(3, n)
-	start, shift := w.rng.IntN(n), w.rng.IntN(n)
-	reps, err := strategies.PlaceReplicas(n, int(w.sc.OffsetsPartitions), rf, start, shift)
+// replicationFactor is the replication factor kviz gives __consumer_offsets
+// and the data topics: min(3, brokers). Kafka's offsets.topic.replication.factor
+// is 3 (and it refuses to create the topic with fewer live brokers);
+// default.replication.factor is 1, but a picture of failover needs copies.
+func replicationFactor(brokers int) int { return min(3, brokers) }
+
+// newKafkaCluster builds a run's brokers and topics: __consumer_offsets,
+// placed with a start index and shift drawn from rng (the world's stream),
+// and the scenario's topics, placed from the seed's topic stream. The group
+// simulation and the data path replay the same timeline at different times,
+// so each builds its own cluster here and moves it with model/cluster's
+// FailBroker and RecoverBroker: one placement, one failover rule.
+func newKafkaCluster(sc *Scenario, rng *rand.Rand) (*kcluster.Cluster, error) {
+	n := sc.Brokers
+	c, err := kcluster.NewNumbered(n)
 	if err != nil {
-		return nil, fmt.Errorf("__consumer_offsets: %v", err)
+		return nil, err
 	}
-	c := &cluster{w: w, up: make([]bool, n), replicas: reps, leader: make([]int, len(reps)),
-		groupPartition: strategies.CoordinatorPartition(w.sc.GroupID, w.sc.OffsetsPartitions)}
-	for b := range c.up {
-		c.up[b] = true
+	rf := replicationFactor(n)
+	start, shift := rng.IntN(n), rng.IntN(n)
+	if err := c.CreateOffsetsTopic(int(sc.OffsetsPartitions), rf, start, shift); err != nil {
+		return nil, err
 	}
-	for p, r := range reps {
-		c.leader[p] = r[0]
+	// Each topic's placement starts where Kafka's random start index and
+	// shift would; drawn from the seed so a scenario always looks the same.
+	topics := rand.New(rand.NewPCG(uint64(sc.Seed), topicStream))
+	for _, t := range strategies.SortedTopics(sc.Topics) {
+		if t == kcluster.OffsetsTopic {
+			return nil, fmt.Errorf("topic %s is Kafka's internal offsets topic; a scenario cannot create it", t)
+		}
+		start, shift := topics.IntN(n), topics.IntN(n)
+		if err := c.CreateTopic(t, int(sc.Topics[t]), rf, start, shift); err != nil {
+			return nil, err
+		}
 	}
 	return c, nil
 }
 
+// cluster is the group simulation's side of the run's cluster: whether each
+// broker is up and who leads the group's __consumer_offsets partition,
+// abs(hashCode(group.id)) % offsets_partitions, which names the coordinator.
+// Leadership and failover are model/cluster's.
+type cluster struct {
+	w *world
+	k *kcluster.Cluster
+	// up mirrors the brokers' liveness for the clients' request path; it
+	// changes only in fail and recover, right after the cluster does.
+	up             []bool
+	groupPartition int32
+}
+
+func newCluster(w *world) (*cluster, error) {
+	k, err := newKafkaCluster(w.sc, w.rng)
+	if err != nil {
+		return nil, err
+	}
+	co, err := k.CoordinatorFor(w.sc.GroupID)
+	if err != nil {
+		return nil, err
+	}
+	c := &cluster{w: w, k: k, groupPartition: int32(co.Partition)}
+	c.syncUp()
+	return c, nil
+}
+
+func (c *cluster) syncUp() {
+	bs := c.k.Brokers()
+	c.up = make([]bool, len(bs))
+	for i, b := range bs {
+		c.up[i] = b.Alive
+	}
+}
+
 // coordinator is the broker leading the group's offsets partition, or -1.
-func (c *cluster) coordinator() int { return c.leader[c.groupPartition] }
+func (c *cluster) coordinator() int {
+	l, err := c.k.Leader(kcluster.OffsetsTopic, int(c.groupPartition))
+	if err != nil {
+		return kcluster.NoLeader
+	}
+	return l
+}
 
 // anyUp returns the lowest live broker (FindCoordinator's least-loaded
 // broker, in a cluster where all are idle), or -1.
@@ -57,9 +118,10 @@ func (c *cluster) view() []BrokerView {
 	for b := range c.up {
 		out[b] = BrokerView{ID: b, Up: c.up[b]}
 	}
-	for _, l := range c.leader {
-		if l >= 0 {
-			out[l].LeadsOffsets++
+	parts, _ := c.k.Partitions(kcluster.OffsetsTopic)
+	for _, p := range parts {
+		if p.Leader >= 0 {
+			out[p.Leader].LeadsOffsets++
 		}
 	}
 	if co := c.coordinator(); co >= 0 {
@@ -69,18 +131,22 @@ func (c *cluster) view() []BrokerView {
 }
 
 // fail takes a broker down. Every offsets partition it led moves to its next
-// live replica; if that includes the group's, the coordinator moves.
+// live in-sync replica; if that includes the group's, the coordinator moves.
 func (c *cluster) fail(b int) {
 	if !c.up[b] {
 		c.w.record("BrokerFailed", "", "", false, fmt.Sprintf("Broker %d is already down.", b))
 		return
 	}
 	before := c.coordinator()
-	c.up[b] = false
+	changes, err := c.k.FailBroker(b)
+	if err != nil {
+		c.w.fail("fail_broker %d: %v", b, err)
+		return
+	}
+	c.syncUp()
 	moved := 0
-	for p, l := range c.leader {
-		if l == b {
-			c.leader[p] = c.nextLive(p)
+	for _, ch := range changes {
+		if ch.Topic == kcluster.OffsetsTopic && ch.From == b {
 			moved++
 		}
 	}
@@ -100,8 +166,8 @@ func (c *cluster) fail(b int) {
 	}
 }
 
-// recover brings a broker back. It rejoins as a follower; partitions left
-// without a leader elect it. (Preferred-leader rebalancing, every
+// recover brings a broker back. It rejoins as a follower; partitions whose
+// last in-sync replica it was elect it. (Preferred-leader rebalancing, every
 // leader.imbalance.check.interval.seconds, is not simulated.)
 func (c *cluster) recover(b int) {
 	if c.up[b] {
@@ -109,12 +175,11 @@ func (c *cluster) recover(b int) {
 		return
 	}
 	before := c.coordinator()
-	c.up[b] = true
-	for p, l := range c.leader {
-		if l < 0 && containsInt(c.replicas[p], b) {
-			c.leader[p] = b
-		}
+	if _, err := c.k.RecoverBroker(b); err != nil {
+		c.w.fail("recover_broker %d: %v", b, err)
+		return
 	}
+	c.syncUp()
 	c.w.hist.brokersChanged()
 	after := c.coordinator()
 	text := fmt.Sprintf("Broker %d recovers and rejoins as a follower of the partitions it holds.", b)
@@ -127,22 +192,11 @@ func (c *cluster) recover(b int) {
 	}
 }
 
-func (c *cluster) nextLive(p int) int {
-	for _, r := range c.replicas[p] {
-		if c.up[r] {
-			return r
-		}
-	}
-	return -1
-}
-
-func containsInt(xs []int, x int) bool {
-	for _, v := range xs {
-		if v == x {
-			return true
-		}
-	}
-	return false
+// grow adds partitions to a data topic, as the data path does; the group
+// reads counts from world.topics, so only the replicas are new here. With no
+// live broker (Kafka would refuse the request) the cluster keeps its count.
+func (c *cluster) grow(topic string, count int32) {
+	_ = c.k.AddPartitions(topic, int(count))
 }
 
 // coordinatorMoved unloads the group from the old coordinator and loads it

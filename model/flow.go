@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"sort"
 	"sync"
 
@@ -43,28 +42,19 @@ type flowEvent struct {
 	apply func(f *flow) error
 }
 
-// replicationFactor is the data topics' replication factor: Kafka's
-// default.replication.factor is 1, but a picture of failover needs copies.
-func replicationFactor(brokers int) int { return min(3, brokers) }
-
 func newFlow(sc *Scenario) (*flow, error) {
 	f := &flow{sc: sc, sim: produce.NewSim(uint64(sc.Seed)), joined: map[string]bool{}, stalled: map[string]bool{},
 		owners: map[strategies.TopicPartition]string{}, rateBase: map[string][]int64{},
 		rates: map[string][]float64{}, topics: strategies.SortedTopics(sc.Topics)}
-	c, err := kcluster.NewNumbered(sc.Brokers)
+	// The same cluster the group simulation started from (a fresh world
+	// stream draws the same offsets placement), replayed here in data time.
+	c, err := newKafkaCluster(sc, newWorldRand(sc))
 	if err != nil {
 		return nil, err
 	}
 	f.cluster = c
-	// Each topic's placement starts where Kafka's random start index and
-	// shift would; drawn from the seed so a scenario always looks the same.
-	rng := rand.New(rand.NewPCG(uint64(sc.Seed), 0x666c6f77))
 	for _, t := range f.topics {
 		n := int(sc.Topics[t])
-		start, shift := rng.IntN(sc.Brokers), rng.IntN(sc.Brokers)
-		if err := c.CreateTopic(t, n, replicationFactor(sc.Brokers), start, shift); err != nil {
-			return nil, err
-		}
 		if err := f.sim.AddTopic(t, n); err != nil {
 			return nil, err
 		}

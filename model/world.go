@@ -55,7 +55,7 @@ func newWorld(sc *Scenario) (*world, error) {
 	}
 	w := &world{
 		sc:       sc,
-		rng:      rand.New(rand.NewPCG(uint64(sc.Seed), 0x6b76697a)),
+		rng:      newWorldRand(sc),
 		assignor: a,
 		consumer: sc.Protocol == string(strategies.Consumer),
 		eager:    sc.Protocol == string(strategies.Eager),
@@ -228,6 +228,7 @@ func (w *world) addPartitions(topic string, count int32) {
 		return
 	}
 	w.topics[topic] = count
+	w.cluster.grow(topic, count)
 	w.topicGen++
 	w.hist.topicsChanged()
 	w.record("CreatePartitions", "", "", false, fmt.Sprintf("%s grows from %d to %d partitions.", topic, old, count))

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/kvizlab/kviz/strategies"
@@ -150,6 +151,9 @@ func TestFailoverInvariants(t *testing.T) {
 				if p.Leader != NoLeader && !c.brokers[p.Leader].Alive {
 					t.Fatalf("p%d led by dead broker %d", i, p.Leader)
 				}
+				if p.Leader != NoLeader && !slices.Equal(p.ISR, c.liveReplicas(&p)) {
+					t.Fatalf("p%d has a leader but ISR %v is not its live replicas", i, p.ISR)
+				}
 			}
 		}
 	})
@@ -172,4 +176,24 @@ func TestAddPartitionsContinuesTheWalk(t *testing.T) {
 	layout, _ := c.Layout("t")
 	assert.Equal(t, 12, layout.Partitions)
 	assert.ErrorContains(t, c.AddPartitions("t", 12), "not be an increase")
+}
+
+// A broker that returns while its partition is offline cannot lead it (it
+// was not in the last ISR) and has no leader to follow; once the last ISR
+// member returns, it follows and rejoins the ISR, so it can lead after a
+// later failure.
+func TestReturnedReplicaRejoinsWhenPartitionIsBackOnline(t *testing.T) {
+	c, _ := NewNumbered(2)
+	require.NoError(t, c.CreateTopicWithAssignment("t", [][]int{{0, 1}}))
+	_, _ = c.FailBroker(0)
+	_, _ = c.FailBroker(1)
+	_, _ = c.RecoverBroker(0)
+	parts, _ := c.Partitions("t")
+	assert.Equal(t, []int{1}, parts[0].ISR, "offline: broker 0 has no leader to catch up from")
+	_, _ = c.RecoverBroker(1)
+	parts, _ = c.Partitions("t")
+	assert.Equal(t, []int{0, 1}, parts[0].ISR)
+	assert.Equal(t, 1, parts[0].Leader)
+	ch, _ := c.FailBroker(1)
+	assert.Equal(t, []LeaderChange{{"t", 0, 1, 0}}, ch)
 }

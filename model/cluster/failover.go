@@ -28,7 +28,8 @@ func (c *Cluster) FailBroker(id int) ([]LeaderChange, error) {
 }
 
 // RecoverBroker restarts a broker. It rejoins the ISR of its partitions
-// (caught up at once, in kviz), and offline partitions it can lead elect it.
+// (caught up at once, in kviz), and offline partitions it can lead elect it;
+// a partition back online takes every live replica into its ISR again.
 // Leadership elsewhere stays put until PreferredLeaderElection.
 func (c *Cluster) RecoverBroker(id int) ([]LeaderChange, error) {
 	b := c.brokers[id]
@@ -50,8 +51,11 @@ func (c *Cluster) RecoverBroker(id int) ([]LeaderChange, error) {
 				return
 			}
 		}
-		if !slices.Contains(p.ISR, id) && p.Leader != NoLeader {
-			p.ISR = c.inReplicaOrder(p, append(p.ISR, id))
+		if p.Leader != NoLeader {
+			// With a leader to fetch from, every live replica catches up
+			// (at once, in kviz) — also those that came back while the
+			// partition was offline and had no leader to follow.
+			p.ISR = c.liveReplicas(p)
 		}
 	}), nil
 }
@@ -94,10 +98,11 @@ func (c *Cluster) elect(p *Partition) {
 	}
 }
 
-func (c *Cluster) inReplicaOrder(p *Partition, isr []int) []int {
-	out := make([]int, 0, len(isr))
+// liveReplicas is p's live replicas in assignment order.
+func (c *Cluster) liveReplicas(p *Partition) []int {
+	out := make([]int, 0, len(p.Replicas))
 	for _, r := range p.Replicas {
-		if slices.Contains(isr, r) {
+		if c.brokers[r].Alive {
 			out = append(out, r)
 		}
 	}
