@@ -221,3 +221,30 @@ func unconsumed(v *model.GroupView) map[model.TP]bool {
 	}
 	return out
 }
+
+// KIP-848: a static member that closes revokes its partitions and leaves
+// with epoch -2, which bumps no group epoch: no rebalance until its
+// session expires, however its status reads after a stall.
+func TestConsumerStaticCloseIsNoRebalance(t *testing.T) {
+	needStrategy(t, "uniform")
+	sim := simYAML(t, "static-close.yaml", `seed: 0
+cluster: {brokers: 1}
+topics: {t0: 1, t1: 1}
+group: {id: g0, strategy: uniform, protocol: consumer}
+members:
+  - {id: c2, topics: [t0, t1], instance: ic2}
+  - {id: c3, topics: [t0, t1]}
+timeline:
+  - {at_ms: 1457, stall: {id: c2, ms: 1000}}
+  - {at_ms: 5015, leave: c2}
+`)
+	expired := steps(sim, "SessionExpired", "c2")
+	if len(expired) != 1 {
+		t.Fatalf("c2's session should expire once: %+v", expired)
+	}
+	for _, r := range sim.Rebalances() {
+		if r.StartMs >= 5015 && r.StartMs < expired[0].TimeMs {
+			t.Errorf("c2's temporary leave started a rebalance: %+v", r)
+		}
+	}
+}
