@@ -223,7 +223,9 @@ func (s *ownershipScan) advance(i int, g groupSnap) {
 		return
 	}
 	switch {
-	case s.out == nil && len(s.since) > 0 && (g.state == Stable || g.state == KStable):
+	case s.out == nil && len(s.since) > 0 && g.state != Empty && g.state != KEmpty:
+		// (An empty group is still starting: its members are on their way
+		// into the first join phase, nothing was consumed yet.)
 		s.out = &Outage{StartStep: i, StartMs: s.at, UnownedMs: map[TP]int64{}}
 		s.outPre = s.ownersBefore()
 	case s.out != nil && len(s.since) == 0:
