@@ -117,3 +117,14 @@ func TestRebalances(t *testing.T) {
 		t.Errorf("c3's restart: %+v", back)
 	}
 }
+
+// StepKind agrees with Step, and clamps like it.
+func TestStepKindAgreesWithStep(t *testing.T) {
+	sim := simDemo(t, "lab")
+	for i := -1; i <= sim.Len(); i++ {
+		kind, member := sim.StepKind(i)
+		if st := sim.Step(i); st.Kind != kind || st.Member != member {
+			t.Fatalf("step %d: StepKind says %s %s, Step %s %s", i, kind, member, st.Kind, st.Member)
+		}
+	}
+}

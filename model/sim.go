@@ -70,6 +70,14 @@ func (s *Sim) Step(i int) Step {
 	return st
 }
 
+// StepKind is Step(i)'s kind and member without the rest: Step builds
+// every member's owned map (2 ms at 1,000 members), which a caller walking
+// many steps for their kinds does not need.
+func (s *Sim) StepKind(i int) (kind, member string) {
+	r := s.steps[s.clamp(i)]
+	return r.kind, r.member
+}
+
 // clamp keeps a step index inside the trace (every simulation has step 0),
 // so a lab off by one shows the nearest step instead of crashing.
 func (s *Sim) clamp(i int) int {
