@@ -52,6 +52,7 @@ func (b *bigSim) Len() int                  { return 1 }
 func (b *bigSim) Step(int) model.Step {
 	return model.Step{Kind: "Heartbeat", Text: "a big group at rest"}
 }
+func (b *bigSim) StepKind(int) (string, string)          { return "Heartbeat", "" }
 func (b *bigSim) View(int) *model.GroupView              { return b.view }
 func (b *bigSim) Rebalances() []model.Rebalance          { return nil }
 func (b *bigSim) Insert(model.Event) (simulation, error) { return b, nil }

@@ -77,6 +77,8 @@ func (f *fakeSim) Step(i int) model.Step {
 		GroupState: fr.state, Generation: fr.gen}
 }
 
+func (f *fakeSim) StepKind(i int) (string, string) { return f.frames[i].kind, f.frames[i].member }
+
 func (f *fakeSim) View(i int) *model.GroupView {
 	fr := f.frames[i]
 	v := &model.GroupView{TimeMs: fr.ms, GroupID: f.sc.GroupID, Protocol: f.sc.Protocol, Strategy: f.sc.Strategy,

@@ -9,6 +9,9 @@ type simulation interface {
 	Scenario() *model.Scenario
 	Len() int
 	Step(i int) model.Step
+	// StepKind is Step's kind and member alone: cheap on a big group,
+	// where Step builds every member's owned map.
+	StepKind(i int) (kind, member string)
 	View(i int) *model.GroupView
 	Rebalances() []model.Rebalance
 	// Insert returns a fork with ev on the timeline, the rest recomputed.
