@@ -35,6 +35,14 @@
 //     no leader at all.
 //   - Quiet: a run ends when the timeline is done and only routine heartbeats
 //     remain, or when no broker can coordinate the group.
+//   - Rebalances and outages (Sim.Rebalances, Sim.Outages): a classic
+//     rebalance runs from the first join phase or eager revocation to Stable
+//     at a later generation with nobody rejoining or waiting for a withheld
+//     partition, so a cooperative dance is one rebalance; a KIP-848 one from
+//     a group-epoch bump to STABLE with every member holding its target. Time
+//     a subscribed partition has no consumer outside any rebalance (a dead
+//     member before its session expires, a static restart in time) is an
+//     outage, not a rebalance.
 //
 // Scenario files follow issue 3's format, with two additions: a member (or a
 // join) may list its own assignors, `strategies: [range, cooperative-sticky]`
