@@ -72,6 +72,31 @@ type accumulator struct {
 	// nodes is RecordAccumulator.nodeStats: when each broker last had data
 	// ready and last could take it (partitioner.availability.timeout.ms).
 	nodes map[int]*nodeLatency
+
+	// The fast path: nonEmpty holds the partitions with queued batches;
+	// unseen counts deques not created yet; statsDirty says the load stats
+	// the partitioner last got may be out of date (a queue's length, a
+	// deque, a leader or a broker's latency changed).
+	nonEmpty   bitset
+	unseen     int
+	statsDirty bool
+}
+
+// see marks p's deque as created.
+func (a *accumulator) see(q *queue) {
+	if !q.seen {
+		q.seen = true
+		a.unseen--
+		a.statsDirty = true
+	}
+}
+
+// grow adds partitions (a topic grew).
+func (a *accumulator) grow(n int) {
+	a.queues = append(a.queues, make([]queue, n)...)
+	a.unseen += n
+	a.nonEmpty.grow(len(a.queues))
+	a.statsDirty = true
 }
 
 type nodeLatency struct{ readyMs, drainMs int64 }
@@ -79,13 +104,16 @@ type nodeLatency struct{ readyMs, drainMs int64 }
 var _ strategies.Batches = (*accumulator)(nil)
 
 func newAccumulator(partitions, batchSize int) *accumulator {
-	return &accumulator{queues: make([]queue, partitions), batchSize: batchSize, nodes: map[int]*nodeLatency{}}
+	a := &accumulator{queues: make([]queue, partitions), batchSize: batchSize, nodes: map[int]*nodeLatency{},
+		unseen: partitions, statsDirty: true}
+	a.nonEmpty.grow(partitions)
+	return a
 }
 
 // CloseIfNoRoom is tryAppend's failure path: no open batch with room.
 func (a *accumulator) CloseIfNoRoom(p int, _ strategies.ProducerRecord) bool {
 	q := &a.queues[p]
-	q.seen = true
+	a.see(q)
 	last := q.last()
 	if last == nil {
 		return true
@@ -107,7 +135,7 @@ func (a *accumulator) AllBatchesFull(p int) bool {
 // batch counts its header) — RecordAccumulator.tryAppend / appendNewBatch.
 func (a *accumulator) append(p int) int {
 	q := &a.queues[p]
-	q.seen = true
+	a.see(q)
 	if last := q.last(); last != nil {
 		if last.hasRoomFor(a.nowMs, a.keyLen, a.valueLen) {
 			size := recordSize(last.records, a.nowMs-last.baseTs, a.keyLen, a.valueLen)
@@ -123,6 +151,8 @@ func (a *accumulator) append(p int) int {
 	size := recordSize(0, 0, a.keyLen, a.valueLen)
 	b.records, b.bytes = 1, batchOverhead+size
 	q.batches = append(q.batches, b)
+	a.nonEmpty.set(p)
+	a.statsDirty = true // a queue is one batch longer
 	return b.bytes
 }
 
@@ -149,13 +179,12 @@ const maxRequestSize = 1 << 20
 // in-flight requests are stuck), which only moves its ready time on, as the
 // Sender does. ready is scratch space indexed by broker id.
 func (a *accumulator) drainReady(nowMs, lingerMs int64, leaderOf func(p int) int, stalled func(b int) bool, ready map[int]int, sent func(p, records int)) {
-	clear(ready)
-	for p := range a.queues {
+	if len(ready) > 0 {
+		clear(ready)
+	}
+	for p := a.nonEmpty.next(0); p >= 0; p = a.nonEmpty.next(p + 1) {
 		q := &a.queues[p]
 		b := q.first()
-		if b == nil {
-			continue
-		}
 		leader := leaderOf(p)
 		if leader < 0 {
 			continue
@@ -167,6 +196,7 @@ func (a *accumulator) drainReady(nowMs, lingerMs int64, leaderOf func(p int) int
 	if len(ready) == 0 {
 		return
 	}
+	a.statsDirty = true // the brokers' ready and drain times move
 	for b := range ready {
 		n := a.nodes[b]
 		if n == nil {
@@ -180,12 +210,9 @@ func (a *accumulator) drainReady(nowMs, lingerMs int64, leaderOf func(p int) int
 		}
 		n.drainMs = nowMs
 	}
-	for p := range a.queues {
+	for p := a.nonEmpty.next(0); p >= 0; p = a.nonEmpty.next(p + 1) {
 		q := &a.queues[p]
 		b := q.first()
-		if b == nil {
-			continue
-		}
 		leader := leaderOf(p)
 		used, ok := ready[leader]
 		if leader < 0 || !ok || (used > 0 && used+b.bytes > maxRequestSize) {
@@ -193,6 +220,9 @@ func (a *accumulator) drainReady(nowMs, lingerMs int64, leaderOf func(p int) int
 		}
 		ready[leader] = used + b.bytes
 		q.pop()
+		if q.len() == 0 {
+			a.nonEmpty.clear(p)
+		}
 		sent(p, b.records)
 		a.spare = append(a.spare, b)
 	}
@@ -204,10 +234,8 @@ func (a *accumulator) drainReady(nowMs, lingerMs int64, leaderOf func(p int) int
 // availabilityMs (0 = off), then unused slots. It returns how many slots
 // count, and false until every partition has a deque (Kafka's condition).
 func (a *accumulator) loadStats(leaderOf func(p int) int, availabilityMs int64, sizes, ids []int) ([]int, []int, int, bool) {
-	for p := range a.queues {
-		if !a.queues[p].seen {
-			return nil, nil, 0, false
-		}
+	if a.unseen > 0 {
+		return nil, nil, 0, false
 	}
 	n := len(a.queues)
 	if cap(sizes) < n {

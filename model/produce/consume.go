@@ -4,8 +4,7 @@ import "github.com/kvizlab/kviz/strategies"
 
 // tick lets every member read and commit for one millisecond.
 func (g *Group) tick(nowMs int64) {
-	for _, name := range g.order {
-		m := g.members[name]
+	for _, m := range g.list {
 		g.landAsync(m, nowMs)
 		read := g.consume(m)
 		g.commit(m, nowMs, read)
@@ -14,34 +13,49 @@ func (g *Group) tick(nowMs int64) {
 
 // consume reads up to the member's rate from its partitions, starting at a
 // rotating partition so none starves, and reports whether it read anything.
+// Partitions with nothing to read take nothing from the budget, so only the
+// readable ones are visited, in the same rotating order.
 func (g *Group) consume(m *member) bool {
 	budget := m.pace.step()
 	n := len(m.owned)
 	read := false
-	for i := 0; i < n && budget > 0; i++ {
-		tp := m.owned[(m.next+i)%n]
-		st := &g.parts[tp.Topic][tp.Partition]
-		if st.position < 0 {
-			continue // auto.offset.reset=none and no committed offset
+	if budget > 0 && n > 0 {
+		g.refresh(m)
+		start := m.next % n
+		for i := m.readable.next(start); i >= 0 && budget > 0; i = m.readable.next(i + 1) {
+			budget -= g.read(m, i, budget, &read)
 		}
-		avail := g.sim.topics[tp.Topic].logEnd[tp.Partition] - st.position
-		take := min(avail, budget)
-		if take <= 0 {
-			continue
+		for i := m.readable.next(0); i >= 0 && i < start && budget > 0; i = m.readable.next(i + 1) {
+			budget -= g.read(m, i, budget, &read)
 		}
-		if st.position < st.maxRead {
-			st.duplicates += min(take, st.maxRead-st.position)
-		}
-		st.position += take
-		st.maxRead = max(st.maxRead, st.position)
-		st.consumed += take
-		budget -= take
-		read = true
 	}
 	if n > 0 {
 		m.next = (m.next + 1) % n
 	}
 	return read
+}
+
+// read takes up to budget records from the member's i-th partition and
+// returns how many it took; a partition read to its end leaves readable.
+func (g *Group) read(m *member, i int, budget int64, read *bool) int64 {
+	r := m.refs[i]
+	st, end := r.st, r.log.logEnd[r.p]
+	take := min(end-st.position, budget)
+	if st.position < 0 || take <= 0 {
+		m.readable.clear(i)
+		return 0
+	}
+	if st.position < st.maxRead {
+		st.duplicates += min(take, st.maxRead-st.position)
+	}
+	st.position += take
+	st.maxRead = max(st.maxRead, st.position)
+	st.consumed += take
+	*read = true
+	if st.position == end {
+		m.readable.clear(i)
+	}
+	return take
 }
 
 // commit is the member's commit policy after a poll.
@@ -58,8 +72,9 @@ func (g *Group) commit(m *member, nowMs int64, read bool) {
 		}
 	case CommitAsync:
 		if read {
-			for _, tp := range m.owned {
-				if st := &g.parts[tp.Topic][tp.Partition]; st.position >= 0 {
+			g.refresh(m)
+			for i, tp := range m.owned {
+				if st := m.refs[i].st; st.position >= 0 {
 					m.pending = append(m.pending, asyncCommit{tp: tp, offset: st.position, atMs: nowMs + int64(m.cfg.AsyncCommitMs)})
 				}
 			}
@@ -68,9 +83,10 @@ func (g *Group) commit(m *member, nowMs int64, read bool) {
 }
 
 func (g *Group) commitPositions(m *member) {
-	for _, tp := range m.owned {
-		if st := &g.parts[tp.Topic][tp.Partition]; st.position >= 0 {
-			st.committed = st.position
+	g.refresh(m)
+	for _, r := range m.refs {
+		if r.st.position >= 0 {
+			r.st.committed = r.st.position
 		}
 	}
 }

@@ -55,6 +55,7 @@ type Group struct {
 	sim     *Sim
 	members map[string]*member
 	order   []string
+	list    []*member // the members in order, for the per-millisecond loops
 	parts   map[string][]partState
 }
 
@@ -65,6 +66,7 @@ type partState struct {
 	maxRead    int64 // one past the highest offset the group ever processed
 	consumed   int64
 	duplicates int64
+	ownerIdx   int // index in the owner's owned list (valid while it is not stale)
 }
 
 type member struct {
@@ -74,6 +76,56 @@ type member struct {
 	lastCommit int64
 	pending    []asyncCommit
 	next       int // round-robin start over owned partitions
+
+	// The fast path's index of owned (see refresh): refs[i] is owned[i]'s
+	// state and log; readable holds the i with records to read (position ≥ 0
+	// and below the log end). stale means owned or the group's partition
+	// slices changed since refs were built.
+	refs     []partRef
+	readable bitset
+	stale    bool
+}
+
+type partRef struct {
+	st  *partState
+	log *topicLog
+	p   int
+}
+
+// refresh rebuilds a stale member's refs and readable set from the state.
+func (g *Group) refresh(m *member) {
+	if !m.stale {
+		return
+	}
+	m.refs = m.refs[:0]
+	m.readable.reset()
+	m.readable.grow(len(m.owned))
+	for i, tp := range m.owned {
+		st := &g.parts[tp.Topic][tp.Partition]
+		log := g.sim.topics[tp.Topic]
+		st.ownerIdx = i
+		m.refs = append(m.refs, partRef{st: st, log: log, p: int(tp.Partition)})
+		if st.position >= 0 && log.logEnd[tp.Partition] > st.position {
+			m.readable.set(i)
+		}
+	}
+	m.stale = false
+}
+
+// landed tells the group records landed in topic's partition p: its owner
+// has something to read.
+func (g *Group) landed(t *topicLog, p int) {
+	ps, ok := g.parts[t.name]
+	if !ok {
+		return
+	}
+	st := &ps[p]
+	if st.owner == "" || st.position < 0 {
+		return
+	}
+	if m := g.members[st.owner]; m != nil && !m.stale {
+		m.readable.set(st.ownerIdx)
+	}
 }
 
 type asyncCommit struct {
@@ -131,8 +183,10 @@ func (g *Group) Join(name string, cfg ConsumerConfig) error {
 		m.cfg, m.pace = cfg, newPacer(cfg.Rate)
 		return nil
 	}
-	g.members[name] = &member{cfg: cfg, pace: newPacer(cfg.Rate), lastCommit: g.sim.nowMs}
+	m := &member{cfg: cfg, pace: newPacer(cfg.Rate), lastCommit: g.sim.nowMs}
+	g.members[name] = m
 	g.order = append(g.order, name)
+	g.list = append(g.list, m)
 	return nil
 }
 
@@ -176,6 +230,7 @@ func (g *Group) Own(name string, tps []strategies.TopicPartition) error {
 		}
 		st.owner = name
 		m.owned = append(m.owned, tp)
+		m.stale = true
 		g.startPosition(m, tp, st)
 	}
 	return nil
@@ -221,6 +276,7 @@ func (g *Group) Release(name string, tps []strategies.TopicPartition, how Handov
 		}
 		st.owner, st.position = "", -1
 		m.owned = removeTP(m.owned, tp)
+		m.stale = true
 		m.pending = dropCommits(m.pending, tp)
 	}
 	return nil
@@ -239,6 +295,7 @@ func (g *Group) Leave(name string, how Handover) error {
 	for i, n := range g.order {
 		if n == name {
 			g.order = append(g.order[:i], g.order[i+1:]...)
+			g.list = append(g.list[:i], g.list[i+1:]...)
 			break
 		}
 	}

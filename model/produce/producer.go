@@ -68,6 +68,8 @@ type Producer struct {
 	sizes    []int
 	ids      []int
 	ready    map[int]int
+	// leaderGen is the topic's leaderGen the load stats were computed at.
+	leaderGen int
 
 	// Sent counts the records this producer appended, per partition.
 	Sent []int64
@@ -224,6 +226,25 @@ func (p *Producer) tick(nowMs int64) error {
 // land in the log.
 func (p *Producer) drain(nowMs int64) {
 	t := p.topic
+	p.refreshLoadStats()
+	p.acc.drainReady(nowMs, p.lingerMs, t.leaderOf, p.sim.stalled, p.ready, func(part, records int) {
+		t.logEnd[part] += int64(records)
+		p.Sent[part] += int64(records)
+		for _, g := range p.sim.groupList {
+			g.landed(t, part)
+		}
+	})
+}
+
+// refreshLoadStats is ready()'s first half: the partitioner gets the queue
+// sizes. UpdateLoadStats replaces its table from its input alone, so while
+// nothing that input reads changed, the last call still stands.
+func (p *Producer) refreshLoadStats() {
+	t := p.topic
+	if !p.acc.statsDirty && t.leaderGen == p.leaderGen {
+		return
+	}
+	p.acc.statsDirty, p.leaderGen = false, t.leaderGen
 	sizes, ids, length, ok := p.acc.loadStats(t.leaderOf, int64(p.cfg.AvailabilityTimeoutMs), p.sizes, p.ids)
 	if ok {
 		p.sizes, p.ids = sizes, ids
@@ -231,10 +252,6 @@ func (p *Producer) drain(nowMs int64) {
 	} else {
 		p.part.UpdateLoadStats(nil, nil, 0)
 	}
-	p.acc.drainReady(nowMs, p.lingerMs, t.leaderOf, p.sim.stalled, p.ready, func(part, records int) {
-		t.logEnd[part] += int64(records)
-		p.Sent[part] += int64(records)
-	})
 }
 
 // SendNow sends count records with key (nil = no key) at the current
@@ -264,9 +281,12 @@ type pacer struct{ perMs, carry int64 }
 
 func newPacer(perSecond float64) pacer { return pacer{perMs: int64(math.Round(perSecond * 1000))} }
 
+// pacerUnit is one record in the pacer's millionths.
+const pacerUnit = 1_000_000
+
 func (p *pacer) step() int64 {
 	p.carry += p.perMs
-	n := p.carry / 1_000_000
-	p.carry -= n * 1_000_000
+	n := p.carry / pacerUnit
+	p.carry -= n * pacerUnit
 	return n
 }

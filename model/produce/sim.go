@@ -20,6 +20,8 @@ type Sim struct {
 	groupList []*Group
 	events    []Event
 	stalls    map[int]bool
+	// stepwise turns off quiet-stretch jumps (tests compare both ways).
+	stepwise bool
 }
 
 // Event is something worth telling the trainer (a reset, a failed commit).
@@ -39,11 +41,14 @@ type topicLog struct {
 	logEnd   []int64
 	leader   []int // broker per partition; -1 = none
 	layout   strategies.TopicLayout
+	// leaderGen bumps whenever leaders change, so producers know their
+	// partitioner's load stats need recomputing.
+	leaderGen int
 }
 
 func (t *topicLog) partitions() int    { return len(t.logEnd) }
 func (t *topicLog) leaderOf(p int) int { return t.leader[p] }
-func (t *topicLog) refreshLayout()     { t.layout = layoutOf(t.leader) }
+func (t *topicLog) refreshLayout()     { t.layout = layoutOf(t.leader); t.leaderGen++ }
 func layoutOf(leader []int) strategies.TopicLayout {
 	l := strategies.TopicLayout{Partitions: len(leader)}
 	for p, b := range leader {
@@ -185,24 +190,41 @@ func (s *Sim) LogEnd(topic string, partition int) (int64, error) {
 	return t.logEnd[partition], nil
 }
 
-// Advance runs ms virtual milliseconds.
+// Advance runs ms virtual milliseconds. Stretches where nothing can happen
+// — no record due from any producer, no batch ready to drain, no member
+// with records to read or a commit due — are jumped over in one go (see
+// quiet.go), with the same result as walking them millisecond by millisecond.
 func (s *Sim) Advance(ms int64) error {
 	if ms < 0 {
 		return fmt.Errorf("time runs forward: advance by %d ms", ms)
 	}
-	for range ms {
-		s.nowMs++
-		for _, p := range s.producers {
-			if err := p.tick(s.nowMs); err != nil {
-				return err
-			}
+	end := s.nowMs + ms
+	for s.nowMs < end {
+		if k := min(s.quietMs(), end-s.nowMs); k > 0 && !s.stepwise {
+			s.skip(k)
+			continue
 		}
-		for _, p := range s.producers {
-			p.drain(s.nowMs)
+		if err := s.tick(); err != nil {
+			return err
 		}
-		for _, g := range s.groupList {
-			g.tick(s.nowMs)
+	}
+	return nil
+}
+
+// tick runs the next millisecond: producers send, the sender drains,
+// consumers read and commit.
+func (s *Sim) tick() error {
+	s.nowMs++
+	for _, p := range s.producers {
+		if err := p.tick(s.nowMs); err != nil {
+			return err
 		}
+	}
+	for _, p := range s.producers {
+		p.drain(s.nowMs)
+	}
+	for _, g := range s.groupList {
+		g.tick(s.nowMs)
 	}
 	return nil
 }
@@ -237,7 +259,7 @@ func (s *Sim) GrowTopic(topic string, newCount int) error {
 	t.refreshLayout()
 	for _, p := range s.producers {
 		if p.topic == t {
-			p.acc.queues = append(p.acc.queues, make([]queue, newCount-old)...)
+			p.acc.grow(newCount - old)
 			p.Sent = append(p.Sent, make([]int64, newCount-old)...)
 		}
 	}
@@ -247,6 +269,9 @@ func (s *Sim) GrowTopic(topic string, newCount int) error {
 				ps = append(ps, partState{committed: -1, position: -1})
 			}
 			g.parts[topic] = ps
+			for _, m := range g.members {
+				m.stale = true // refs may point into the old slice
+			}
 		}
 	}
 	return nil
