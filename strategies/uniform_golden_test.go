@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -67,7 +68,112 @@ func uniformGoldenGroups() []uniformGoldenCase {
 	add("next-round-homogeneous", 50, srvGenNextRound(true))
 	add("next-round-mixed", 50, srvGenNextRound(false))
 	add("messy-targets", 100, rapid.Custom(srvGenMessyGroup))
+	add("crowd-homogeneous", 30, srvGenCrowd(true, false))
+	add("crowd-mixed", 20, srvGenCrowd(false, false))
+	add("crowd-next-round-homogeneous", 30, srvGenCrowd(true, true))
+	add("crowd-next-round-mixed", 20, srvGenCrowd(false, true))
+	add("crowd-duplicate-ids", 10, rapid.Custom(srvGenCrowdDuplicates))
+	add("trim-homogeneous", 40, srvGenTrim(true))
+	add("trim-mixed", 20, srvGenTrim(false))
 	return out
+}
+
+// srvGenTrim draws groups in which a few members hold targets far over their
+// quota, in topics of more than 16 partitions: which partitions they keep
+// follows Java's HashSet order, not ascending order.
+func srvGenTrim(homogeneous bool) *rapid.Generator[Group] {
+	return rapid.Custom(func(t *rapid.T) Group {
+		g := Group{Topics: map[string]int32{}}
+		names := make([]string, rapid.IntRange(1, 3).Draw(t, "topics"))
+		for i := range names {
+			names[i] = fmt.Sprintf("t%d", i)
+			g.Topics[names[i]] = int32(rapid.IntRange(17, 300).Draw(t, "partitions"))
+		}
+		n := rapid.IntRange(2, 60).Draw(t, "members")
+		for m := 0; m < n; m++ {
+			topics := names
+			if !homogeneous {
+				topics = rapid.SliceOfDistinct(rapid.SampledFrom(names), rapid.ID[string]).Draw(t, "subs")
+			}
+			g.Members = append(g.Members, Member{ID: fmt.Sprintf("c-%d-%d", m, rapid.IntRange(0, 99).Draw(t, "id")), Topics: topics})
+		}
+		holders := rapid.IntRange(1, min(n, 4)).Draw(t, "holders")
+		for _, name := range names {
+			for p := int32(0); p < g.Topics[name]; p++ {
+				if k := rapid.IntRange(-1, holders-1).Draw(t, "owner"); k >= 0 {
+					g.Members[k].Owned = append(g.Members[k].Owned, TopicPartition{name, p})
+				}
+			}
+		}
+		return g
+	})
+}
+
+// srvGenCrowd draws groups of 49 to 400 members, past the size at which
+// Java's HashMap capacity stops depending on the order of the puts; with
+// next, each member carries its answer in a previous round, then members
+// leave and join (the model's heartbeat-by-heartbeat case).
+func srvGenCrowd(homogeneous, next bool) *rapid.Generator[Group] {
+	return rapid.Custom(func(t *rapid.T) Group {
+		nTopics := rapid.IntRange(1, 4).Draw(t, "topics")
+		g := Group{Topics: map[string]int32{}}
+		names := make([]string, nTopics)
+		for i := range names {
+			names[i] = fmt.Sprintf("topic-%d", i)
+			g.Topics[names[i]] = int32(rapid.IntRange(0, 600).Draw(t, "partitions"))
+		}
+		n := rapid.IntRange(49, 400).Draw(t, "members")
+		subs := func() []string {
+			out := rapid.SliceOfDistinct(rapid.SampledFrom(names), rapid.ID[string]).Draw(t, "subs")
+			slices.Sort(out)
+			return out
+		}
+		shared := subs()
+		idStyle := rapid.IntRange(0, 2).Draw(t, "idStyle")
+		for m := 0; m < n; m++ {
+			var id string
+			switch idStyle {
+			case 0: // the model's style
+				id = fmt.Sprintf("consumer-%d", m)
+			case 1: // client-generated UUID-like ids
+				id = fmt.Sprintf("%08x-%04x", rapid.Uint32().Draw(t, "uuid"), m)
+			default:
+				id = fmt.Sprintf("m%d", rapid.IntRange(0, 1<<20).Draw(t, "id")*1000+m)
+			}
+			topics := shared
+			if !homogeneous {
+				topics = subs()
+			}
+			g.Members = append(g.Members, Member{ID: id, Topics: topics})
+		}
+		if !next {
+			return g
+		}
+		g.Members = srvWithOwned(g.Members, uniformAssignor{}.Assign(g, nil).Assignment)
+		var kept []Member
+		for _, m := range g.Members {
+			if rapid.IntRange(0, 9).Draw(t, "leaves") != 0 {
+				kept = append(kept, m)
+			}
+		}
+		for j := rapid.IntRange(0, 5).Draw(t, "joins"); j > 0; j-- {
+			kept = append(kept, Member{ID: fmt.Sprintf("joiner-%d", j), Topics: shared})
+		}
+		g.Members = kept
+		return g
+	})
+}
+
+// srvGenCrowdDuplicates: a crowd in which some ids appear twice (input that
+// fails Validate but must still get an answer).
+func srvGenCrowdDuplicates(t *rapid.T) Group {
+	g := srvGenCrowd(rapid.Bool().Draw(t, "homogeneous"), false).Draw(t, "group")
+	for k := rapid.IntRange(1, 5).Draw(t, "duplicates"); k > 0; k-- {
+		from := rapid.IntRange(0, len(g.Members)-1).Draw(t, "from")
+		to := rapid.IntRange(0, len(g.Members)-1).Draw(t, "to")
+		g.Members[to].ID = g.Members[from].ID
+	}
+	return g
 }
 
 // srvGenNextRound draws a group, assigns it, and makes the next round: every
@@ -147,7 +253,7 @@ func TestUniformGolden(t *testing.T) {
 // The recorded groups still say what their names claim: the set is not
 // accidentally all homogeneous, all fresh or all tiny.
 func TestUniformGoldenCoverage(t *testing.T) {
-	var homogeneous, mixed, owned, conflicts, bigOrder int
+	var homogeneous, mixed, owned, conflicts, bigOrder, crowds int
 	for _, c := range readUniformGolden(t) {
 		order, capacity := serverMemberOrder(c.Group.Members)
 		s := newServerSpec(c.Group, order)
@@ -168,8 +274,11 @@ func TestUniformGoldenCoverage(t *testing.T) {
 		if capacity > 16 {
 			bigOrder++
 		}
+		if len(c.Group.Members) > 48 {
+			crowds++
+		}
 	}
-	for what, n := range map[string]int{"homogeneous": homogeneous, "mixed": mixed, "with targets": owned, "with conflicts": conflicts, "with a grown HashMap": bigOrder} {
+	for what, n := range map[string]int{"homogeneous": homogeneous, "mixed": mixed, "with targets": owned, "with conflicts": conflicts, "with a grown HashMap": bigOrder, "of over 48 members": crowds} {
 		if n < 10 {
 			t.Errorf("only %d recorded groups %s", n, what)
 		}
