@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 
@@ -32,7 +33,8 @@ type flow struct {
 	rates    map[string][]float64
 	// replicas per topic, shared by every view until a broker or partition event
 	replicas map[string][]kcluster.Partition
-	last     *FlowView // the latest view, whose unchanged parts the next one shares
+	last     *FlowView     // the latest view, whose unchanged parts the next one shares
+	followed []*MemberView // the member views follow last saw
 	stalled  map[string]bool
 }
 
@@ -206,6 +208,12 @@ func (f *flow) advanceTo(t int64) error {
 // follow hands partitions over to match a step's ownership. It reports
 // whether anything changed hands.
 func (f *flow) follow(sn *snapshot) (bool, error) {
+	// Member views are immutable and shared until a member changes, so the
+	// same views mean the same owners (most steps: heartbeats).
+	if slices.Equal(sn.members, f.followed) {
+		return false, nil
+	}
+	f.followed = sn.members
 	owners := map[strategies.TopicPartition]string{}
 	byID := map[string]*MemberView{}
 	for _, m := range sn.members {

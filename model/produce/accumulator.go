@@ -80,6 +80,7 @@ type accumulator struct {
 	nonEmpty   bitset
 	unseen     int
 	statsDirty bool
+	stats      loadTable
 }
 
 // see marks p's deque as created.
@@ -96,7 +97,7 @@ func (a *accumulator) grow(n int) {
 	a.queues = append(a.queues, make([]queue, n)...)
 	a.unseen += n
 	a.nonEmpty.grow(len(a.queues))
-	a.statsDirty = true
+	a.statsDirty, a.stats.built = true, false
 }
 
 type nodeLatency struct{ readyMs, drainMs int64 }
@@ -152,6 +153,7 @@ func (a *accumulator) append(p int) int {
 	b.records, b.bytes = 1, batchOverhead+size
 	q.batches = append(q.batches, b)
 	a.nonEmpty.set(p)
+	a.stats.lenDirty.set(p)
 	a.statsDirty = true // a queue is one batch longer
 	return b.bytes
 }
@@ -177,11 +179,10 @@ const maxRequestSize = 1 << 20
 // as Kafka's drain does. leaderOf returns -1 for a partition without leader
 // (its batches wait). A stalled broker is ready but cannot take data (its
 // in-flight requests are stuck), which only moves its ready time on, as the
-// Sender does. ready is scratch space indexed by broker id.
-func (a *accumulator) drainReady(nowMs, lingerMs int64, leaderOf func(p int) int, stalled func(b int) bool, ready map[int]int, sent func(p, records int)) {
-	if len(ready) > 0 {
-		clear(ready)
-	}
+// Sender does. ready is scratch space: the ready brokers and the bytes
+// drained to each (a handful of brokers, so a list beats a map).
+func (a *accumulator) drainReady(nowMs, lingerMs int64, leaderOf func(p int) int, stalled func(b int) bool, ready *readyList, sent func(p, records int)) {
+	ready.reset()
 	for p := a.nonEmpty.next(0); p >= 0; p = a.nonEmpty.next(p + 1) {
 		q := &a.queues[p]
 		b := q.first()
@@ -190,14 +191,14 @@ func (a *accumulator) drainReady(nowMs, lingerMs int64, leaderOf func(p int) int
 			continue
 		}
 		if q.len() > 1 || b.full() || nowMs-b.createdMs >= lingerMs {
-			ready[leader] = 0
+			ready.add(leader)
 		}
 	}
-	if len(ready) == 0 {
+	if len(ready.brokers) == 0 {
 		return
 	}
-	a.statsDirty = true // the brokers' ready and drain times move
-	for b := range ready {
+	a.statsDirty, a.stats.nodesMoved = true, true // the brokers' ready and drain times move
+	for i, b := range ready.brokers {
 		n := a.nodes[b]
 		if n == nil {
 			n = &nodeLatency{readyMs: nowMs, drainMs: nowMs}
@@ -205,7 +206,7 @@ func (a *accumulator) drainReady(nowMs, lingerMs int64, leaderOf func(p int) int
 		}
 		n.readyMs = nowMs
 		if stalled(b) {
-			delete(ready, b)
+			ready.used[i] = -1 // ready, but takes nothing
 			continue
 		}
 		n.drainMs = nowMs
@@ -214,12 +215,20 @@ func (a *accumulator) drainReady(nowMs, lingerMs int64, leaderOf func(p int) int
 		q := &a.queues[p]
 		b := q.first()
 		leader := leaderOf(p)
-		used, ok := ready[leader]
-		if leader < 0 || !ok || (used > 0 && used+b.bytes > maxRequestSize) {
+		if leader < 0 {
 			continue
 		}
-		ready[leader] = used + b.bytes
+		i := ready.index(leader)
+		if i < 0 {
+			continue
+		}
+		used := ready.used[i]
+		if used < 0 || (used > 0 && used+b.bytes > maxRequestSize) {
+			continue
+		}
+		ready.used[i] = used + b.bytes
 		q.pop()
+		a.stats.lenDirty.set(p)
 		if q.len() == 0 {
 			a.nonEmpty.clear(p)
 		}
@@ -228,24 +237,70 @@ func (a *accumulator) drainReady(nowMs, lingerMs int64, leaderOf func(p int) int
 	}
 }
 
+// readyList is the brokers a drain found ready, with the bytes drained to
+// each so far (-1: stalled, takes nothing).
+type readyList struct {
+	brokers []int
+	used    []int
+}
+
+func (r *readyList) reset() { r.brokers, r.used = r.brokers[:0], r.used[:0] }
+
+func (r *readyList) index(b int) int {
+	for i, x := range r.brokers {
+		if x == b {
+			return i
+		}
+	}
+	return -1
+}
+
+func (r *readyList) add(b int) {
+	if r.index(b) < 0 {
+		r.brokers = append(r.brokers, b)
+		r.used = append(r.used, 0)
+	}
+}
+
 // loadStats fills sizes/ids as RecordAccumulator.partitionReady does: one
 // slot per partition; first the queue sizes (in batches) of partitions with
 // a leader whose broker has not kept data waiting longer than
 // availabilityMs (0 = off), then unused slots. It returns how many slots
 // count, and false until every partition has a deque (Kafka's condition).
-func (a *accumulator) loadStats(leaderOf func(p int) int, availabilityMs int64, sizes, ids []int) ([]int, []int, int, bool) {
+// Between changes of who counts (leaders, deques, brokers' latencies) only
+// the queues whose length changed are rewritten.
+func (a *accumulator) loadStats(leaderOf func(p int) int, availabilityMs int64, leadersChanged bool) ([]int, []int, int, bool) {
+	st := &a.stats
 	if a.unseen > 0 {
+		st.built = false
 		return nil, nil, 0, false
 	}
-	n := len(a.queues)
-	if cap(sizes) < n {
-		sizes, ids = make([]int, n), make([]int, n)
+	if !st.built || leadersChanged || (availabilityMs > 0 && st.nodesMoved) {
+		a.rebuildStats(leaderOf, availabilityMs)
+	} else {
+		for p := st.lenDirty.next(0); p >= 0; p = st.lenDirty.next(p + 1) {
+			if i := st.pos[p]; i >= 0 {
+				st.sizes[i] = a.queues[p].len()
+			}
+		}
 	}
-	sizes, ids = sizes[:n], ids[:n]
-	clear(sizes)
-	clear(ids)
-	length := 0
+	st.lenDirty.reset()
+	st.nodesMoved = false
+	return st.sizes, st.ids, st.length, true
+}
+
+func (a *accumulator) rebuildStats(leaderOf func(p int) int, availabilityMs int64) {
+	st := &a.stats
+	n := len(a.queues)
+	if cap(st.sizes) < n {
+		st.sizes, st.ids, st.pos = make([]int, n), make([]int, n), make([]int, n)
+	}
+	st.sizes, st.ids, st.pos = st.sizes[:n], st.ids[:n], st.pos[:n]
+	clear(st.sizes)
+	clear(st.ids)
+	st.length = 0
 	for p := range a.queues {
+		st.pos[p] = -1
 		leader := leaderOf(p)
 		if leader < 0 {
 			continue
@@ -253,10 +308,20 @@ func (a *accumulator) loadStats(leaderOf func(p int) int, availabilityMs int64, 
 		if node := a.nodes[leader]; availabilityMs > 0 && node != nil && node.readyMs-node.drainMs > availabilityMs {
 			continue
 		}
-		sizes[length], ids[length] = a.queues[p].len(), p
-		length++
+		st.sizes[st.length], st.ids[st.length], st.pos[p] = a.queues[p].len(), p, st.length
+		st.length++
 	}
-	return sizes, ids, length, true
+	st.built = true
+}
+
+// loadTable is the load stats loadStats keeps between drains.
+type loadTable struct {
+	sizes, ids []int
+	pos        []int // partition → slot, -1 = not counted
+	length     int
+	built      bool
+	lenDirty   bitset // partitions whose queue length changed since
+	nodesMoved bool   // brokers' ready or drain times changed since
 }
 
 // queued is how many records wait in p's batches.

@@ -206,6 +206,7 @@ func TestFastPathEqualsStepByStep(t *testing.T) {
 				Keys:                  rapid.SampledFrom([]Keys{{Kind: KeysNull}, {Kind: KeysUniform, Count: 50}, {Kind: KeysHot, Hot: "h", HotShare: 0.5, Count: 10}}).Draw(t, "keys"),
 				BatchSize:             rapid.IntRange(200, 20000).Draw(t, "batch"),
 				LingerMs:              &linger,
+				IgnoreKeys:            rapid.Bool().Draw(t, "ignore_keys"),
 				AvailabilityTimeoutMs: rapid.SampledFrom([]int{0, 5, 30}).Draw(t, "availability")}
 			both(func(s *Sim) error { _, err := s.AddProducer(cfg); return err })
 		}
@@ -226,7 +227,7 @@ func TestFastPathEqualsStepByStep(t *testing.T) {
 		for range rapid.IntRange(1, 40).Draw(t, "ops") {
 			size := fast.PartitionCount("t")
 			tp := strategies.TopicPartition{Topic: "t", Partition: int32(rapid.IntRange(0, size-1).Draw(t, "partition"))}
-			switch rapid.IntRange(0, 8).Draw(t, "op") {
+			switch rapid.IntRange(0, 9).Draw(t, "op") {
 			case 0, 1:
 				to := rapid.SampledFrom(members).Draw(t, "to")
 				for _, x := range g {
@@ -259,6 +260,14 @@ func TestFastPathEqualsStepByStep(t *testing.T) {
 				for _, x := range g {
 					_ = x.Join(m, cfg)
 				}
+			case 9:
+				to, count := int(tp.Partition), rapid.IntRange(1, 50).Draw(t, "explicit")
+				both(func(s *Sim) error {
+					if len(s.producers) == 0 {
+						return nil
+					}
+					return s.producers[0].SendTo([]byte("x"), to, count)
+				})
 			case 8:
 				m := rapid.SampledFrom(members).Draw(t, "committer")
 				for _, x := range g {

@@ -65,11 +65,10 @@ type Producer struct {
 	nextKey  int
 	pace     pacer
 	lingerMs int64
-	sizes    []int
-	ids      []int
-	ready    map[int]int
+	ready    readyList
 	// leaderGen is the topic's leaderGen the load stats were computed at.
 	leaderGen int
+	stats     pendingStats
 
 	// Sent counts the records this producer appended, per partition.
 	Sent []int64
@@ -114,7 +113,7 @@ func newProducer(cfg ProducerConfig, t *topicLog, rng *rand.Rand) (*Producer, er
 	}
 	p := &Producer{cfg: cfg, pace: newPacer(cfg.Rate), topic: t, part: part, acc: newAccumulator(t.partitions(), cfg.BatchSize), rng: rng,
 		lingerMs: linger, Sent: make([]int64, t.partitions()), Last: strategies.PartitionChoice{Partition: -1, Abandoned: -1},
-		ready: map[int]int{}}
+	}
 	if err := p.prepareKeys(); err != nil {
 		return nil, err
 	}
@@ -194,6 +193,12 @@ func (p *Producer) nextKeyBytes() []byte {
 // send runs one record through partitioner and accumulator at nowMs.
 func (p *Producer) send(key []byte, partition int, nowMs int64) error {
 	rec := strategies.ProducerRecord{Key: key, Partition: partition}
+	if partition == strategies.NoPartition && (key == nil || p.cfg.IgnoreKeys) {
+		// Only the keyless path reaches the built-in partitioner's load
+		// stats (KafkaProducer.partition: an explicit partition, or a key
+		// not ignored, never asks it).
+		p.handStats()
+	}
 	p.acc.nowMs, p.acc.valueLen = nowMs, p.cfg.ValueBytes
 	p.acc.keyLen = -1
 	if key != nil {
@@ -227,7 +232,7 @@ func (p *Producer) tick(nowMs int64) error {
 func (p *Producer) drain(nowMs int64) {
 	t := p.topic
 	p.refreshLoadStats()
-	p.acc.drainReady(nowMs, p.lingerMs, t.leaderOf, p.sim.stalled, p.ready, func(part, records int) {
+	p.acc.drainReady(nowMs, p.lingerMs, t.leaderOf, p.sim.stalled, &p.ready, func(part, records int) {
 		t.logEnd[part] += int64(records)
 		p.Sent[part] += int64(records)
 		for _, g := range p.sim.groupList {
@@ -244,14 +249,34 @@ func (p *Producer) refreshLoadStats() {
 	if !p.acc.statsDirty && t.leaderGen == p.leaderGen {
 		return
 	}
+	leadersChanged := t.leaderGen != p.leaderGen
 	p.acc.statsDirty, p.leaderGen = false, t.leaderGen
-	sizes, ids, length, ok := p.acc.loadStats(t.leaderOf, int64(p.cfg.AvailabilityTimeoutMs), p.sizes, p.ids)
-	if ok {
-		p.sizes, p.ids = sizes, ids
-		p.part.UpdateLoadStats(sizes, ids, length)
+	sizes, ids, length, ok := p.acc.loadStats(t.leaderOf, int64(p.cfg.AvailabilityTimeoutMs), leadersChanged)
+	p.stats = pendingStats{sizes: sizes, ids: ids, length: length, ok: ok, due: true}
+}
+
+// handStats gives the partitioner the load stats of the latest drain, just
+// before a keyless record needs them: only Choose and Appended of a keyless
+// record read them, and each call replaces the last, so the calls in
+// between would change nothing.
+func (p *Producer) handStats() {
+	if !p.stats.due {
+		return
+	}
+	p.stats.due = false
+	if p.stats.ok {
+		p.part.UpdateLoadStats(p.stats.sizes, p.stats.ids, p.stats.length)
 	} else {
 		p.part.UpdateLoadStats(nil, nil, 0)
 	}
+}
+
+// pendingStats is what the last drain computed for the partitioner; sizes
+// and ids belong to the accumulator and hold until its next drain.
+type pendingStats struct {
+	sizes, ids []int
+	length     int
+	ok, due    bool
 }
 
 // SendNow sends count records with key (nil = no key) at the current
