@@ -32,8 +32,10 @@ func (uniformAssignor) Assign(g Group, ex *Explainer) Result {
 		ex.Addf("no members: nothing to assign")
 		return Result{Assignment: Assignment{}, Explanation: ex.Lines()}
 	}
-	order, buckets := serverMemberOrder(g.Members)
-	s := newServerSpec(g, order)
+	sc := getUniformScratch()
+	defer putUniformScratch(sc)
+	order, buckets := sc.memberOrder(g.Members)
+	s := newServerSpecIn(g, order, sc)
 	explainServerOrder(ex, s, buckets)
 	explainConflicts(ex, s)
 	var owner []int32

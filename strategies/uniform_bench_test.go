@@ -183,3 +183,24 @@ func srvFranzInput(bal kgo.GroupBalancer, g Group) ([]kmsg.JoinGroupResponseMemb
 	}
 	return members, topics
 }
+
+// The model's KIP-848 case (issue 3): one topic of 10,000 partitions, every
+// member holding its target from the last round, and one more member joining,
+// so every member gives up a partition or two. The model makes such a call on
+// each heartbeat that bumps the group epoch, for 1 to 1,000 members.
+func BenchmarkUniformJoin(b *testing.B) {
+	for _, members := range []int{100, 1000} {
+		b.Run(fmt.Sprintf("%dx10000", members), func(b *testing.B) {
+			g := Group{Topics: map[string]int32{"orders": 10000}}
+			for m := 0; m < members; m++ {
+				g.Members = append(g.Members, Member{ID: fmt.Sprintf("consumer-%d", m), Topics: []string{"orders"}})
+			}
+			g.Members = srvWithOwned(g.Members, uniformAssignor{}.Assign(g, nil).Assignment)
+			g.Members = append(g.Members, Member{ID: "consumer-joining", Topics: []string{"orders"}})
+			b.ReportAllocs()
+			for b.Loop() {
+				uniformAssignor{}.Assign(g, nil)
+			}
+		})
+	}
+}

@@ -274,7 +274,7 @@ func TestUniformGoldenCoverage(t *testing.T) {
 		if capacity > 16 {
 			bigOrder++
 		}
-		if len(c.Group.Members) > 48 {
+		if len(c.Group.Members) > javaHashMapMaxTreeifySize {
 			crowds++
 		}
 	}

@@ -39,10 +39,7 @@ type uniformHeterogeneous struct {
 
 func assignUniformHeterogeneous(s *serverSpec, ex *Explainer) []int32 {
 	b := &uniformHeterogeneous{s: s, ex: ex}
-	b.owner = make([]int32, s.total)
-	for i := range b.owner {
-		b.owner[i] = -1
-	}
+	b.owner = srvFilled(&s.sc.owner, s.total, -1)
 	b.sizes = make([]int32, len(s.members))
 	b.bal.sizes = b.sizes
 	b.subscribers = make([][]int32, len(s.topics))
@@ -78,8 +75,8 @@ func (b *uniformHeterogeneous) keepTargets() {
 			b.ex.Skip()
 			continue
 		}
-		if len(s.dropped[i]) > 0 {
-			b.ex.Addf("%s drops %s (topics it no longer subscribes to)", s.members[i].ID, srvFormatTPs(s.dropped[i]))
+		if len(s.droppedBy(i)) > 0 {
+			b.ex.Addf("%s drops %s (topics it no longer subscribes to)", s.members[i].ID, srvFormatTPs(s.droppedBy(i)))
 		}
 		if len(claims) > 0 {
 			b.ex.Addf("%s keeps %s (its target)", s.members[i].ID, s.formatFlat(claims))

@@ -52,10 +52,7 @@ func assignUniformHomogeneousKafka40(s *serverSpec, ex *Explainer) []int32 {
 
 func buildUniformHomogeneous(b *uniformHomogeneous) []int32 {
 	s, ex := b.s, b.ex
-	b.owner = make([]int32, s.total)
-	for i := range b.owner {
-		b.owner[i] = -1
-	}
+	b.owner = srvFilled(&s.sc.owner, s.total, -1)
 	if len(b.topics) == 0 {
 		ex.Addf("no member subscribes to any topic: nothing to assign")
 		return b.owner
@@ -71,7 +68,15 @@ func buildUniformHomogeneous(b *uniformHomogeneous) []int32 {
 // no member claims, topic by topic, ascending (GroupSpec.isPartitionAssigned).
 func (b *uniformHomogeneous) listNeverAssigned() {
 	s := b.s
-	b.unassigned = make([]int, 0, s.total)
+	// Every subscribed partition enters the list at most once (never
+	// assigned, or given up), so it never outgrows this.
+	subscribed := 0
+	for _, t := range b.topics {
+		subscribed += int(s.parts[t])
+	}
+	b.unassigned = srvGrow(&s.sc.unassigned, subscribed)[:0]
+	b.unfilled = srvGrow(&s.sc.unfilled, len(s.members))[:0]
+	b.room = srvGrow(&s.sc.room, len(s.members))[:0]
 	for _, t := range b.topics {
 		for f := s.base[t]; f < s.base[t]+int(s.parts[t]); f++ {
 			if s.claimedBy[f] < 0 {
@@ -118,7 +123,7 @@ func (b *uniformHomogeneous) keepTarget(i int) {
 	claims := b.s.claims[i]
 	if len(claims) > quota {
 		// Trimming: which partitions stay depends on Kafka's iteration order.
-		claims = b.s.javaHashSetOrder(claims)
+		claims = b.s.javaHashSetOrderInto(claims, &b.s.sc.trim, &b.s.sc.trimKeys)
 	}
 	kept := min(len(claims), quota)
 	for _, f := range claims[:kept] {
@@ -192,8 +197,8 @@ func (b *uniformHomogeneous) explainKeep(i int, kept, gaveUp []int, quota int) {
 	}
 	s := b.s
 	id := s.members[i].ID
-	if len(s.dropped[i]) > 0 {
-		b.ex.Addf("%s drops %s (topics it no longer subscribes to)", id, srvFormatTPs(s.dropped[i]))
+	if len(s.droppedBy(i)) > 0 {
+		b.ex.Addf("%s drops %s (topics it no longer subscribes to)", id, srvFormatTPs(s.droppedBy(i)))
 	}
 	if len(kept) > 0 {
 		b.ex.Addf("%s keeps %s (its target; quota %d)", id, s.formatFlat(srvSortedInts(kept)), quota)

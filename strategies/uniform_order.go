@@ -56,23 +56,97 @@ func javaHashMapBucket(key string, capacity int) int {
 // serverMemberOrder returns the indices of members in the order Kafka's group
 // coordinator iterates them (see above), and the table size it assumed.
 func serverMemberOrder(members []Member) ([]int, int) {
-	byID := make([]int, len(members))
-	for i := range byID {
-		byID[i] = i
+	return new(uniformScratch).memberOrder(members)
+}
+
+// javaHashMapMaxTreeifySize: past this many keys the load factor alone sets a
+// HashMap's capacity. treeifyBin only grows tables below 64 buckets, and 49
+// keys already need 128 (49 > 64·3/4), whatever their hashes.
+const javaHashMapMaxTreeifySize = 48
+
+// javaHashMapLoadCapacity is the table size after n puts when only the load
+// factor grows it: the smallest power of two from 16 with n ≤ 3/4 of it.
+func javaHashMapLoadCapacity(n int) int {
+	c := 16
+	for n > c/4*3 {
+		c *= 2
 	}
+	return c
+}
+
+// memberOrder is serverMemberOrder in sc's memory; the order is valid until
+// sc is used again.
+func (sc *uniformScratch) memberOrder(members []Member) ([]int, int) {
+	order := srvGrow(&sc.byID, len(members))
+	for i := range order {
+		order[i] = i
+	}
+	if len(members) <= javaHashMapMaxTreeifySize {
+		return sc.memberOrderByPuts(members)
+	}
+	// The capacity does not depend on the order of the puts here, so sorting
+	// by (bucket, id) gives the same order as id order then a stable sort by
+	// bucket, when ids are distinct. Sort integer keys bucket<<32 | index
+	// first (no comparator calls), then put each bucket's few members in id
+	// order.
+	capacity := javaHashMapLoadCapacity(len(members))
+	keys := srvGrow(&sc.keys, len(members))
+	for i, m := range members {
+		keys[i] = uint64(javaHashMapBucket(m.ID, capacity))<<32 | uint64(i)
+	}
+	slices.Sort(keys)
+	for k, key := range keys {
+		order[k] = int(uint32(key))
+	}
+	for start := 0; start < len(keys); {
+		end := start + 1
+		for end < len(keys) && keys[end]>>32 == keys[start]>>32 {
+			end++
+		}
+		if end-start > 1 {
+			slices.SortFunc(order[start:end], func(a, b int) int { return JavaCompare(members[a].ID, members[b].ID) })
+		}
+		start = end
+	}
+	if srvAdjacentDuplicateID(members, order) {
+		for i := range order {
+			order[i] = i
+		}
+		return sc.memberOrderByPuts(members)
+	}
+	return order, capacity
+}
+
+// memberOrderByPuts replays the puts in id order, for small groups (where
+// treeifyBin can grow the table) and for ids listed twice (where the sorts'
+// tie order is part of the answer).
+func (sc *uniformScratch) memberOrderByPuts(members []Member) ([]int, int) {
+	byID := sc.byID
 	slices.SortFunc(byID, func(a, b int) int { return JavaCompare(members[a].ID, members[b].ID) })
-	spread := make([]uint32, len(members))
+	spread := srvGrow(&sc.spread, len(members))
 	for k, i := range byID {
 		spread[k] = javaSpread(members[i].ID)
 	}
 	capacity := javaHashMapCapacityAfter(spread)
-	bucket := make([]int, len(members))
+	bucket := srvGrow(&sc.bucket, len(members))
 	for k, i := range byID {
 		bucket[i] = int(spread[k] & uint32(capacity-1))
 	}
 	// A stable sort of the id-ordered list by bucket keeps id order inside a bucket.
 	slices.SortStableFunc(byID, func(a, b int) int { return bucket[a] - bucket[b] })
 	return byID, capacity
+}
+
+// srvAdjacentDuplicateID reports whether two members next to each other in
+// order share an id (input that failed Validate, which Assign still answers
+// without panicking). Sorted by (bucket, id), equal ids are neighbours.
+func srvAdjacentDuplicateID(members []Member, order []int) bool {
+	for k := 1; k < len(order); k++ {
+		if members[order[k-1]].ID == members[order[k]].ID {
+			return true
+		}
+	}
+	return false
 }
 
 // The coordinator rebuilds each member's target from its record as
@@ -97,21 +171,37 @@ func javaHashSetTable(n int) int {
 // javaHashSetOrder returns flat partitions (ascending) reordered, topic by
 // topic, into the iteration order of the HashSet<Integer> Kafka holds them in.
 func (s *serverSpec) javaHashSetOrder(flat []int) []int {
-	out := slices.Clone(flat)
-	for start := 0; start < len(out); {
-		t := s.topicOf(out[start])
+	var out []int
+	var keys []uint64
+	return slices.Clone(s.javaHashSetOrderInto(flat, &out, &keys))
+}
+
+// javaHashSetOrderInto is javaHashSetOrder in the memory of out and keys; the
+// result is valid until they are used again.
+//
+// Within a topic the partitions come ascending, so HashSet order — by bucket,
+// then list order — is the order of the keys bucket<<32 | partition, and a
+// plain sort of integers gives it.
+func (s *serverSpec) javaHashSetOrderInto(flat []int, out *[]int, keys *[]uint64) []int {
+	res := srvGrow(out, len(flat))
+	k := srvGrow(keys, len(flat))
+	for start := 0; start < len(flat); {
+		t := s.topicOf(flat[start])
 		end := start
-		for end < len(out) && out[end] < s.base[t]+int(s.parts[t]) {
+		for end < len(flat) && flat[end] < s.base[t]+int(s.parts[t]) {
 			end++
 		}
 		mask := uint32(javaHashSetTable(end-start) - 1)
 		base := s.base[t]
-		bucket := func(f int) int {
+		for i, f := range flat[start:end] {
 			p := uint32(f - base)
-			return int((p ^ p>>16) & mask)
+			k[start+i] = uint64((p^p>>16)&mask)<<32 | uint64(p)
 		}
-		slices.SortStableFunc(out[start:end], func(a, b int) int { return bucket(a) - bucket(b) })
+		slices.Sort(k[start:end])
+		for i, key := range k[start:end] {
+			res[start+i] = base + int(uint32(key))
+		}
 		start = end
 	}
-	return out
+	return res
 }

@@ -31,6 +31,8 @@ type serverSpec struct {
 	// real target assignment never holds one partition twice; kviz lets the
 	// first member in order keep it.
 	conflicts []serverConflict
+
+	sc *uniformScratch // working memory of this call
 }
 
 type serverConflict struct {
@@ -42,7 +44,13 @@ type serverConflict struct {
 // newServerSpec builds the spec for g (which passed Validate), with members
 // in the given order.
 func newServerSpec(g Group, order []int) *serverSpec {
-	s := &serverSpec{topics: SortedTopics(g.Topics)}
+	return newServerSpecIn(g, order, new(uniformScratch))
+}
+
+// newServerSpecIn is newServerSpec working in sc's memory: the spec is valid
+// until sc is used again.
+func newServerSpecIn(g Group, order []int, sc *uniformScratch) *serverSpec {
+	s := &serverSpec{topics: SortedTopics(g.Topics), sc: sc}
 	index := make(map[string]int32, len(s.topics))
 	s.parts = make([]int32, len(s.topics))
 	s.base = make([]int, len(s.topics))
@@ -52,11 +60,11 @@ func newServerSpec(g Group, order []int) *serverSpec {
 		s.base[t] = s.total
 		s.total += int(g.Topics[name])
 	}
-	s.members = make([]Member, len(order))
+	s.members = srvGrow(&sc.members, len(order))
 	for i, k := range order {
 		s.members[i] = g.Members[k]
 	}
-	s.subs = srvSubscriptionIndices(s.members, index)
+	s.subs = srvSubscriptionIndicesInto(s.members, index, srvGrow(&sc.subs, len(order)))
 	s.readClaims(index)
 	return s
 }
@@ -65,7 +73,12 @@ func newServerSpec(g Group, order []int) *serverSpec {
 // Members usually share a subscription: a member whose topic list equals the
 // previous one's reuses its indices (read-only) instead of hashing every name.
 func srvSubscriptionIndices(members []Member, index map[string]int32) [][]int32 {
-	out := make([][]int32, len(members))
+	return srvSubscriptionIndicesInto(members, index, make([][]int32, len(members)))
+}
+
+// srvSubscriptionIndicesInto is srvSubscriptionIndices filling out (one
+// entry per member).
+func srvSubscriptionIndicesInto(members []Member, index map[string]int32, out [][]int32) [][]int32 {
 	for i, m := range members {
 		if i > 0 && slices.Equal(m.Topics, members[i-1].Topics) {
 			out[i] = out[i-1]
@@ -90,19 +103,22 @@ func srvTopicIndices(names []string, index map[string]int32) []int32 {
 }
 
 // readClaims fills claims, claimedBy, dropped and conflicts from Member.Owned.
+// All claims share one backing array: a member claims at most what it owns.
 func (s *serverSpec) readClaims(index map[string]int32) {
-	s.claims = make([][]int, len(s.members))
-	s.dropped = make([][]TopicPartition, len(s.members))
-	s.claimedBy = make([]int32, s.total)
-	for i := range s.claimedBy {
-		s.claimedBy[i] = -1
+	owned := 0
+	for _, m := range s.members {
+		owned += len(m.Owned)
 	}
+	buf := srvGrow(&s.sc.claimBuf, owned)
+	s.claims = srvGrow(&s.sc.claims, len(s.members))
+	s.claimedBy = srvFilled(&s.sc.claimedBy, s.total, -1)
 	subscribed := make([]bool, len(s.topics))
 	for i, m := range s.members {
 		for _, t := range s.subs[i] {
 			subscribed[t] = true
 		}
-		claims := make([]int, 0, len(m.Owned))
+		claims := buf[:0:len(m.Owned)]
+		buf = buf[len(m.Owned):]
 		lastName, last := "", int32(-1)
 		for _, tp := range m.Owned {
 			// Owned lists usually run topic by topic: skip the map lookup
@@ -116,7 +132,7 @@ func (s *serverSpec) readClaims(index map[string]int32) {
 			}
 			if last < 0 || tp.Partition < 0 || tp.Partition >= s.parts[last] || !subscribed[last] {
 				// Unknown partitions cannot pass Validate; drop them rather than panic.
-				s.dropped[i] = append(s.dropped[i], tp)
+				s.drop(i, tp)
 				continue
 			}
 			f := s.base[last] + int(tp.Partition)
@@ -128,12 +144,31 @@ func (s *serverSpec) readClaims(index map[string]int32) {
 				s.conflicts = append(s.conflicts, serverConflict{tp, s.members[holder].ID, m.ID})
 			}
 		}
-		slices.Sort(claims)
+		if !slices.IsSorted(claims) {
+			slices.Sort(claims)
+		}
 		s.claims[i] = claims
 		for _, t := range s.subs[i] {
 			subscribed[t] = false
 		}
 	}
+}
+
+// drop records that member i loses tp from its target. The list of lists is
+// made on the first drop: most calls have none.
+func (s *serverSpec) drop(i int, tp TopicPartition) {
+	if s.dropped == nil {
+		s.dropped = make([][]TopicPartition, len(s.members))
+	}
+	s.dropped[i] = append(s.dropped[i], tp)
+}
+
+// droppedBy returns the partitions member i lost with topics it left.
+func (s *serverSpec) droppedBy(i int) []TopicPartition {
+	if s.dropped == nil {
+		return nil
+	}
+	return s.dropped[i]
 }
 
 // topicOf returns the topic index holding flat partition f.
@@ -173,17 +208,15 @@ func (s *serverSpec) homogeneous() bool {
 // found in one pass over the partitions and put in the maps member by member,
 // which keeps each map's memory hot (the 1M-partition case has 1M runs).
 func (s *serverSpec) assignment(owner []int32) Assignment {
+	sc := s.sc
 	count, segments := s.countRuns(owner)
-	cursor := srvPrefixSums(count)
-	segCursor := srvPrefixSums(segments)
-	firstSeg := slices.Clone(segCursor)
+	cursor := srvPrefixSums(count, &sc.cursor)
+	segCursor := srvPrefixSums(segments, &sc.segCursor)
+	firstSeg := append(srvGrow(&sc.firstSeg, 0), segCursor...)
 	buf := make([]int32, cursor[len(cursor)-1]+count[len(count)-1])
 	nSegs := segCursor[len(segCursor)-1] + segments[len(segments)-1]
-	segTopic, segEnd := make([]int32, nSegs), make([]int, nSegs)
-	lastTopic := make([]int32, len(s.members))
-	for m := range lastTopic {
-		lastTopic[m] = -1
-	}
+	segTopic, segEnd := srvGrow(&sc.segTopic, nSegs), srvGrow(&sc.segEnd, nSegs)
+	lastTopic := srvFilled(&sc.lastTopic, len(s.members), -1)
 	for t := range s.topics {
 		for p := int32(0); p < s.parts[t]; p++ {
 			m := owner[s.base[t]+int(p)]
@@ -213,9 +246,11 @@ func (s *serverSpec) assignment(owner []int32) Assignment {
 	return a
 }
 
-// srvPrefixSums returns the exclusive prefix sums of xs (xs must not be empty).
-func srvPrefixSums(xs []int) []int {
-	out := make([]int, len(xs))
+// srvPrefixSums returns the exclusive prefix sums of xs (xs must not be
+// empty), in buf's memory.
+func srvPrefixSums(xs []int, buf *[]int) []int {
+	out := srvGrow(buf, len(xs))
+	out[0] = 0
 	for i := 1; i < len(xs); i++ {
 		out[i] = out[i-1] + xs[i-1]
 	}
@@ -225,12 +260,9 @@ func srvPrefixSums(xs []int) []int {
 // countRuns returns, per member, how many partitions it owns and in how many
 // topics, so assignment can size everything once.
 func (s *serverSpec) countRuns(owner []int32) (count, topics []int) {
-	count = make([]int, len(s.members))
-	topics = make([]int, len(s.members))
-	lastTopic := make([]int32, len(s.members))
-	for m := range lastTopic {
-		lastTopic[m] = -1
-	}
+	count = srvFilled(&s.sc.count, len(s.members), 0)
+	topics = srvFilled(&s.sc.segments, len(s.members), 0)
+	lastTopic := srvFilled(&s.sc.lastTopic, len(s.members), -1)
 	for t := range s.topics {
 		for f := s.base[t]; f < s.base[t]+int(s.parts[t]); f++ {
 			m := owner[f]

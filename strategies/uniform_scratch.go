@@ -1,0 +1,72 @@
+package strategies
+
+import "sync"
+
+// The KIP-848 coordinator runs uniform on every heartbeat that bumps the
+// group epoch, so the model calls it once per join or leave: a thousand
+// calls for a thousand members. Each call needs a dozen working slices sized
+// by members or partitions; allocating them afresh made the garbage collector
+// the biggest cost (issue 3). uniformScratch keeps them between calls. Only
+// the Assignment (its maps and partition lists) and explanation lines are
+// allocated per call, because they outlive it.
+
+// uniformScratch holds the working memory of one Assign call. Everything in
+// it is overwritten before it is read; nothing in it is returned.
+type uniformScratch struct {
+	// member order
+	byID   []int
+	spread []uint32
+	bucket []int
+	keys   []uint64
+
+	// serverSpec
+	members   []Member
+	subs      [][]int32
+	claims    [][]int
+	claimBuf  []int
+	claimedBy []int32
+
+	// builders
+	owner      []int32
+	unassigned []int
+	unfilled   []int
+	room       []int
+	trim       []int
+	trimKeys   []uint64
+
+	// assignment
+	count, segments, cursor, segCursor, firstSeg, segEnd []int
+	lastTopic, segTopic                                  []int32
+}
+
+var uniformScratchPool = sync.Pool{New: func() any { return new(uniformScratch) }}
+
+func getUniformScratch() *uniformScratch { return uniformScratchPool.Get().(*uniformScratch) }
+
+// putUniformScratch returns sc to the pool, dropping its references to the
+// caller's members so a pooled scratch keeps no group alive.
+func putUniformScratch(sc *uniformScratch) {
+	clear(sc.members[:cap(sc.members)])
+	clear(sc.subs[:cap(sc.subs)])
+	clear(sc.claims[:cap(sc.claims)])
+	uniformScratchPool.Put(sc)
+}
+
+// srvGrow returns buf resized to n, reusing its memory when it is big enough.
+// The contents are stale: the caller sets every element it reads.
+func srvGrow[T any](buf *[]T, n int) []T {
+	if cap(*buf) < n {
+		*buf = make([]T, n, n+n/4)
+	}
+	*buf = (*buf)[:n]
+	return *buf
+}
+
+// srvFilled is srvGrow with every element set to v.
+func srvFilled[T any](buf *[]T, n int, v T) []T {
+	out := srvGrow(buf, n)
+	for i := range out {
+		out[i] = v
+	}
+	return out
+}
