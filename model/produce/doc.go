@@ -35,4 +35,12 @@
 //
 // Within one virtual millisecond the order is: producers send, the sender
 // drains, consumers read, commits happen.
+//
+// Advance gives the result of walking every millisecond over every
+// partition, but does less: the sender looks only at partitions with queued
+// batches, consumers only at partitions with records to read, the
+// partitioner gets load stats only when they changed and a keyless record
+// needs them, and stretches where nothing is due (no record, no batch past
+// linger.ms, no read, no commit) are jumped in one go (quiet.go).
+// fastpath_test.go keeps the plain walk as the oracle.
 package produce

@@ -9,13 +9,17 @@ const never = math.MaxInt64
 // nothing but the pacers' carries and the members' round-robin starts:
 // everything that can act is due later. 0 means the next one must run.
 func (s *Sim) quietMs() int64 {
-	due := int64(never)
+	due, soon := int64(never), s.nowMs+1
 	for _, p := range s.producers {
-		due = min(due, p.nextDue(s.nowMs))
+		if due = min(due, p.nextDue(s.nowMs)); due <= soon {
+			return 0
+		}
 	}
 	for _, g := range s.groupList {
 		for _, m := range g.list {
-			due = min(due, g.nextDue(m, s.nowMs))
+			if due = min(due, g.nextDue(m, s.nowMs)); due <= soon {
+				return 0
+			}
 		}
 	}
 	if due == never {
@@ -49,6 +53,9 @@ func (s *Sim) skip(k int64) {
 // refreshes them as the first quiet millisecond's drain would.
 func (p *Producer) nextDue(now int64) int64 {
 	due := p.pace.nextYield(now)
+	if due == now+1 {
+		return due
+	}
 	a := p.acc
 	for i := a.nonEmpty.next(0); i >= 0; i = a.nonEmpty.next(i + 1) {
 		if p.topic.leaderOf(i) < 0 {
