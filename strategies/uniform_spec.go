@@ -218,20 +218,21 @@ func (s *serverSpec) assignment(owner []int32) Assignment {
 	segTopic, segEnd := srvGrow(&sc.segTopic, nSegs), srvGrow(&sc.segEnd, nSegs)
 	lastTopic := srvFilled(&sc.lastTopic, len(s.members), -1)
 	for t := range s.topics {
-		for p := int32(0); p < s.parts[t]; p++ {
-			m := owner[s.base[t]+int(p)]
-			if m < 0 {
-				continue
-			}
+		base := s.base[t]
+		s.forEachRun(owner, t, func(m int32, from, to int) {
 			if lastTopic[m] != int32(t) {
 				lastTopic[m] = int32(t)
 				segTopic[segCursor[m]] = int32(t)
 				segCursor[m]++
 			}
-			buf[cursor[m]] = p
-			cursor[m]++
-			segEnd[segCursor[m]-1] = cursor[m]
-		}
+			c := cursor[m]
+			for f := from; f < to; f++ {
+				buf[c] = int32(f - base)
+				c++
+			}
+			cursor[m] = c
+			segEnd[segCursor[m]-1] = c
+		})
 	}
 	a := make(Assignment, len(s.members))
 	start := 0
@@ -264,17 +265,29 @@ func (s *serverSpec) countRuns(owner []int32) (count, topics []int) {
 	topics = srvFilled(&s.sc.segments, len(s.members), 0)
 	lastTopic := srvFilled(&s.sc.lastTopic, len(s.members), -1)
 	for t := range s.topics {
-		for f := s.base[t]; f < s.base[t]+int(s.parts[t]); f++ {
-			m := owner[f]
-			if m < 0 {
-				continue
-			}
-			count[m]++
+		s.forEachRun(owner, t, func(m int32, from, to int) {
+			count[m] += to - from
 			if lastTopic[m] != int32(t) {
 				lastTopic[m] = int32(t)
 				topics[m]++
 			}
-		}
+		})
 	}
 	return count, topics
+}
+
+// forEachRun calls fn for each run of topic t's flat partitions [from, to)
+// with the same owner m, skipping unowned ones. Owners mostly hold long runs,
+// so this touches each member's counters once per run, not per partition.
+func (s *serverSpec) forEachRun(owner []int32, t int, fn func(m int32, from, to int)) {
+	end := s.base[t] + int(s.parts[t])
+	for f := s.base[t]; f < end; {
+		m, from := owner[f], f
+		for f < end && owner[f] == m {
+			f++
+		}
+		if m >= 0 {
+			fn(m, from, f)
+		}
+	}
 }
