@@ -176,17 +176,17 @@ const maxRequestSize = 1 << 20
 // ready when one of its partitions' first batch is sendable (full, more
 // batches behind it, or linger.ms passed); then the first batch of *every*
 // partition it leads is drained, lingering or not, up to max.request.size —
-// as Kafka's drain does. leaderOf returns -1 for a partition without leader
+// as Kafka's drain does. leaders[p] is -1 for a partition without leader
 // (its batches wait). A stalled broker is ready but cannot take data (its
 // in-flight requests are stuck), which only moves its ready time on, as the
 // Sender does. ready is scratch space: the ready brokers and the bytes
 // drained to each (a handful of brokers, so a list beats a map).
-func (a *accumulator) drainReady(nowMs, lingerMs int64, leaderOf func(p int) int, stalled func(b int) bool, ready *readyList, sent func(p, records int)) {
+func (a *accumulator) drainReady(nowMs, lingerMs int64, leaders []int, stalled func(b int) bool, ready *readyList, sent func(p, records int)) {
 	ready.reset()
 	for p := a.nonEmpty.next(0); p >= 0; p = a.nonEmpty.next(p + 1) {
 		q := &a.queues[p]
 		b := q.first()
-		leader := leaderOf(p)
+		leader := leaders[p]
 		if leader < 0 {
 			continue
 		}
@@ -214,7 +214,7 @@ func (a *accumulator) drainReady(nowMs, lingerMs int64, leaderOf func(p int) int
 	for p := a.nonEmpty.next(0); p >= 0; p = a.nonEmpty.next(p + 1) {
 		q := &a.queues[p]
 		b := q.first()
-		leader := leaderOf(p)
+		leader := leaders[p]
 		if leader < 0 {
 			continue
 		}
@@ -269,14 +269,14 @@ func (r *readyList) add(b int) {
 // count, and false until every partition has a deque (Kafka's condition).
 // Between changes of who counts (leaders, deques, brokers' latencies) only
 // the queues whose length changed are rewritten.
-func (a *accumulator) loadStats(leaderOf func(p int) int, availabilityMs int64, leadersChanged bool) ([]int, []int, int, bool) {
+func (a *accumulator) loadStats(leaders []int, availabilityMs int64, leadersChanged bool) ([]int, []int, int, bool) {
 	st := &a.stats
 	if a.unseen > 0 {
 		st.built = false
 		return nil, nil, 0, false
 	}
 	if !st.built || leadersChanged || (availabilityMs > 0 && st.nodesMoved) {
-		a.rebuildStats(leaderOf, availabilityMs)
+		a.rebuildStats(leaders, availabilityMs)
 	} else {
 		for p := st.lenDirty.next(0); p >= 0; p = st.lenDirty.next(p + 1) {
 			if i := st.pos[p]; i >= 0 {
@@ -289,7 +289,7 @@ func (a *accumulator) loadStats(leaderOf func(p int) int, availabilityMs int64, 
 	return st.sizes, st.ids, st.length, true
 }
 
-func (a *accumulator) rebuildStats(leaderOf func(p int) int, availabilityMs int64) {
+func (a *accumulator) rebuildStats(leaders []int, availabilityMs int64) {
 	st := &a.stats
 	n := len(a.queues)
 	if cap(st.sizes) < n {
@@ -301,7 +301,7 @@ func (a *accumulator) rebuildStats(leaderOf func(p int) int, availabilityMs int6
 	st.length = 0
 	for p := range a.queues {
 		st.pos[p] = -1
-		leader := leaderOf(p)
+		leader := leaders[p]
 		if leader < 0 {
 			continue
 		}

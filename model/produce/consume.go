@@ -5,7 +5,9 @@ import "github.com/kvizlab/kviz/strategies"
 // tick lets every member read and commit for one millisecond.
 func (g *Group) tick(nowMs int64) {
 	for _, m := range g.list {
-		g.landAsync(m, nowMs)
+		if len(m.pending) > 0 {
+			g.landAsync(m, nowMs)
+		}
 		read := g.consume(m)
 		g.commit(m, nowMs, read)
 	}

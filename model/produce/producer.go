@@ -232,7 +232,7 @@ func (p *Producer) tick(nowMs int64) error {
 func (p *Producer) drain(nowMs int64) {
 	t := p.topic
 	p.refreshLoadStats()
-	p.acc.drainReady(nowMs, p.lingerMs, t.leaderOf, p.sim.stalled, &p.ready, func(part, records int) {
+	p.acc.drainReady(nowMs, p.lingerMs, t.leader, p.sim.stalled, &p.ready, func(part, records int) {
 		t.logEnd[part] += int64(records)
 		p.Sent[part] += int64(records)
 		for _, g := range p.sim.groupList {
@@ -251,7 +251,7 @@ func (p *Producer) refreshLoadStats() {
 	}
 	leadersChanged := t.leaderGen != p.leaderGen
 	p.acc.statsDirty, p.leaderGen = false, t.leaderGen
-	sizes, ids, length, ok := p.acc.loadStats(t.leaderOf, int64(p.cfg.AvailabilityTimeoutMs), leadersChanged)
+	sizes, ids, length, ok := p.acc.loadStats(t.leader, int64(p.cfg.AvailabilityTimeoutMs), leadersChanged)
 	p.stats = pendingStats{sizes: sizes, ids: ids, length: length, ok: ok, due: true}
 }
 
