@@ -57,6 +57,7 @@ type Group struct {
 	order   []string
 	list    []*member // the members in order, for the per-millisecond loops
 	parts   map[string][]partState
+	byID    [][]partState // parts by topicLog.id, for the per-batch path
 }
 
 type partState struct {
@@ -66,7 +67,8 @@ type partState struct {
 	maxRead    int64 // one past the highest offset the group ever processed
 	consumed   int64
 	duplicates int64
-	ownerIdx   int // index in the owner's owned list (valid while it is not stale)
+	ownerIdx   int     // index in the owner's owned list (valid while it is not stale)
+	ownerM     *member // the owner, nil = nobody
 }
 
 type member struct {
@@ -115,17 +117,23 @@ func (g *Group) refresh(m *member) {
 // landed tells the group records landed in topic's partition p: its owner
 // has something to read.
 func (g *Group) landed(t *topicLog, p int) {
-	ps, ok := g.parts[t.name]
-	if !ok {
+	if t.id >= len(g.byID) || g.byID[t.id] == nil {
 		return
 	}
-	st := &ps[p]
-	if st.owner == "" || st.position < 0 {
-		return
-	}
-	if m := g.members[st.owner]; m != nil && !m.stale {
+	st := &g.byID[t.id][p]
+	if m := st.ownerM; m != nil && st.position >= 0 && !m.stale {
 		m.readable.set(st.ownerIdx)
 	}
+}
+
+// setParts stores a topic's partition states, also by the topic's id.
+func (g *Group) setParts(topic string, ps []partState) {
+	g.parts[topic] = ps
+	id := g.sim.topics[topic].id
+	for len(g.byID) <= id {
+		g.byID = append(g.byID, nil)
+	}
+	g.byID[id] = ps
 }
 
 type asyncCommit struct {
@@ -204,7 +212,7 @@ func (g *Group) state(tp strategies.TopicPartition) (*partState, error) {
 		for i := range ps {
 			ps[i].committed, ps[i].position = -1, -1
 		}
-		g.parts[tp.Topic] = ps
+		g.setParts(tp.Topic, ps)
 	}
 	return &ps[tp.Partition], nil
 }
@@ -228,7 +236,7 @@ func (g *Group) Own(name string, tps []strategies.TopicPartition) error {
 		if st.owner == name {
 			continue
 		}
-		st.owner = name
+		st.owner, st.ownerM = name, m
 		m.owned = append(m.owned, tp)
 		m.stale = true
 		g.startPosition(m, tp, st)
@@ -274,7 +282,7 @@ func (g *Group) Release(name string, tps []strategies.TopicPartition, how Handov
 		if how == Revoked && st.position >= 0 {
 			st.committed = st.position
 		}
-		st.owner, st.position = "", -1
+		st.owner, st.ownerM, st.position = "", nil, -1
 		m.owned = removeTP(m.owned, tp)
 		m.stale = true
 		m.pending = dropCommits(m.pending, tp)

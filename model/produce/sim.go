@@ -37,6 +37,7 @@ const maxEvents = 1000
 // producer's view of it.
 type topicLog struct {
 	name     string
+	id       int // index in Sim.names
 	logStart []int64
 	logEnd   []int64
 	leader   []int // broker per partition; -1 = none
@@ -79,7 +80,7 @@ func (s *Sim) AddTopic(name string, partitions int) error {
 	if partitions < 1 || partitions > strategies.MaxPartitions {
 		return fmt.Errorf("topic %q: partitions must be between 1 and %d, got %d", name, strategies.MaxPartitions, partitions)
 	}
-	t := &topicLog{name: name, logStart: make([]int64, partitions), logEnd: make([]int64, partitions), leader: make([]int, partitions)}
+	t := &topicLog{name: name, id: len(s.names), logStart: make([]int64, partitions), logEnd: make([]int64, partitions), leader: make([]int, partitions)}
 	for p := range t.leader {
 		t.leader[p] = p
 	}
@@ -268,7 +269,7 @@ func (s *Sim) GrowTopic(topic string, newCount int) error {
 			for range newCount - old {
 				ps = append(ps, partState{committed: -1, position: -1})
 			}
-			g.parts[topic] = ps
+			g.setParts(topic, ps)
 			for _, m := range g.members {
 				m.stale = true // refs may point into the old slice
 			}
