@@ -105,8 +105,12 @@ func (f *flow) topicView(t string) FlowTopic {
 	}
 	mean /= float64(max(1, busy))
 	tv := FlowTopic{Name: t, Partitions: make([]FlowPartition, len(rates))}
+	views, _ := f.group.Partitions(t)
 	for p := range rates {
-		pv, _ := f.group.Partition(t, p)
+		var pv produce.PartitionView
+		if p < len(views) {
+			pv = views[p]
+		}
 		fp := FlowPartition{Partition: int32(p), Owner: pv.Owner, LogEnd: pv.LogEnd, Committed: pv.Committed,
 			Position: pv.Position, Lag: pv.Lag, LagKnown: pv.LagKnown, Consumed: pv.Consumed,
 			Duplicates: pv.Duplicates, PerSec: rates[p], Leader: -1}

@@ -136,6 +136,29 @@ func (g *Group) Partition(topic string, partition int) (PartitionView, error) {
 	return v, nil
 }
 
+// Partitions reports every partition of topic, as Partition does each.
+func (g *Group) Partitions(topic string) ([]PartitionView, error) {
+	t, err := g.sim.topic(topic)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := g.state(strategies.TopicPartition{Topic: topic}); err != nil {
+		return nil, err
+	}
+	ps := g.parts[topic]
+	out := make([]PartitionView, t.partitions())
+	for p := range out {
+		st := &ps[p]
+		v := PartitionView{Owner: st.owner, LogStart: t.logStart[p], LogEnd: t.logEnd[p],
+			Committed: st.committed, Position: st.position, Consumed: st.consumed, Duplicates: st.duplicates}
+		if st.committed >= 0 {
+			v.Lag, v.LagKnown = v.LogEnd-st.committed, true
+		}
+		out[p] = v
+	}
+	return out, nil
+}
+
 // Commit commits a member's positions now (a manual commitSync).
 func (g *Group) Commit(name string) bool {
 	m, ok := g.members[name]

@@ -320,3 +320,30 @@ func TestQuietJumpsEqualStepwise(t *testing.T) {
 		}
 	})
 }
+
+// Partitions is Partition for every partition at once.
+func TestPartitionsEqualsPartition(t *testing.T) {
+	sim := NewSim(3)
+	_ = sim.AddTopic("t", 5)
+	_, _ = sim.AddProducer(ProducerConfig{Topic: "t", Rate: 2000, Keys: Keys{Kind: KeysUniform, Count: 20}})
+	g := sim.Group("g")
+	_ = g.Join("c0", ConsumerConfig{Rate: 500, OffsetReset: ResetEarliest, AutoCommitIntervalMs: 100})
+	_ = g.Own("c0", []strategies.TopicPartition{{Topic: "t", Partition: 1}, {Topic: "t", Partition: 3}})
+	_ = sim.Advance(1000)
+	all, err := g.Partitions("t")
+	if err != nil || len(all) != 5 {
+		t.Fatalf("%d views, %v", len(all), err)
+	}
+	for p, v := range all {
+		one, _ := g.Partition("t", p)
+		if v != one {
+			t.Errorf("p%d: %+v, alone %+v", p, v, one)
+		}
+	}
+	if all[1].Consumed == 0 || all[0].Owner != "" {
+		t.Errorf("c0 read nothing, or p0 has an owner: %+v", all)
+	}
+	if _, err := g.Partitions("nope"); err == nil {
+		t.Error("an unknown topic has no partitions")
+	}
+}

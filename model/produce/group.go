@@ -3,6 +3,7 @@ package produce
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/kvizlab/kviz/strategies"
 )
@@ -271,6 +272,17 @@ func (g *Group) Release(name string, tps []strategies.TopicPartition, how Handov
 	if !ok {
 		return fmt.Errorf("group %q has no member %q", g.name, name)
 	}
+	// The released partitions leave owned and pending in one pass each at
+	// the end (also after an error, for those released before it), so a
+	// rebalance taking many partitions costs linear time.
+	released := map[strategies.TopicPartition]bool{}
+	defer func() {
+		if len(released) > 0 {
+			m.owned = slices.DeleteFunc(m.owned, func(tp strategies.TopicPartition) bool { return released[tp] })
+			m.pending = slices.DeleteFunc(m.pending, func(c asyncCommit) bool { return released[c.tp] })
+			m.stale = true
+		}
+	}()
 	for _, tp := range tps {
 		st, err := g.state(tp)
 		if err != nil {
@@ -283,9 +295,7 @@ func (g *Group) Release(name string, tps []strategies.TopicPartition, how Handov
 			st.committed = st.position
 		}
 		st.owner, st.ownerM, st.position = "", nil, -1
-		m.owned = removeTP(m.owned, tp)
-		m.stale = true
-		m.pending = dropCommits(m.pending, tp)
+		released[tp] = true
 	}
 	return nil
 }
@@ -308,23 +318,4 @@ func (g *Group) Leave(name string, how Handover) error {
 		}
 	}
 	return nil
-}
-
-func removeTP(tps []strategies.TopicPartition, tp strategies.TopicPartition) []strategies.TopicPartition {
-	for i, x := range tps {
-		if x == tp {
-			return append(tps[:i], tps[i+1:]...)
-		}
-	}
-	return tps
-}
-
-func dropCommits(cs []asyncCommit, tp strategies.TopicPartition) []asyncCommit {
-	out := cs[:0]
-	for _, c := range cs {
-		if c.tp != tp {
-			out = append(out, c)
-		}
-	}
-	return out
 }

@@ -23,9 +23,17 @@ func (g *Group) SetOwners(owners map[strategies.TopicPartition]string, how func(
 			current[tp] = name
 		}
 	}
+	// Releases are independent per partition; one call per old owner keeps
+	// a big rebalance linear.
+	leaving := map[string][]strategies.TopicPartition{}
 	for _, tp := range sortedTPs(current) {
 		if old := current[tp]; owners[tp] != old {
-			if err := g.Release(old, []strategies.TopicPartition{tp}, how(old)); err != nil {
+			leaving[old] = append(leaving[old], tp)
+		}
+	}
+	for _, name := range g.order {
+		if tps := leaving[name]; len(tps) > 0 {
+			if err := g.Release(name, tps, how(name)); err != nil {
 				return err
 			}
 		}
