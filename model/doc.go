@@ -29,10 +29,12 @@
 //     at the next heartbeat after the change.
 //   - Brokers: the leaders of __consumer_offsets come from Kafka's
 //     rack-unaware placement with a replication factor of min(3, brokers), the
-//     start index and shift drawn from the seed. A failed broker's partitions
-//     move to their next live replica; a recovered broker becomes a follower
-//     (preferred-leader elections are not simulated) unless a partition had
-//     no leader at all.
+//     start index and shift drawn from the seed; one cluster model
+//     (model/cluster) holds them and the scenario's topics. A failed broker's
+//     partitions move to their next live in-sync replica; a recovered broker
+//     becomes a follower (preferred-leader elections are not simulated)
+//     unless it was a leaderless partition's last in-sync replica (unclean
+//     election is off, as by default).
 //   - Quiet: a run ends when the timeline is done and only routine heartbeats
 //     remain, or when no broker can coordinate the group.
 //   - Rebalances and outages (Sim.Rebalances, Sim.Outages): a classic
