@@ -218,6 +218,9 @@ func (p *parser) topics(n *yaml.Node, sc *Scenario) error {
 		if err := validTopicName(name); err != nil {
 			return p.errf(k, "%v", err)
 		}
+		if name == "__consumer_offsets" {
+			return p.errf(k, "topic __consumer_offsets is Kafka's internal offsets topic (set its size with cluster.offsets_partitions)")
+		}
 		if _, dup := sc.Topics[name]; dup {
 			return p.errf(k, "topic %q is listed twice", name)
 		}
