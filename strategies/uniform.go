@@ -34,6 +34,12 @@ func (uniformAssignor) Assign(g Group, ex *Explainer) Result {
 	}
 	sc := getUniformScratch()
 	defer putUniformScratch(sc)
+	return assignUniformIn(g, ex, sc)
+}
+
+// assignUniformIn is Assign (for a group with members) working in sc's
+// memory; the Result shares none of it.
+func assignUniformIn(g Group, ex *Explainer, sc *uniformScratch) Result {
 	order, buckets := sc.memberOrder(g.Members)
 	s := newServerSpecIn(g, order, sc)
 	explainServerOrder(ex, s, buckets)

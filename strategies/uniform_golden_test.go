@@ -285,7 +285,7 @@ func TestUniformGoldenCoverage(t *testing.T) {
 	}
 }
 
-func mustJSON(t *testing.T, v any) []byte {
+func mustJSON(t testing.TB, v any) []byte {
 	t.Helper()
 	out, err := json.Marshal(v)
 	if err != nil {
@@ -336,6 +336,36 @@ func readUniformGolden(t *testing.T) []uniformGoldenCase {
 			t.Fatalf("%s: %v", uniformGoldenPath, err)
 		}
 		out = append(out, c)
+	}
+	return out
+}
+
+// Working memory reused from an earlier call, on another group, leaves no
+// trace in the answer: each call gives what a fresh scratch gives.
+func TestUniformPropertyScratchReuse(t *testing.T) {
+	groups := rapid.OneOf(
+		rapid.Custom(func(t *rapid.T) Group { return srvGenGroup(t, rapid.Bool().Draw(t, "homogeneous")) }),
+		rapid.Custom(srvGenMessyGroup),
+		srvGenCrowd(true, true),
+		srvGenCrowd(false, false),
+	)
+	rapid.Check(t, func(t *rapid.T) {
+		seq := rapid.SliceOfN(groups, 2, 4).Draw(t, "groups")
+		sc := new(uniformScratch)
+		for i, g := range append(seq, seq[0]) {
+			got := assignUniformIn(g, NewExplainer(30), sc)
+			want := assignUniformIn(g, NewExplainer(30), new(uniformScratch))
+			if !bytes.Equal(srvJSON(t, got), srvJSON(t, want)) {
+				t.Fatalf("call %d: reused scratch gives\n%+v\nfresh scratch gives\n%+v", i, got, want)
+			}
+		}
+	})
+}
+
+func srvJSON(t *rapid.T, v any) []byte {
+	out, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return out
 }
