@@ -212,7 +212,8 @@ func (s *serverSpec) assignment(owner []int32) Assignment {
 	count, segments := s.countRuns(owner)
 	cursor := srvPrefixSums(count, &sc.cursor)
 	segCursor := srvPrefixSums(segments, &sc.segCursor)
-	firstSeg := append(srvGrow(&sc.firstSeg, 0), segCursor...)
+	firstSeg := srvGrow(&sc.firstSeg, len(segCursor))
+	copy(firstSeg, segCursor)
 	buf := make([]int32, cursor[len(cursor)-1]+count[len(count)-1])
 	nSegs := segCursor[len(segCursor)-1] + segments[len(segments)-1]
 	segTopic, segEnd := srvGrow(&sc.segTopic, nSegs), srvGrow(&sc.segEnd, nSegs)
