@@ -253,11 +253,9 @@ func (g *consumerGroup) computeTarget() {
 			return
 		}
 	}
-	res := g.w.assignor.Assign(grp, nil)
-	target := make(map[string][]TP, len(g.order))
+	target := g.runAssignor(grp)
 	var parts []string
 	for _, id := range g.order {
-		target[id] = sameOrNew(res.Assignment[id], g.target[id])
 		if len(parts) <= maxListed {
 			parts = append(parts, fmt.Sprintf("%s %s", g.members[id].client, fmtShort(target[id])))
 		}

@@ -37,6 +37,7 @@ type uniformScratch struct {
 	// assignment
 	count, segments, cursor, segCursor, firstSeg, segEnd []int
 	lastTopic, segTopic                                  []int32
+	eachBuf                                              []int32 // AssignEach's partitions
 }
 
 var uniformScratchPool = sync.Pool{New: func() any { return new(uniformScratch) }}

@@ -208,15 +208,40 @@ func (s *serverSpec) homogeneous() bool {
 // found in one pass over the partitions and put in the maps member by member,
 // which keeps each map's memory hot (the 1M-partition case has 1M runs).
 func (s *serverSpec) assignment(owner []int32) Assignment {
-	sc := s.sc
 	count, segments := s.countRuns(owner)
+	buf, segTopic, segEnd, firstSeg, segCursor := s.layoutRuns(owner, count, segments, nil)
+	a := make(Assignment, len(s.members))
+	start := 0
+	for m, member := range s.members {
+		mine := make(map[string][]int32, segments[m])
+		for k := firstSeg[m]; k < segCursor[m]; k++ {
+			mine[s.topics[segTopic[k]]] = buf[start:segEnd[k]:segEnd[k]]
+			start = segEnd[k]
+		}
+		a[member.ID] = mine
+	}
+	return a
+}
+
+// layoutRuns writes every member's partitions into one buffer, member by
+// member and topic by topic (partitions ascending): member m's k-th topic
+// segment, for k in [firstSeg[m], segCursor[m]), is topic segTopic[k] with
+// partitions buf[previous segEnd:segEnd[k]]. A nil into allocates the
+// buffer (it is returned to the caller); otherwise into's memory is used.
+func (s *serverSpec) layoutRuns(owner []int32, count, segments []int, into *[]int32) (buf, segTopic []int32, segEnd, firstSeg, segCursor []int) {
+	sc := s.sc
 	cursor := srvPrefixSums(count, &sc.cursor)
-	segCursor := srvPrefixSums(segments, &sc.segCursor)
-	firstSeg := srvGrow(&sc.firstSeg, len(segCursor))
+	segCursor = srvPrefixSums(segments, &sc.segCursor)
+	firstSeg = srvGrow(&sc.firstSeg, len(segCursor))
 	copy(firstSeg, segCursor)
-	buf := make([]int32, cursor[len(cursor)-1]+count[len(count)-1])
+	n := cursor[len(cursor)-1] + count[len(count)-1]
+	if into == nil {
+		buf = make([]int32, n)
+	} else {
+		buf = srvGrow(into, n)
+	}
 	nSegs := segCursor[len(segCursor)-1] + segments[len(segments)-1]
-	segTopic, segEnd := srvGrow(&sc.segTopic, nSegs), srvGrow(&sc.segEnd, nSegs)
+	segTopic, segEnd = srvGrow(&sc.segTopic, nSegs), srvGrow(&sc.segEnd, nSegs)
 	lastTopic := srvFilled(&sc.lastTopic, len(s.members), -1)
 	for t := range s.topics {
 		base := s.base[t]
@@ -235,17 +260,7 @@ func (s *serverSpec) assignment(owner []int32) Assignment {
 			segEnd[segCursor[m]-1] = c
 		})
 	}
-	a := make(Assignment, len(s.members))
-	start := 0
-	for m, member := range s.members {
-		mine := make(map[string][]int32, segments[m])
-		for k := firstSeg[m]; k < segCursor[m]; k++ {
-			mine[s.topics[segTopic[k]]] = buf[start:segEnd[k]:segEnd[k]]
-			start = segEnd[k]
-		}
-		a[member.ID] = mine
-	}
-	return a
+	return buf, segTopic, segEnd, firstSeg, segCursor
 }
 
 // srvPrefixSums returns the exclusive prefix sums of xs (xs must not be
