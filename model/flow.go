@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 	"sync"
 
@@ -33,8 +32,8 @@ type flow struct {
 	rates    map[string][]float64
 	// replicas per topic, shared by every view until a broker or partition event
 	replicas map[string][]kcluster.Partition
-	last     *FlowView     // the latest view, whose unchanged parts the next one shares
-	followed []*MemberView // the member views follow last saw
+	last     *FlowView   // the latest view, whose unchanged parts the next one shares
+	followed memberViews // the member views follow last saw
 	stalled  map[string]bool
 }
 
@@ -210,13 +209,13 @@ func (f *flow) advanceTo(t int64) error {
 func (f *flow) follow(sn *snapshot) (bool, error) {
 	// Member views are immutable and shared until a member changes, so the
 	// same views mean the same owners (most steps: heartbeats).
-	if slices.Equal(sn.members, f.followed) {
+	if sn.members.equal(f.followed) {
 		return false, nil
 	}
 	f.followed = sn.members
 	owners := map[strategies.TopicPartition]string{}
 	byID := map[string]*MemberView{}
-	for _, m := range sn.members {
+	for _, m := range sn.members.all() {
 		byID[m.ID] = m
 		if !consuming(m.Status) {
 			continue

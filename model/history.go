@@ -30,7 +30,7 @@ type stepRec struct {
 // snapshot is the state after a step. Never modified once recorded.
 type snapshot struct {
 	g       groupSnap
-	members []*MemberView // in start order
+	members memberViews // in start order
 }
 
 // groupSnap is the group-wide part of a snapshot.
@@ -73,33 +73,27 @@ func (h *history) record(kind, member, errName string, routine bool, text string
 // nothing changed.
 func (h *history) snapshot() *snapshot {
 	g := h.groupSnap()
-	members := h.cur.members
-	if len(h.dirty) > 0 || len(members) != len(h.w.clients) {
-		members = make([]*MemberView, len(h.w.clients))
-		copy(members, h.cur.members)
+	prev := h.cur.members
+	members := prev
+	if len(h.dirty) > 0 || prev.len() != len(h.w.clients) {
+		b := newMemberViewsBuilder(prev, len(h.w.clients))
 		for _, c := range h.dirty {
 			c.dirty = false
 		}
 		h.dirty = h.dirty[:0]
 		for i, c := range h.w.clients {
-			if members[i] == nil || c.viewStale {
-				members[i] = c.view()
+			if i >= prev.len() || c.viewStale {
+				b.set(i, c.view())
 				c.viewStale = false
 			}
 		}
+		members = b.l
 	}
-	if sameGroupSnap(g, h.cur.g) && sameMemberSlice(members, h.cur.members) {
+	if sameGroupSnap(g, h.cur.g) && members.sameList(h.cur.members) {
 		return h.cur
 	}
 	h.cur = &snapshot{g: g, members: members}
 	return h.cur
-}
-
-func sameMemberSlice(a, b []*MemberView) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	return len(a) == 0 || &a[0] == &b[0]
 }
 
 func sameGroupSnap(a, b groupSnap) bool {

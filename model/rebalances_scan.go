@@ -9,7 +9,7 @@ import "maps"
 type ownershipScan struct {
 	consumer bool
 
-	views  []*MemberView    // the members of the last snapshot seen
+	views  memberViews      // the members of the last snapshot seen
 	topics []TopicView      // the topics of the last snapshot seen
 	parts  map[string]int32 // topic -> partition count
 	subs   map[string]int   // topic -> consuming members subscribing to it
@@ -70,11 +70,11 @@ func (s *ownershipScan) readTopics(topics []TopicView) {
 	}
 }
 
-func (s *ownershipScan) readMembers(members []*MemberView) {
-	for i, v := range members {
+func (s *ownershipScan) readMembers(members memberViews) {
+	for i, v := range members.all() {
 		var old *MemberView
-		if i < len(s.views) {
-			old = s.views[i]
+		if i < s.views.len() {
+			old = s.views.at(i)
 		}
 		if old != v {
 			s.replace(old, v)
@@ -282,7 +282,7 @@ func (s *ownershipScan) consumedByUp(g groupSnap) bool {
 		return true
 	}
 	down := map[TP]bool{}
-	for _, v := range s.views {
+	for _, v := range s.views.all() {
 		if v.InGroup && !consuming(v.Status) {
 			for _, tp := range g.target[v.MemberID] {
 				down[tp] = true

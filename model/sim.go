@@ -55,7 +55,7 @@ func (s *Sim) Step(i int) Step {
 	st := Step{Index: i, TimeMs: r.at, Kind: r.kind, Member: r.member, Text: r.text, GroupState: g.state,
 		Generation: g.generation, Leader: g.leader, Error: r.errName, Routine: r.routine,
 		Owned: map[string]map[string][]int32{}}
-	for _, m := range r.snap.members {
+	for _, m := range r.snap.members.all() {
 		if consuming(m.Status) {
 			st.Owned[m.ID] = asMap(m.Owned)
 		}
@@ -90,8 +90,8 @@ func (s *Sim) clamp(i int) int {
 func consumerMaps(sn *snapshot) (map[string]int32, map[string]map[string][]int32) {
 	epochs := map[string]int32{}
 	target := map[string]map[string][]int32{}
-	names := make(map[string]string, len(sn.members))
-	for _, m := range sn.members {
+	names := make(map[string]string, sn.members.len())
+	for _, m := range sn.members.all() {
 		if m.InGroup {
 			names[m.MemberID] = m.ID
 			epochs[m.ID] = m.MemberEpoch
@@ -143,8 +143,8 @@ func (s *Sim) buildView(i int) *GroupView {
 		}
 	}
 	v.CoordinatorPartition = coordinatorPartitionOf(s.sc)
-	v.Members = make([]MemberView, len(r.snap.members))
-	for j, m := range r.snap.members {
+	v.Members = make([]MemberView, r.snap.members.len())
+	for j, m := range r.snap.members.all() {
 		v.Members[j] = *m
 		v.Members[j].IsLeader = g.leader != "" && m.ID == g.leader
 	}
