@@ -11,6 +11,7 @@ type history struct {
 	steps []stepRec
 	cur   *snapshot
 	dirty []*client // members changed since the last step
+	owned []bool    // snapshot's scratch: chunks of member views it copied
 
 	topics  []TopicView
 	brokers []BrokerView
@@ -76,7 +77,7 @@ func (h *history) snapshot() *snapshot {
 	prev := h.cur.members
 	members := prev
 	if len(h.dirty) > 0 || prev.len() != len(h.w.clients) {
-		b := newMemberViewsBuilder(prev, len(h.w.clients))
+		b := newMemberViewsBuilder(prev, len(h.w.clients), &h.owned)
 		for _, c := range h.dirty {
 			c.dirty = false
 		}

@@ -2,14 +2,17 @@ package model
 
 import "iter"
 
-// memberViews is a snapshot's member views in start order, kept in chunks
-// of viewChunk. A step that changes one member copies that member's chunk
-// and the short list of chunks, not a pointer per member: with a thousand
-// members the copies (and the garbage collector scanning them in every
-// recorded snapshot) cost more than the steps themselves (issue 3).
+// memberViews is a snapshot's member views in start order. A large group's
+// views are kept in chunks of viewChunk: a step that changes one member
+// copies that member's chunk and the short list of chunks, not a pointer
+// per member. With a thousand members the copies (and the garbage
+// collector scanning them in every recorded snapshot) cost more than the
+// steps themselves (issue 3). A group of up to viewChunk members keeps one
+// flat slice, copied whole, which is cheapest at that size.
 // Never changed once recorded; chunks are shared between snapshots.
 type memberViews struct {
-	chunks [][]*MemberView // each viewChunk long; entries past n are unused
+	flat   []*MemberView   // n <= viewChunk: the views themselves
+	chunks [][]*MemberView // n > viewChunk: viewChunk long, the last one at least up to n; entries past n unused
 	n      int
 }
 
@@ -17,7 +20,12 @@ const viewChunk = 64
 
 func (l memberViews) len() int { return l.n }
 
-func (l memberViews) at(i int) *MemberView { return l.chunks[i/viewChunk][i%viewChunk] }
+func (l memberViews) at(i int) *MemberView {
+	if l.chunks == nil {
+		return l.flat[i]
+	}
+	return l.chunks[i/viewChunk][i%viewChunk]
+}
 
 // all yields the views in start order.
 func (l memberViews) all() iter.Seq2[int, *MemberView] {
@@ -33,7 +41,15 @@ func (l memberViews) all() iter.Seq2[int, *MemberView] {
 // sameList: b is the very list a is (not merely equal views), as a slice's
 // identity was.
 func (l memberViews) sameList(b memberViews) bool {
-	return l.n == b.n && (l.n == 0 || &l.chunks[0] == &b.chunks[0])
+	switch {
+	case l.n != b.n:
+		return false
+	case l.n == 0:
+		return true
+	case l.chunks == nil || b.chunks == nil:
+		return l.chunks == nil && b.chunks == nil && &l.flat[0] == &b.flat[0]
+	}
+	return &l.chunks[0] == &b.chunks[0]
 }
 
 // equal: the same views, position by position. Shared chunks are equal
@@ -42,14 +58,13 @@ func (l memberViews) equal(b memberViews) bool {
 	if l.n != b.n {
 		return false
 	}
-	for k := range l.chunks {
-		if &l.chunks[k][0] == &b.chunks[k][0] {
+	for i := 0; i < l.n; i++ {
+		if l.chunks != nil && b.chunks != nil && i%viewChunk == 0 && &l.chunks[i/viewChunk][0] == &b.chunks[i/viewChunk][0] {
+			i += viewChunk - 1
 			continue
 		}
-		for i := k * viewChunk; i < min(l.n, (k+1)*viewChunk); i++ {
-			if l.at(i) != b.at(i) {
-				return false
-			}
+		if l.at(i) != b.at(i) {
+			return false
 		}
 	}
 	return true
@@ -62,16 +77,35 @@ type memberViewsBuilder struct {
 	owned []bool // chunk k is this list's own copy
 }
 
-func newMemberViewsBuilder(prev memberViews, n int) memberViewsBuilder {
+// newMemberViewsBuilder starts from prev; scratch is reused memory for
+// the builder's bookkeeping (one builder at a time).
+func newMemberViewsBuilder(prev memberViews, n int, scratch *[]bool) memberViewsBuilder {
+	if n <= viewChunk {
+		flat := make([]*MemberView, n)
+		for i := 0; i < min(n, prev.n); i++ {
+			flat[i] = prev.at(i)
+		}
+		return memberViewsBuilder{l: memberViews{flat: flat, n: n}}
+	}
 	chunks := make([][]*MemberView, (n+viewChunk-1)/viewChunk)
-	copy(chunks, prev.chunks)
-	return memberViewsBuilder{l: memberViews{chunks: chunks, n: n}, owned: make([]bool, len(chunks))}
+	if prev.chunks != nil {
+		copy(chunks, prev.chunks)
+	} else if prev.n > 0 {
+		chunks[0] = prev.flat // copied on the first set below: it is shorter than a chunk
+	}
+	owned := append((*scratch)[:0], make([]bool, len(chunks))...)
+	*scratch = owned
+	return memberViewsBuilder{l: memberViews{chunks: chunks, n: n}, owned: owned}
 }
 
 func (b *memberViewsBuilder) set(i int, v *MemberView) {
+	if b.l.chunks == nil {
+		b.l.flat[i] = v
+		return
+	}
 	k := i / viewChunk
 	if !b.owned[k] {
-		c := make([]*MemberView, viewChunk)
+		c := make([]*MemberView, min(viewChunk, b.l.n-k*viewChunk))
 		copy(c, b.l.chunks[k])
 		b.l.chunks[k], b.owned[k] = c, true
 	}

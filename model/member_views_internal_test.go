@@ -26,7 +26,8 @@ func TestMemberViewsBuilder(t *testing.T) {
 			return out
 		}
 		build := func(prev memberViews, prevFlat, want []*MemberView) memberViews {
-			b := newMemberViewsBuilder(prev, len(want))
+			var scratch []bool
+			b := newMemberViewsBuilder(prev, len(want), &scratch)
 			for i, v := range want {
 				if i >= len(prevFlat) || prevFlat[i] != v {
 					b.set(i, v)
