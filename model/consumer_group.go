@@ -45,6 +45,8 @@ type consumerGroup struct {
 	// targets may name partitions the assignor must not see as owned.
 	filterTargets bool
 	input         []strategies.Member // computeTarget's input, reused between runs
+	prevs         [][]TP              // computeTarget's: each member's current target, by input index
+	seen          []bool              // runAssignor's: members the assignor gave partitions
 }
 
 // kMember is one member as the coordinator keeps it.
@@ -230,17 +232,22 @@ func (g *consumerGroup) computeTarget() {
 	if g.groupEpoch <= g.assignEpoch {
 		return
 	}
-	members := g.input[:0]
+	members, prevs := g.input[:0], g.prevs[:0]
+	known := 0 // members g.target maps
 	for _, id := range g.order {
 		m := g.members[id]
-		owned := g.target[id]
+		owned, ok := g.target[id]
+		if ok {
+			known++
+		}
+		prevs = append(prevs, owned)
 		if g.filterTargets {
 			owned = g.w.existing(onTopics(owned, m.topics))
 		}
 		members = append(members, strategies.Member{ID: id, InstanceID: m.instance, Topics: m.topics,
 			Owned: owned, Generation: g.assignEpoch})
 	}
-	g.input = members
+	g.input, g.prevs = members, prevs
 	grp := strategies.Group{Topics: g.w.subscribedTopics(members), Members: members}
 	// Targets only ever name partitions of subscribed topics (the assignor
 	// made them, partitions never go away, and a subscription or partition
@@ -253,7 +260,7 @@ func (g *consumerGroup) computeTarget() {
 			return
 		}
 	}
-	target := g.runAssignor(grp)
+	target := g.runAssignor(grp, prevs, known == len(g.order) && len(g.target) == known)
 	var parts []string
 	for _, id := range g.order {
 		if len(parts) <= maxListed {

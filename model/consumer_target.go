@@ -1,6 +1,7 @@
 package model
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 
@@ -93,39 +94,52 @@ func appendTP(b []byte, tp TP) []byte {
 	return strconv.AppendInt(b, int64(tp.Partition), 10)
 }
 
-// runAssignor computes the new target of every member of grp (in g.order),
-// keeping each unchanged target's slice. An assignor that can hand out its
-// result member by member (uniform) is asked to: converting a thousand
-// members' Assignment maps cost more than computing them (issue 3).
-func (g *consumerGroup) runAssignor(grp strategies.Group) map[string][]TP {
-	target := make(map[string][]TP, len(g.order))
+// runAssignor computes the new target of every member of grp (in g.order;
+// prevs holds their current targets, by the same index), keeping each
+// unchanged target's slice. An assignor that can hand out its result member
+// by member (uniform) is asked to: converting a thousand members' Assignment
+// maps cost more than computing them (issue 3). When the members are the
+// ones g.target already maps (sameKeys), the new map starts as its copy and
+// only changed targets are written.
+func (g *consumerGroup) runAssignor(grp strategies.Group, prevs [][]TP, sameKeys bool) map[string][]TP {
 	each, ok := g.w.assignor.(strategies.EachAssigner)
 	if !ok {
+		target := make(map[string][]TP, len(g.order))
 		res := g.w.assignor.Assign(grp, nil)
-		for _, id := range g.order {
-			target[id] = sameOrNew(res.Assignment[id], g.target[id])
+		for i, id := range g.order {
+			target[id] = sameOrNew(res.Assignment[id], prevs[i])
 		}
 		return target
 	}
-	// A member the assignor gives nothing gets nil, or keeps its empty
-	// target, as sameOrNew would.
-	for _, id := range g.order {
-		if prev := g.target[id]; len(prev) == 0 {
-			target[id] = prev
-		} else {
-			target[id] = nil
+	var target map[string][]TP
+	if sameKeys {
+		target = maps.Clone(g.target)
+	} else {
+		target = make(map[string][]TP, len(g.order))
+		for i, id := range g.order {
+			target[id] = prevs[i]
 		}
 	}
+	seen := g.seen[:0]
+	seen = append(seen, make([]bool, len(g.order))...)
+	g.seen = seen
 	b := targetBuilder{member: -1}
 	each.AssignEach(grp, func(m int, topic string, ps []int32) {
 		if m != b.member {
 			b.flush(target)
-			id := grp.Members[m].ID
-			b.start(m, id, g.target[id])
+			seen[m] = true
+			b.start(m, g.order[m], prevs[m])
 		}
 		b.add(topic, ps)
 	})
 	b.flush(target)
+	// A member the assignor gives nothing gets nil, or keeps its empty
+	// target, as sameOrNew would.
+	for i, id := range g.order {
+		if !seen[i] && len(prevs[i]) > 0 {
+			target[id] = nil
+		}
+	}
 	return target
 }
 
@@ -171,7 +185,7 @@ func (b *targetBuilder) flush(target map[string][]TP) {
 	switch {
 	case b.member < 0:
 	case b.same && b.n == len(b.prev):
-		target[b.id] = b.prev
+		// unchanged: target already holds prev
 	case b.same:
 		target[b.id] = slices.Clone(b.prev[:b.n])
 	default:
