@@ -111,3 +111,26 @@ func (b *memberViewsBuilder) set(i int, v *MemberView) {
 	}
 	b.l.chunks[k][i%viewChunk] = v
 }
+
+// changes calls fn for each position where l's view differs from old's
+// (old is nil past old's end). Chunks both lists share are skipped
+// unread: a step changes a member or two of a thousand.
+func (l memberViews) changes(old memberViews, fn func(i int, was, is *MemberView)) {
+	shared := 0 // positions below this were seen equal chunk by chunk
+	for i := 0; i < l.n; i++ {
+		if i%viewChunk == 0 && l.chunks != nil && old.chunks != nil && i/viewChunk < len(old.chunks) &&
+			&l.chunks[i/viewChunk][0] == &old.chunks[i/viewChunk][0] {
+			shared = min(i+viewChunk, l.n, old.n)
+		}
+		if i < shared {
+			continue
+		}
+		var was *MemberView
+		if i < old.n {
+			was = old.at(i)
+		}
+		if is := l.at(i); is != was {
+			fn(i, was, is)
+		}
+	}
+}

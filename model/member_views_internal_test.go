@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -63,6 +64,22 @@ func TestMemberViewsBuilder(t *testing.T) {
 		same := len(first) == len(second)
 		for i := 0; same && i < len(first); i++ {
 			same = first[i] == second[i]
+		}
+		var changed []int
+		b.changes(a, func(i int, was, is *MemberView) {
+			if i < len(first) && was != first[i] || i >= len(first) && was != nil || is != second[i] {
+				t.Fatalf("change %d reported as %v -> %v", i, was, is)
+			}
+			changed = append(changed, i)
+		})
+		var want []int
+		for i := range second {
+			if i >= len(first) || first[i] != second[i] {
+				want = append(want, i)
+			}
+		}
+		if !slices.Equal(changed, want) {
+			t.Fatalf("changes at %v, want %v", changed, want)
 		}
 		if a.equal(b) != same {
 			t.Fatalf("equal says %v, views say %v", a.equal(b), same)

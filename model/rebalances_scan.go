@@ -71,15 +71,7 @@ func (s *ownershipScan) readTopics(topics []TopicView) {
 }
 
 func (s *ownershipScan) readMembers(members memberViews) {
-	for i, v := range members.all() {
-		var old *MemberView
-		if i < s.views.len() {
-			old = s.views.at(i)
-		}
-		if old != v {
-			s.replace(old, v)
-		}
-	}
+	members.changes(s.views, func(_ int, old, v *MemberView) { s.replace(old, v) })
 	s.views = members
 }
 
