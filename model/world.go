@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sort"
 
 	"github.com/kvizlab/kviz/strategies"
@@ -266,7 +267,13 @@ func (w *world) existing(tps []TP) []TP {
 // subscribedTopics is the leader's metadata for the topics anyone subscribes to.
 func (w *world) subscribedTopics(members []strategies.Member) map[string]int32 {
 	out := map[string]int32{}
+	var last []string
 	for _, m := range members {
+		// Members mostly share a subscription: one pass per distinct run.
+		if last != nil && slices.Equal(m.Topics, last) {
+			continue
+		}
+		last = m.Topics
 		for _, t := range m.Topics {
 			out[t] = w.topics[t]
 		}
