@@ -47,6 +47,7 @@ type consumerGroup struct {
 	input         []strategies.Member // computeTarget's input, reused between runs
 	prevs         [][]TP              // computeTarget's: each member's current target, by input index
 	seen          []bool              // runAssignor's: members the assignor gave partitions
+	partTexts     map[string]partText // client -> its last "client target" text
 }
 
 // kMember is one member as the coordinator keeps it.
@@ -261,11 +262,9 @@ func (g *consumerGroup) computeTarget() {
 		}
 	}
 	target := g.runAssignor(grp, prevs, known == len(g.order) && len(g.target) == known)
-	var parts []string
-	for _, id := range g.order {
-		if len(parts) <= maxListed {
-			parts = append(parts, fmt.Sprintf("%s %s", g.members[id].client, fmtShort(target[id])))
-		}
+	parts := make([]string, 0, min(len(g.order), maxListed+1))
+	for _, id := range g.order[:min(len(g.order), maxListed+1)] {
+		parts = append(parts, g.partText(g.members[id].client, target[id]))
 	}
 	g.target = target
 	g.filterTargets = false
@@ -291,7 +290,10 @@ func (g *consumerGroup) reconcile(m *kMember, owned []TP) {
 			g.touch(m)
 		}
 	}()
-	target := onTopics(g.target[m.id], m.topics)
+	target := g.target[m.id]
+	if !allOnTopics(target, m.topics) {
+		target = onTopics(target, m.topics)
+	}
 	kept := intersect(m.assigned, target)
 	revoke := minus(m.assigned, kept)
 	var free, unreleased []TP

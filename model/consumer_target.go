@@ -192,3 +192,35 @@ func (b *targetBuilder) flush(target map[string][]TP) {
 		target[b.id] = slices.Clip(b.built) // appends never reach a neighbour
 	}
 }
+
+// partText is one member's part of the AssignmentComputed sentence, kept
+// for the target list it was written for.
+type partText struct {
+	tps  []TP
+	text string
+}
+
+// partText writes "client target". Most members keep their target (the
+// very slice) from one run to the next, so the last text is reused.
+func (g *consumerGroup) partText(client string, tps []TP) string {
+	if pt, ok := g.partTexts[client]; ok && len(pt.tps) == len(tps) && (len(tps) == 0 || &pt.tps[0] == &tps[0]) {
+		return pt.text
+	}
+	if g.partTexts == nil || len(g.partTexts) > 4*(maxListed+1) {
+		g.partTexts = map[string]partText{} // only the first few members are ever asked for
+	}
+	text := client + " " + fmtShort(tps)
+	g.partTexts[client] = partText{tps: tps, text: text}
+	return text
+}
+
+// allOnTopics: every partition of s is of one of topics, so onTopics(s,
+// topics) would copy s whole.
+func allOnTopics(s []TP, topics []string) bool {
+	for i, tp := range s {
+		if (i == 0 || tp.Topic != s[i-1].Topic) && !contains(topics, tp.Topic) {
+			return false
+		}
+	}
+	return true
+}
