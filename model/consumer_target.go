@@ -161,8 +161,10 @@ func (b *targetBuilder) start(member int, id string, prev []TP) {
 
 func (b *targetBuilder) add(topic string, ps []int32) {
 	if b.same {
+		rest := b.prev[b.n:]
 		k := 0
-		for k < len(ps) && b.n+k < len(b.prev) && b.prev[b.n+k].Topic == topic && b.prev[b.n+k].Partition == ps[k] {
+		// Partition first: the cheap compare that usually decides.
+		for k < len(ps) && k < len(rest) && rest[k].Partition == ps[k] && rest[k].Topic == topic {
 			k++
 		}
 		if k == len(ps) {
