@@ -112,12 +112,18 @@ func onTopics(s []TP, topics []string) []TP {
 }
 
 // fmtTPs prints partitions as Kafka logs them: [t0-0, t0-1].
+// One buffer, no string per partition: heartbeats name every owned
+// partition, thousands per rebalance of a large group.
 func fmtTPs(s []TP) string {
-	parts := make([]string, len(s))
+	b := make([]byte, 0, 2+12*len(s))
+	b = append(b, '[')
 	for i, tp := range s {
-		parts[i] = tp.String()
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = appendTP(b, tp)
 	}
-	return "[" + strings.Join(parts, ", ") + "]"
+	return string(append(b, ']'))
 }
 
 // asMap turns a set into the JSON shape {"t0": [0, 1]}.
