@@ -30,6 +30,14 @@ func (l memberViews) at(i int) *MemberView {
 // all yields the views in start order.
 func (l memberViews) all() iter.Seq2[int, *MemberView] {
 	return func(yield func(int, *MemberView) bool) {
+		if l.chunks == nil {
+			for i, v := range l.flat {
+				if !yield(i, v) {
+					return
+				}
+			}
+			return
+		}
 		for i := 0; i < l.n; i++ {
 			if !yield(i, l.at(i)) {
 				return
@@ -116,6 +124,18 @@ func (b *memberViewsBuilder) set(i int, v *MemberView) {
 // (old is nil past old's end). Chunks both lists share are skipped
 // unread: a step changes a member or two of a thousand.
 func (l memberViews) changes(old memberViews, fn func(i int, was, is *MemberView)) {
+	if l.chunks == nil && old.chunks == nil { // a small group: two flat slices
+		for i, is := range l.flat {
+			var was *MemberView
+			if i < len(old.flat) {
+				was = old.flat[i]
+			}
+			if is != was {
+				fn(i, was, is)
+			}
+		}
+		return
+	}
 	shared := 0 // positions below this were seen equal chunk by chunk
 	for i := 0; i < l.n; i++ {
 		if i%viewChunk == 0 && l.chunks != nil && old.chunks != nil && i/viewChunk < len(old.chunks) &&
