@@ -1,6 +1,9 @@
 package model
 
-import "iter"
+import (
+	"iter"
+	"slices"
+)
 
 // memberViews is a snapshot's member views in start order. A large group's
 // views are kept in chunks of viewChunk: a step that changes one member
@@ -65,6 +68,9 @@ func (l memberViews) sameList(b memberViews) bool {
 func (l memberViews) equal(b memberViews) bool {
 	if l.n != b.n {
 		return false
+	}
+	if l.chunks == nil && b.chunks == nil {
+		return slices.Equal(l.flat, b.flat)
 	}
 	for i := 0; i < l.n; i++ {
 		if l.chunks != nil && b.chunks != nil && i%viewChunk == 0 && &l.chunks[i/viewChunk][0] == &b.chunks[i/viewChunk][0] {
