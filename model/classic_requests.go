@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/kvizlab/kviz/strategies"
 )
@@ -166,8 +167,8 @@ func (g *classicGroup) joinKnown(c *client, req joinRequest, reply func(joinResp
 		reply(joinResponse{err: "UNKNOWN_MEMBER_ID"})
 		return
 	}
-	changed := !sameStrings(m.topics, req.topics) || !sameTPs(m.owned, req.owned) || m.ownedGen != req.ownedGen ||
-		!sameStrings(m.protocols, req.protocols)
+	changed := !slices.Equal(m.topics, req.topics) || !slices.Equal(m.owned, req.owned) || m.ownedGen != req.ownedGen ||
+		!slices.Equal(m.protocols, req.protocols)
 	g.w.record("JoinGroupRequest", c.id, "", false, fmt.Sprintf("%s rejoins as %s (%s).", c.id, req.memberID, req.reason))
 	update := func() {
 		m.topics, m.owned, m.ownedGen, m.prevAssigned, m.protocols = req.topics, req.owned, req.ownedGen, req.prevAssigned, req.protocols
@@ -392,16 +393,4 @@ func (g *classicGroup) load(s *storedGroup) {
 		}
 		g.touchSession(&m)
 	}
-}
-
-func sameStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -1,6 +1,9 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Client phases (AbstractCoordinator.MemberState, simplified).
 const (
@@ -321,7 +324,7 @@ func (c *client) subscribe(topics []string) {
 		return
 	}
 	old := c.topics
-	if sameStrings(old, topics) {
+	if slices.Equal(old, topics) {
 		c.w.record("SubscriptionChanged", c.id, "", false, fmt.Sprintf("%s subscribes to %v again: nothing changes.", c.id, topics))
 		return
 	}

@@ -1,6 +1,9 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // kipClient is a consumer's side of the KIP-848 protocol
 // (AbstractMembershipManager + ConsumerHeartbeatRequestManager).
@@ -19,8 +22,8 @@ type kipClient struct {
 func (k *kipClient) stop() { k.c.w.clock.cancel(k.hbTimer) }
 
 func (k *kipClient) settled() bool {
-	return k.joined && !k.inflight && !k.reconcileDue && sameTPs(k.assigned, k.c.owned) && k.state == MStable &&
-		sameStrings(k.sentTopics, k.c.topics)
+	return k.joined && !k.inflight && !k.reconcileDue && slices.Equal(k.assigned, k.c.owned) && k.state == MStable &&
+		slices.Equal(k.sentTopics, k.c.topics)
 }
 
 func (k *kipClient) pendingView() []TP {
@@ -79,7 +82,7 @@ func (c *client) kipHeartbeat() {
 		return
 	}
 	req := kRequest{memberID: c.memberID, instance: c.instance, epoch: k.epoch, owned: c.owned}
-	if !k.joined || !sameStrings(k.sentTopics, c.topics) {
+	if !k.joined || !slices.Equal(k.sentTopics, c.topics) {
 		req.topics = c.topics
 	}
 	k.inflight = true
@@ -126,13 +129,13 @@ func (c *client) kipResponse(req kRequest, r kResponse, routine bool) {
 	if req.topics != nil {
 		k.sentTopics = req.topics
 	}
-	changed := !k.joined || k.epoch != r.epoch || !sameTPs(k.assigned, r.assigned) || k.state != r.memberState
+	changed := !k.joined || k.epoch != r.epoch || !slices.Equal(k.assigned, r.assigned) || k.state != r.memberState
 	k.joined, k.epoch, k.state = true, r.epoch, r.memberState
 	k.assigned = r.assigned
 	c.changed()
 	c.w.record("ConsumerGroupHeartbeatResponse", c.id, "NONE", routine && !changed, fmt.Sprintf(
 		"The coordinator answers %s: member epoch %d, %s, assignment %s.", c.id, r.epoch, r.memberState, fmtTPs(r.assigned)))
-	if !sameTPs(k.assigned, c.owned) {
+	if !slices.Equal(k.assigned, c.owned) {
 		k.reconcileDue = true
 		if !c.stalled {
 			c.kipReconcile()
@@ -141,7 +144,7 @@ func (c *client) kipResponse(req kRequest, r kResponse, routine bool) {
 	}
 	c.setStatus(c.kipStatus())
 	next := c.w.sc.HeartbeatIntervalMs
-	if !sameStrings(k.sentTopics, c.topics) {
+	if !slices.Equal(k.sentTopics, c.topics) {
 		next = 0 // a subscription change goes out at once
 	}
 	c.kipScheduleHeartbeat(next)
@@ -173,7 +176,7 @@ func (c *client) kipStatus() string {
 		return StatusStalled
 	case !c.kip.joined:
 		return StatusJoining
-	case c.kip.state == MStable && sameTPs(c.kip.assigned, c.owned):
+	case c.kip.state == MStable && slices.Equal(c.kip.assigned, c.owned):
 		return StatusActive
 	default:
 		return StatusRejoining

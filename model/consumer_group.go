@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/kvizlab/kviz/strategies"
 )
@@ -286,7 +287,7 @@ func (g *consumerGroup) reconcile(m *kMember, owned []TP) {
 	}
 	oldEpoch, oldState, oldAssigned, oldRevoking := m.epoch, m.state, m.assigned, m.revoking
 	defer func() {
-		if oldEpoch != m.epoch || oldState != m.state || !sameTPs(oldAssigned, m.assigned) || !sameTPs(oldRevoking, m.revoking) {
+		if oldEpoch != m.epoch || oldState != m.state || !slices.Equal(oldAssigned, m.assigned) || !slices.Equal(oldRevoking, m.revoking) {
 			g.touch(m)
 		}
 	}()

@@ -1,6 +1,9 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 type kRequest struct {
 	memberID, instance string
@@ -43,7 +46,7 @@ func (g *consumerGroup) heartbeat(c *client, req kRequest) (kResponse, bool) {
 		reqStep = g.w.hist.len()
 		g.w.record("ConsumerGroupHeartbeatRequest", c.id, "", true, g.requestText(c, req))
 	}
-	if req.topics != nil && !sameStrings(req.topics, m.topics) {
+	if req.topics != nil && !slices.Equal(req.topics, m.topics) {
 		m.topics = req.topics
 		g.filterTargets = true
 		g.bumpEpoch(fmt.Sprintf("%s subscribes to %v", c.id, req.topics))
@@ -87,7 +90,7 @@ func (g *consumerGroup) join(c *client, req kRequest) (kResponse, bool) {
 			g.add(&nm)
 			g.setTarget(nm.id, target)
 			g.setHeld(&nm, assigned, revoking)
-			if req.topics != nil && !sameStrings(req.topics, nm.topics) {
+			if req.topics != nil && !slices.Equal(req.topics, nm.topics) {
 				nm.topics = req.topics
 				g.filterTargets = true
 				g.bumpEpoch(fmt.Sprintf("%s subscribes to %v", c.id, req.topics))

@@ -88,18 +88,6 @@ func union(a, b []TP) []TP {
 	return sortTPs(out)
 }
 
-func sameTPs(a, b []TP) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // onTopics keeps the partitions of the given topics.
 func onTopics(s []TP, topics []string) []TP {
 	var out []TP
