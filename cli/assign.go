@@ -56,13 +56,12 @@ or on stderr with --format json so stdout stays parseable.`,
 	f := cmd.Flags()
 	f.StringVar(&strategy, "strategy", "", "assignor: "+strings.Join(strategies.Names(), ", ")+" (or Kafka's class name)")
 	f.StringVar(&in, "in", "-", `input JSON file ("-" = stdin)`)
-	f.StringVar(&format, "format", "", "output format: json or table (default: table on a terminal, json otherwise)")
+	addFormatFlag(cmd, &format, "", "output format: json or table (default: table on a terminal, json otherwise)", "json", "table")
 	f.BoolVar(&explain, "explain", false, "print the assignor's steps")
 	_ = cmd.MarkFlagRequired("strategy")
 	_ = cmd.RegisterFlagCompletionFunc("strategy", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return strategies.Names(), cobra.ShellCompDirectiveNoFileComp
 	})
-	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"json", "table"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.MarkFlagFilename("in", "json")
 	return cmd
 }

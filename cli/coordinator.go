@@ -58,10 +58,9 @@ and, with --brokers, also "leader" and "replicas".
 	f.IntVar(&offsetsPartitions, "offsets-partitions", 50, "offsets.topic.num.partitions")
 	f.IntVar(&brokers, "brokers", 0, "number of brokers (ids 0..B-1): also name the leader")
 	f.IntVar(&rf, "replication-factor", offsetsReplicationFactor, "offsets.topic.replication.factor (with --brokers)")
-	f.StringVar(&format, "format", "", "output format: json or text (default: text on a terminal, json otherwise)")
+	addFormatFlag(cmd, &format, "", "output format: json or text (default: text on a terminal, json otherwise)", "json", "text")
 	pl.register(cmd)
 	_ = cmd.MarkFlagRequired("group")
-	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"json", "text"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 

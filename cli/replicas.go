@@ -54,12 +54,11 @@ the start index and shift used.`,
 	f.IntVar(&partitions, "partitions", 0, "number of partitions (required)")
 	f.IntVar(&rf, "replication-factor", 0, "replicas per partition, at most B (required)")
 	f.StringVar(&racks, "racks", "", "comma-separated rack of each broker, in id order (rack-aware placement)")
-	f.StringVar(&format, "format", "", "output format: json or text (default: text on a terminal, json otherwise)")
+	addFormatFlag(cmd, &format, "", "output format: json or text (default: text on a terminal, json otherwise)", "json", "text")
 	pl.register(cmd)
 	for _, name := range []string{"brokers", "partitions", "replication-factor"} {
 		_ = cmd.MarkFlagRequired(name)
 	}
-	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"json", "text"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 

@@ -114,3 +114,10 @@ func isTerminal(w any) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(f.Fd())
 }
+
+// addFormatFlag adds the --format flag every subcommand shares, with shell
+// completion of its choices.
+func addFormatFlag(cmd *cobra.Command, format *string, def, usage string, choices ...string) {
+	cmd.Flags().StringVar(format, "format", def, usage)
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(choices, cobra.ShellCompDirectiveNoFileComp))
+}

@@ -43,11 +43,10 @@ where murmur2 is signed, as Kafka's Utils.murmur2 returns it.
 	f.IntVar(&partitions, "partitions", 0, "number of partitions of the topic (required)")
 	f.StringVar(&key, "key", "", "the key, as UTF-8 text")
 	f.StringVar(&keyHex, "key-hex", "", "the key as hex bytes")
-	f.StringVar(&format, "format", "", "output format: json or text (default: text on a terminal, json otherwise)")
+	addFormatFlag(cmd, &format, "", "output format: json or text (default: text on a terminal, json otherwise)", "json", "text")
 	_ = cmd.MarkFlagRequired("partitions")
 	cmd.MarkFlagsMutuallyExclusive("key", "key-hex")
 	cmd.MarkFlagsOneRequired("key", "key-hex")
-	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"json", "text"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 

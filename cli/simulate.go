@@ -50,7 +50,7 @@ Routine heartbeats that change nothing are left out unless --all.`,
 			return printSim(cmd.OutOrStdout(), sim, format, untilMs, all)
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text or jsonl")
+	addFormatFlag(cmd, &format, "text", "output format: text or jsonl", "text", "jsonl")
 	cmd.Flags().Int64Var(&untilMs, "until-ms", -1, "print only the steps up to this virtual time (ms)")
 	cmd.Flags().BoolVar(&all, "all", false, "include routine heartbeats that change nothing")
 	return cmd
