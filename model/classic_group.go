@@ -71,6 +71,26 @@ type cMember struct {
 	rebalanceTimeout     int64
 }
 
+// answerJoin answers m's parked JoinGroup, if it has one.
+func (m *cMember) answerJoin(r joinResponse) {
+	if !m.awaitingJoin {
+		return
+	}
+	reply := m.joinReply
+	m.awaitingJoin, m.joinReply = false, nil
+	reply(r)
+}
+
+// answerSync answers m's parked SyncGroup, if it has one.
+func (m *cMember) answerSync(r syncResponse) {
+	if !m.awaitingSync {
+		return
+	}
+	reply := m.syncReply
+	m.awaitingSync, m.syncReply = false, nil
+	reply(r)
+}
+
 // storedGroup is the group as last written to the log: what a new
 // coordinator restores.
 type storedGroup struct {
@@ -417,13 +437,7 @@ func (g *classicGroup) syncExpired() {
 
 func (g *classicGroup) answerParkedSyncs(errName string) {
 	for _, id := range g.order.keys() {
-		m := g.members[id]
-		if m.awaitingSync {
-			m.awaitingSync = false
-			reply := m.syncReply
-			m.syncReply = nil
-			reply(syncResponse{err: errName})
-		}
+		g.members[id].answerSync(syncResponse{err: errName})
 	}
 }
 

@@ -112,14 +112,8 @@ func (g *classicGroup) joinStatic(c *client, req joinRequest, reply func(joinRes
 	om := g.members[old]
 	g.w.record("JoinGroupRequest", c.id, "", false, fmt.Sprintf(
 		"%s (static, group.instance.id %s) sends JoinGroup with no member id; the coordinator replaces member id %s with %s.", c.id, req.instance, old, id))
-	if om.awaitingJoin {
-		om.awaitingJoin = false
-		om.joinReply(joinResponse{err: "FENCED_INSTANCE_ID"})
-	}
-	if om.awaitingSync {
-		om.awaitingSync = false
-		om.syncReply(syncResponse{err: "FENCED_INSTANCE_ID"})
-	}
+	om.answerJoin(joinResponse{err: "FENCED_INSTANCE_ID"})
+	om.answerSync(syncResponse{err: "FENCED_INSTANCE_ID"})
 	g.w.clock.cancel(om.session)
 	nm := *om
 	nm.id, nm.client, nm.topics, nm.owned, nm.ownedGen, nm.protocols = id, c.id, req.topics, req.owned, req.ownedGen, req.protocols
@@ -260,12 +254,8 @@ func (g *classicGroup) handleSync(c *client, id, instance string, gen int32, ass
 	g.w.record("GroupStateChanged", "", "", false, fmt.Sprintf(
 		"The coordinator stores the leader's assignment: generation %d is Stable.", g.generation))
 	for _, mid := range g.order.keys() {
-		pm := g.members[mid]
-		if pm.awaitingSync {
-			pm.awaitingSync = false
-			r := pm.syncReply
-			pm.syncReply = nil
-			r(syncResponse{err: "NONE", assignment: pm.assignment, withheld: g.withheldFor(mid)})
+		if pm := g.members[mid]; pm.awaitingSync {
+			pm.answerSync(syncResponse{err: "NONE", assignment: pm.assignment, withheld: g.withheldFor(mid)})
 		}
 	}
 	g.maybeStopSyncTimer()
@@ -344,14 +334,8 @@ func (g *classicGroup) moved(from, to int) {
 	for _, id := range g.order.keys() {
 		m := g.members[id]
 		g.w.clock.cancel(m.session)
-		if m.awaitingJoin {
-			m.awaitingJoin = false
-			m.joinReply(joinResponse{err: "NOT_COORDINATOR"})
-		}
-		if m.awaitingSync {
-			m.awaitingSync = false
-			m.syncReply(syncResponse{err: "NOT_COORDINATOR"})
-		}
+		m.answerJoin(joinResponse{err: "NOT_COORDINATOR"})
+		m.answerSync(syncResponse{err: "NOT_COORDINATOR"})
 	}
 	g.w.clock.cancel(g.joinTimer)
 	g.w.clock.cancel(g.syncTimer)
