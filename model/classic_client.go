@@ -148,15 +148,24 @@ func (c *client) onJoinResponse(r joinResponse) {
 	}, func(e string) { c.syncFailed(e) })
 }
 
-func (c *client) joinError(errName string) {
-	what := ""
+// resetFor is AbstractCoordinator's reaction to an error that ends a join or
+// a sync: UNKNOWN_MEMBER_ID resets the member id and generation,
+// ILLEGAL_GENERATION the generation; then the member joins again. It says so.
+func (c *client) resetFor(errName, again string) string {
 	switch errName {
 	case "UNKNOWN_MEMBER_ID":
 		c.resetGeneration(true)
-		what = "it resets its member id and generation and joins again"
+		return "it resets its member id and generation and " + again
 	case "ILLEGAL_GENERATION":
 		c.resetGeneration(false)
-		what = "it resets its generation and joins again"
+		return "it resets its generation and " + again
+	}
+	return "it " + again
+}
+
+func (c *client) joinError(errName string) {
+	what := ""
+	switch errName {
 	case "FENCED_INSTANCE_ID":
 		c.stop(StatusFenced)
 		c.w.record("JoinGroupResponse", c.id, errName, false, fmt.Sprintf(
@@ -171,7 +180,7 @@ func (c *client) joinError(errName string) {
 		c.joinFailed(errName)
 		return
 	default:
-		what = "it joins again"
+		what = c.resetFor(errName, "joins again")
 	}
 	c.w.record("JoinGroupResponse", c.id, errName, false, fmt.Sprintf("The coordinator answers %s's JoinGroup with %s: %s.", c.id, errName, what))
 	c.phase = phaseUnjoined
@@ -237,15 +246,7 @@ func (c *client) onSyncResponse(s syncResponse) {
 		c.w.record("SyncGroupResponse", c.id, s.err, false, fmt.Sprintf("%s is fenced: another process took group.instance.id %s. It stops.", c.id, c.instance))
 		return
 	default:
-		what := "it rejoins"
-		switch s.err {
-		case "UNKNOWN_MEMBER_ID":
-			c.resetGeneration(true)
-			what = "it resets its member id and generation and rejoins"
-		case "ILLEGAL_GENERATION":
-			c.resetGeneration(false)
-			what = "it resets its generation and rejoins"
-		}
+		what := c.resetFor(s.err, "rejoins")
 		c.w.record("SyncGroupResponse", c.id, s.err, false, fmt.Sprintf("The coordinator answers %s's SyncGroup with %s: %s.", c.id, s.err, what))
 		c.phase = phaseUnjoined
 		c.requestRejoin(strings.ToLower(s.err))
