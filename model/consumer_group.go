@@ -215,11 +215,13 @@ func (g *consumerGroup) touchSession(m *kMember) {
 	})
 }
 
-// fence removes a member and moves the group on.
+// fence removes a member and bumps the group epoch
+// (GroupMetadataManager.consumerGroupFenceMember). It computes no target:
+// the group is ASSIGNING until the next heartbeat of any member finds the
+// group epoch ahead of the assignment epoch and runs the assignor.
 func (g *consumerGroup) fence(id, why string) {
 	g.remove(id)
 	g.bumpEpoch(why)
-	g.computeTarget()
 	g.updateState()
 }
 
