@@ -204,3 +204,34 @@ func BenchmarkUniformJoin(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkUniformJoinSequence is the assignor's share of the model's
+// 1,000 × 10,000 benchmark (issue 3): members join one by one and each call
+// gets every member's last target as Owned, through AssignEach as the model
+// calls it.
+func BenchmarkUniformJoinSequence(b *testing.B) {
+	const members, partitions = 1000, 10000
+	var bufs [2][]TopicPartition // this call's targets and the last call's
+	b.ReportAllocs()
+	for b.Loop() {
+		g := Group{Topics: map[string]int32{"orders": partitions}}
+		for m := 0; m < members; m++ {
+			g.Members = append(g.Members, Member{ID: fmt.Sprintf("consumer-%08x", m*2654435761), Topics: []string{"orders"}})
+			buf := bufs[m%2][:0]
+			from, to := make([]int, len(g.Members)), make([]int, len(g.Members))
+			uniformAssignor{}.AssignEach(g, func(i int, topic string, ps []int32) {
+				if to[i] == 0 {
+					from[i] = len(buf)
+				}
+				for _, p := range ps {
+					buf = append(buf, TopicPartition{topic, p})
+				}
+				to[i] = len(buf)
+			})
+			for i := range g.Members {
+				g.Members[i].Owned = buf[from[i]:to[i]]
+			}
+			bufs[m%2] = buf
+		}
+	}
+}

@@ -29,13 +29,5 @@ func (uniformAssignor) AssignEach(g Group, fn func(member int, topic string, par
 	} else {
 		owner = assignUniformHeterogeneous(s, nil)
 	}
-	count, segments := s.countRuns(owner)
-	buf, segTopic, segEnd, firstSeg, segCursor := s.layoutRuns(owner, count, segments, &sc.eachBuf)
-	start := 0
-	for m := range s.members {
-		for k := firstSeg[m]; k < segCursor[m]; k++ {
-			fn(order[m], s.topics[segTopic[k]], buf[start:segEnd[k]:segEnd[k]])
-			start = segEnd[k]
-		}
-	}
+	s.emitEach(owner, order, fn)
 }

@@ -123,7 +123,7 @@ func (b *uniformHomogeneous) keepTarget(i int) {
 	claims := b.s.claims[i]
 	if len(claims) > quota {
 		// Trimming: which partitions stay depends on Kafka's iteration order.
-		claims = b.s.javaHashSetOrderInto(claims, &b.s.sc.trim, &b.s.sc.trimKeys)
+		claims = b.s.javaHashSetTrimInto(claims, quota, &b.s.sc.trim)
 	}
 	kept := min(len(claims), quota)
 	for _, f := range claims[:kept] {

@@ -205,3 +205,108 @@ func (s *serverSpec) javaHashSetOrderInto(flat []int, out *[]int, keys *[]uint64
 	}
 	return res
 }
+
+// javaHashSetTrimInto splits flat partitions (ascending) the way a member
+// trims its target to keep of them: it returns them reordered so that
+// [keep:] is the tail of javaHashSetOrder — the partitions given up, in
+// Kafka's order — and [:keep] the partitions kept, in no particular order.
+// The result lives in out's memory.
+//
+// Only the tail's order matters, and a member usually gives up a few
+// partitions of many, so the tail is picked without sorting the rest:
+// within a topic the hash keys of ascending partitions form a few ascending
+// segments (one per multiple of the table size the partitions cross), and
+// the largest keys are at their ends.
+func (s *serverSpec) javaHashSetTrimInto(flat []int, keep int, out *[]int) []int {
+	sc := s.sc
+	res := srvGrow(out, len(flat))
+	keys := srvGrow(&sc.trimKeys, len(flat))
+	front, back := 0, len(flat) // kept fill res[:front], given up res[back:]
+	for end := len(flat); end > 0; {
+		t := s.topicOf(flat[end-1])
+		start := end
+		for start > 0 && flat[start-1] >= s.base[t] {
+			start--
+		}
+		n, give := end-start, back-keep
+		switch {
+		case give <= 0:
+			front += copy(res[front:], flat[start:end])
+		case give >= n:
+			s.hashSetKeys(flat[start:end], t, keys[start:end])
+			slices.Sort(keys[start:end])
+			back -= n
+			s.fromHashSetKeys(keys[start:end], t, res[back:back+n])
+		default:
+			s.hashSetKeys(flat[start:end], t, keys[start:end])
+			kept := srvTrimTail(keys[start:end], give, sc)
+			back -= give
+			s.fromHashSetKeys(keys[start+kept:end], t, res[back:back+give])
+			s.fromHashSetKeys(keys[start:start+kept], t, res[front:front+kept])
+			front += kept
+		}
+		end = start
+	}
+	return res
+}
+
+// hashSetKeys writes the sort key bucket<<32 | partition of each of topic
+// t's flat partitions (ascending) in a HashSet holding just them.
+func (s *serverSpec) hashSetKeys(flat []int, t int, keys []uint64) {
+	mask, base := uint32(javaHashSetTable(len(flat))-1), s.base[t]
+	for i, f := range flat {
+		p := uint32(f - base)
+		keys[i] = uint64((p^p>>16)&mask)<<32 | uint64(p)
+	}
+}
+
+// fromHashSetKeys turns topic t's sort keys back into flat partitions, into out.
+func (s *serverSpec) fromHashSetKeys(keys []uint64, t int, out []int) []int {
+	base := s.base[t]
+	for i, k := range keys {
+		out[i] = base + int(uint32(k))
+	}
+	return out
+}
+
+// srvTrimTail reorders keys (distinct) so that its last give elements are
+// its largest, ascending, and returns how many come before them. It picks
+// from the ends of keys' ascending segments while there are few, and sorts
+// otherwise. sc lends the working memory.
+func srvTrimTail(keys []uint64, give int, sc *uniformScratch) int {
+	// bounds[j] is where segment j starts; tails[j] how far it is unpicked.
+	bounds := append(sc.trimSegs[:0], 0)
+	for i := 1; i < len(keys); i++ {
+		if keys[i] < keys[i-1] {
+			bounds = append(bounds, i)
+		}
+	}
+	segs := len(bounds)
+	bounds = append(bounds, len(keys))
+	sc.trimSegs = bounds
+	if segs*give > 4*len(keys) {
+		slices.Sort(keys)
+		return len(keys) - give
+	}
+	tails := append(sc.trimTails[:0], bounds[1:]...)
+	sc.trimTails = tails
+	picked := srvGrow(&sc.trimPicked, give) // largest first
+	for n := range picked {
+		best := -1
+		for j, tail := range tails {
+			if tail > bounds[j] && (best < 0 || keys[tail-1] > keys[tails[best]-1]) {
+				best = j
+			}
+		}
+		tails[best]--
+		picked[n] = keys[tails[best]]
+	}
+	kept := 0
+	for j, tail := range tails {
+		kept += copy(keys[kept:], keys[bounds[j]:tail])
+	}
+	for n, k := range picked {
+		keys[len(keys)-1-n] = k
+	}
+	return kept
+}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
 )
 
 // java.util.HashMap doubles its table (16 to start) when a put makes the size
@@ -109,4 +110,33 @@ func TestJavaHashSetOrder(t *testing.T) {
 	twelve := []int{b + 0, b + 1, b + 2, b + 3, b + 4, b + 5, b + 6, b + 7, b + 8, b + 9, b + 10, b + 33}
 	require.Equal(t, []int{b + 0, b + 1, b + 33, b + 2, b + 3, b + 4, b + 5, b + 6, b + 7, b + 8, b + 9, b + 10},
 		s.javaHashSetOrder(twelve), "33 shares bucket 1 of 32 with 1 and comes after it")
+}
+
+// Trimming picks the tail of the HashSet order without sorting the rest: the
+// given-up partitions must be exactly javaHashSetOrder's tail, in its order,
+// and the kept ones the rest of it, for any partitions of any topics.
+func TestJavaHashSetTrimMatchesOrder(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		topics := map[string]int32{"a": rapid.Int32Range(1, 70000).Draw(t, "a"), "b": rapid.Int32Range(0, 300).Draw(t, "b"), "c": rapid.Int32Range(1, 5000).Draw(t, "c")}
+		s := newServerSpec(Group{Topics: topics}, nil)
+		// Targets are runs of partitions with gaps between them.
+		var flat []int
+		for f := rapid.IntRange(0, 500).Draw(t, "first"); f < s.total && len(flat) < 5000; {
+			run := rapid.IntRange(1, 400).Draw(t, "run")
+			for ; run > 0 && f < s.total; run-- {
+				flat = append(flat, f)
+				f++
+			}
+			f += rapid.IntRange(1, 3000).Draw(t, "gap")
+		}
+		if len(flat) == 0 {
+			return
+		}
+		keep := rapid.IntRange(0, len(flat)-1).Draw(t, "keep")
+		want := s.javaHashSetOrder(flat)
+		var out []int
+		got := s.javaHashSetTrimInto(flat, keep, &out)
+		require.Equal(t, want[keep:], got[keep:], "given up")
+		require.ElementsMatch(t, want[:keep], got[:keep], "kept")
+	})
 }

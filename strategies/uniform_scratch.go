@@ -33,11 +33,13 @@ type uniformScratch struct {
 	room       []int
 	trim       []int
 	trimKeys   []uint64
+	trimSegs   []int
+	trimTails  []int
+	trimPicked []uint64
 
 	// assignment
-	count, segments, cursor, segCursor, firstSeg, segEnd []int
-	lastTopic, segTopic                                  []int32
-	eachBuf                                              []int32 // AssignEach's partitions
+	count, cursor []int
+	eachBuf       []int32 // AssignEach's partitions
 }
 
 var uniformScratchPool = sync.Pool{New: func() any { return new(uniformScratch) }}

@@ -1,6 +1,10 @@
 package strategies
 
-import "slices"
+import (
+	"slices"
+	"sort"
+	"unsafe"
+)
 
 // serverSpec is a group as the KIP-848 uniform assignor sees it (Kafka's
 // GroupSpec plus SubscribedTopicDescriber), turned into integers so the hot
@@ -119,32 +123,42 @@ func (s *serverSpec) readClaims(index map[string]int32) {
 		}
 		claims := buf[:0:len(m.Owned)]
 		buf = buf[len(m.Owned):]
-		lastName, last := "", int32(-1)
-		for _, tp := range m.Owned {
-			// Owned lists usually run topic by topic: skip the map lookup
-			// while the topic stays the same.
-			if last < 0 || tp.Topic != lastName {
-				t, known := index[tp.Topic]
-				if !known {
-					t = -1
-				}
-				lastName, last = tp.Topic, t
+		sorted := true
+		// Owned lists run topic by topic: one lookup per topic, then a
+		// tight loop over its partitions.
+		for k := 0; k < len(m.Owned); {
+			name := m.Owned[k].Topic
+			end := k + 1
+			for end < len(m.Owned) && srvSameString(m.Owned[end].Topic, name) {
+				end++
 			}
-			if last < 0 || tp.Partition < 0 || tp.Partition >= s.parts[last] || !subscribed[last] {
-				// Unknown partitions cannot pass Validate; drop them rather than panic.
-				s.drop(i, tp)
+			t, known := index[name]
+			if !known || !subscribed[t] {
+				for _, tp := range m.Owned[k:end] {
+					s.drop(i, tp)
+				}
+				k = end
 				continue
 			}
-			f := s.base[last] + int(tp.Partition)
-			switch holder := s.claimedBy[f]; {
-			case holder < 0:
-				s.claimedBy[f] = int32(i)
-				claims = append(claims, f)
-			case holder != int32(i):
-				s.conflicts = append(s.conflicts, serverConflict{tp, s.members[holder].ID, m.ID})
+			base, count := s.base[t], s.parts[t]
+			for _, tp := range m.Owned[k:end] {
+				if tp.Partition < 0 || tp.Partition >= count {
+					s.drop(i, tp) // cannot pass Validate; dropped rather than panic
+					continue
+				}
+				f := base + int(tp.Partition)
+				switch holder := s.claimedBy[f]; {
+				case holder < 0:
+					s.claimedBy[f] = int32(i)
+					sorted = sorted && (len(claims) == 0 || claims[len(claims)-1] < f)
+					claims = append(claims, f)
+				case holder != int32(i):
+					s.conflicts = append(s.conflicts, serverConflict{tp, s.members[holder].ID, m.ID})
+				}
 			}
+			k = end
 		}
-		if !slices.IsSorted(claims) {
+		if !sorted {
 			slices.Sort(claims)
 		}
 		s.claims[i] = claims
@@ -152,6 +166,12 @@ func (s *serverSpec) readClaims(index map[string]int32) {
 			subscribed[t] = false
 		}
 	}
+}
+
+// srvSameString is a == b, answering at once for the usual case of one
+// string shared by every partition of a topic.
+func srvSameString(a, b string) bool {
+	return len(a) == len(b) && (unsafe.StringData(a) == unsafe.StringData(b) || a == b)
 }
 
 // drop records that member i loses tp from its target. The list of lists is
@@ -203,107 +223,81 @@ func (s *serverSpec) homogeneous() bool {
 }
 
 // assignment turns owner (member index per flat partition, -1 = nobody) into
-// an Assignment. All partitions share one backing array; each member's run of
-// a topic is capped so an append cannot spill into the next one. The runs are
-// found in one pass over the partitions and put in the maps member by member,
-// which keeps each map's memory hot (the 1M-partition case has 1M runs).
+// an Assignment. All partitions share one backing array; each member's list
+// of a topic is capped so an append cannot spill into the next one.
 func (s *serverSpec) assignment(owner []int32) Assignment {
-	count, segments := s.countRuns(owner)
-	buf, segTopic, segEnd, firstSeg, segCursor := s.layoutRuns(owner, count, segments, nil)
+	var buf []int32 // outlives the call: not scratch
+	flat, start := s.layoutByMember(owner, &buf)
 	a := make(Assignment, len(s.members))
-	start := 0
 	for m, member := range s.members {
-		mine := make(map[string][]int32, segments[m])
-		for k := firstSeg[m]; k < segCursor[m]; k++ {
-			mine[s.topics[segTopic[k]]] = buf[start:segEnd[k]:segEnd[k]]
-			start = segEnd[k]
-		}
-		a[member.ID] = mine
+		list := flat[start[m]:start[m+1]]
+		mine := make(map[string][]int32, s.topicsIn(list))
+		s.eachTopicIn(list, func(t int, ps []int32) { mine[s.topics[t]] = ps })
+		a[member.ID] = mine // an id listed twice (invalid input): the last in order
 	}
 	return a
 }
 
-// layoutRuns writes every member's partitions into one buffer, member by
-// member and topic by topic (partitions ascending): member m's k-th topic
-// segment, for k in [firstSeg[m], segCursor[m]), is topic segTopic[k] with
-// partitions buf[previous segEnd:segEnd[k]]. A nil into allocates the
-// buffer (it is returned to the caller); otherwise into's memory is used.
-func (s *serverSpec) layoutRuns(owner []int32, count, segments []int, into *[]int32) (buf, segTopic []int32, segEnd, firstSeg, segCursor []int) {
-	sc := s.sc
-	cursor := srvPrefixSums(count, &sc.cursor)
-	segCursor = srvPrefixSums(segments, &sc.segCursor)
-	firstSeg = srvGrow(&sc.firstSeg, len(segCursor))
-	copy(firstSeg, segCursor)
-	n := cursor[len(cursor)-1] + count[len(count)-1]
-	if into == nil {
-		buf = make([]int32, n)
-	} else {
-		buf = srvGrow(into, n)
+// emitEach hands fn every member's partitions (AssignEach's contract),
+// member by member in s's order; order maps s's member indices to the
+// group's.
+func (s *serverSpec) emitEach(owner []int32, order []int, fn func(member int, topic string, partitions []int32)) {
+	flat, start := s.layoutByMember(owner, &s.sc.eachBuf)
+	for m := range s.members {
+		s.eachTopicIn(flat[start[m]:start[m+1]], func(t int, ps []int32) { fn(order[m], s.topics[t], ps) })
 	}
-	nSegs := segCursor[len(segCursor)-1] + segments[len(segments)-1]
-	segTopic, segEnd = srvGrow(&sc.segTopic, nSegs), srvGrow(&sc.segEnd, nSegs)
-	lastTopic := srvFilled(&sc.lastTopic, len(s.members), -1)
-	for t := range s.topics {
-		base := s.base[t]
-		s.forEachRun(owner, t, func(m int32, from, to int) {
-			if lastTopic[m] != int32(t) {
-				lastTopic[m] = int32(t)
-				segTopic[segCursor[m]] = int32(t)
-				segCursor[m]++
-			}
-			c := cursor[m]
-			for f := from; f < to; f++ {
-				buf[c] = int32(f - base)
-				c++
-			}
-			cursor[m] = c
-			segEnd[segCursor[m]-1] = c
-		})
-	}
-	return buf, segTopic, segEnd, firstSeg, segCursor
 }
 
-// srvPrefixSums returns the exclusive prefix sums of xs (xs must not be
-// empty), in buf's memory.
-func srvPrefixSums(xs []int, buf *[]int) []int {
-	out := srvGrow(buf, len(xs))
-	out[0] = 0
-	for i := 1; i < len(xs); i++ {
-		out[i] = out[i-1] + xs[i-1]
+// layoutByMember writes every member's flat partitions, ascending, into one
+// buffer (buf's memory), member after member: member m's are
+// flat[start[m]:start[m+1]]. A counting sort: one scan of owner counts, one
+// places. Targets are scattered after a few rebalances (a joiner collects
+// one partition from each member), so this works per partition, in two
+// tight loops.
+func (s *serverSpec) layoutByMember(owner []int32, buf *[]int32) (flat []int32, start []int) {
+	start = srvFilled(&s.sc.count, len(s.members)+1, 0)
+	for _, m := range owner {
+		start[m+1]++ // m = -1 (nobody) counts in start[0], which is dropped below
 	}
-	return out
-}
-
-// countRuns returns, per member, how many partitions it owns and in how many
-// topics, so assignment can size everything once.
-func (s *serverSpec) countRuns(owner []int32) (count, topics []int) {
-	count = srvFilled(&s.sc.count, len(s.members), 0)
-	topics = srvFilled(&s.sc.segments, len(s.members), 0)
-	lastTopic := srvFilled(&s.sc.lastTopic, len(s.members), -1)
-	for t := range s.topics {
-		s.forEachRun(owner, t, func(m int32, from, to int) {
-			count[m] += to - from
-			if lastTopic[m] != int32(t) {
-				lastTopic[m] = int32(t)
-				topics[m]++
-			}
-		})
+	start[0] = 0
+	for m := 1; m < len(start); m++ {
+		start[m] += start[m-1]
 	}
-	return count, topics
-}
-
-// forEachRun calls fn for each run of topic t's flat partitions [from, to)
-// with the same owner m, skipping unowned ones. Owners mostly hold long runs,
-// so this touches each member's counters once per run, not per partition.
-func (s *serverSpec) forEachRun(owner []int32, t int, fn func(m int32, from, to int)) {
-	end := s.base[t] + int(s.parts[t])
-	for f := s.base[t]; f < end; {
-		m, from := owner[f], f
-		for f < end && owner[f] == m {
-			f++
-		}
+	flat = srvGrow(buf, start[len(start)-1])
+	next := srvGrow(&s.sc.cursor, len(s.members))
+	copy(next, start)
+	for f, m := range owner {
 		if m >= 0 {
-			fn(m, from, f)
+			flat[next[m]] = int32(f)
+			next[m]++
 		}
 	}
+	return flat, start
+}
+
+// eachTopicIn calls fn for each topic of list (flat partitions, ascending)
+// with its partitions, turning list's flat indices into partition numbers
+// in place; each slice is capped at its end.
+func (s *serverSpec) eachTopicIn(list []int32, fn func(t int, partitions []int32)) {
+	for i := 0; i < len(list); {
+		t := s.topicOf(int(list[i]))
+		base, end := int32(s.base[t]), int32(s.base[t])+s.parts[t]
+		j := i
+		for ; j < len(list) && list[j] < end; j++ {
+			list[j] -= base
+		}
+		fn(t, list[i:j:j])
+		i = j
+	}
+}
+
+// topicsIn counts the topics of list (flat partitions, ascending).
+func (s *serverSpec) topicsIn(list []int32) int {
+	n := 0
+	for i := 0; i < len(list); n++ {
+		t := s.topicOf(int(list[i]))
+		end := int32(s.base[t]) + s.parts[t]
+		i += sort.Search(len(list)-i, func(k int) bool { return list[i+k] >= end })
+	}
+	return n
 }
