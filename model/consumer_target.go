@@ -97,10 +97,11 @@ func appendTP(b []byte, tp TP) []byte {
 // runAssignor computes the new target of every member of grp (in g.order;
 // prevs holds their current targets, by the same index), keeping each
 // unchanged target's slice. An assignor that can hand out its result member
-// by member (uniform) is asked to: converting a thousand members' Assignment
-// maps cost more than computing them (issue 3). When the members are the
-// ones g.target already maps (sameKeys), the new map starts as its copy and
-// only changed targets are written.
+// by member (uniform) is asked to, and says which members keep their
+// target: converting and comparing a thousand members' Assignment maps cost
+// more than computing them (issue 3). When the members are the ones
+// g.target already maps (sameKeys), the new map starts as its copy and only
+// changed targets are written.
 func (g *consumerGroup) runAssignor(grp strategies.Group, prevs [][]TP, sameKeys bool) map[string][]TP {
 	each, ok := g.w.assignor.(strategies.EachAssigner)
 	if !ok {
@@ -124,11 +125,16 @@ func (g *consumerGroup) runAssignor(grp strategies.Group, prevs [][]TP, sameKeys
 	seen = append(seen, make([]bool, len(g.order))...)
 	g.seen = seen
 	b := targetBuilder{member: -1}
-	each.AssignEach(grp, func(m int, topic string, ps []int32) {
+	each.AssignEach(grp, func(m int) {
+		// Its Owned: the previous target itself, or that target without
+		// the partitions of topics it left.
+		seen[m] = true
+		target[g.order[m]] = slices.Clip(grp.Members[m].Owned)
+	}, func(m int, topic string, ps []int32) {
 		if m != b.member {
 			b.flush(target)
 			seen[m] = true
-			b.start(m, g.order[m], prevs[m])
+			b = targetBuilder{member: m, id: g.order[m]}
 		}
 		b.add(topic, ps)
 	})
@@ -143,55 +149,27 @@ func (g *consumerGroup) runAssignor(grp strategies.Group, prevs [][]TP, sameKeys
 	return target
 }
 
-// targetBuilder turns one member's partitions, topic by topic in order, into
-// its target list: prev itself while they match it, a new list from the
-// first difference.
+// targetBuilder collects one member's new target, topic by topic in order.
 type targetBuilder struct {
 	member int // index in the group's members, -1 before the first
 	id     string
-	prev   []TP
-	n      int  // partitions seen so far
-	same   bool // the first n partitions equal prev[:n]
-	built  []TP // the list when !same
-}
-
-func (b *targetBuilder) start(member int, id string, prev []TP) {
-	*b = targetBuilder{member: member, id: id, prev: prev, same: true}
+	built  []TP
 }
 
 func (b *targetBuilder) add(topic string, ps []int32) {
-	if b.same {
-		rest := b.prev[b.n:]
-		k := 0
-		// Partition first: the cheap compare that usually decides.
-		for k < len(ps) && k < len(rest) && rest[k].Partition == ps[k] && rest[k].Topic == topic {
-			k++
-		}
-		if k == len(ps) {
-			b.n += k
-			return
-		}
-		b.same = false
-		b.built = make([]TP, b.n, b.n+len(ps))
-		copy(b.built, b.prev[:b.n])
+	if b.built == nil {
+		b.built = make([]TP, 0, len(ps)) // usually the only topic
 	}
 	for _, p := range ps {
 		b.built = append(b.built, TP{Topic: topic, Partition: p})
 	}
-	b.n += len(ps)
 }
 
 // flush stores the member's target (nothing before the first member).
 // Targets are shared by snapshots, so none has spare capacity.
 func (b *targetBuilder) flush(target map[string][]TP) {
-	switch {
-	case b.member < 0:
-	case b.same && b.n == len(b.prev):
-		// unchanged: target already holds prev
-	case b.same:
-		target[b.id] = slices.Clone(b.prev[:b.n])
-	default:
-		target[b.id] = slices.Clip(b.built) // appends never reach a neighbour
+	if b.member >= 0 {
+		target[b.id] = slices.Clip(b.built)
 	}
 }
 

@@ -219,7 +219,12 @@ func BenchmarkUniformJoinSequence(b *testing.B) {
 			g.Members = append(g.Members, Member{ID: fmt.Sprintf("consumer-%08x", m*2654435761), Topics: []string{"orders"}})
 			buf := bufs[m%2][:0]
 			from, to := make([]int, len(g.Members)), make([]int, len(g.Members))
-			uniformAssignor{}.AssignEach(g, func(i int, topic string, ps []int32) {
+			uniformAssignor{}.AssignEach(g, func(i int) {
+				// Copied: the buffer it lives in is the next call's.
+				from[i] = len(buf)
+				buf = append(buf, g.Members[i].Owned...)
+				to[i] = len(buf)
+			}, func(i int, topic string, ps []int32) {
 				if to[i] == 0 {
 					from[i] = len(buf)
 				}

@@ -9,42 +9,76 @@ import (
 
 // AssignEach must report exactly Assign's assignment, in its promised
 // order: a member's calls together, topics in Java order, partitions
-// ascending.
+// ascending; a member reported kept gets exactly its owned partitions.
 func TestUniformAssignEachMatchesAssign(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		g := srvGenGroup(t, rapid.Bool().Draw(t, "homogeneous"))
+		checkAssignEach(t, g)
+		// The next round starts from this one's targets: most members keep
+		// theirs, so kept is reported often.
 		want := uniformAssignor{}.Assign(g, nil).Assignment
-		got := Assignment{}
-		done := map[int]bool{}
-		last := -1
-		uniformAssignor{}.AssignEach(g, func(m int, topic string, ps []int32) {
-			if m != last && done[m] {
-				t.Fatalf("member %d reported twice, not consecutively", m)
-			}
-			done[m], last = true, m
-			id := g.Members[m].ID
-			if got[id] == nil {
-				got[id] = map[string][]int32{}
-			}
-			if prev := SortedTopics(got[id]); len(prev) > 0 && !JavaLess(prev[len(prev)-1], topic) {
-				t.Fatalf("member %s: topic %s after %s", id, topic, prev[len(prev)-1])
-			}
-			if !slices.IsSorted(ps) || len(ps) == 0 {
-				t.Fatalf("member %s topic %s: partitions %v", id, topic, ps)
-			}
-			got[id][topic] = slices.Clone(ps)
-		})
-		for _, m := range g.Members {
-			for topic, ps := range want[m.ID] {
-				if !slices.Equal(got[m.ID][topic], ps) {
-					t.Fatalf("member %s topic %s: AssignEach %v, Assign %v", m.ID, topic, got[m.ID][topic], ps)
-				}
-			}
-			for topic := range got[m.ID] {
-				if len(want[m.ID][topic]) == 0 {
-					t.Fatalf("member %s: AssignEach gives topic %s, Assign does not", m.ID, topic)
+		for i := range g.Members {
+			g.Members[i].Owned = nil
+			for _, topic := range SortedTopics(want[g.Members[i].ID]) {
+				for _, p := range want[g.Members[i].ID][topic] {
+					g.Members[i].Owned = append(g.Members[i].Owned, TopicPartition{topic, p})
 				}
 			}
 		}
+		checkAssignEach(t, g)
 	})
+}
+
+func checkAssignEach(t *rapid.T, g Group) {
+	want := uniformAssignor{}.Assign(g, nil).Assignment
+	got := Assignment{}
+	done := map[int]bool{}
+	last := -1
+	uniformAssignor{}.AssignEach(g, func(m int) {
+		if done[m] {
+			t.Fatalf("member %d reported twice", m)
+		}
+		done[m], last = true, m
+		got[g.Members[m].ID] = asAssignmentOf(g.Members[m].Owned)
+	}, func(m int, topic string, ps []int32) {
+		if m != last && done[m] {
+			t.Fatalf("member %d reported twice, not consecutively", m)
+		}
+		done[m], last = true, m
+		id := g.Members[m].ID
+		if got[id] == nil {
+			got[id] = map[string][]int32{}
+		}
+		if prev := SortedTopics(got[id]); len(prev) > 0 && !JavaLess(prev[len(prev)-1], topic) {
+			t.Fatalf("member %s: topic %s after %s", id, topic, prev[len(prev)-1])
+		}
+		if !slices.IsSorted(ps) || len(ps) == 0 {
+			t.Fatalf("member %s topic %s: partitions %v", id, topic, ps)
+		}
+		got[id][topic] = slices.Clone(ps)
+	})
+	for _, m := range g.Members {
+		for topic, ps := range want[m.ID] {
+			if !slices.Equal(got[m.ID][topic], ps) {
+				t.Fatalf("member %s topic %s: AssignEach %v, Assign %v", m.ID, topic, got[m.ID][topic], ps)
+			}
+		}
+		for topic := range got[m.ID] {
+			if len(want[m.ID][topic]) == 0 {
+				t.Fatalf("member %s: AssignEach gives topic %s, Assign does not", m.ID, topic)
+			}
+		}
+	}
+}
+
+// asAssignmentOf groups owned partitions by topic, ascending.
+func asAssignmentOf(owned []TopicPartition) map[string][]int32 {
+	out := map[string][]int32{}
+	for _, tp := range owned {
+		out[tp.Topic] = append(out[tp.Topic], tp.Partition)
+	}
+	for _, ps := range out {
+		slices.Sort(ps)
+	}
+	return out
 }

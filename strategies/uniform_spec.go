@@ -124,39 +124,30 @@ func (s *serverSpec) readClaims(index map[string]int32) {
 		claims := buf[:0:len(m.Owned)]
 		buf = buf[len(m.Owned):]
 		sorted := true
-		// Owned lists run topic by topic: one lookup per topic, then a
-		// tight loop over its partitions.
-		for k := 0; k < len(m.Owned); {
-			name := m.Owned[k].Topic
-			end := k + 1
-			for end < len(m.Owned) && srvSameString(m.Owned[end].Topic, name) {
-				end++
-			}
-			t, known := index[name]
-			if !known || !subscribed[t] {
-				for _, tp := range m.Owned[k:end] {
-					s.drop(i, tp)
+		// Owned lists run topic by topic, every partition of a topic
+		// sharing one string: look a topic up only when it changes.
+		name, valid, base, count := "", false, 0, int32(0)
+		for k, tp := range m.Owned {
+			if k == 0 || !srvSameString(tp.Topic, name) {
+				t, known := index[tp.Topic]
+				name, valid = tp.Topic, known && subscribed[t]
+				if valid {
+					base, count = s.base[t], s.parts[t]
 				}
-				k = end
+			}
+			if !valid || tp.Partition < 0 || tp.Partition >= count {
+				s.drop(i, tp) // a topic it left; or a partition that cannot pass Validate
 				continue
 			}
-			base, count := s.base[t], s.parts[t]
-			for _, tp := range m.Owned[k:end] {
-				if tp.Partition < 0 || tp.Partition >= count {
-					s.drop(i, tp) // cannot pass Validate; dropped rather than panic
-					continue
-				}
-				f := base + int(tp.Partition)
-				switch holder := s.claimedBy[f]; {
-				case holder < 0:
-					s.claimedBy[f] = int32(i)
-					sorted = sorted && (len(claims) == 0 || claims[len(claims)-1] < f)
-					claims = append(claims, f)
-				case holder != int32(i):
-					s.conflicts = append(s.conflicts, serverConflict{tp, s.members[holder].ID, m.ID})
-				}
+			f := base + int(tp.Partition)
+			switch holder := s.claimedBy[f]; {
+			case holder < 0:
+				s.claimedBy[f] = int32(i)
+				sorted = sorted && (len(claims) == 0 || claims[len(claims)-1] < f)
+				claims = append(claims, f)
+			case holder != int32(i):
+				s.conflicts = append(s.conflicts, serverConflict{tp, s.members[holder].ID, m.ID})
 			}
-			k = end
 		}
 		if !sorted {
 			slices.Sort(claims)
@@ -236,16 +227,6 @@ func (s *serverSpec) assignment(owner []int32) Assignment {
 		a[member.ID] = mine // an id listed twice (invalid input): the last in order
 	}
 	return a
-}
-
-// emitEach hands fn every member's partitions (AssignEach's contract),
-// member by member in s's order; order maps s's member indices to the
-// group's.
-func (s *serverSpec) emitEach(owner []int32, order []int, fn func(member int, topic string, partitions []int32)) {
-	flat, start := s.layoutByMember(owner, &s.sc.eachBuf)
-	for m := range s.members {
-		s.eachTopicIn(flat[start[m]:start[m+1]], func(t int, ps []int32) { fn(order[m], s.topics[t], ps) })
-	}
 }
 
 // layoutByMember writes every member's flat partitions, ascending, into one
