@@ -126,10 +126,12 @@ func (g *consumerGroup) runAssignor(grp strategies.Group, prevs [][]TP, sameKeys
 	g.seen = seen
 	b := targetBuilder{member: -1}
 	each.AssignEach(grp, func(m int) {
-		// Its Owned: the previous target itself, or that target without
-		// the partitions of topics it left.
+		// Its Owned: the previous target itself (already in target), or
+		// that target without the partitions of topics it left.
 		seen[m] = true
-		target[g.order[m]] = slices.Clip(grp.Members[m].Owned)
+		if owned := grp.Members[m].Owned; !sameSlice(owned, prevs[m]) {
+			target[g.order[m]] = slices.Clip(owned)
+		}
 	}, func(m int, topic string, ps []int32) {
 		if m != b.member {
 			b.flush(target)
@@ -173,6 +175,11 @@ func (b *targetBuilder) flush(target map[string][]TP) {
 	}
 }
 
+// sameSlice: a and b are the very same list.
+func sameSlice(a, b []TP) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
 // partText is one member's part of the AssignmentComputed sentence, kept
 // for the target list it was written for.
 type partText struct {
@@ -183,7 +190,7 @@ type partText struct {
 // partText writes "client target". Most members keep their target (the
 // very slice) from one run to the next, so the last text is reused.
 func (g *consumerGroup) partText(client string, tps []TP) string {
-	if pt, ok := g.partTexts[client]; ok && len(pt.tps) == len(tps) && (len(tps) == 0 || &pt.tps[0] == &tps[0]) {
+	if pt, ok := g.partTexts[client]; ok && sameSlice(pt.tps, tps) {
 		return pt.text
 	}
 	if g.partTexts == nil || len(g.partTexts) > 4*(maxListed+1) {
