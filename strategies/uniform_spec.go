@@ -123,33 +123,22 @@ func (s *serverSpec) readClaims(index map[string]int32) {
 		}
 		claims := buf[:0:len(m.Owned)]
 		buf = buf[len(m.Owned):]
-		sorted := true
-		// Owned lists run topic by topic, every partition of a topic
-		// sharing one string: look a topic up only when it changes.
-		name, valid, base, count := "", false, 0, int32(0)
-		for k, tp := range m.Owned {
-			if k == 0 || !srvSameString(tp.Topic, name) {
-				t, known := index[tp.Topic]
-				name, valid = tp.Topic, known && subscribed[t]
-				if valid {
-					base, count = s.base[t], s.parts[t]
+		// Owned lists run topic by topic: one lookup per topic, then a
+		// tight loop over its partitions.
+		for k := 0; k < len(m.Owned); {
+			name := m.Owned[k].Topic
+			t, known := index[name]
+			if !known || !subscribed[t] {
+				for ; k < len(m.Owned) && srvSameString(m.Owned[k].Topic, name); k++ {
+					s.drop(i, m.Owned[k]) // a topic it left
 				}
-			}
-			if !valid || tp.Partition < 0 || tp.Partition >= count {
-				s.drop(i, tp) // a topic it left; or a partition that cannot pass Validate
 				continue
 			}
-			f := base + int(tp.Partition)
-			switch holder := s.claimedBy[f]; {
-			case holder < 0:
-				s.claimedBy[f] = int32(i)
-				sorted = sorted && (len(claims) == 0 || claims[len(claims)-1] < f)
-				claims = append(claims, f)
-			case holder != int32(i):
-				s.conflicts = append(s.conflicts, serverConflict{tp, s.members[holder].ID, m.ID})
-			}
+			var run int
+			claims, run = s.claimRun(i, m.Owned[k:], t, claims)
+			k += run
 		}
-		if !sorted {
+		if !slices.IsSorted(claims) {
 			slices.Sort(claims)
 		}
 		s.claims[i] = claims
@@ -157,6 +146,65 @@ func (s *serverSpec) readClaims(index map[string]int32) {
 			subscribed[t] = false
 		}
 	}
+}
+
+// claimRun reads member i's owned partitions of topic t, the leading run of
+// owned, into claims, and returns them and the run's length. The usual
+// partition (valid, unclaimed) takes the tight loop of claimFast; the rest
+// come one at a time.
+func (s *serverSpec) claimRun(i int, owned []TopicPartition, t int32, claims []int) ([]int, int) {
+	name := owned[0].Topic
+	k := 0
+	for {
+		var n int
+		claims, n = s.claimFast(int32(i), owned[k:], name, t, claims)
+		k += n
+		if k == len(owned) || !srvSameString(owned[k].Topic, name) {
+			return claims, k
+		}
+		claims = s.claimOne(i, owned[k], t, claims)
+		k++
+	}
+}
+
+// claimFast claims the leading partitions of owned that name topic t with
+// the very string name, exist and nobody has claimed, and stops at the
+// first other one. Kept small so the compiler keeps it in registers: it
+// runs for every partition of every member on every heartbeat that bumps
+// the epoch.
+func (s *serverSpec) claimFast(me int32, owned []TopicPartition, name string, t int32, claims []int) ([]int, int) {
+	base, count, claimedBy := s.base[t], uint32(s.parts[t]), s.claimedBy
+	namePtr, nameLen := unsafe.StringData(name), len(name)
+	for k := range owned {
+		tp := &owned[k]
+		if unsafe.StringData(tp.Topic) != namePtr || len(tp.Topic) != nameLen || uint32(tp.Partition) >= count {
+			return claims, k
+		}
+		f := base + int(tp.Partition)
+		if claimedBy[f] >= 0 {
+			return claims, k
+		}
+		claimedBy[f] = me
+		claims = append(claims, f)
+	}
+	return claims, len(owned)
+}
+
+// claimOne reads one owned partition of topic t that claimFast left.
+func (s *serverSpec) claimOne(i int, tp TopicPartition, t int32, claims []int) []int {
+	if tp.Partition < 0 || tp.Partition >= s.parts[t] {
+		s.drop(i, tp) // cannot pass Validate; dropped rather than panic
+		return claims
+	}
+	f := s.base[t] + int(tp.Partition)
+	switch holder := s.claimedBy[f]; {
+	case holder < 0:
+		s.claimedBy[f] = int32(i)
+		claims = append(claims, f)
+	case holder != int32(i): // holder == i: listed twice, counts once
+		s.conflicts = append(s.conflicts, serverConflict{tp, s.members[holder].ID, s.members[i].ID})
+	}
+	return claims
 }
 
 // srvSameString is a == b, answering at once for the usual case of one
