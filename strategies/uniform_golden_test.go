@@ -9,7 +9,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -368,4 +370,28 @@ func srvJSON(t *rapid.T, v any) []byte {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// The owned partitions are read fastest when they share the topic's own
+// string; a target whose topic names are equal copies must get the same
+// answer.
+func TestUniformOwnedTopicCopies(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		g := srvGenMessyGroup(t)
+		want := uniformAssignor{}.Assign(g, nil)
+		copied := slices.Clone(g.Members)
+		for i := range copied {
+			copied[i].Owned = slices.Clone(copied[i].Owned)
+			for k := range copied[i].Owned {
+				if rapid.Bool().Draw(t, "copy") {
+					copied[i].Owned[k].Topic = strings.Clone(copied[i].Owned[k].Topic)
+				}
+			}
+		}
+		g.Members = copied
+		got := uniformAssignor{}.Assign(g, nil)
+		if !reflect.DeepEqual(want.Assignment, got.Assignment) {
+			t.Fatalf("shared names: %v\ncopied names: %v", want.Assignment, got.Assignment)
+		}
+	})
 }
