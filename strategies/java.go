@@ -45,8 +45,20 @@ func JavaCompare(a, b string) int {
 // JavaHashCode is Java's String.hashCode: h = 31*h + c over UTF-16 code
 // units, wrapping at 32 bits.
 func JavaHashCode(s string) int32 {
+	// ASCII, four characters a step: h·31⁴ + c0·31³ + c1·31² + c2·31 + c3
+	// wraps to the same int32 as four steps, with a quarter of the
+	// multiplications in a chain. The uniform assignor hashes every member
+	// id on every run.
 	var h int32
-	for _, r := range s {
+	i := 0
+	for ; i+4 <= len(s); i += 4 {
+		c0, c1, c2, c3 := s[i], s[i+1], s[i+2], s[i+3]
+		if (c0|c1|c2|c3)&0x80 != 0 {
+			break
+		}
+		h = h*923521 + int32(c0)*29791 + int32(c1)*961 + int32(c2)*31 + int32(c3)
+	}
+	for _, r := range s[i:] {
 		if r >= 0x10000 {
 			h = 31*h + int32(firstUTF16(r))
 			h = 31*h + int32(secondUTF16(r))

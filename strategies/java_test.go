@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"pgregory.net/rapid"
 )
 
 func TestJavaHashCodeAndCoordinatorPartition(t *testing.T) {
@@ -43,4 +44,35 @@ func TestPlaceReplicasMatchesAdminUtilsTable(t *testing.T) {
 	}, got)
 	_, err = PlaceReplicas(2, 3, 3, 0, 0)
 	assert.Error(t, err)
+}
+
+// The four-at-a-time ASCII path is the plain definition, for any string
+// (ASCII or not, broken UTF-8 included).
+func TestJavaHashCodeMatchesDefinition(t *testing.T) {
+	plain := func(s string) int32 {
+		var h int32
+		for _, r := range s {
+			if r >= 0x10000 {
+				h = 31*h + int32(firstUTF16(r))
+				h = 31*h + int32(secondUTF16(r))
+				continue
+			}
+			h = 31*h + int32(r)
+		}
+		return h
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		var s string
+		switch rapid.IntRange(0, 2).Draw(t, "kind") {
+		case 0:
+			s = rapid.StringMatching(`[ -~]{0,40}`).Draw(t, "ascii")
+		case 1:
+			s = rapid.String().Draw(t, "utf8")
+		default:
+			s = string(rapid.SliceOf(rapid.Byte()).Draw(t, "bytes"))
+		}
+		if got, want := JavaHashCode(s), plain(s); got != want {
+			t.Fatalf("JavaHashCode(%q) = %d, want %d", s, got, want)
+		}
+	})
 }

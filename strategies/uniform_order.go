@@ -86,27 +86,32 @@ func (sc *uniformScratch) memberOrder(members []Member) ([]int, int) {
 	}
 	// The capacity does not depend on the order of the puts here, so sorting
 	// by (bucket, id) gives the same order as id order then a stable sort by
-	// bucket, when ids are distinct. Sort integer keys bucket<<32 | index
-	// first (no comparator calls), then put each bucket's few members in id
-	// order.
+	// bucket, when ids are distinct. A counting sort by bucket first (no
+	// comparisons: this runs on every epoch bump), then each bucket's few
+	// members in id order.
 	capacity := javaHashMapLoadCapacity(len(members))
-	keys := srvGrow(&sc.keys, len(members))
+	bucket := srvGrow(&sc.bucket, len(members))
+	start := srvFilled(&sc.bucketStart, capacity+1, 0)
 	for i, m := range members {
-		keys[i] = uint64(javaHashMapBucket(m.ID, capacity))<<32 | uint64(i)
+		bucket[i] = javaHashMapBucket(m.ID, capacity)
+		start[bucket[i]+1]++
 	}
-	slices.Sort(keys)
-	for k, key := range keys {
-		order[k] = int(uint32(key))
+	for b := 1; b <= capacity; b++ {
+		start[b] += start[b-1]
 	}
-	for start := 0; start < len(keys); {
-		end := start + 1
-		for end < len(keys) && keys[end]>>32 == keys[start]>>32 {
-			end++
+	for i, b := range bucket {
+		order[start[b]] = i
+		start[b]++
+	}
+	for from := 0; from < len(order); {
+		to := from + 1
+		for to < len(order) && bucket[order[to]] == bucket[order[from]] {
+			to++
 		}
-		if end-start > 1 {
-			slices.SortFunc(order[start:end], func(a, b int) int { return JavaCompare(members[a].ID, members[b].ID) })
+		if to-from > 1 {
+			slices.SortFunc(order[from:to], func(a, b int) int { return JavaCompare(members[a].ID, members[b].ID) })
 		}
-		start = end
+		from = to
 	}
 	if srvAdjacentDuplicateID(members, order) {
 		for i := range order {

@@ -140,3 +140,24 @@ func TestJavaHashSetTrimMatchesOrder(t *testing.T) {
 		require.ElementsMatch(t, want[:keep], got[:keep], "kept")
 	})
 }
+
+// Past 48 members memberOrder sorts by bucket instead of replaying the puts;
+// with distinct ids both give the same order, ids sharing a bucket included.
+func TestMemberOrderSortMatchesPuts(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		ids := rapid.SliceOfNDistinct(rapid.StringMatching(`[A-Za-z]{1,3}|c-[0-9a-f]{1,6}`), 49, 400, rapid.ID[string]).Draw(t, "ids")
+		ms := make([]Member, len(ids))
+		for i, id := range ids {
+			ms[i] = Member{ID: id}
+		}
+		got, gotCap := new(uniformScratch).memberOrder(ms)
+		sc := new(uniformScratch)
+		sc.byID = make([]int, len(ms))
+		for i := range sc.byID {
+			sc.byID[i] = i
+		}
+		want, wantCap := sc.memberOrderByPuts(ms)
+		require.Equal(t, wantCap, gotCap)
+		require.Equal(t, want, got)
+	})
+}

@@ -14,10 +14,10 @@ import "sync"
 // it is overwritten before it is read; nothing in it is returned.
 type uniformScratch struct {
 	// member order
-	byID   []int
-	spread []uint32
-	bucket []int
-	keys   []uint64
+	byID        []int
+	spread      []uint32
+	bucket      []int
+	bucketStart []int
 
 	// serverSpec
 	members   []Member
