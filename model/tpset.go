@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"sort"
 	"strings"
 
@@ -61,26 +62,55 @@ func minus(a, b []TP) []TP {
 	if len(b) == 0 {
 		return a
 	}
-	in := tpIndex(b)
+	return filterIn(a, b, false)
+}
+
+// intersect returns a ∩ b.
+func intersect(a, b []TP) []TP {
+	return filterIn(a, b, true)
+}
+
+// filterIn returns the partitions of a that are in b (in = true) or not,
+// in a's order. Sets are sorted, so one merge decides, without a map; a
+// list that is not sorted (none should be) still gets the right answer.
+func filterIn(a, b []TP, in bool) []TP {
 	var out []TP
+	if !sortedTPs(a) || !sortedTPs(b) {
+		index := tpIndex(b)
+		for _, tp := range a {
+			if index[tp] == in {
+				out = append(out, tp)
+			}
+		}
+		return out
+	}
+	j := 0
 	for _, tp := range a {
-		if !in[tp] {
+		for j < len(b) && cmpTP(b[j], tp) < 0 {
+			j++
+		}
+		if (j < len(b) && b[j] == tp) == in {
 			out = append(out, tp)
 		}
 	}
 	return out
 }
 
-// intersect returns a ∩ b.
-func intersect(a, b []TP) []TP {
-	in := tpIndex(b)
-	var out []TP
-	for _, tp := range a {
-		if in[tp] {
-			out = append(out, tp)
+// cmpTP is the order of sets: topic (Java String order), then partition.
+func cmpTP(a, b TP) int {
+	if a.Topic != b.Topic {
+		return strategies.JavaCompare(a.Topic, b.Topic)
+	}
+	return cmp.Compare(a.Partition, b.Partition)
+}
+
+func sortedTPs(s []TP) bool {
+	for i := 1; i < len(s); i++ {
+		if cmpTP(s[i-1], s[i]) > 0 {
+			return false
 		}
 	}
-	return out
+	return true
 }
 
 func union(a, b []TP) []TP {

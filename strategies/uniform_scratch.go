@@ -65,11 +65,17 @@ func srvGrow[T any](buf *[]T, n int) []T {
 	return *buf
 }
 
-// srvFilled is srvGrow with every element set to v.
+// srvFilled is srvGrow with every element set to v. It copies doubling
+// blocks (memmove) instead of storing one element at a time: the uniform
+// assignor refills two partition-sized slices on every run.
 func srvFilled[T any](buf *[]T, n int, v T) []T {
 	out := srvGrow(buf, n)
-	for i := range out {
-		out[i] = v
+	if n == 0 {
+		return out
+	}
+	out[0] = v
+	for k := 1; k < n; k *= 2 {
+		copy(out[k:], out[:k])
 	}
 	return out
 }
