@@ -38,7 +38,9 @@ func (uniformAssignor) AssignEach(g Group, kept func(member int), fn func(member
 			kept(order[m])
 			continue
 		}
-		s.eachTopicIn(list, func(t int, ps []int32) { fn(order[m], s.topics[t], ps) })
+		for _, seg := range s.topicSegments(list) {
+			fn(order[m], s.topics[seg.topic], list[seg.from:seg.to:seg.to])
+		}
 	}
 }
 

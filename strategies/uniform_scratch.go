@@ -40,6 +40,7 @@ type uniformScratch struct {
 	// assignment
 	count, cursor []int
 	eachBuf       []int32 // AssignEach's partitions
+	segments      []srvSegment
 }
 
 var uniformScratchPool = sync.Pool{New: func() any { return new(uniformScratch) }}

@@ -2,7 +2,6 @@ package strategies
 
 import (
 	"slices"
-	"sort"
 	"unsafe"
 )
 
@@ -270,8 +269,11 @@ func (s *serverSpec) assignment(owner []int32) Assignment {
 	a := make(Assignment, len(s.members))
 	for m, member := range s.members {
 		list := flat[start[m]:start[m+1]]
-		mine := make(map[string][]int32, s.topicsIn(list))
-		s.eachTopicIn(list, func(t int, ps []int32) { mine[s.topics[t]] = ps })
+		segs := s.topicSegments(list)
+		mine := make(map[string][]int32, len(segs))
+		for _, seg := range segs {
+			mine[s.topics[seg.topic]] = list[seg.from:seg.to:seg.to]
+		}
 		a[member.ID] = mine // an id listed twice (invalid input): the last in order
 	}
 	return a
@@ -304,29 +306,31 @@ func (s *serverSpec) layoutByMember(owner []int32, buf *[]int32) (flat []int32, 
 	return flat, start
 }
 
-// eachTopicIn calls fn for each topic of list (flat partitions, ascending)
-// with its partitions, turning list's flat indices into partition numbers
-// in place; each slice is capped at its end.
-func (s *serverSpec) eachTopicIn(list []int32, fn func(t int, partitions []int32)) {
+// srvSegment is one topic's part [from, to) of a member's list.
+type srvSegment struct {
+	topic, from, to int
+}
+
+// topicSegments splits list (flat partitions, ascending) by topic, turning
+// its flat indices into partition numbers in place; the segments live in
+// the scratch until the next call. Each segment's topic is found by
+// walking forward from the last one: a member's topics are ascending, and
+// usually neighbours.
+func (s *serverSpec) topicSegments(list []int32) []srvSegment {
+	segs := s.sc.segments[:0]
+	t := 0
 	for i := 0; i < len(list); {
-		t := s.topicOf(int(list[i]))
+		for t+1 < len(s.base) && int32(s.base[t+1]) <= list[i] {
+			t++ // past topics without partitions too: they share the next base
+		}
 		base, end := int32(s.base[t]), int32(s.base[t])+s.parts[t]
 		j := i
 		for ; j < len(list) && list[j] < end; j++ {
 			list[j] -= base
 		}
-		fn(t, list[i:j:j])
+		segs = append(segs, srvSegment{t, i, j})
 		i = j
 	}
-}
-
-// topicsIn counts the topics of list (flat partitions, ascending).
-func (s *serverSpec) topicsIn(list []int32) int {
-	n := 0
-	for i := 0; i < len(list); n++ {
-		t := s.topicOf(int(list[i]))
-		end := int32(s.base[t]) + s.parts[t]
-		i += sort.Search(len(list)-i, func(k int) bool { return list[i+k] >= end })
-	}
-	return n
+	s.sc.segments = segs
+	return segs
 }
