@@ -39,6 +39,10 @@ the shift too unless --shift is given. Values not given are drawn from --seed
 (default: the clock); the text form reports the values used.
 --racks (one rack per broker) switches to the rack-aware variant, which spreads
 each partition's replicas over as many racks as it can.
+This is how ZooKeeper-based clusters create topics and how
+kafka-reassign-partitions.sh --generate proposes a layout. A KRaft controller
+(the only mode since Kafka 4.0) creates topics with StripedReplicaPlacer, whose
+random offsets give other layouts.
 
 Output with --format json (one line): {"0": [0, 1, 2], "1": [1, 2, 3], ...}
 --format text (the default on a terminal; json otherwise) adds the leaders and
