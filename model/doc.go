@@ -35,6 +35,15 @@
 //     becomes a follower (preferred-leader elections are not simulated)
 //     unless it was a leaderless partition's last in-sync replica (unclean
 //     election is off, as by default).
+//   - KIP-848 epochs: a heartbeat that bumps the group epoch and computes
+//     the new target is shown as two steps (the bump, then
+//     AssignmentComputed), but Kafka writes both in one batch of records, so
+//     group_state stays the state the group had until the target is in: no
+//     one can observe ASSIGNING in between. A fenced or leaving member bumps
+//     the epoch alone (consumerGroupFenceMember); the target waits for the
+//     next heartbeat, and the group shows ASSIGNING until then. Every bump
+//     runs the assignor, as Kafka 4.0 to 4.2 do (4.3 can batch them:
+//     group.consumer.assignment.interval.ms, KAFKA-20291; not modelled).
 //   - Quiet: a run ends when the timeline is done and only routine heartbeats
 //     remain, or when no broker can coordinate the group.
 //   - Rebalances and outages (Sim.Rebalances, Sim.Outages): a classic
