@@ -42,8 +42,9 @@
 //     one can observe ASSIGNING in between. A fenced or leaving member bumps
 //     the epoch alone (consumerGroupFenceMember); the target waits for the
 //     next heartbeat, and the group shows ASSIGNING until then. Every bump
-//     runs the assignor, as Kafka 4.0 to 4.2 do (4.3 can batch them:
-//     group.consumer.assignment.interval.ms, KAFKA-20291; not modelled).
+//     runs the assignor, as in Kafka 4.0 (assignment batching,
+//     group.consumer.assignment.interval.ms from KAFKA-20291 in 2026 for
+//     Kafka 4.3, is not modelled).
 //   - Quiet: a run ends when the timeline is done and only routine heartbeats
 //     remain, or when no broker can coordinate the group.
 //   - Rebalances and outages (Sim.Rebalances, Sim.Outages): a classic
