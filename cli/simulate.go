@@ -89,7 +89,7 @@ func printSim(w io.Writer, sim *model.Sim, format string, untilMs int64, all boo
 		printHeader(w, sim.Scenario())
 	}
 	for i := 0; i < sim.Len(); i++ {
-		st := sim.Step(i)
+		st := sim.StepLine(i) // the maps only for the steps written as JSON
 		if untilMs >= 0 && st.TimeMs > untilMs {
 			break
 		}
@@ -97,7 +97,7 @@ func printSim(w io.Writer, sim *model.Sim, format string, untilMs int64, all boo
 			continue
 		}
 		if format == "jsonl" {
-			if err := enc.Encode(st); err != nil {
+			if err := enc.Encode(sim.Step(i)); err != nil {
 				return failure(err)
 			}
 			continue
@@ -132,8 +132,8 @@ func textLine(st model.Step) string {
 		errPart = " [" + st.Error + "]"
 	}
 	gen := "gen"
-	if st.MemberEpochs != nil {
-		gen = "group epoch" // the consumer protocol
+	if st.ConsumerProtocol() {
+		gen = "group epoch"
 	}
 	return fmt.Sprintf("%5d %9.3fs  %-30s %-6s %s%s  (%s, %s %d)",
 		st.Index, float64(st.TimeMs)/1000, st.Kind, who, st.Text, errPart, st.GroupState, gen, st.Generation)

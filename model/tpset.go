@@ -144,11 +144,26 @@ func fmtTPs(s []TP) string {
 	return string(append(b, ']'))
 }
 
-// asMap turns a set into the JSON shape {"t0": [0, 1]}.
+// asMap turns a set into the JSON shape {"t0": [0, 1]}. A set runs topic by
+// topic: one map entry per run, all the partitions in one array (`kviz
+// simulate` writes a map per member per step).
 func asMap(s []TP) map[string][]int32 {
 	out := map[string][]int32{}
-	for _, tp := range s {
-		out[tp.Topic] = append(out[tp.Topic], tp.Partition)
+	ps := make([]int32, len(s))
+	for i := 0; i < len(s); {
+		j := i + 1
+		for j < len(s) && s[j].Topic == s[i].Topic {
+			j++
+		}
+		run := ps[i:j:j]
+		for k := range run {
+			run[k] = s[i+k].Partition
+		}
+		if before, seen := out[s[i].Topic]; seen {
+			run = append(before, run...) // only in a list that is not sorted
+		}
+		out[s[i].Topic] = run
+		i = j
 	}
 	return out
 }

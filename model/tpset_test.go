@@ -57,3 +57,15 @@ func TestCmpTPOrdersLikeSortTPs(t *testing.T) {
 		t.Fatalf("sorted: %s", got)
 	}
 }
+
+// asMap groups a set by topic, partitions in list order, sorted or not.
+func TestAsMap(t *testing.T) {
+	tp := func(topic string, p int32) TP { return TP{Topic: topic, Partition: p} }
+	got := asMap([]TP{tp("a", 0), tp("a", 2), tp("b", 1), tp("a", 5)})
+	if fmt.Sprint(got) != "map[a:[0 2 5] b:[1]]" {
+		t.Fatalf("asMap: %v", got)
+	}
+	if got := asMap(nil); got == nil || len(got) != 0 {
+		t.Fatalf("asMap(nil) = %#v, want an empty map", got)
+	}
+}

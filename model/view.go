@@ -50,6 +50,10 @@ type Step struct {
 	consumer bool
 }
 
+// ConsumerProtocol reports whether the step is of a group under the KIP-848
+// consumer protocol (Generation is then the group epoch).
+func (s Step) ConsumerProtocol() bool { return s.consumer }
+
 // GroupView is the whole state after one step, for the lab to draw.
 // Views are shared between callers: treat them as read-only.
 type GroupView struct {
