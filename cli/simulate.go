@@ -1,7 +1,7 @@
 package cli
 
 import (
-	"encoding/json"
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -83,13 +83,14 @@ func loadScenario(arg string) (*model.Scenario, error) {
 	return sc, nil
 }
 
-func printSim(w io.Writer, sim *model.Sim, format string, untilMs int64, all bool) error {
-	enc := json.NewEncoder(w)
+func printSim(out io.Writer, sim *model.Sim, format string, untilMs int64, all bool) error {
+	w := bufio.NewWriter(out)
 	if format == "text" {
 		printHeader(w, sim.Scenario())
 	}
+	var line []byte
 	for i := 0; i < sim.Len(); i++ {
-		st := sim.StepLine(i) // the maps only for the steps written as JSON
+		st := sim.StepLine(i)
 		if untilMs >= 0 && st.TimeMs > untilMs {
 			break
 		}
@@ -97,14 +98,16 @@ func printSim(w io.Writer, sim *model.Sim, format string, untilMs int64, all boo
 			continue
 		}
 		if format == "jsonl" {
-			if err := enc.Encode(sim.Step(i)); err != nil {
-				return failure(err)
-			}
-			continue
+			line = append(sim.AppendStepJSON(line[:0], i), '\n')
+		} else {
+			line = append(append(line[:0], textLine(st)...), '\n')
 		}
-		if _, err := fmt.Fprintln(w, textLine(st)); err != nil {
+		if _, err := w.Write(line); err != nil {
 			return failure(err)
 		}
+	}
+	if err := w.Flush(); err != nil {
+		return failure(err)
 	}
 	return nil
 }

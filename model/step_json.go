@@ -1,6 +1,12 @@
 package model
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+)
 
 // MarshalJSON writes a step as `kviz simulate --format jsonl` documents it:
 // member_epochs and target appear under the consumer protocol only, and
@@ -22,4 +28,222 @@ func (s Step) MarshalJSON() ([]byte, error) {
 		MemberEpochs map[string]int32              `json:"member_epochs"`
 		Target       map[string]map[string][]int32 `json:"target"`
 	}{plain(s), epochs, target})
+}
+
+// AppendStepJSON appends step i as json.Marshal(s.Step(i)) writes it, byte
+// for byte, without building Step's maps: `kviz simulate --format jsonl`
+// writes every member's partitions on every step, millions of numbers for
+// a thousand-member group, and the maps and reflection cost far more than
+// the writing.
+func (s *Sim) AppendStepJSON(b []byte, i int) []byte {
+	st := s.StepLine(i)
+	sn := s.steps[st.Index].snap
+	b = append(b, `{"step":`...)
+	b = strconv.AppendInt(b, int64(st.Index), 10)
+	b = append(b, `,"time_ms":`...)
+	b = strconv.AppendInt(b, st.TimeMs, 10)
+	b = appendJSONField(b, "kind", st.Kind)
+	b = appendJSONField(b, "member", st.Member)
+	b = appendJSONField(b, "text", st.Text)
+	b = appendJSONField(b, "group_state", st.GroupState)
+	b = append(b, `,"generation":`...)
+	b = strconv.AppendInt(b, int64(st.Generation), 10)
+	b = appendJSONField(b, "leader", st.Leader)
+	if st.Error != "" {
+		b = appendJSONField(b, "error", st.Error)
+	}
+	b = append(b, `,"owned":`...)
+	b = appendMemberSets(b, s.ownedSets(sn))
+	var lag []byte
+	if fv := s.flow(st.Index); fv != nil {
+		if m := lagMap(fv); len(m) > 0 {
+			lag, _ = json.Marshal(m) // producers' scenarios only: small
+		}
+	}
+	if st.consumer { // lag first: the plain Step's fields come before MarshalJSON's
+		b = appendRaw(b, "lag", lag)
+		epochs, targets := s.consumerSets(sn)
+		b = append(b, `,"member_epochs":{`...)
+		for k, e := range epochs {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, e.name)
+			b = append(b, ':')
+			b = strconv.AppendInt(b, int64(e.epoch), 10)
+		}
+		b = append(b, `},"target":`...)
+		b = appendMemberSets(b, targets)
+	} else {
+		b = appendRaw(b, "lag", lag)
+	}
+	return append(b, '}')
+}
+
+// memberSet is one member's partitions under the name JSON keys it by.
+type memberSet struct {
+	name string
+	tps  []TP
+}
+
+// ownedSets is Step.Owned's content, by name.
+func (s *Sim) ownedSets(sn *snapshot) []memberSet {
+	var out []memberSet
+	for _, m := range sn.members.all() {
+		if consuming(m.Status) {
+			out = append(out, memberSet{m.ID, m.Owned})
+		}
+	}
+	return byName(out)
+}
+
+type memberEpoch struct {
+	name  string
+	epoch int32
+}
+
+// consumerSets is consumerMaps' content, by name.
+func (s *Sim) consumerSets(sn *snapshot) ([]memberEpoch, []memberSet) {
+	var epochs []memberEpoch
+	names := make(map[string]string, sn.members.len())
+	for _, m := range sn.members.all() {
+		if m.InGroup {
+			names[m.MemberID] = m.ID
+			epochs = append(epochs, memberEpoch{m.ID, m.MemberEpoch})
+		}
+	}
+	slices.SortStableFunc(epochs, func(a, b memberEpoch) int { return strings.Compare(a.name, b.name) })
+	epochs = lastOfEach(epochs, func(e memberEpoch) string { return e.name })
+	targets := make([]memberSet, 0, len(sn.g.target))
+	ids := slices.Sorted(maps.Keys(sn.g.target))
+	for _, id := range ids {
+		name, ok := names[id]
+		if !ok {
+			name = id
+		}
+		targets = append(targets, memberSet{name, sn.g.target[id]})
+	}
+	// Two member ids under one name would make Step's map keep either;
+	// here the one sorting last by its member id does, not by chance.
+	return epochs, byName(targets)
+}
+
+// byName sorts sets as encoding/json sorts map keys, keeping the last of a
+// name as a map would.
+func byName(sets []memberSet) []memberSet {
+	slices.SortStableFunc(sets, func(a, b memberSet) int { return strings.Compare(a.name, b.name) })
+	return lastOfEach(sets, func(m memberSet) string { return m.name })
+}
+
+// lastOfEach keeps, of neighbours with the same key, the last.
+func lastOfEach[T any](xs []T, key func(T) string) []T {
+	out := xs[:0]
+	for k, x := range xs {
+		if k+1 < len(xs) && key(xs[k+1]) == key(x) {
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// appendMemberSets writes {"c1":{"t0":[0,1]},...} as json writes asMap's maps.
+func appendMemberSets(b []byte, sets []memberSet) []byte {
+	b = append(b, '{')
+	for k, m := range sets {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, m.name)
+		b = append(b, ':')
+		b = appendTPSet(b, m.tps)
+	}
+	return append(b, '}')
+}
+
+// appendTPSet writes asMap(tps) as json does: topics in byte order, each
+// topic's partitions in list order.
+func appendTPSet(b []byte, tps []TP) []byte {
+	b = append(b, '{')
+	if len(tps) > 0 && oneTopic(tps) { // the usual set: no topic list to build
+		b = appendTopicPartitions(b, tps, tps[0].Topic)
+	} else {
+		for k, t := range topicsOf(tps) {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = appendTopicPartitions(b, tps, t)
+		}
+	}
+	return append(b, '}')
+}
+
+// appendTopicPartitions writes "t":[p,...] for topic t's partitions in tps.
+func appendTopicPartitions(b []byte, tps []TP, t string) []byte {
+	b = appendJSONString(b, t)
+	b = append(b, ":["...)
+	n := 0
+	for _, tp := range tps {
+		if tp.Topic == t {
+			if n > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(b, int64(tp.Partition), 10)
+			n++
+		}
+	}
+	return append(b, ']')
+}
+
+func oneTopic(tps []TP) bool {
+	for _, tp := range tps[1:] {
+		if tp.Topic != tps[0].Topic {
+			return false
+		}
+	}
+	return true
+}
+
+// topicsOf lists the topics of tps in byte order, each once. A set holds a
+// topic or two, so a small slice beats a map.
+func topicsOf(tps []TP) []string {
+	var topics []string
+	for i, tp := range tps {
+		if (i == 0 || tp.Topic != tps[i-1].Topic) && !slices.Contains(topics, tp.Topic) {
+			topics = append(topics, tp.Topic)
+		}
+	}
+	slices.Sort(topics)
+	return topics
+}
+
+func appendJSONField(b []byte, name, value string) []byte {
+	b = append(b, ',', '"')
+	b = append(b, name...)
+	b = append(b, '"', ':')
+	return appendJSONString(b, value)
+}
+
+func appendRaw(b []byte, name string, raw []byte) []byte {
+	if raw == nil {
+		return b
+	}
+	b = append(b, ',', '"')
+	b = append(b, name...)
+	b = append(b, '"', ':')
+	return append(b, raw...)
+}
+
+// appendJSONString writes s as encoding/json does (HTML-safe escapes,
+// invalid UTF-8 replaced); plain ASCII, the usual id or topic, directly.
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s)
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
