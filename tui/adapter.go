@@ -115,8 +115,8 @@ func freshMembers(sim simulation, info *simInfo, step int) map[string]bool {
 	}
 	out := map[string]bool{}
 	for i := info.rebalances[r].StartStep; i <= step; i++ {
-		if kind, member := sim.StepKind(i); kind == "PartitionsAssigned" {
-			out[member] = true
+		if s := sim.StepLine(i); s.Kind == "PartitionsAssigned" {
+			out[s.Member] = true
 		}
 	}
 	return out

@@ -49,10 +49,9 @@ func newBigSim(members, partitions int) *bigSim {
 
 func (b *bigSim) Scenario() *model.Scenario { return b.sc }
 func (b *bigSim) Len() int                  { return 1 }
-func (b *bigSim) Step(int) model.Step {
+func (b *bigSim) StepLine(int) model.Step {
 	return model.Step{Kind: "Heartbeat", Text: "a big group at rest"}
 }
-func (b *bigSim) StepKind(int) (string, string)          { return "Heartbeat", "" }
 func (b *bigSim) View(int) *model.GroupView              { return b.view }
 func (b *bigSim) Rebalances() []model.Rebalance          { return nil }
 func (b *bigSim) Insert(model.Event) (simulation, error) { return b, nil }

@@ -71,13 +71,11 @@ func newFakeSim(sc *model.Scenario) *fakeSim {
 func (f *fakeSim) Scenario() *model.Scenario { return f.sc }
 func (f *fakeSim) Len() int                  { return len(f.frames) }
 
-func (f *fakeSim) Step(i int) model.Step {
+func (f *fakeSim) StepLine(i int) model.Step {
 	fr := f.frames[i]
 	return model.Step{Index: i, TimeMs: fr.ms, Kind: fr.kind, Member: fr.member, Text: fr.text,
 		GroupState: fr.state, Generation: fr.gen}
 }
-
-func (f *fakeSim) StepKind(i int) (string, string) { return f.frames[i].kind, f.frames[i].member }
 
 func (f *fakeSim) View(i int) *model.GroupView {
 	fr := f.frames[i]
@@ -172,3 +170,12 @@ func tp(topic string, p int32) strategies.TopicPartition {
 }
 
 var lightGray = color.RGBA{R: 0xee, G: 0xee, B: 0xee, A: 0xff}
+
+// stepOf is step i whole, with its maps, where the simulation has them (the
+// real model does; the fake has lines only).
+func stepOf(s simulation, i int) model.Step {
+	if full, ok := s.(interface{ Step(int) model.Step }); ok {
+		return full.Step(i)
+	}
+	return s.StepLine(i)
+}

@@ -91,7 +91,7 @@ func protocolLabel(p string) string {
 // narrationLines are the step's sentence (two lines at most) and, when the
 // user just did something, what happened.
 func (a App) narrationLines() []string {
-	s := a.sim.Step(a.step)
+	s := a.sim.StepLine(a.step)
 	st := &a.styles
 	text := s.Text
 	if failed(s.Error) && !strings.Contains(text, s.Error) {

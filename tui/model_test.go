@@ -52,10 +52,10 @@ func TestDemoTellsItsStory(t *testing.T) {
 	states := map[string]bool{}
 	for i := 0; i < 400 && a.Step() < a.sim.Len()-1; i++ {
 		a = realDrive(a, press("n"))
-		require.False(t, a.sim.Step(a.Step()).Routine, "stepping lands on routine heartbeats")
+		require.False(t, a.sim.StepLine(a.Step()).Routine, "stepping lands on routine heartbeats")
 		states[a.view().State] = true
 		assertFits(t, a, 100, 30)
-		assert.Contains(t, screen(a), firstWords(a.sim.Step(a.Step()).Text, 4))
+		assert.Contains(t, screen(a), firstWords(a.sim.StepLine(a.Step()).Text, 4))
 	}
 	assert.Equal(t, a.sim.Len()-1, a.Step(), "n reaches the end")
 	for _, s := range []string{"Empty", "PreparingRebalance", "CompletingRebalance", "Stable"} {
@@ -96,8 +96,8 @@ func TestInsertKeepsThePastOnTheRealModel(t *testing.T) {
 			return // the model refused the event (e.g. restart of a running member): shown as a status
 		}
 		for i := 0; i <= cursor; i++ {
-			if !assert.ObjectsAreEqual(before.Step(i), a.sim.Step(i)) {
-				t.Fatalf("key %q at step %d changed step %d:\n%+v\n%+v", k, cursor, i, before.Step(i), a.sim.Step(i))
+			if !assert.ObjectsAreEqual(stepOf(before, i), stepOf(a.sim, i)) {
+				t.Fatalf("key %q at step %d changed step %d:\n%+v\n%+v", k, cursor, i, stepOf(before, i), stepOf(a.sim, i))
 			}
 		}
 		after := screen(realDrive(a, press("n")))

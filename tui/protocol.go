@@ -79,7 +79,7 @@ func (a App) stateDiagram(v *model.GroupView, w int) string {
 // state changed, and says why (that step's narration).
 func (a App) lastTransition() string {
 	for i := a.step; i > 0; i-- {
-		cur, prev := a.sim.Step(i), a.sim.Step(i-1)
+		cur, prev := a.sim.StepLine(i), a.sim.StepLine(i-1)
 		if cur.GroupState != prev.GroupState {
 			return fmt.Sprintf("%s → %s at %s: %s", prev.GroupState, cur.GroupState, formatMs(cur.TimeMs), cur.Text)
 		}
@@ -94,7 +94,7 @@ func (a App) messageLines(w, n int) []string {
 	st := &a.styles
 	var rev []string
 	for i := a.step; i >= 0 && len(rev) < n; i-- {
-		s := a.sim.Step(i)
+		s := a.sim.StepLine(i)
 		if s.Routine && i != a.step {
 			continue
 		}

@@ -8,10 +8,9 @@ import "github.com/kvizlab/kviz/model"
 type simulation interface {
 	Scenario() *model.Scenario
 	Len() int
-	Step(i int) model.Step
-	// StepKind is Step's kind and member alone: cheap on a big group,
-	// where Step builds every member's owned map.
-	StepKind(i int) (kind, member string)
+	// StepLine is a step without its maps (owned, target): the lab draws
+	// those from View, and Step would build them for every member.
+	StepLine(i int) model.Step
 	View(i int) *model.GroupView
 	Rebalances() []model.Rebalance
 	// Insert returns a fork with ev on the timeline, the rest recomputed.

@@ -140,7 +140,7 @@ func (a *App) goTo(i int) {
 // hundred presses. It returns i itself at either end.
 func (a *App) nextShown(i, dir int) int {
 	for j := i + dir; j >= 0 && j < a.sim.Len(); j += dir {
-		if !a.sim.Step(j).Routine {
+		if !a.sim.StepLine(j).Routine {
 			return j
 		}
 	}
