@@ -175,37 +175,21 @@ func javaHashSetTable(n int) int {
 
 // javaHashSetOrder returns flat partitions (ascending) reordered, topic by
 // topic, into the iteration order of the HashSet<Integer> Kafka holds them in.
-func (s *serverSpec) javaHashSetOrder(flat []int) []int {
-	var out []int
-	var keys []uint64
-	return slices.Clone(s.javaHashSetOrderInto(flat, &out, &keys))
-}
-
-// javaHashSetOrderInto is javaHashSetOrder in the memory of out and keys; the
-// result is valid until they are used again.
-//
 // Within a topic the partitions come ascending, so HashSet order — by bucket,
-// then list order — is the order of the keys bucket<<32 | partition, and a
-// plain sort of integers gives it.
-func (s *serverSpec) javaHashSetOrderInto(flat []int, out *[]int, keys *[]uint64) []int {
-	res := srvGrow(out, len(flat))
-	k := srvGrow(keys, len(flat))
+// then list order — is the order of the keys bucket<<32 | partition. The
+// assignor needs only the tail of it (javaHashSetTrimInto); this whole order
+// is the definition that tail is checked against.
+func (s *serverSpec) javaHashSetOrder(flat []int) []int {
+	res, keys := make([]int, len(flat)), make([]uint64, len(flat))
 	for start := 0; start < len(flat); {
 		t := s.topicOf(flat[start])
 		end := start
 		for end < len(flat) && flat[end] < s.base[t]+int(s.parts[t]) {
 			end++
 		}
-		mask := uint32(javaHashSetTable(end-start) - 1)
-		base := s.base[t]
-		for i, f := range flat[start:end] {
-			p := uint32(f - base)
-			k[start+i] = uint64((p^p>>16)&mask)<<32 | uint64(p)
-		}
-		slices.Sort(k[start:end])
-		for i, key := range k[start:end] {
-			res[start+i] = base + int(uint32(key))
-		}
+		s.hashSetKeys(flat[start:end], t, keys[start:end])
+		slices.Sort(keys[start:end])
+		s.fromHashSetKeys(keys[start:end], t, res[start:end])
 		start = end
 	}
 	return res
