@@ -2,7 +2,10 @@ package model
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/kvizlab/kviz/strategies"
@@ -51,14 +54,14 @@ func (s *Sim) Len() int { return len(s.steps) }
 func (s *Sim) Step(i int) Step {
 	st := s.StepLine(i)
 	sn := s.steps[st.Index].snap
-	st.Owned = map[string]map[string][]int32{}
-	for _, m := range sn.members.all() {
-		if consuming(m.Status) {
-			st.Owned[m.ID] = asMap(m.Owned)
-		}
-	}
+	st.Owned = setsAsMaps(ownedSets(sn))
 	if st.consumer {
-		st.MemberEpochs, st.Target = consumerMaps(sn)
+		epochs, targets := consumerSets(sn)
+		st.MemberEpochs = make(map[string]int32, len(epochs))
+		for _, e := range epochs {
+			st.MemberEpochs[e.name] = e.epoch
+		}
+		st.Target = setsAsMaps(targets)
 	}
 	if fv := s.flow(st.Index); fv != nil {
 		st.Lag = lagMap(fv)
@@ -84,29 +87,6 @@ func (s *Sim) StepLine(i int) Step {
 // so a lab off by one shows the nearest step instead of crashing.
 func (s *Sim) clamp(i int) int {
 	return max(0, min(i, len(s.steps)-1))
-}
-
-// consumerMaps builds member_epochs and target, keyed by client id (a
-// restarted dynamic consumer's old member, still in the group, by its
-// member id).
-func consumerMaps(sn *snapshot) (map[string]int32, map[string]map[string][]int32) {
-	epochs := map[string]int32{}
-	target := map[string]map[string][]int32{}
-	names := make(map[string]string, sn.members.len())
-	for _, m := range sn.members.all() {
-		if m.InGroup {
-			names[m.MemberID] = m.ID
-			epochs[m.ID] = m.MemberEpoch
-		}
-	}
-	for id, tps := range sn.g.target {
-		name, ok := names[id]
-		if !ok {
-			name = id
-		}
-		target[name] = asMap(tps)
-	}
-	return epochs, target
 }
 
 // consuming: the member's process is part of the group's consumption.
@@ -209,4 +189,81 @@ func validateInserted(sc *Scenario, ev Event) error {
 
 func coordinatorPartitionOf(sc *Scenario) int32 {
 	return strategies.CoordinatorPartition(sc.GroupID, sc.OffsetsPartitions)
+}
+
+// memberSet is one member's partitions under the name JSON keys it by.
+type memberSet struct {
+	name string
+	tps  []TP
+}
+
+// ownedSets is what each consuming member holds (Step.Owned), by name.
+func ownedSets(sn *snapshot) []memberSet {
+	var out []memberSet
+	for _, m := range sn.members.all() {
+		if consuming(m.Status) {
+			out = append(out, memberSet{m.ID, m.Owned})
+		}
+	}
+	return byName(out)
+}
+
+// setsAsMaps is sets as Step's maps.
+func setsAsMaps(sets []memberSet) map[string]map[string][]int32 {
+	out := make(map[string]map[string][]int32, len(sets))
+	for _, m := range sets {
+		out[m.name] = asMap(m.tps)
+	}
+	return out
+}
+
+type memberEpoch struct {
+	name  string
+	epoch int32
+}
+
+// consumerSets is member_epochs and target, by name: the client id (a
+// restarted dynamic consumer's old member, still in the group, by its member
+// id).
+func consumerSets(sn *snapshot) ([]memberEpoch, []memberSet) {
+	var epochs []memberEpoch
+	names := make(map[string]string, sn.members.len())
+	for _, m := range sn.members.all() {
+		if m.InGroup {
+			names[m.MemberID] = m.ID
+			epochs = append(epochs, memberEpoch{m.ID, m.MemberEpoch})
+		}
+	}
+	slices.SortStableFunc(epochs, func(a, b memberEpoch) int { return strings.Compare(a.name, b.name) })
+	epochs = lastOfEach(epochs, func(e memberEpoch) string { return e.name })
+	targets := make([]memberSet, 0, len(sn.g.target))
+	ids := slices.Sorted(maps.Keys(sn.g.target))
+	for _, id := range ids {
+		name, ok := names[id]
+		if !ok {
+			name = id
+		}
+		targets = append(targets, memberSet{name, sn.g.target[id]})
+	}
+	// Two member ids under one name: the one sorting last by member id.
+	return epochs, byName(targets)
+}
+
+// byName sorts sets as encoding/json sorts map keys, keeping the last of a
+// name as a map would.
+func byName(sets []memberSet) []memberSet {
+	slices.SortStableFunc(sets, func(a, b memberSet) int { return strings.Compare(a.name, b.name) })
+	return lastOfEach(sets, func(m memberSet) string { return m.name })
+}
+
+// lastOfEach keeps, of neighbours with the same key, the last.
+func lastOfEach[T any](xs []T, key func(T) string) []T {
+	out := xs[:0]
+	for k, x := range xs {
+		if k+1 < len(xs) && key(xs[k+1]) == key(x) {
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
 }

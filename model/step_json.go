@@ -2,10 +2,8 @@ package model
 
 import (
 	"encoding/json"
-	"maps"
 	"slices"
 	"strconv"
-	"strings"
 )
 
 // MarshalJSON writes a step as `kviz simulate --format jsonl` documents it:
@@ -53,7 +51,7 @@ func (s *Sim) AppendStepJSON(b []byte, i int) []byte {
 		b = appendJSONField(b, "error", st.Error)
 	}
 	b = append(b, `,"owned":`...)
-	b = appendMemberSets(b, s.ownedSets(sn))
+	b = appendMemberSets(b, ownedSets(sn))
 	var lag []byte
 	if fv := s.flow(st.Index); fv != nil {
 		if m := lagMap(fv); len(m) > 0 {
@@ -62,7 +60,7 @@ func (s *Sim) AppendStepJSON(b []byte, i int) []byte {
 	}
 	if st.consumer { // lag first: the plain Step's fields come before MarshalJSON's
 		b = appendRaw(b, "lag", lag)
-		epochs, targets := s.consumerSets(sn)
+		epochs, targets := consumerSets(sn)
 		b = append(b, `,"member_epochs":{`...)
 		for k, e := range epochs {
 			if k > 0 {
@@ -78,73 +76,6 @@ func (s *Sim) AppendStepJSON(b []byte, i int) []byte {
 		b = appendRaw(b, "lag", lag)
 	}
 	return append(b, '}')
-}
-
-// memberSet is one member's partitions under the name JSON keys it by.
-type memberSet struct {
-	name string
-	tps  []TP
-}
-
-// ownedSets is Step.Owned's content, by name.
-func (s *Sim) ownedSets(sn *snapshot) []memberSet {
-	var out []memberSet
-	for _, m := range sn.members.all() {
-		if consuming(m.Status) {
-			out = append(out, memberSet{m.ID, m.Owned})
-		}
-	}
-	return byName(out)
-}
-
-type memberEpoch struct {
-	name  string
-	epoch int32
-}
-
-// consumerSets is consumerMaps' content, by name.
-func (s *Sim) consumerSets(sn *snapshot) ([]memberEpoch, []memberSet) {
-	var epochs []memberEpoch
-	names := make(map[string]string, sn.members.len())
-	for _, m := range sn.members.all() {
-		if m.InGroup {
-			names[m.MemberID] = m.ID
-			epochs = append(epochs, memberEpoch{m.ID, m.MemberEpoch})
-		}
-	}
-	slices.SortStableFunc(epochs, func(a, b memberEpoch) int { return strings.Compare(a.name, b.name) })
-	epochs = lastOfEach(epochs, func(e memberEpoch) string { return e.name })
-	targets := make([]memberSet, 0, len(sn.g.target))
-	ids := slices.Sorted(maps.Keys(sn.g.target))
-	for _, id := range ids {
-		name, ok := names[id]
-		if !ok {
-			name = id
-		}
-		targets = append(targets, memberSet{name, sn.g.target[id]})
-	}
-	// Two member ids under one name would make Step's map keep either;
-	// here the one sorting last by its member id does, not by chance.
-	return epochs, byName(targets)
-}
-
-// byName sorts sets as encoding/json sorts map keys, keeping the last of a
-// name as a map would.
-func byName(sets []memberSet) []memberSet {
-	slices.SortStableFunc(sets, func(a, b memberSet) int { return strings.Compare(a.name, b.name) })
-	return lastOfEach(sets, func(m memberSet) string { return m.name })
-}
-
-// lastOfEach keeps, of neighbours with the same key, the last.
-func lastOfEach[T any](xs []T, key func(T) string) []T {
-	out := xs[:0]
-	for k, x := range xs {
-		if k+1 < len(xs) && key(xs[k+1]) == key(x) {
-			continue
-		}
-		out = append(out, x)
-	}
-	return out
 }
 
 // appendMemberSets writes {"c1":{"t0":[0,1]},...} as json writes asMap's maps.
