@@ -58,7 +58,13 @@ func JavaHashCode(s string) int32 {
 		}
 		h = h*923521 + int32(c0)*29791 + int32(c1)*961 + int32(c2)*31 + int32(c3)
 	}
-	for _, r := range s[i:] {
+	return javaHashCodeFrom(h, s[i:])
+}
+
+// javaHashCodeFrom continues String.hashCode's h = 31*h + c from h over s:
+// the definition, one UTF-16 code unit at a time.
+func javaHashCodeFrom(h int32, s string) int32 {
+	for _, r := range s {
 		if r >= 0x10000 {
 			h = 31*h + int32(firstUTF16(r))
 			h = 31*h + int32(secondUTF16(r))

@@ -49,18 +49,6 @@ func TestPlaceReplicasMatchesAdminUtilsTable(t *testing.T) {
 // The four-at-a-time ASCII path is the plain definition, for any string
 // (ASCII or not, broken UTF-8 included).
 func TestJavaHashCodeMatchesDefinition(t *testing.T) {
-	plain := func(s string) int32 {
-		var h int32
-		for _, r := range s {
-			if r >= 0x10000 {
-				h = 31*h + int32(firstUTF16(r))
-				h = 31*h + int32(secondUTF16(r))
-				continue
-			}
-			h = 31*h + int32(r)
-		}
-		return h
-	}
 	rapid.Check(t, func(t *rapid.T) {
 		var s string
 		switch rapid.IntRange(0, 2).Draw(t, "kind") {
@@ -71,7 +59,7 @@ func TestJavaHashCodeMatchesDefinition(t *testing.T) {
 		default:
 			s = string(rapid.SliceOf(rapid.Byte()).Draw(t, "bytes"))
 		}
-		if got, want := JavaHashCode(s), plain(s); got != want {
+		if got, want := JavaHashCode(s), javaHashCodeFrom(0, s); got != want {
 			t.Fatalf("JavaHashCode(%q) = %d, want %d", s, got, want)
 		}
 	})
