@@ -14,16 +14,7 @@ import (
 // groups under every strategy and protocol.
 func TestAppendStepJSONMatchesMarshal(t *testing.T) {
 	for _, name := range demo.Names() {
-		data, _ := demo.Get(name)
-		sc, err := model.ParseScenario(name+".yaml", data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sim, err := model.Simulate(sc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkStepJSON(t, sim, name)
+		checkStepJSON(t, simDemo(t, name), name)
 	}
 	for _, setup := range registeredSetups() {
 		t.Run(setup[0]+"/"+setup[1], func(t *testing.T) {
