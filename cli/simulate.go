@@ -20,6 +20,7 @@ func newSimulateCmd() *cobra.Command {
 	var format string
 	var untilMs int64
 	var all bool
+	var vary variation
 	cmd := &cobra.Command{
 		Use:   "simulate FILE",
 		Short: "Run a group scenario step by step and print the protocol trace",
@@ -27,7 +28,9 @@ func newSimulateCmd() *cobra.Command {
 timeline) through Kafka's group protocol on a virtual clock and prints one step
 per line: every JoinGroup, SyncGroup, callback and state change. FILE is a path,
 or demo:NAME for a shipped scenario (` + strings.Join(demo.Names(), ", ") + `).
-Routine heartbeats that change nothing are left out unless --all.`,
+Routine heartbeats that change nothing are left out unless --all.
+--strategy and --protocol run the scenario as if its group: said so, with every
+default that depends on them derived again.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if format != "text" && format != "jsonl" {
@@ -38,6 +41,9 @@ Routine heartbeats that change nothing are left out unless --all.`,
 			}
 			sc, err := loadScenario(args[0])
 			if err != nil {
+				return err
+			}
+			if sc, err = vary.apply(sc); err != nil {
 				return err
 			}
 			sim, err := model.Simulate(sc)
@@ -53,7 +59,34 @@ Routine heartbeats that change nothing are left out unless --all.`,
 	addFormatFlag(cmd, &format, "text", "output format: text or jsonl", "text", "jsonl")
 	cmd.Flags().Int64Var(&untilMs, "until-ms", -1, "print only the steps up to this virtual time (ms)")
 	cmd.Flags().BoolVar(&all, "all", false, "include routine heartbeats that change nothing")
+	vary.addFlags(cmd)
 	return cmd
+}
+
+// variation is the --strategy/--protocol pair the scenario twins share.
+type variation struct{ strategy, protocol string }
+
+func (v *variation) addFlags(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&v.strategy, "strategy", "", "run under this assignor instead of the scenario's (range, roundrobin, sticky, cooperative-sticky, uniform, range-server)")
+	cmd.Flags().StringVar(&v.protocol, "protocol", "", "run under this protocol (eager, cooperative, consumer; default: the strategy's preferred one)")
+	_ = cmd.RegisterFlagCompletionFunc("protocol", cobra.FixedCompletions([]string{"eager", "cooperative", "consumer"}, cobra.ShellCompDirectiveNoFileComp))
+}
+
+// apply is the scenario as its file would be with the flags' values under
+// group: (the model derives the rest); no flags, the scenario itself.
+func (v *variation) apply(sc *model.Scenario) (*model.Scenario, error) {
+	if v.strategy == "" && v.protocol == "" {
+		return sc, nil
+	}
+	strategy, protocol := v.strategy, v.protocol
+	if strategy == "" {
+		strategy = sc.Strategy
+	}
+	varied, err := sc.WithStrategy(strategy, protocol)
+	if err != nil {
+		return nil, usageErrf("%s: %v", sc.File, err)
+	}
+	return varied, nil
 }
 
 // loadScenario reads a scenario from a path or a demo:NAME.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -114,4 +115,19 @@ func TestSimulateBadInput(t *testing.T) {
 		assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line: %q", errOut)
 		assert.Contains(t, errOut, want)
 	}
+}
+
+// TestSimulateVariation: --strategy/--protocol run the scenario as the
+// edited file would (the model's test checks that byte for byte on every
+// demo); a pair the file could not hold is bad input.
+func TestSimulateVariation(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := Execute([]string{"simulate", "demo:lab", "--strategy", "uniform"}, nil, &out, &errOut)
+	require.Equal(t, 0, code, errOut.String())
+	require.Contains(t, out.String(), "uniform, consumer protocol; session 45000 ms, heartbeat 5000 ms")
+	out.Reset()
+	errOut.Reset()
+	code = Execute([]string{"simulate", "demo:lab", "--protocol", "cooperative"}, nil, &out, &errOut)
+	require.Equal(t, 2, code)
+	require.Equal(t, "kviz: lab.yaml: group.protocol: range cannot run under the cooperative protocol (it supports eager)\n", errOut.String())
 }

@@ -296,26 +296,53 @@ func (p *parser) group(n, root *yaml.Node, sc *Scenario) error {
 	if at == nil {
 		at = root
 	}
+	sc.groupSet = set
+	if gerr := deriveGroup(sc); gerr != nil {
+		node := at
+		switch gerr.field {
+		case "strategy":
+			node = orNode(strategyNode, at)
+		case "protocol":
+			node = orNode(protoNode, at)
+		case "session_timeout_ms":
+			node = orNode(sessionNode, at)
+		}
+		return p.errf(node, "%s", gerr.msg)
+	}
+	return nil
+}
+
+// groupError is a group setting the derivation refuses, and which one, so
+// the parser can point at its line.
+type groupError struct{ field, msg string }
+
+func (e *groupError) Error() string { return e.msg }
+
+// deriveGroup settles the group's strategy name, protocol and timeouts from
+// what the scenario gave (sc.groupSet) and Kafka's defaults, which depend on
+// the protocol. The parser and Scenario.WithStrategy both use it, so a
+// varied scenario is exactly the file with other values under group:.
+func deriveGroup(sc *Scenario) *groupError {
 	a, err := strategies.Lookup(sc.Strategy)
 	if err != nil {
-		return p.errf(orNode(strategyNode, at), "group.strategy: %v", err)
+		return &groupError{"strategy", fmt.Sprintf("group.strategy: %v", err)}
 	}
 	sc.Strategy = a.Name()
 	if sc.Protocol == "" {
 		sc.Protocol = defaultProtocol(a)
 	}
 	if !protocolSupported(a, sc.Protocol) {
-		return p.errf(orNode(protoNode, at), "group.protocol: %s cannot run under the %s protocol (it supports %s)",
-			sc.Strategy, sc.Protocol, protocolList(a))
+		return &groupError{"protocol", fmt.Sprintf("group.protocol: %s cannot run under the %s protocol (it supports %s)",
+			sc.Strategy, sc.Protocol, protocolList(a))}
 	}
-	applyTimeoutDefaults(sc, set)
+	applyTimeoutDefaults(sc, sc.groupSet)
 	if !isConsumer(sc) && (sc.SessionTimeoutMs < minSessionMs || sc.SessionTimeoutMs > maxSessionMs) {
-		return p.errf(orNode(sessionNode, at), "group.session_timeout_ms %d is outside group.min.session.timeout.ms %d .. group.max.session.timeout.ms %d: the coordinator would answer INVALID_SESSION_TIMEOUT",
-			sc.SessionTimeoutMs, minSessionMs, maxSessionMs)
+		return &groupError{"session_timeout_ms", fmt.Sprintf("group.session_timeout_ms %d is outside group.min.session.timeout.ms %d .. group.max.session.timeout.ms %d: the coordinator would answer INVALID_SESSION_TIMEOUT",
+			sc.SessionTimeoutMs, minSessionMs, maxSessionMs)}
 	}
 	if sc.HeartbeatIntervalMs >= sc.SessionTimeoutMs {
-		return p.errf(at, "group.heartbeat_interval_ms (%d) must be lower than group.session_timeout_ms (%d)",
-			sc.HeartbeatIntervalMs, sc.SessionTimeoutMs)
+		return &groupError{"heartbeat_interval_ms", fmt.Sprintf("group.heartbeat_interval_ms (%d) must be lower than group.session_timeout_ms (%d)",
+			sc.HeartbeatIntervalMs, sc.SessionTimeoutMs)}
 	}
 	return nil
 }

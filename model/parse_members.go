@@ -72,10 +72,14 @@ func (p *parser) memberSpec(n *yaml.Node, sc *Scenario, what string) (MemberSpec
 	return m, nil
 }
 
+// noMemberAssignors is why a member's assignor list is refused under the
+// consumer protocol (by the parser and by Scenario.WithStrategy).
+const noMemberAssignors = "under the consumer protocol the coordinator assigns (group.strategy); members have no assignor list"
+
 // strategyList reads a member's partition.assignment.strategy list.
 func (p *parser) strategyList(n *yaml.Node, sc *Scenario, what string) ([]string, error) {
 	if sc.Protocol == string(strategies.Consumer) {
-		return nil, p.errf(n, "%s: under the consumer protocol the coordinator assigns (group.strategy); members have no assignor list", what)
+		return nil, p.errf(n, "%s: %s", what, noMemberAssignors)
 	}
 	names, err := p.strList(n, what)
 	if err != nil {

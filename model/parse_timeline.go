@@ -17,10 +17,6 @@ func (p *parser) timeline(n *yaml.Node, sc *Scenario) error {
 	if n.Kind != yaml.SequenceNode {
 		return p.errf(n, "timeline must be a list, like - {at_ms: 60000, join: {id: c3}}")
 	}
-	known := map[string]bool{}
-	for _, m := range sc.Members {
-		known[m.ID] = true
-	}
 	for _, c := range n.Content {
 		ev, err := p.event(c, sc)
 		if err != nil {
@@ -33,13 +29,8 @@ func (p *parser) timeline(n *yaml.Node, sc *Scenario) error {
 	}
 	sort.SliceStable(sc.Timeline, func(i, j int) bool { return sc.Timeline[i].AtMs < sc.Timeline[j].AtMs })
 	for _, ev := range sc.Timeline {
-		if ev.Kind == "join" {
-			known[ev.Member] = true
-			continue
-		}
-		if ev.Member != "" && !known[ev.Member] {
-			return fmt.Errorf("%s:%d: %s: no member %q has joined by %d ms%s", p.file, ev.line, ev.Kind,
-				ev.Member, ev.AtMs, suggest(ev.Member, sortedKeys(known)))
+		if err := checkEvent(sc, ev); err != nil {
+			return fmt.Errorf("%s:%d: %v", p.file, ev.line, err)
 		}
 	}
 	return nil

@@ -267,8 +267,29 @@ func TestRandomInserts(t *testing.T) {
 		}
 		fork, err := sim.Insert(ev)
 		if err != nil {
+			// The timeline's own rule refuses an event of a member that
+			// has not joined by then, as the parser would; nothing else.
+			if ev.Kind != "join" && !startedBy(sc, ev.Member, ev.AtMs) &&
+				strings.Contains(err.Error(), fmt.Sprintf("no member %q has joined", ev.Member)) {
+				return
+			}
 			t.Fatalf("insert %+v: %v\n%s", ev, err, src)
 		}
 		checkTrace(t, fork, fmt.Sprintf("%s\n(inserted %+v)", src, ev))
 	})
+}
+
+// startedBy: the scenario starts member id at time 0 or joins it by ms.
+func startedBy(sc *model.Scenario, id string, ms int64) bool {
+	for _, m := range sc.Members {
+		if m.ID == id {
+			return true
+		}
+	}
+	for _, ev := range sc.Timeline {
+		if ev.Kind == "join" && ev.Member == id && ev.AtMs <= ms {
+			return true
+		}
+	}
+	return false
 }

@@ -27,6 +27,11 @@ type Scenario struct {
 	// Flow is the data path (producers, consumer rates, offsets); nil when
 	// the scenario has no producers: and no produce: entries.
 	Flow *FlowSpec
+
+	// groupSet holds the group timeouts the scenario gave explicitly (by
+	// their file key); the others follow Kafka's defaults for the protocol,
+	// and are derived again when a variation changes it (vary.go).
+	groupSet map[string]int64
 }
 
 // MemberSpec is a member present from the start.

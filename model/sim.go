@@ -137,54 +137,19 @@ func (s *Sim) buildView(i int) *GroupView {
 }
 
 // Insert returns a fork with ev added to the timeline at ev.AtMs, everything
-// after it recomputed. The original is unchanged.
+// after it recomputed. The original is unchanged. The event is checked by
+// the rule that checks a file's timeline (checkEvent).
 func (s *Sim) Insert(ev Event) (*Sim, error) {
-	if ev.AtMs < 0 {
-		return nil, fmt.Errorf("insert: time %d ms is negative", ev.AtMs)
-	}
-	if !contains(EventKinds, ev.Kind) {
-		return nil, fmt.Errorf("insert: unknown event %q%s", ev.Kind, suggest(ev.Kind, EventKinds))
-	}
 	if ev.Kind == "join" && ev.Topics == nil {
 		ev.Topics = sortedIDs(s.sc.Topics)
 	}
-	sc := *s.sc
-	sc.Timeline = append(append([]Event(nil), s.sc.Timeline...), ev)
+	sc := s.sc.clone()
+	if err := checkEvent(sc, ev); err != nil {
+		return nil, fmt.Errorf("insert: %v", err)
+	}
+	sc.Timeline = append(sc.Timeline, ev)
 	sort.SliceStable(sc.Timeline, func(i, j int) bool { return sc.Timeline[i].AtMs < sc.Timeline[j].AtMs })
-	if err := validateInserted(&sc, ev); err != nil {
-		return nil, err
-	}
-	return Simulate(&sc)
-}
-
-// validateInserted checks what the parser would have checked.
-func validateInserted(sc *Scenario, ev Event) error {
-	switch ev.Kind {
-	case "fail_broker", "recover_broker":
-		if ev.Broker < 0 || ev.Broker >= sc.Brokers {
-			return fmt.Errorf("insert: broker %d does not exist (0..%d)", ev.Broker, sc.Brokers-1)
-		}
-	case "add_partitions":
-		if _, ok := sc.Topics[ev.Topic]; !ok {
-			return fmt.Errorf("insert: unknown topic %q", ev.Topic)
-		}
-	case "stall":
-		if ev.Ms <= 0 {
-			return fmt.Errorf("insert: a stall needs a positive duration")
-		}
-	}
-	if ev.Kind == "subscribe" && len(ev.Topics) == 0 {
-		return fmt.Errorf("insert: subscribe needs at least one topic (an empty subscription is unsubscribe(); use leave)")
-	}
-	if ev.Member == "" && ev.Kind != "fail_broker" && ev.Kind != "recover_broker" && ev.Kind != "add_partitions" {
-		return fmt.Errorf("insert: %s needs a member", ev.Kind)
-	}
-	for _, t := range ev.Topics {
-		if _, ok := sc.Topics[t]; !ok {
-			return fmt.Errorf("insert: unknown topic %q", t)
-		}
-	}
-	return nil
+	return Simulate(sc)
 }
 
 func coordinatorPartitionOf(sc *Scenario) int32 {

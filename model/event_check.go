@@ -1,0 +1,75 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/kvizlab/kviz/strategies"
+)
+
+// checkEvent is the rule for what a timeline event may say, given the
+// scenario and the events before it: the parser checks every entry of a
+// file with it (and adds the entry's line), Sim.Insert every event a key
+// inserts. The parser's own checks are about the YAML's shape.
+func checkEvent(sc *Scenario, ev Event) error {
+	if ev.AtMs < 0 || ev.AtMs > maxTimelineMs {
+		return fmt.Errorf("at_ms must be between 0 and %d, got %d", int64(maxTimelineMs), ev.AtMs)
+	}
+	if !slices.Contains(EventKinds, ev.Kind) {
+		return fmt.Errorf("unknown action %q%s", ev.Kind, suggest(ev.Kind, EventKinds))
+	}
+	switch ev.Kind {
+	case "fail_broker", "recover_broker":
+		if ev.Broker < 0 || ev.Broker >= sc.Brokers {
+			return fmt.Errorf("%s: broker %d does not exist (0..%d)", ev.Kind, ev.Broker, sc.Brokers-1)
+		}
+		return nil
+	case "add_partitions":
+		if _, ok := sc.Topics[ev.Topic]; !ok {
+			return fmt.Errorf("add_partitions: unknown topic %q%s", ev.Topic, suggest(ev.Topic, strategies.SortedTopics(sc.Topics)))
+		}
+		if ev.Count < 1 || ev.Count > strategies.MaxPartitions {
+			return fmt.Errorf("add_partitions.count must be between 1 and %d, got %d", strategies.MaxPartitions, ev.Count)
+		}
+		return nil
+	case "stall":
+		if ev.Ms <= 0 {
+			return fmt.Errorf("stall needs a positive ms")
+		}
+	case "subscribe":
+		if len(ev.Topics) == 0 {
+			return fmt.Errorf("subscribe needs at least one topic (an empty subscription is unsubscribe(); use leave)")
+		}
+	}
+	if ev.Member == "" {
+		return fmt.Errorf("%s needs a member id", ev.Kind)
+	}
+	for _, t := range ev.Topics {
+		if _, ok := sc.Topics[t]; !ok {
+			return fmt.Errorf("%s: unknown topic %q%s", ev.Kind, t, suggest(t, strategies.SortedTopics(sc.Topics)))
+		}
+	}
+	if ev.Kind == "join" {
+		return nil
+	}
+	if known := membersBy(sc, ev.AtMs); !slices.Contains(known, ev.Member) {
+		return fmt.Errorf("%s: no member %q has joined by %d ms%s", ev.Kind, ev.Member, ev.AtMs, suggest(ev.Member, known))
+	}
+	return nil
+}
+
+// membersBy lists, sorted, the members the scenario has started by time ms:
+// those present at time 0 and those whose join comes at or before ms.
+func membersBy(sc *Scenario, ms int64) []string {
+	var out []string
+	for _, m := range sc.Members {
+		out = append(out, m.ID)
+	}
+	for _, ev := range sc.Timeline {
+		if ev.Kind == "join" && ev.AtMs <= ms {
+			out = append(out, ev.Member)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
