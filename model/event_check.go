@@ -73,3 +73,31 @@ func membersBy(sc *Scenario, ms int64) []string {
 	slices.Sort(out)
 	return slices.Compact(out)
 }
+
+// Label says what an event is in a few words: "c4 joins".
+func (ev Event) Label() string {
+	switch ev.Kind {
+	case "join":
+		return ev.Member + " joins"
+	case "leave":
+		return ev.Member + " leaves"
+	case "crash":
+		return ev.Member + " crashes"
+	case "restart":
+		return ev.Member + " restarts"
+	case "stall":
+		return fmt.Sprintf("%s stalls %d ms", ev.Member, ev.Ms)
+	case "subscribe":
+		return fmt.Sprintf("%s subscribes to %v", ev.Member, ev.Topics)
+	case "add_partitions":
+		return fmt.Sprintf("%s grows to %d partitions", ev.Topic, ev.Count)
+	case "fail_broker":
+		return fmt.Sprintf("broker %d fails", ev.Broker)
+	case "recover_broker":
+		return fmt.Sprintf("broker %d recovers", ev.Broker)
+	}
+	if ev.Member != "" {
+		return ev.Member + " " + ev.Kind
+	}
+	return ev.Kind
+}

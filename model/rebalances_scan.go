@@ -26,6 +26,9 @@ type ownershipScan struct {
 	prevG  int32            // generation (group epoch) at the previous snapshot
 	before map[TP]string    // last consumers when the open rebalance started
 	cur    *Rebalance       // the rebalance under way
+	round  *Round           // its round under way (nil between classic rounds)
+	prevI  int              // the previous step read
+	prevAt int64            // and its time
 	out    *Outage          // the outage under way
 	done   []Rebalance      // completed rebalances
 	outs   []Outage         // completed outages
@@ -48,6 +51,7 @@ func (s *ownershipScan) run(steps []stepRec) {
 		s.readTopics(r.snap.g.topics)
 		s.readMembers(r.snap.members)
 		s.advance(i, r.snap.g)
+		s.prevI, s.prevAt = i, r.at
 	}
 }
 
@@ -207,8 +211,11 @@ func (s *ownershipScan) advance(i int, g groupSnap) {
 		}
 		s.closeOutage(i)
 		s.cur, s.before, s.startG = r, before, g.generation
+		s.round = &Round{StartStep: r.StartStep, StartMs: r.StartMs, Generation: g.generation}
 	case s.cur != nil && s.settled(g):
 		s.finish(i, g)
+	case s.cur != nil:
+		s.nextRound(i, g)
 	}
 	s.prevG = g.generation
 	if s.cur != nil {
@@ -289,17 +296,62 @@ func (s *ownershipScan) consumedByUp(g groupSnap) bool {
 	return true
 }
 
+// nextRound keeps the rounds of the rebalance under way. Classic: a round
+// ends when the group is Stable at a generation above the last round's, and
+// the next begins with the next join phase (or a member's revocation before
+// it rejoins). KIP-848: each group-epoch bump begins a round.
+func (s *ownershipScan) nextRound(i int, g groupSnap) {
+	switch {
+	case s.consumer:
+		if g.generation > s.round.Generation {
+			s.closeRound(s.prevI, s.round.Generation)
+			s.round = &Round{StartStep: i, StartMs: s.at, Generation: g.generation}
+		}
+	case s.round == nil:
+		if g.state == PreparingRebalance || s.giving > 0 {
+			s.round = &Round{StartStep: i, StartMs: s.at}
+		}
+	case g.state == Stable && g.generation > s.lastRoundGen():
+		s.closeRound(i, g.generation)
+		s.round = nil
+	}
+}
+
+// closeRound ends the round under way at step i, at generation gen.
+func (s *ownershipScan) closeRound(i int, gen int32) {
+	r := *s.round
+	r.EndStep, r.Generation = i, gen
+	r.EndMs = s.at
+	if i == s.prevI && i != s.cur.EndStep {
+		r.EndMs = s.prevAt
+	}
+	s.cur.Rounds = append(s.cur.Rounds, r)
+}
+
+// lastRoundGen is the generation of the last round completed, or the one
+// the rebalance started at.
+func (s *ownershipScan) lastRoundGen() int32 {
+	if n := len(s.cur.Rounds); n > 0 {
+		return s.cur.Rounds[n-1].Generation
+	}
+	return s.startG
+}
+
 func (s *ownershipScan) finish(i int, g groupSnap) {
 	for tp, from := range s.since {
 		s.accrue(tp, from)
 	}
 	r := s.cur
 	r.EndStep, r.EndMs, r.Generation = i, s.at, g.generation
-	for tp, b := range s.before {
-		if s.owner[tp] != b {
-			r.Moved++ // to another member, or to nobody yet
+	if s.round != nil || len(r.Rounds) == 0 {
+		if s.round == nil { // settled with no round of its own (cannot happen in Kafka; stay whole)
+			s.round = &Round{StartStep: r.StartStep, StartMs: r.StartMs}
 		}
+		s.closeRound(i, g.generation)
 	}
+	s.round = nil
+	r.Moves = Diff(s.before, s.owner)
+	r.Moved = Taken(r.Moves)
 	s.done = append(s.done, *r)
 	s.cur, s.before = nil, nil
 }

@@ -117,7 +117,15 @@ type Rebalance struct {
 	StartStep, EndStep int
 	StartMs, EndMs     int64
 	Generation         int32 // generation (group epoch) at the end
-	Moved              int   // partitions whose owner changed
+	// Rounds are the generations (KIP-848: group epochs) the rebalance went
+	// through: one for eager, two for a cooperative dance that moves a
+	// partition, one per epoch bump under KIP-848.
+	Rounds []Round
+	// Moves are the partitions whose consumer at the end differs from the
+	// one just before the start (Diff); Moved counts those taken from a
+	// member (Move.Taken), the one meaning of "moved".
+	Moves []Move
+	Moved int
 	// UnownedMs is, per partition, how long it had no consumer during the rebalance.
 	UnownedMs map[strategies.TopicPartition]int64
 }

@@ -1,0 +1,149 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kvizlab/kviz/model"
+)
+
+func init() { subcommands = append(subcommands, newCompareCmd) }
+
+func newCompareCmd() *cobra.Command {
+	var format, list, protocol string
+	var atMs int64
+	var ev eventFlags
+	cmd := &cobra.Command{
+		Use:   "compare FILE|demo:NAME [--at-ms T] [--leave M | --crash M | --restart M | --join M[:t1,t2] | --add-partitions TOPIC:N]",
+		Short: "The same moment under several assignors: who gets what, moves, rounds, gaps",
+		Long: `compare runs the scenario once per strategy (range, roundrobin, sticky,
+cooperative-sticky and uniform by default, each under the protocol it prefers
+unless --protocol) and reads the same moment in each run: with an event flag,
+what inserting that event at --at-ms leads to (as kviz whatif); without, the
+first rebalance that starts at or after --at-ms (default 0). It is the lab's c
+key as a command; --format table prints the slide.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if format != "json" && format != "table" && format != "text" {
+				return usageErrf("--format must be json or table, got %q", format)
+			}
+			if atMs < 0 {
+				return usageErrf("--at-ms must not be negative, got %d", atMs)
+			}
+			event, err := ev.event(atMs)
+			if err != nil {
+				return err
+			}
+			variants, err := parseVariants(list, protocol)
+			if err != nil {
+				return err
+			}
+			sc, err := loadScenario(args[0])
+			if err != nil {
+				return err
+			}
+			rows := model.Compare(sc, atMs, event, variants)
+			if format == "json" {
+				return writeJSON(cmd.OutOrStdout(), newCompareJSON(atMs, event, rows))
+			}
+			return writeCompareTable(cmd.OutOrStdout(), atMs, event, rows)
+		},
+	}
+	addFormatFlag(cmd, &format, "json", "output format: json or table (text)", "json", "table", "text")
+	cmd.Flags().Int64Var(&atMs, "at-ms", 0, "the moment to compare (virtual ms): the event's time, or where to look for the next rebalance")
+	cmd.Flags().StringVar(&list, "strategies", "", "comma-separated strategies (default range,roundrobin,sticky,cooperative-sticky,uniform)")
+	cmd.Flags().StringVar(&protocol, "protocol", "", "run every strategy under this protocol instead of its preferred one")
+	ev.add(cmd)
+	return cmd
+}
+
+// parseVariants reads --strategies and --protocol.
+func parseVariants(list, protocol string) ([]model.Variant, error) {
+	if list == "" {
+		out := append([]model.Variant(nil), model.ComparedStrategies...)
+		for i := range out {
+			out[i].Protocol = protocol
+		}
+		return out, nil
+	}
+	var out []model.Variant
+	for _, s := range strings.Split(list, ",") {
+		if s = strings.TrimSpace(s); s == "" {
+			return nil, usageErrf("--strategies has an empty name in %q", list)
+		}
+		out = append(out, model.Variant{Strategy: s, Protocol: protocol})
+	}
+	return out, nil
+}
+
+type compareRowJSON struct {
+	Strategy string  `json:"strategy"`
+	Protocol string  `json:"protocol"`
+	Error    *string `json:"error,omitempty"`
+	Found    bool    `json:"found"`
+	outcomeJSON
+}
+
+type compareJSON struct {
+	AtMs       int64            `json:"at_ms"`
+	Event      map[string]any   `json:"event"`
+	Strategies []compareRowJSON `json:"strategies"`
+}
+
+func newCompareJSON(atMs int64, ev *model.Event, rows []model.CompareRow) compareJSON {
+	out := compareJSON{AtMs: atMs, Strategies: []compareRowJSON{}}
+	if ev != nil {
+		out.Event = eventJSON(*ev)
+	}
+	for _, r := range rows {
+		j := compareRowJSON{Strategy: r.Strategy, Protocol: r.Protocol, Found: r.Found, outcomeJSON: newOutcomeJSON(r.Outcome)}
+		if r.Err != nil {
+			msg := strings.TrimPrefix(r.Err.Error(), "insert: ")
+			j.Error = &msg
+		}
+		out.Strategies = append(out.Strategies, j)
+	}
+	return out
+}
+
+// writeCompareTable prints one row per strategy, then each one's result.
+func writeCompareTable(w io.Writer, atMs int64, ev *model.Event, rows []model.CompareRow) error {
+	var b strings.Builder
+	if ev != nil {
+		fmt.Fprintf(&b, "what if %s at %s\n\n", ev.Label(), secs(atMs))
+	} else {
+		fmt.Fprintf(&b, "the first rebalance at or after %s\n\n", secs(atMs))
+	}
+	tw := tabwriter.NewWriter(&b, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "STRATEGY\tPROTOCOL\tMOVED\tROUNDS\tWORST GAP\tTOTAL GAP\tBALANCE\tSETTLED")
+	for _, r := range rows {
+		if r.Err != nil || !r.Found {
+			why := "no rebalance then"
+			if r.Err != nil {
+				why = strings.TrimPrefix(r.Err.Error(), "insert: ")
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Strategy, orDash(r.Protocol), why)
+			continue
+		}
+		o := r.Outcome
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d ms\t%d ms\t%d–%d\t%s\n", r.Strategy, r.Protocol, o.Moved, len(o.Rounds),
+			o.WorstGapMs, o.TotalGapMs, o.Balance.Min, o.Balance.Max, secs(o.SettledMs))
+	}
+	if err := tw.Flush(); err != nil {
+		return failure(err)
+	}
+	for _, r := range rows {
+		if r.Err != nil || !r.Found {
+			continue
+		}
+		fmt.Fprintf(&b, "\n%s: %s\n  moves  %s\n", r.Strategy, assignmentText(r.Outcome.After), movesText(r.Outcome.Moves))
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return failure(err)
+	}
+	return nil
+}

@@ -1,0 +1,77 @@
+package cli
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kvizlab/kviz/model"
+)
+
+// eventFlags are the what-if event flags whatif and compare share: one of
+// --leave, --crash, --restart, --join, --add-partitions.
+type eventFlags struct {
+	leave, crash, restart, join, addPartitions string
+}
+
+func (f *eventFlags) add(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.leave, "leave", "", "the member leaves (LeaveGroup; a static member just stops)")
+	fl.StringVar(&f.crash, "crash", "", "the member's process dies (no LeaveGroup)")
+	fl.StringVar(&f.restart, "restart", "", "the member's process restarts")
+	fl.StringVar(&f.join, "join", "", "a new member joins: ID or ID:t1,t2 (default: every topic)")
+	fl.StringVar(&f.addPartitions, "add-partitions", "", "a topic grows: TOPIC:N (the new total)")
+}
+
+// event is the event the flags name at atMs, or nil when none is given.
+func (f *eventFlags) event(atMs int64) (*model.Event, error) {
+	var evs []model.Event
+	for kind, member := range map[string]string{"leave": f.leave, "crash": f.crash, "restart": f.restart} {
+		if member != "" {
+			evs = append(evs, model.Event{Kind: kind, Member: member})
+		}
+	}
+	if f.join != "" {
+		id, topics, _ := strings.Cut(f.join, ":")
+		ev := model.Event{Kind: "join", Member: id}
+		if topics != "" {
+			ev.Topics = strings.Split(topics, ",")
+		}
+		if id == "" {
+			return nil, usageErrf("--join needs a member id, like --join c4 or --join c4:t0,t1")
+		}
+		evs = append(evs, ev)
+	}
+	if f.addPartitions != "" {
+		topic, n, ok := strings.Cut(f.addPartitions, ":")
+		count, err := strconv.ParseInt(n, 10, 32)
+		if !ok || topic == "" || err != nil {
+			return nil, usageErrf("--add-partitions must look like TOPIC:N (the new total), got %q", f.addPartitions)
+		}
+		evs = append(evs, model.Event{Kind: "add_partitions", Topic: topic, Count: int32(count)})
+	}
+	switch len(evs) {
+	case 0:
+		return nil, nil
+	case 1:
+		evs[0].AtMs = atMs
+		return &evs[0], nil
+	}
+	return nil, usageErrf("give one event (--leave, --crash, --restart, --join or --add-partitions), got %d", len(evs))
+}
+
+// eventJSON is an event as the twins print it.
+func eventJSON(ev model.Event) map[string]any {
+	out := map[string]any{"kind": ev.Kind}
+	if ev.Member != "" {
+		out["member"] = ev.Member
+	}
+	if ev.Kind == "join" {
+		out["topics"] = ev.Topics
+	}
+	if ev.Kind == "add_partitions" {
+		out["topic"], out["count"] = ev.Topic, ev.Count
+	}
+	return out
+}

@@ -1,0 +1,185 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/strategies"
+)
+
+func init() { subcommands = append(subcommands, newWhatIfCmd) }
+
+func newWhatIfCmd() *cobra.Command {
+	var format string
+	var atMs int64
+	var ev eventFlags
+	var vary variation
+	cmd := &cobra.Command{
+		Use:   "whatif FILE|demo:NAME --at-ms T (--leave M | --crash M | --restart M | --join M[:t1,t2] | --add-partitions TOPIC:N)",
+		Short: "Forecast what one more event does to the group: before, after, moves, rounds, gaps",
+		Long: `whatif inserts one event into a scenario's timeline at --at-ms, runs the fork until
+the group is settled again (Stable; KIP-848: STABLE with every member at its
+target) or the timeline ends, and prints what the group consumed just before
+the event, what it consumes once settled, the partitions that changed hands,
+the rounds (generations, or group epochs) it took and how long partitions went
+without a consumer. It is the lab's w key as a command.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			text, err := textOrJSON(cmd, format)
+			if err != nil {
+				return err
+			}
+			if !cmd.Flags().Changed("at-ms") || atMs < 0 {
+				return usageErrf("whatif needs --at-ms T (a virtual time in ms, 0 or more)")
+			}
+			event, err := ev.event(atMs)
+			if err != nil {
+				return err
+			}
+			if event == nil {
+				return usageErrf("whatif needs an event: --leave, --crash, --restart, --join or --add-partitions")
+			}
+			sc, err := loadScenario(args[0])
+			if err != nil {
+				return err
+			}
+			if sc, err = vary.apply(sc); err != nil {
+				return err
+			}
+			sim, err := model.Simulate(sc)
+			if err != nil {
+				return failure(fmt.Errorf("%s: %v", sc.File, err))
+			}
+			f, err := sim.Forecast(*event)
+			if err != nil {
+				return usageErrf("%s: %v", sc.File, strings.TrimPrefix(err.Error(), "insert: "))
+			}
+			if text {
+				return writeWhatIfText(cmd.OutOrStdout(), sc, f)
+			}
+			return writeJSON(cmd.OutOrStdout(), whatIfJSON{Event: eventJSON(f.Event), AtMs: atMs,
+				Strategy: sc.Strategy, Protocol: sc.Protocol, outcomeJSON: newOutcomeJSON(f.Outcome)})
+		},
+	}
+	addFormatFlag(cmd, &format, "json", "output format: json or text", "json", "text")
+	cmd.Flags().Int64Var(&atMs, "at-ms", 0, "when the event happens (virtual ms)")
+	ev.add(cmd)
+	vary.addFlags(cmd)
+	return cmd
+}
+
+// whatIfJSON is kviz whatif's output.
+type whatIfJSON struct {
+	Event    map[string]any `json:"event"`
+	AtMs     int64          `json:"at_ms"`
+	Strategy string         `json:"strategy"`
+	Protocol string         `json:"protocol"`
+	outcomeJSON
+}
+
+func writeJSON(w io.Writer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return failure(err)
+	}
+	if _, err := fmt.Fprintf(w, "%s\n", b); err != nil {
+		return failure(err)
+	}
+	return nil
+}
+
+func writeWhatIfText(w io.Writer, sc *model.Scenario, f *model.Forecast) error {
+	o := f.Outcome
+	var b strings.Builder
+	fmt.Fprintf(&b, "what if %s at %s (%s, %s protocol)\n", f.Event.Label(), secs(f.Event.AtMs), sc.Strategy, sc.Protocol)
+	fmt.Fprintf(&b, "  before  %s\n", assignmentText(o.Before))
+	fmt.Fprintf(&b, "  after   %s\n", assignmentText(o.After))
+	fmt.Fprintf(&b, "  moves   %s\n", movesText(o.Moves))
+	fmt.Fprintf(&b, "  %s\n", outcomeSummary(o))
+	_, err := io.WriteString(w, b.String())
+	if err != nil {
+		return failure(err)
+	}
+	return nil
+}
+
+// outcomeSummary is rounds, settling time, gaps and balance in one line.
+func outcomeSummary(o model.Outcome) string {
+	rounds := "no rebalance"
+	if o.Rebalanced {
+		var gens []string
+		for _, r := range o.Rounds {
+			gens = append(gens, fmt.Sprint(r.Generation))
+		}
+		rounds = fmt.Sprintf("%d round(s) (generation %s)", len(o.Rounds), strings.Join(gens, ", "))
+	}
+	settled := "settled at " + secs(o.SettledMs)
+	if !o.Settled {
+		settled = "not settled when the run ends (" + secs(o.SettledMs) + ")"
+	}
+	return fmt.Sprintf("%s; %s; worst gap %d ms, total gap %d partition-ms; %d–%d partitions per member",
+		rounds, settled, o.WorstGapMs, o.TotalGapMs, o.Balance.Min, o.Balance.Max)
+}
+
+// assignmentText is "c1 t0 0–1 · c2 t0 2 · c3 -".
+func assignmentText(a model.Assignment) string {
+	ids := slices.Sorted(func(yield func(string) bool) {
+		for id := range a {
+			if !yield(id) {
+				return
+			}
+		}
+	})
+	var parts []string
+	for _, id := range ids {
+		parts = append(parts, id+" "+topicsText(a[id]))
+	}
+	if len(parts) == 0 {
+		return "nobody"
+	}
+	return strings.Join(parts, " · ")
+}
+
+// topicsText is "t0 0–3; t1 2" ("-" for nothing).
+func topicsText(topics map[string][]int32) string {
+	if len(topics) == 0 {
+		return "-"
+	}
+	names := make([]string, 0, len(topics))
+	for t := range topics {
+		names = append(names, t)
+	}
+	slices.SortFunc(names, strategies.JavaCompare)
+	var parts []string
+	for _, t := range names {
+		parts = append(parts, t+" "+strategies.FormatPartitions(topics[t]))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// movesText is "t0-1 c1→c3, t0-4 c2→nobody".
+func movesText(moves []model.Move) string {
+	if len(moves) == 0 {
+		return "none"
+	}
+	var parts []string
+	for _, m := range moves {
+		parts = append(parts, fmt.Sprintf("%s-%d %s→%s", m.Topic, m.Partition, nobody(m.From), nobody(m.To)))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func nobody(id string) string {
+	if id == "" {
+		return "nobody"
+	}
+	return id
+}
+
+func secs(ms int64) string { return fmt.Sprintf("%d.%03d s", ms/1000, ms%1000) }

@@ -1,0 +1,256 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"sync"
+)
+
+// Outcome is what a moment of a run led to: who consumed what just before
+// it and once the group had settled again, the partitions that changed
+// hands, the rounds it took and how long partitions went without a
+// consumer. Forecasts, compare rows and the lab's panels are all Outcomes,
+// so a number on screen is the number the twins print.
+type Outcome struct {
+	AtMs        int64      // the moment: an event's time, or a rebalance's start
+	Before      Assignment // consumed just before AtMs, by member id
+	After       Assignment // consumed once settled
+	Moves       []Move     // Diff(Before, After)
+	Moved       int        // Taken(Moves)
+	Rounds      []Round    // of the rebalance it led to (none: no rebalance)
+	Rebalanced  bool       // it led to a rebalance
+	StartMs     int64      // when the first partition stopped being consumed (or AtMs)
+	SettledMs   int64      // when the group was settled again
+	SettledStep int
+	Settled     bool  // false: the run ended first
+	WorstGapMs  int64 // the longest one partition went without a consumer
+	TotalGapMs  int64 // partition-milliseconds without a consumer
+	Gaps        []Gap // per partition, in partition order
+	Balance     Balance
+}
+
+// Gap is how long one partition went without a consumer.
+type Gap struct {
+	Topic     string
+	Partition int32
+	Ms        int64
+}
+
+// stepAtOrAfter is the first step at or after virtual time ms (Len if none).
+func (s *Sim) stepAtOrAfter(ms int64) int {
+	return sort.Search(len(s.steps), func(i int) bool { return s.steps[i].at >= ms })
+}
+
+// ownersAt is who consumes what after step i (nobody before step 0).
+func (s *Sim) ownersAt(i int) Owners {
+	if i < 0 || len(s.steps) == 0 {
+		return Owners{}
+	}
+	return ownersOf(s.View(min(i, len(s.steps)-1)))
+}
+
+// OutcomeOfEvent is what the timeline event at atMs led to in this run: the
+// group from just before it until it settled again — the end of the
+// rebalance it started or joined (a crash's session timeout, an outage,
+// leads into the rebalance after it), or, when it started none before the
+// next scripted event, the end of any outage it caused.
+func (s *Sim) OutcomeOfEvent(atMs int64) Outcome {
+	e := s.stepAtOrAfter(atMs)
+	next := s.nextEventAfter(atMs)
+	sc := s.scan()
+	o := Outcome{AtMs: atMs, StartMs: atMs}
+	gaps := map[TP]int64{}
+	add := func(unowned map[TP]int64) {
+		for tp, ms := range unowned {
+			gaps[tp] += ms
+		}
+	}
+	var ledTo = -1 // start step of the rebalance an outage of this event runs into
+	endStep := e
+	for _, out := range sc.outs {
+		if out.EndStep >= e && out.StartMs < next {
+			add(out.UnownedMs)
+			ledTo = out.EndStep
+			endStep = max(endStep, out.EndStep)
+			o.StartMs = min(o.StartMs, out.StartMs)
+		}
+	}
+	if out := sc.out; out != nil && out.StartMs < next { // still open at the end of the run
+		add(out.UnownedMs)
+		endStep = len(s.steps) - 1
+	}
+	o.Settled = sc.out == nil || sc.out.StartMs >= next
+	for _, r := range sc.done {
+		if r.EndStep < e {
+			continue
+		}
+		if r.StartStep <= e || r.StartMs < next || r.StartStep == ledTo {
+			add(r.UnownedMs)
+			o.Rounds, o.Rebalanced, endStep, o.Settled = r.Rounds, true, r.EndStep, true
+			o.StartMs = min(o.StartMs, r.StartMs)
+		}
+		break
+	}
+	if !o.Rebalanced && sc.cur != nil && sc.cur.StartMs < next { // a rebalance the run ended in
+		o.Rebalanced, o.Settled, endStep = true, false, len(s.steps)-1
+	}
+	s.fillOutcome(&o, e-1, min(endStep, len(s.steps)-1), gaps)
+	return o
+}
+
+// OutcomeOfRebalance is what the first rebalance that starts at or after
+// atMs did, with the outage that led into it (a crashed member's session
+// timeout); ok is false when no rebalance starts then.
+func (s *Sim) OutcomeOfRebalance(atMs int64) (o Outcome, ok bool) {
+	sc := s.scan()
+	for _, r := range sc.done {
+		if r.StartMs < atMs {
+			continue
+		}
+		o = Outcome{AtMs: r.StartMs, StartMs: r.StartMs, Rounds: r.Rounds, Rebalanced: true, Settled: true}
+		gaps := map[TP]int64{}
+		from := r.StartStep
+		for _, out := range sc.outs {
+			if out.EndStep == r.StartStep {
+				from, o.StartMs = out.StartStep, out.StartMs
+				for tp, ms := range out.UnownedMs {
+					gaps[tp] += ms
+				}
+			}
+		}
+		for tp, ms := range r.UnownedMs {
+			gaps[tp] += ms
+		}
+		s.fillOutcome(&o, from-1, r.EndStep, gaps)
+		return o, true
+	}
+	return Outcome{}, false
+}
+
+// fillOutcome reads the owners before (after step `before`) and at the end
+// step, and sums the gaps.
+func (s *Sim) fillOutcome(o *Outcome, before, end int, gaps map[TP]int64) {
+	b, a := s.ownersAt(before), s.ownersAt(end)
+	o.Moves = Diff(b, a)
+	o.Moved = Taken(o.Moves)
+	var bIDs, aIDs []string
+	if before >= 0 && len(s.steps) > 0 {
+		bIDs = liveIDs(s.View(min(before, len(s.steps)-1)))
+	}
+	if len(s.steps) > 0 {
+		v := s.View(end)
+		aIDs = liveIDs(v)
+		o.Balance = balanceOf(v)
+		o.SettledMs, o.SettledStep = v.TimeMs, end
+	}
+	o.Before, o.After = assignmentOf(b, bIDs), assignmentOf(a, aIDs)
+	for tp, ms := range gaps {
+		if ms <= 0 {
+			continue
+		}
+		o.TotalGapMs += ms
+		o.WorstGapMs = max(o.WorstGapMs, ms)
+		o.Gaps = append(o.Gaps, Gap{tp.Topic, tp.Partition, ms})
+	}
+	slices.SortFunc(o.Gaps, func(a, b Gap) int {
+		return cmpTP(TP{Topic: a.Topic, Partition: a.Partition}, TP{Topic: b.Topic, Partition: b.Partition})
+	})
+}
+
+// nextEventAfter is the time of the first scripted event after atMs
+// (MaxInt64 when there is none).
+func (s *Sim) nextEventAfter(atMs int64) int64 {
+	next := int64(maxTimelineMs) + 1
+	for _, ev := range s.sc.Timeline {
+		if ev.AtMs > atMs {
+			next = min(next, ev.AtMs)
+		}
+	}
+	return next
+}
+
+// Forecast is a what-if: the run with one more event, and what it led to.
+type Forecast struct {
+	Event   Event
+	Sim     *Sim // the fork, with the event on its timeline
+	Outcome Outcome
+}
+
+// Forecast inserts ev (at ev.AtMs) on a fork and runs it until the group is
+// settled again — Stable (KIP-848: STABLE, every member at its target) — or
+// the timeline ends. The run itself is unchanged.
+func (s *Sim) Forecast(ev Event) (*Forecast, error) {
+	fork, err := s.Insert(ev)
+	if err != nil {
+		return nil, err
+	}
+	return &Forecast{Event: ev, Sim: fork, Outcome: fork.OutcomeOfEvent(ev.AtMs)}, nil
+}
+
+// Variant is a strategy and the protocol to run it under ("" = the one it
+// prefers).
+type Variant struct{ Strategy, Protocol string }
+
+// ComparedStrategies are what compare puts side by side by default, each
+// under its preferred protocol: stop-the-world eager, the two-round
+// cooperative dance and KIP-848's per-member reconciliation.
+var ComparedStrategies = []Variant{{"range", ""}, {"roundrobin", ""}, {"sticky", ""},
+	{"cooperative-sticky", ""}, {"uniform", ""}}
+
+// CompareRow is one variant's outcome.
+type CompareRow struct {
+	Strategy, Protocol string
+	Err                error // the variant cannot run this scenario (or the event)
+	Found              bool  // without an event: a rebalance started at or after the time
+	Outcome            Outcome
+}
+
+// Compare runs the scenario under each variant and reads the same moment
+// in each: with ev, what inserting it at ev.AtMs leads to (a forecast);
+// without, the first rebalance that starts at or after atMs. The variants
+// run in parallel; the rows keep their order.
+func Compare(sc *Scenario, atMs int64, ev *Event, variants []Variant) []CompareRow {
+	rows := make([]CompareRow, len(variants))
+	var wg sync.WaitGroup
+	for i, v := range variants {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if r := recover(); r != nil {
+					rows[i].Err = fmt.Errorf("the model failed: %v", r)
+				}
+			}()
+			rows[i] = compareOne(sc, atMs, ev, v)
+		}()
+	}
+	wg.Wait()
+	return rows
+}
+
+func compareOne(sc *Scenario, atMs int64, ev *Event, v Variant) CompareRow {
+	row := CompareRow{Strategy: v.Strategy, Protocol: v.Protocol}
+	varied, err := sc.WithStrategy(v.Strategy, v.Protocol)
+	if err != nil {
+		row.Err = err
+		return row
+	}
+	row.Strategy, row.Protocol = varied.Strategy, varied.Protocol
+	sim, err := Simulate(varied)
+	if err != nil {
+		row.Err = err
+		return row
+	}
+	if ev == nil {
+		row.Outcome, row.Found = sim.OutcomeOfRebalance(atMs)
+		return row
+	}
+	f, err := sim.Forecast(*ev)
+	if err != nil {
+		row.Err = err
+		return row
+	}
+	row.Outcome, row.Found = f.Outcome, true
+	return row
+}
