@@ -40,8 +40,8 @@ type classicGroup struct {
 	leader     string // member id; "" when none
 	members    map[string]*cMember
 	order      *strategies.JavaHashMap[string] // member ids in the coordinator's HashMap order
-	instances  map[string]string // group.instance.id -> member id
-	pending    map[string]*event // KIP-394 member ids handed out, not yet joined (with their expiry)
+	instances  map[string]string               // group.instance.id -> member id
+	pending    map[string]*event               // KIP-394 member ids handed out, not yet joined (with their expiry)
 	joinTimer  *event
 	syncTimer  *event
 	// newMemberAdded extends the initial rebalance delay (KIP-134).
@@ -466,4 +466,6 @@ func (g *classicGroup) topicsChanged() {
 
 // newIDOrder is a java.util.HashMap keyed by strings (member ids, assignor
 // names): the coordinator iterates its maps in that order.
-func newIDOrder() *strategies.JavaHashMap[string] { return strategies.NewJavaHashMap(strategies.JavaHashCode) }
+func newIDOrder() *strategies.JavaHashMap[string] {
+	return strategies.NewJavaHashMap(strategies.JavaHashCode)
+}
