@@ -20,7 +20,7 @@ func (c *client) setStrategies(names []string) {
 		c.eager = false
 		for _, n := range names {
 			a, err := strategies.Lookup(n)
-			if err != nil || !protocolSupported(a, string(strategies.Cooperative)) {
+			if err != nil || !strategies.Supports(a, ProtocolCooperative) {
 				c.eager = true
 			}
 		}

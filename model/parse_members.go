@@ -74,7 +74,7 @@ func (p *parser) memberSpec(n *yaml.Node, sc *Scenario, what string) (MemberSpec
 
 // strategyList reads a member's partition.assignment.strategy list.
 func (p *parser) strategyList(n *yaml.Node, sc *Scenario, what string) ([]string, error) {
-	if sc.Protocol == string(strategies.Consumer) {
+	if sc.Protocol == string(ProtocolConsumer) {
 		return nil, p.errf(n, "%s: under the consumer protocol the coordinator assigns (group.strategy); members have no assignor list", what)
 	}
 	names, err := p.strList(n, what)
@@ -90,7 +90,7 @@ func (p *parser) strategyList(n *yaml.Node, sc *Scenario, what string) ([]string
 		if err != nil {
 			return nil, p.errf(n, "%s: %v", what, err)
 		}
-		if protocolSupported(a, string(strategies.Consumer)) && !protocolSupported(a, string(strategies.Eager)) {
+		if strategies.Supports(a, ProtocolConsumer) && !strategies.Supports(a, ProtocolEager) {
 			return nil, p.errf(n, "%s: %s is a server-side assignor (consumer protocol only)", what, a.Name())
 		}
 		if !contains(out, a.Name()) {
