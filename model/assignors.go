@@ -20,7 +20,7 @@ func (c *client) setStrategies(names []string) {
 		c.eager = false
 		for _, n := range names {
 			a, err := strategies.Lookup(n)
-			if err != nil || !protocolSupported(a, string(strategies.Cooperative)) {
+			if err != nil || !strategies.Supports(a, ProtocolCooperative) {
 				c.eager = true
 			}
 		}
@@ -51,7 +51,7 @@ func (g *classicGroup) supportsProtocols(protocols []string) bool {
 // for its first candidate; most votes wins, a tie going to the first in
 // java.util.HashMap order of the names.
 func (g *classicGroup) selectProtocol() (strategies.Assignor, string) {
-	ids := g.order.keys()
+	ids := g.order.Keys()
 	var candidates []string
 	for _, p := range g.members[ids[0]].protocols {
 		if g.supportedByAll(p) {
@@ -59,18 +59,18 @@ func (g *classicGroup) selectProtocol() (strategies.Assignor, string) {
 		}
 	}
 	votes := map[string]int{}
-	tally := newJavaOrder()
+	tally := newIDOrder()
 	for _, id := range ids {
 		for _, p := range g.members[id].protocols {
 			if contains(candidates, p) {
 				votes[p]++
-				tally.add(p)
+				tally.Put(p)
 				break
 			}
 		}
 	}
 	best := ""
-	for _, p := range tally.keys() {
+	for _, p := range tally.Keys() {
 		if best == "" || votes[p] > votes[best] {
 			best = p
 		}
@@ -83,7 +83,7 @@ func (g *classicGroup) selectProtocol() (strategies.Assignor, string) {
 	why := ""
 	if len(candidates) > 1 || len(votes) > 1 {
 		var parts []string
-		for _, p := range tally.keys() {
+		for _, p := range tally.Keys() {
 			parts = append(parts, fmt.Sprintf("%s %d", p, votes[p]))
 		}
 		why = fmt.Sprintf(" (candidates %v; votes: %s)", candidates, strings.Join(parts, ", "))

@@ -39,9 +39,9 @@ type classicGroup struct {
 	selected   strategies.Assignor
 	leader     string // member id; "" when none
 	members    map[string]*cMember
-	order      *javaOrder
-	instances  map[string]string // group.instance.id -> member id
-	pending    map[string]*event // KIP-394 member ids handed out, not yet joined (with their expiry)
+	order      *strategies.JavaHashMap[string] // member ids in the coordinator's HashMap order
+	instances  map[string]string               // group.instance.id -> member id
+	pending    map[string]*event               // KIP-394 member ids handed out, not yet joined (with their expiry)
 	joinTimer  *event
 	syncTimer  *event
 	// newMemberAdded extends the initial rebalance delay (KIP-134).
@@ -103,7 +103,7 @@ type storedGroup struct {
 }
 
 func newClassicGroup(w *world) *classicGroup {
-	return &classicGroup{w: w, state: Empty, members: map[string]*cMember{}, order: newJavaOrder(),
+	return &classicGroup{w: w, state: Empty, members: map[string]*cMember{}, order: newIDOrder(),
 		instances: map[string]string{}, pending: map[string]*event{}, broker: w.cluster.coordinator(),
 		stored: &storedGroup{state: Empty}}
 }
@@ -123,7 +123,7 @@ func (g *classicGroup) settled() bool {
 	if g.joinTimer != nil || len(g.pending) > 0 {
 		return false
 	}
-	for _, id := range g.order.keys() {
+	for _, id := range g.order.Keys() {
 		m := g.members[id]
 		c := g.w.byID[m.client]
 		if c == nil || !c.running || c.memberID != id || c.generation != g.generation || c.phase != phaseStable {
@@ -153,7 +153,7 @@ func (g *classicGroup) clientOf(memberID string) string {
 // add puts a member in the group; the first member of an empty group leads.
 func (g *classicGroup) add(m *cMember) {
 	g.members[m.id] = m
-	g.order.add(m.id)
+	g.order.Put(m.id)
 	if m.instance != "" {
 		g.instances[m.instance] = m.id
 	}
@@ -174,14 +174,14 @@ func (g *classicGroup) remove(id string) {
 	g.w.clock.cancel(m.session)
 	g.w.orphan(m.client, id)
 	delete(g.members, id)
-	g.order.remove(id)
+	g.order.Remove(id)
 	g.w.memberChanged(m.client, id)
 	if m.instance != "" && g.instances[m.instance] == id {
 		delete(g.instances, m.instance)
 	}
 	if g.leader == id {
 		g.leader = ""
-		if keys := g.order.keys(); len(keys) > 0 {
+		if keys := g.order.Keys(); len(keys) > 0 {
 			g.leader = keys[0]
 		}
 	}
@@ -310,7 +310,7 @@ func (g *classicGroup) maybeCompleteJoinPhase() {
 func (g *classicGroup) completeJoin() {
 	g.w.clock.cancel(g.joinTimer)
 	g.joinTimer = nil
-	for _, id := range g.order.keys() {
+	for _, id := range g.order.Keys() {
 		m := g.members[id]
 		if !m.awaitingJoin && m.instance == "" {
 			g.w.record("MemberRemoved", m.client, "", false, fmt.Sprintf(
@@ -349,7 +349,7 @@ func (g *classicGroup) completeJoin() {
 	g.w.record("GroupStateChanged", "", "", false, fmt.Sprintf(
 		"Everyone has joined: generation %d, protocol %s%s, leader %s. The coordinator answers every JoinGroup; only the leader's answer lists the members.",
 		g.generation, g.protocol, why, g.clientOf(g.leader)))
-	for _, id := range g.order.keys() {
+	for _, id := range g.order.Keys() {
 		m := g.members[id]
 		m.pendingSync = true
 		if !m.awaitingJoin {
@@ -369,7 +369,7 @@ func (g *classicGroup) completeJoin() {
 // (KIP-345) and get an assignment, but whatever their process still holds
 // from the old generation is no longer theirs: a zombie until it rejoins.
 func (g *classicGroup) keepStaticLaggards() {
-	for _, id := range g.order.keys() {
+	for _, id := range g.order.Keys() {
 		m := g.members[id]
 		if m.awaitingJoin || m.instance == "" {
 			continue
@@ -391,7 +391,7 @@ func (g *classicGroup) electJoinedLeader() bool {
 	if g.members[g.leader].awaitingJoin {
 		return true
 	}
-	for _, id := range g.order.keys() {
+	for _, id := range g.order.Keys() {
 		if g.members[id].awaitingJoin {
 			g.leader = id
 			return true
@@ -405,7 +405,7 @@ func (g *classicGroup) joinResult(id string, skip bool) joinResponse {
 	r := joinResponse{err: "NONE", memberID: id, generation: g.generation, leader: g.leader,
 		leaderClient: g.clientOf(g.leader), protocol: g.protocol, assignor: g.selected, skipAssignment: skip}
 	if id == g.leader && !skip {
-		for _, mid := range g.order.keys() {
+		for _, mid := range g.order.Keys() {
 			m := g.members[mid]
 			r.members = append(r.members, strategies.Member{ID: m.id, InstanceID: m.instance,
 				Topics: m.topics, Owned: m.owned, Generation: m.ownedGen})
@@ -419,7 +419,7 @@ func (g *classicGroup) joinResult(id string, skip bool) joinResponse {
 func (g *classicGroup) syncExpired() {
 	g.syncTimer = nil
 	var missing []string
-	for _, id := range g.order.keys() {
+	for _, id := range g.order.Keys() {
 		if g.members[id].pendingSync && !g.members[id].awaitingSync {
 			missing = append(missing, id)
 		}
@@ -436,7 +436,7 @@ func (g *classicGroup) syncExpired() {
 }
 
 func (g *classicGroup) answerParkedSyncs(errName string) {
-	for _, id := range g.order.keys() {
+	for _, id := range g.order.Keys() {
 		g.members[id].answerSync(syncResponse{err: errName})
 	}
 }
@@ -445,7 +445,7 @@ func (g *classicGroup) answerParkedSyncs(errName string) {
 // replacement): what a new coordinator will load.
 func (g *classicGroup) store() {
 	s := &storedGroup{state: g.state, generation: g.generation, protocol: g.protocol, selected: g.selected, leader: g.leader}
-	for _, id := range g.order.keys() {
+	for _, id := range g.order.Keys() {
 		m := *g.members[id]
 		m.session, m.joinReply, m.syncReply = nil, nil, nil
 		m.awaitingJoin, m.awaitingSync, m.pendingSync = false, false, false
@@ -462,4 +462,10 @@ func (g *classicGroup) topicsChanged() {
 			c.scheduleMetadataRefresh()
 		}
 	}
+}
+
+// newIDOrder is a java.util.HashMap keyed by strings (member ids, assignor
+// names): the coordinator iterates its maps in that order.
+func newIDOrder() *strategies.JavaHashMap[string] {
+	return strategies.NewJavaHashMap(strategies.JavaHashCode)
 }

@@ -242,7 +242,7 @@ func (g *classicGroup) handleSync(c *client, id, instance string, gen int32, ass
 	if id != g.leader {
 		return
 	}
-	for _, mid := range g.order.keys() {
+	for _, mid := range g.order.Keys() {
 		g.members[mid].assignment = assignments[mid]
 		g.members[mid].prevAssigned = assignments[mid]
 	}
@@ -253,7 +253,7 @@ func (g *classicGroup) handleSync(c *client, id, instance string, gen int32, ass
 	g.store()
 	g.w.record("GroupStateChanged", "", "", false, fmt.Sprintf(
 		"The coordinator stores the leader's assignment: generation %d is Stable.", g.generation))
-	for _, mid := range g.order.keys() {
+	for _, mid := range g.order.Keys() {
 		if pm := g.members[mid]; pm.awaitingSync {
 			pm.answerSync(syncResponse{err: "NONE", assignment: pm.assignment, withheld: g.withheldFor(mid)})
 		}
@@ -331,7 +331,7 @@ func (g *classicGroup) handleCommit(id, instance string, gen int32) string {
 // from the log: an in-flight rebalance is lost; the group comes back Stable
 // or Empty at its last stored generation, and session timers restart.
 func (g *classicGroup) moved(from, to int) {
-	for _, id := range g.order.keys() {
+	for _, id := range g.order.Keys() {
 		m := g.members[id]
 		g.w.clock.cancel(m.session)
 		m.answerJoin(joinResponse{err: "NOT_COORDINATOR"})
@@ -366,12 +366,12 @@ func (g *classicGroup) moved(from, to int) {
 func (g *classicGroup) load(s *storedGroup) {
 	g.state, g.prevState = s.state, ""
 	g.generation, g.protocol, g.selected, g.leader = s.generation, s.protocol, s.selected, s.leader
-	g.members, g.order, g.instances, g.pending = map[string]*cMember{}, newJavaOrder(), map[string]string{}, map[string]*event{}
+	g.members, g.order, g.instances, g.pending = map[string]*cMember{}, newIDOrder(), map[string]string{}, map[string]*event{}
 	g.withheld = nil
 	for i := range s.members {
 		m := s.members[i]
 		g.members[m.id] = &m
-		g.order.add(m.id)
+		g.order.Put(m.id)
 		if m.instance != "" {
 			g.instances[m.instance] = m.id
 		}

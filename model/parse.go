@@ -253,7 +253,7 @@ const (
 	maxSessionMs = 1800000
 )
 
-func isConsumer(sc *Scenario) bool { return sc.Protocol == string(strategies.Consumer) }
+func isConsumer(sc *Scenario) bool { return sc.Protocol == string(ProtocolConsumer) }
 
 var groupKeys = []string{"id", "strategy", "protocol", "session_timeout_ms", "heartbeat_interval_ms",
 
@@ -329,9 +329,9 @@ func deriveGroup(sc *Scenario) *groupError {
 	}
 	sc.Strategy = a.Name()
 	if sc.Protocol == "" {
-		sc.Protocol = defaultProtocol(a)
+		sc.Protocol = string(strategies.Preferred(a))
 	}
-	if !protocolSupported(a, sc.Protocol) {
+	if !strategies.Supports(a, Protocol(sc.Protocol)) {
 		return &groupError{"protocol", fmt.Sprintf("group.protocol: %s cannot run under the %s protocol (it supports %s)",
 			sc.Strategy, sc.Protocol, protocolList(a))}
 	}
@@ -354,25 +354,6 @@ func orNode(n, fallback *yaml.Node) *yaml.Node {
 	return fallback
 }
 
-// defaultProtocol is the protocol a strategy runs under unless told: the
-// server-side assignors need KIP-848, the others Kafka's highest common one.
-func defaultProtocol(a strategies.Assignor) string {
-	ps := a.Protocols()
-	if len(ps) == 0 {
-		return string(strategies.Eager)
-	}
-	return string(ps[len(ps)-1])
-}
-
-func protocolSupported(a strategies.Assignor, proto string) bool {
-	for _, p := range a.Protocols() {
-		if string(p) == proto {
-			return true
-		}
-	}
-	return false
-}
-
 func protocolList(a strategies.Assignor) string {
 	var out []string
 	for _, p := range a.Protocols() {
@@ -387,7 +368,7 @@ func protocolList(a strategies.Assignor) string {
 func applyTimeoutDefaults(sc *Scenario, set map[string]int64) {
 	def := map[string]int64{"session_timeout_ms": 45000, "heartbeat_interval_ms": 3000,
 		"max_poll_interval_ms": 300000, "initial_rebalance_delay_ms": 3000}
-	if sc.Protocol == string(strategies.Consumer) {
+	if sc.Protocol == string(ProtocolConsumer) {
 		def["heartbeat_interval_ms"] = 5000
 	}
 	get := func(k string) int64 {

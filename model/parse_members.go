@@ -78,7 +78,7 @@ const noMemberAssignors = "under the consumer protocol the coordinator assigns (
 
 // strategyList reads a member's partition.assignment.strategy list.
 func (p *parser) strategyList(n *yaml.Node, sc *Scenario, what string) ([]string, error) {
-	if sc.Protocol == string(strategies.Consumer) {
+	if sc.Protocol == string(ProtocolConsumer) {
 		return nil, p.errf(n, "%s: %s", what, noMemberAssignors)
 	}
 	names, err := p.strList(n, what)
@@ -94,7 +94,7 @@ func (p *parser) strategyList(n *yaml.Node, sc *Scenario, what string) ([]string
 		if err != nil {
 			return nil, p.errf(n, "%s: %v", what, err)
 		}
-		if protocolSupported(a, string(strategies.Consumer)) && !protocolSupported(a, string(strategies.Eager)) {
+		if strategies.Supports(a, ProtocolConsumer) && !strategies.Supports(a, ProtocolEager) {
 			return nil, p.errf(n, "%s: %s is a server-side assignor (consumer protocol only)", what, a.Name())
 		}
 		if !contains(out, a.Name()) {

@@ -63,7 +63,7 @@ func (s *Sim) scan() *ownershipScan {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.scanned == nil {
-		s.scanned = newOwnershipScan(s.sc.Protocol == "consumer")
+		s.scanned = newOwnershipScan(isConsumer(s.sc))
 		s.scanned.run(s.steps)
 	}
 	return s.scanned

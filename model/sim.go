@@ -80,7 +80,7 @@ func (s *Sim) StepLine(i int) Step {
 	g := r.snap.g
 	return Step{Index: i, TimeMs: r.at, Kind: r.kind, Member: r.member, Text: r.text, GroupState: g.state,
 		Generation: g.generation, Leader: g.leader, Error: r.errName, Routine: r.routine,
-		consumer: s.sc.Protocol == "consumer"}
+		consumer: isConsumer(s.sc)}
 }
 
 // clamp keeps a step index inside the trace (every simulation has step 0),

@@ -51,15 +51,15 @@ func newWorld(sc *Scenario) (*world, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !protocolSupported(a, sc.Protocol) {
+	if !strategies.Supports(a, Protocol(sc.Protocol)) {
 		return nil, fmt.Errorf("%s cannot run under the %s protocol", sc.Strategy, sc.Protocol)
 	}
 	w := &world{
 		sc:       sc,
 		rng:      newWorldRand(sc),
 		assignor: a,
-		consumer: sc.Protocol == string(strategies.Consumer),
-		eager:    sc.Protocol == string(strategies.Eager),
+		consumer: isConsumer(sc),
+		eager:    sc.Protocol == string(ProtocolEager),
 		topics:   map[string]int32{},
 		byID:     map[string]*client{},
 	}

@@ -1,9 +1,12 @@
 package strategies
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
 )
 
 func javaOrderedKeys(keys []string) []string {
@@ -57,16 +60,76 @@ func TestJavaHashTableFirstMatchesHashSet(t *testing.T) {
 	in := &stickyInput{topics: []string{"topic"}, base: []int32{0}, counts: []int32{200}, topicOf: make([]int32, 200)}
 	hashes := in.topicHashes()
 	assert.Equal(t, int32(4698), 31*(31+3)+JavaHashCode("t0"), "TopicPartition(t0, 3).hashCode()")
-	var set javaHashTable
+	set := NewJavaHashMap(func(pid int32) int32 { return in.tpHash(pid, hashes) })
+	first := func() int32 { k, _ := set.First(); return k }
 	for p := int32(0); p < 20; p++ {
-		set.put(p*7, in.tpHash(p*7, hashes))
+		set.Put(p * 7)
 	}
-	assert.Equal(t, int32(28), set.first())
+	assert.Equal(t, int32(28), first())
 	for p := int32(0); p < 20; p += 2 {
-		set.remove(p * 7)
+		set.Remove(p * 7)
 	}
-	assert.Equal(t, int32(91), set.first())
-	set.put(0, in.tpHash(0, hashes))
-	assert.Equal(t, int32(91), set.first())
-	assert.Equal(t, []int32{91, 0, 63, 49, 21, 119, 105, 77, 35, 133, 7}, set.order())
+	assert.Equal(t, int32(91), first())
+	set.Put(0)
+	assert.Equal(t, int32(91), first())
+	assert.Equal(t, []int32{91, 0, 63, 49, 21, 119, 105, 77, 35, 133, 7}, set.Keys())
+	set.Put(91) // already there: it keeps its place
+	assert.Equal(t, int32(91), first())
+	assert.Equal(t, 11, set.Len())
+}
+
+// collidingKeys draws strings of "Aa" and "BB" blocks — every such string of
+// k blocks has the same hashCode — mixed with ordinary ids, so that buckets
+// fill up and treeifyBin's growth is exercised.
+func collidingKeys(t *rapid.T) []string {
+	block := rapid.SampledFrom([]string{"Aa", "BB"})
+	key := rapid.OneOf(
+		rapid.Custom(func(t *rapid.T) string {
+			return strings.Join(rapid.SliceOfN(block, 3, 3).Draw(t, "blocks"), "")
+		}),
+		rapid.StringMatching(`[a-z]{1,3}[0-9]{0,3}`),
+	)
+	return rapid.SliceOfNDistinct(key, 0, 120, rapid.ID[string]).Draw(t, "keys")
+}
+
+// javaHashMapOrder (the sticky assignors' fast path) is JavaHashMap's order
+// for the same puts.
+func TestJavaHashMapOrderMatchesTable(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		keys := collidingKeys(t)
+		table := NewJavaHashMap(JavaHashCode)
+		for _, k := range keys {
+			table.Put(k)
+		}
+		require.Equal(t, table.Keys(), javaOrderedKeysOrNil(keys))
+	})
+}
+
+func javaOrderedKeysOrNil(keys []string) []string {
+	out := javaOrderedKeys(keys)
+	if out == nil {
+		return []string{}
+	}
+	return out
+}
+
+// javaCapacityAfter replays the puts with counters (and skips the replay
+// where the load factor decides): it must give the table's capacity for any
+// hashes and any starting size, crowded buckets included.
+func TestJavaCapacityAfterMatchesTable(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		initial := rapid.SampledFrom([]int{16, 32, 64, 128}).Draw(t, "initial")
+		step := rapid.SampledFrom([]int32{1, 7, 16, 32, 64, 1 << 16}).Draw(t, "step")
+		n := rapid.IntRange(0, 200).Draw(t, "n")
+		hashes := make([]int32, n)
+		for i := range hashes {
+			hashes[i] = int32(i)*step + rapid.Int32Range(0, 2).Draw(t, "jitter")*1024
+		}
+		table := newJavaHashMapSized(func(i int) int32 { return hashes[i] }, initial)
+		for i := range hashes {
+			table.Put(i)
+		}
+		want := max(table.Capacity(), initial) // an empty table has none yet
+		require.Equal(t, want, javaCapacityAfter(initial, n, func(i int) uint32 { return javaSpread(hashes[i]) }))
+	})
 }

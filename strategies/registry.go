@@ -2,7 +2,7 @@ package strategies
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -14,6 +14,26 @@ const (
 	Cooperative Protocol = "cooperative" // classic, KIP-429 incremental
 	Consumer    Protocol = "consumer"    // KIP-848, server-side assignment
 )
+
+// Protocols lists the rebalance protocols, classic ones first (the order
+// the lab's "e" key cycles through).
+func Protocols() []Protocol { return []Protocol{Eager, Cooperative, Consumer} }
+
+// Preferred is the protocol an assignor runs under unless told: the last
+// it lists — Kafka's highest common one for the client assignors, KIP-848
+// for the server-side ones.
+func Preferred(a Assignor) Protocol {
+	ps := a.Protocols()
+	if len(ps) == 0 {
+		return Eager
+	}
+	return ps[len(ps)-1]
+}
+
+// Supports reports whether an assignor can run under protocol p.
+func Supports(a Assignor, p Protocol) bool {
+	return slices.Contains(a.Protocols(), p)
+}
 
 // Assignor computes an assignment for a group.
 type Assignor interface {
@@ -58,23 +78,64 @@ func Lookup(name string) (Assignor, error) {
 	return nil, fmt.Errorf("unknown strategy %q (valid: %s)", name, strings.Join(Names(), ", "))
 }
 
-// Names lists the assignors in a fixed teaching order.
+// teaching is kviz's one list of strategies, in the order the lab and the
+// docs present them. compared marks the ones compare sets side by side by
+// default, each under its preferred protocol: stop-the-world eager,
+// two-round cooperative, KIP-848's per-member reconciliation (range-server
+// is KIP-848's range, one server-side assignor is enough for the contrast).
+var teaching = []struct {
+	name     string
+	compared bool
+}{
+	{"range", true}, {"roundrobin", true}, {"sticky", true}, {"cooperative-sticky", true},
+	{"uniform", true}, {"range-server", false},
+}
+
+// Names lists the assignors in teaching order (any not in it last, by name).
 func Names() []string {
-	order := []string{"range", "roundrobin", "sticky", "cooperative-sticky", "uniform", "range-server"}
 	var out []string
-	for _, n := range order {
-		if _, ok := assignors[n]; ok {
-			out = append(out, n)
+	for _, t := range teaching {
+		if _, ok := assignors[t.name]; ok {
+			out = append(out, t.name)
 		}
 	}
 	var rest []string
 	for n := range assignors {
-		if !contains(order, n) {
+		if !slices.Contains(out, n) {
 			rest = append(rest, n)
 		}
 	}
-	sort.Strings(rest)
+	slices.Sort(rest)
 	return append(out, rest...)
+}
+
+// CompareNames lists the assignors compared by default, in teaching order.
+func CompareNames() []string {
+	var out []string
+	for _, t := range teaching {
+		if _, ok := assignors[t.name]; ok && t.compared {
+			out = append(out, t.name)
+		}
+	}
+	return out
+}
+
+// StrategyFor is the assignor to switch to for protocol p: the first, in
+// teaching order, whose preferred protocol is p; failing that the first
+// that supports p; "" when none does.
+func StrategyFor(p Protocol) string {
+	names := Names()
+	for _, n := range names {
+		if Preferred(assignors[n]) == p {
+			return n
+		}
+	}
+	for _, n := range names {
+		if Supports(assignors[n], p) {
+			return n
+		}
+	}
+	return ""
 }
 
 func contains(xs []string, s string) bool {

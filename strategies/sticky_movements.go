@@ -5,13 +5,13 @@ package strategies
 // later move between the same two members in the opposite direction sends an
 // earlier mover back instead of a new partition. Which earlier mover goes
 // back is the first element of a java.util.HashSet<TopicPartition>, so the
-// sets are javaHashTables keyed by TopicPartition.hashCode().
+// sets are JavaHashMaps keyed by TopicPartition.hashCode().
 type stickyMovements struct {
-	in        *stickyInput
-	topicHash []int32
-	moved     map[int32]movePair         // partition -> (first source, current destination)
-	sets      map[moveKey]*javaHashTable // (topic, src, dst) -> partitions
-	perTopic  map[int32]int              // topic -> how many (src, dst) sets it has
+	in       *stickyInput
+	hash     func(pid int32) int32           // TopicPartition.hashCode()
+	moved    map[int32]movePair              // partition -> (first source, current destination)
+	sets     map[moveKey]*JavaHashMap[int32] // (topic, src, dst) -> partitions
+	perTopic map[int32]int                   // topic -> how many (src, dst) sets it has
 }
 
 type movePair struct{ src, dst int }
@@ -22,12 +22,13 @@ type moveKey struct {
 }
 
 func newStickyMovements(in *stickyInput) *stickyMovements {
+	topicHash := in.topicHashes()
 	return &stickyMovements{
-		in:        in,
-		topicHash: in.topicHashes(),
-		moved:     map[int32]movePair{},
-		sets:      map[moveKey]*javaHashTable{},
-		perTopic:  map[int32]int{},
+		in:       in,
+		hash:     func(pid int32) int32 { return in.tpHash(pid, topicHash) },
+		moved:    map[int32]movePair{},
+		sets:     map[moveKey]*JavaHashMap[int32]{},
+		perTopic: map[int32]int{},
 	}
 }
 
@@ -36,8 +37,8 @@ func (s *stickyMovements) removeRecord(pid int32) movePair {
 	delete(s.moved, pid)
 	key := moveKey{s.in.topicOf[pid], pair.src, pair.dst}
 	set := s.sets[key]
-	set.remove(pid)
-	if set.len() == 0 {
+	set.Remove(pid)
+	if set.Len() == 0 {
 		delete(s.sets, key)
 		s.perTopic[key.topic]--
 	}
@@ -49,11 +50,11 @@ func (s *stickyMovements) addRecord(pid int32, pair movePair) {
 	key := moveKey{s.in.topicOf[pid], pair.src, pair.dst}
 	set := s.sets[key]
 	if set == nil {
-		set = &javaHashTable{}
+		set = NewJavaHashMap(s.hash)
 		s.sets[key] = set
 		s.perTopic[key.topic]++
 	}
-	set.put(pid, s.in.tpHash(pid, s.topicHash))
+	set.Put(pid)
 }
 
 // move is movePartition: a partition moving back to where it came from
@@ -84,5 +85,6 @@ func (s *stickyMovements) actualPartitionToMove(pid int32, from, to int) int32 {
 	if set == nil {
 		return pid
 	}
-	return set.first()
+	first, _ := set.First()
+	return first
 }

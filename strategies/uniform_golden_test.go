@@ -276,11 +276,11 @@ func TestUniformGoldenCoverage(t *testing.T) {
 		if capacity > 16 {
 			bigOrder++
 		}
-		if len(c.Group.Members) > javaHashMapMaxTreeifySize {
+		if _, fixed := javaLoadCapacity(javaInitialCapacity, len(c.Group.Members)); fixed {
 			crowds++
 		}
 	}
-	for what, n := range map[string]int{"homogeneous": homogeneous, "mixed": mixed, "with targets": owned, "with conflicts": conflicts, "with a grown HashMap": bigOrder, "of over 48 members": crowds} {
+	for what, n := range map[string]int{"homogeneous": homogeneous, "mixed": mixed, "with targets": owned, "with conflicts": conflicts, "with a grown HashMap": bigOrder, "of over 24 members": crowds} {
 		if n < 10 {
 			t.Errorf("only %d recorded groups %s", n, what)
 		}

@@ -8,70 +8,15 @@ import "slices"
 // Which member comes first decides who gets the extra partitions of a fresh
 // assignment, so kviz reproduces that order instead of sorting by id.
 //
-// A HashMap iterates its table bucket by bucket. A key's bucket is
-// (h ^ h>>>16) & (capacity-1) with h = String.hashCode(). The table starts
-// with 16 buckets and doubles when a put makes the map hold more than 3/4 of
-// its capacity, or makes one bucket 9 long while the table is below 64
-// (treeifyBin grows small tables instead of building a tree). Keys sharing a
-// bucket come in insertion order, which follows the coordinator's own
-// TimelineHashMap of members and is not reproducible: kviz takes member id
-// order (Java String order) for it, both for the ties and for the puts.
-
-// javaHashMapCapacityAfter is the table size after putting keys with the given
-// spread hashes (h ^ h>>>16) in this order, counting treeifyBin's growth.
-func javaHashMapCapacityAfter(spread []uint32) int {
-	c := 16
-	inBucket := make([]int, c)
-	for n, h := range spread {
-		b := int(h & uint32(c-1))
-		grow := false
-		if inBucket[b] >= 8 && c < 64 {
-			c, grow = c*2, true
-		}
-		inBucket[b]++
-		if n+1 > c/4*3 {
-			c, grow = c*2, true
-		}
-		if grow {
-			inBucket = make([]int, c)
-			for _, h := range spread[:n+1] {
-				inBucket[h&uint32(c-1)]++
-			}
-		}
-	}
-	return c
-}
-
-// javaSpread is HashMap.hash for a String key.
-func javaSpread(key string) uint32 {
-	h := uint32(JavaHashCode(key))
-	return h ^ h>>16
-}
-
-// javaHashMapBucket is the table index of key in a HashMap of the given capacity.
-func javaHashMapBucket(key string, capacity int) int {
-	return int(javaSpread(key) & uint32(capacity-1))
-}
+// The order is JavaHashMap's (javahashmap.go) for puts in some order. Keys
+// sharing a bucket come in insertion order, which follows the coordinator's
+// own TimelineHashMap of members and is not reproducible: kviz takes member
+// id order (Java String order) for it, both for the ties and for the puts.
 
 // serverMemberOrder returns the indices of members in the order Kafka's group
 // coordinator iterates them (see above), and the table size it assumed.
 func serverMemberOrder(members []Member) ([]int, int) {
 	return new(uniformScratch).memberOrder(members)
-}
-
-// javaHashMapMaxTreeifySize: past this many keys the load factor alone sets a
-// HashMap's capacity. treeifyBin only grows tables below 64 buckets, and 49
-// keys already need 128 (49 > 64·3/4), whatever their hashes.
-const javaHashMapMaxTreeifySize = 48
-
-// javaHashMapLoadCapacity is the table size after n puts when only the load
-// factor grows it: the smallest power of two from 16 with n ≤ 3/4 of it.
-func javaHashMapLoadCapacity(n int) int {
-	c := 16
-	for n > c/4*3 {
-		c *= 2
-	}
-	return c
 }
 
 // memberOrder is serverMemberOrder in sc's memory; the order is valid until
@@ -81,7 +26,8 @@ func (sc *uniformScratch) memberOrder(members []Member) ([]int, int) {
 	for i := range order {
 		order[i] = i
 	}
-	if len(members) <= javaHashMapMaxTreeifySize {
+	capacity, fixed := javaLoadCapacity(javaInitialCapacity, len(members))
+	if !fixed {
 		return sc.memberOrderByPuts(members)
 	}
 	// The capacity does not depend on the order of the puts here, so sorting
@@ -89,7 +35,6 @@ func (sc *uniformScratch) memberOrder(members []Member) ([]int, int) {
 	// bucket, when ids are distinct. A counting sort by bucket first (no
 	// comparisons: this runs on every epoch bump), then each bucket's few
 	// members in id order.
-	capacity := javaHashMapLoadCapacity(len(members))
 	bucket := srvGrow(&sc.bucket, len(members))
 	start := srvFilled(&sc.bucketStart, capacity+1, 0)
 	for i, m := range members {
@@ -130,9 +75,9 @@ func (sc *uniformScratch) memberOrderByPuts(members []Member) ([]int, int) {
 	slices.SortFunc(byID, func(a, b int) int { return JavaCompare(members[a].ID, members[b].ID) })
 	spread := srvGrow(&sc.spread, len(members))
 	for k, i := range byID {
-		spread[k] = javaSpread(members[i].ID)
+		spread[k] = javaSpread(JavaHashCode(members[i].ID))
 	}
-	capacity := javaHashMapCapacityAfter(spread)
+	capacity := javaCapacityAfter(javaInitialCapacity, len(spread), func(k int) uint32 { return spread[k] })
 	bucket := srvGrow(&sc.bucket, len(members))
 	for k, i := range byID {
 		bucket[i] = int(spread[k] & uint32(capacity-1))
@@ -157,13 +102,15 @@ func srvAdjacentDuplicateID(members []Member, order []int) bool {
 // The coordinator rebuilds each member's target from its record as
 // new HashSet<>(partitionList) (Assignment.fromRecord), and the homogeneous
 // builder keeps a member's partitions in that set's iteration order when it
-// must trim to quota. Such a set has a table of
-// tableSizeFor(max((int)(n/.75f)+1, 16)) buckets; partition p sits in bucket
-// (p ^ p>>>16) & (size-1). So {3, 17} iterates 17 first (bucket 1) and 3 second:
-// not simply ascending. Partitions sharing a bucket come in list order, which
-// kviz takes as ascending.
+// must trim to quota. Such a set starts with a table of
+// tableSizeFor(max((int)(n/.75f)+1, 16)) buckets, which only treeifyBin can
+// grow (nine partitions sharing a bucket of a table below 64); partition p
+// sits in bucket (p ^ p>>>16) & (size-1). So {3, 17} iterates 17 first
+// (bucket 1) and 3 second: not simply ascending. Partitions sharing a bucket
+// come in list order, which kviz takes as ascending.
 
-// javaHashSetTable is the table size of new HashSet<>(c) for a collection of n.
+// javaHashSetTable is the table size new HashSet<>(c) starts with for a
+// collection of n.
 func javaHashSetTable(n int) int {
 	want := max(int(float32(n)/0.75)+1, 16)
 	c := 1
@@ -242,10 +189,11 @@ func (s *serverSpec) javaHashSetTrimInto(flat []int, keep int, out *[]int) []int
 // hashSetKeys writes the sort key bucket<<32 | partition of each of topic
 // t's flat partitions (ascending) in a HashSet holding just them.
 func (s *serverSpec) hashSetKeys(flat []int, t int, keys []uint64) {
-	mask, base := uint32(javaHashSetTable(len(flat))-1), s.base[t]
+	base := s.base[t]
+	spread := func(i int) uint32 { return javaSpread(int32(flat[i] - base)) } // Integer.hashCode() is the value
+	mask := uint32(javaCapacityAfter(javaHashSetTable(len(flat)), len(flat), spread) - 1)
 	for i, f := range flat {
-		p := uint32(f - base)
-		keys[i] = uint64((p^p>>16)&mask)<<32 | uint64(p)
+		keys[i] = uint64(spread(i)&mask)<<32 | uint64(f-base)
 	}
 }
 

@@ -1,6 +1,7 @@
 package strategies
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,12 +13,16 @@ import (
 // exceed 0.75 × capacity: the 13th key makes it 32, the 25th 64, the 49th 128.
 // It also doubles a table below 64 when a put makes one bucket 9 long.
 func TestJavaHashMapCapacityAfter(t *testing.T) {
-	spread := func(n int, step uint32) []uint32 {
-		out := make([]uint32, n)
+	type spreads []uint32
+	spread := func(n int, step uint32) spreads {
+		out := make(spreads, n)
 		for i := range out {
 			out[i] = uint32(i) * step
 		}
 		return out
+	}
+	javaHashMapCapacityAfter := func(s spreads) int {
+		return javaCapacityAfter(javaInitialCapacity, len(s), func(i int) uint32 { return s[i] })
 	}
 	for n, want := range map[int]int{0: 16, 1: 16, 12: 16, 13: 32, 24: 32, 25: 64, 48: 64, 49: 128, 2000: 4096} {
 		require.Equal(t, want, javaHashMapCapacityAfter(spread(n, 1)), "n=%d distinct buckets", n)
@@ -99,6 +104,70 @@ func TestJavaHashSetTable(t *testing.T) {
 	}
 }
 
+// new HashSet<>(list) is puts into a table of javaHashSetTable buckets:
+// javaHashSetOrder must be JavaHashMap's order for them, partitions that
+// crowd one bucket (multiples of 16, of 32) included.
+func TestJavaHashSetOrderMatchesTable(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := newServerSpec(Group{Topics: map[string]int32{"a": 3000, "b": 70000}}, nil)
+		var flat []int
+		for ti, topic := range []string{"a", "b"} {
+			step := rapid.SampledFrom([]int{1, 3, 16, 32, 64}).Draw(t, "step")
+			first := rapid.IntRange(0, 40).Draw(t, "first")
+			n := rapid.IntRange(0, 60).Draw(t, "n")
+			table := newJavaHashMapSized(func(p int32) int32 { return p }, javaHashSetTable(n))
+			var ps []int
+			for p := first; len(ps) < n && p < int(s.parts[ti]); p += step {
+				ps = append(ps, p)
+				table.Put(int32(p))
+			}
+			if len(ps) < n {
+				return
+			}
+			var want []int
+			for _, p := range table.Keys() {
+				want = append(want, s.base[ti]+int(p))
+			}
+			for _, p := range ps {
+				flat = append(flat, s.base[ti]+p)
+			}
+			got := s.javaHashSetOrder(flat[len(flat)-len(ps):])
+			require.Equal(t, want, nilIfEmpty(got), "topic %s", topic)
+		}
+	})
+}
+
+func nilIfEmpty(s []int) []int {
+	if len(s) == 0 {
+		return nil
+	}
+	return s
+}
+
+// The member order replays the puts in id order: JavaHashMap's order for them.
+func TestMemberOrderMatchesTable(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		ids := collidingKeys(t)
+		ms := make([]Member, len(ids))
+		for i, id := range ids {
+			ms[i] = Member{ID: id}
+		}
+		byID := slices.Clone(ids)
+		slices.SortFunc(byID, JavaCompare)
+		table := NewJavaHashMap(JavaHashCode)
+		for _, id := range byID {
+			table.Put(id)
+		}
+		order, capacity := serverMemberOrder(ms)
+		got := []string{}
+		for _, i := range order {
+			got = append(got, ids[i])
+		}
+		require.Equal(t, table.Keys(), got)
+		require.Equal(t, max(table.Capacity(), javaInitialCapacity), capacity)
+	})
+}
+
 func TestJavaHashSetOrder(t *testing.T) {
 	s := newServerSpec(Group{Topics: map[string]int32{"a": 70000, "b": 40}}, nil)
 	b := s.base[1]
@@ -110,6 +179,14 @@ func TestJavaHashSetOrder(t *testing.T) {
 	twelve := []int{b + 0, b + 1, b + 2, b + 3, b + 4, b + 5, b + 6, b + 7, b + 8, b + 9, b + 10, b + 33}
 	require.Equal(t, []int{b + 0, b + 1, b + 33, b + 2, b + 3, b + 4, b + 5, b + 6, b + 7, b + 8, b + 9, b + 10},
 		s.javaHashSetOrder(twelve), "33 shares bucket 1 of 32 with 1 and comes after it")
+	// Ten multiples of 16 (a member dealt every 16th partition) start in
+	// bucket 0 of 16; the ninth put makes it 9 long and treeifyBin doubles
+	// the table, so 0, 32, ... (bucket 0 of 32) come before 16, 48, ...
+	var sixteens []int
+	for p := 0; p < 160; p += 16 {
+		sixteens = append(sixteens, p)
+	}
+	require.Equal(t, []int{0, 32, 64, 96, 128, 16, 48, 80, 112, 144}, s.javaHashSetOrder(sixteens))
 }
 
 // Trimming picks the tail of the HashSet order without sorting the rest: the
@@ -141,11 +218,11 @@ func TestJavaHashSetTrimMatchesOrder(t *testing.T) {
 	})
 }
 
-// Past 48 members memberOrder sorts by bucket instead of replaying the puts;
+// Where the load factor alone sizes the table (past 24 members) memberOrder sorts by bucket instead of replaying the puts;
 // with distinct ids both give the same order, ids sharing a bucket included.
 func TestMemberOrderSortMatchesPuts(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		ids := rapid.SliceOfNDistinct(rapid.StringMatching(`[A-Za-z]{1,3}|c-[0-9a-f]{1,6}`), 49, 400, rapid.ID[string]).Draw(t, "ids")
+		ids := rapid.SliceOfNDistinct(rapid.StringMatching(`[A-Za-z]{1,3}|c-[0-9a-f]{1,6}`), 25, 400, rapid.ID[string]).Draw(t, "ids")
 		ms := make([]Member, len(ids))
 		for i, id := range ids {
 			ms[i] = Member{ID: id}
