@@ -63,15 +63,12 @@ key as a command; --format table prints the slide.`,
 
 // parseVariants reads --strategies and --protocol.
 func parseVariants(list, protocol string) ([]model.Variant, error) {
-	if list == "" {
-		out := append([]model.Variant(nil), model.ComparedStrategies...)
-		for i := range out {
-			out[i].Protocol = protocol
-		}
-		return out, nil
+	names := model.CompareStrategies()
+	if list != "" {
+		names = strings.Split(list, ",")
 	}
 	var out []model.Variant
-	for _, s := range strings.Split(list, ",") {
+	for _, s := range names {
 		if s = strings.TrimSpace(s); s == "" {
 			return nil, usageErrf("--strategies has an empty name in %q", list)
 		}

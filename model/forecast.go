@@ -192,12 +192,6 @@ func (s *Sim) Forecast(ev Event) (*Forecast, error) {
 // prefers).
 type Variant struct{ Strategy, Protocol string }
 
-// ComparedStrategies are what compare puts side by side by default, each
-// under its preferred protocol: stop-the-world eager, the two-round
-// cooperative dance and KIP-848's per-member reconciliation.
-var ComparedStrategies = []Variant{{"range", ""}, {"roundrobin", ""}, {"sticky", ""},
-	{"cooperative-sticky", ""}, {"uniform", ""}}
-
 // CompareRow is one variant's outcome.
 type CompareRow struct {
 	Strategy, Protocol string

@@ -98,7 +98,7 @@ func ownersOf(v *GroupView) Owners {
 func liveIDs(v *GroupView) []string {
 	var out []string
 	for _, m := range v.Members {
-		if live(m.Status) {
+		if m.Live() {
 			out = append(out, m.ID)
 		}
 	}
@@ -106,9 +106,10 @@ func liveIDs(v *GroupView) []string {
 	return slices.Compact(out)
 }
 
-// live: a member that has not crashed, left or been fenced.
-func live(status string) bool {
-	switch status {
+// Live reports whether the member is still in the story: it has not
+// crashed, left or been fenced.
+func (m MemberView) Live() bool {
+	switch m.Status {
 	case StatusCrashed, StatusLeft, StatusFenced:
 		return false
 	}
@@ -134,4 +135,46 @@ func balanceOf(v *GroupView) Balance {
 		b.Min, b.Max = min(b.Min, n), max(b.Max, n)
 	}
 	return b
+}
+
+// Balance is the fewest and most partitions a live member consumes now.
+func (v *GroupView) Balance() Balance { return balanceOf(v) }
+
+// Consumed is how many partitions have a consumer now, of how many the
+// group's topics have.
+func (v *GroupView) Consumed() (held, total int) {
+	for _, t := range v.Topics {
+		total += int(t.Partitions)
+	}
+	return len(ownersOf(v)), total
+}
+
+// gapStats is the longest and the summed time of per-partition gaps.
+func gapStats(unowned map[TP]int64) (worst, total int64) {
+	for _, ms := range unowned {
+		worst = max(worst, ms)
+		total += ms
+	}
+	return worst, total
+}
+
+// WorstGapMs is the longest one partition went without a consumer in it.
+func (r Rebalance) WorstGapMs() int64 { w, _ := gapStats(r.UnownedMs); return w }
+
+// TotalGapMs is the partition-milliseconds without a consumer in it.
+func (r Rebalance) TotalGapMs() int64 { _, t := gapStats(r.UnownedMs); return t }
+
+// WorstGapMs is the longest one partition went without a consumer in it.
+func (o Outage) WorstGapMs() int64 { w, _ := gapStats(o.UnownedMs); return w }
+
+// AssignedIn reports the members whose onPartitionsAssigned ran in steps
+// from..to: what is news on the grid during a rebalance.
+func (s *Sim) AssignedIn(from, to int) map[string]bool {
+	out := map[string]bool{}
+	for i := max(from, 0); i <= to && i < len(s.steps); i++ {
+		if s.steps[i].kind == "PartitionsAssigned" {
+			out[s.steps[i].member] = true
+		}
+	}
+	return out
 }

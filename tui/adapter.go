@@ -7,14 +7,15 @@ import (
 	"github.com/kvizlab/kviz/strategies"
 )
 
-// simInfo is what the lab derives once per simulation and reuses on every
-// frame: who gets which letter, and which partitions each rebalance moved.
-// Letters follow first appearance over the whole run, so a member keeps
-// its letter and colour while stepping back and forth.
+// simInfo is what the lab keeps once per simulation and reuses on every
+// frame: who gets which letter, the model's rebalances and the partitions
+// each one took from a member. Letters follow first appearance over the
+// whole run, so a member keeps its letter and colour while stepping back
+// and forth.
 type simInfo struct {
 	letters    map[string]int // member id -> roster index
 	rebalances []model.Rebalance
-	moved      []map[strategies.TopicPartition]bool // per rebalance
+	moved      []map[model.TP]bool // per rebalance: its moves that took a partition from a member
 }
 
 // rosterGlyphs are the member letters: 62 distinct ones before they repeat
@@ -41,38 +42,15 @@ func newSimInfo(sim simulation) *simInfo {
 	}
 	info.rebalances = sim.Rebalances()
 	for _, r := range info.rebalances {
-		info.moved = append(info.moved, movedBetween(sim, r))
+		moved := map[model.TP]bool{}
+		for _, m := range r.Moves {
+			if m.Taken() {
+				moved[model.TP{Topic: m.Topic, Partition: m.Partition}] = true
+			}
+		}
+		info.moved = append(info.moved, moved)
 	}
 	return info
-}
-
-// movedBetween lists the partitions that changed hands in the rebalance:
-// held by one member before it started and by another (or nobody) after.
-// A first assignment of a free partition is not a move.
-func movedBetween(sim simulation, r model.Rebalance) map[strategies.TopicPartition]bool {
-	before := map[strategies.TopicPartition]string{}
-	if r.StartStep > 0 {
-		before = owners(sim.View(r.StartStep - 1))
-	}
-	after := owners(sim.View(min(r.EndStep, sim.Len()-1)))
-	out := map[strategies.TopicPartition]bool{}
-	for tp, who := range before {
-		if after[tp] != who {
-			out[tp] = true
-		}
-	}
-	return out
-}
-
-// owners maps each held partition to the member consuming it.
-func owners(v *model.GroupView) map[strategies.TopicPartition]string {
-	out := map[strategies.TopicPartition]string{}
-	for _, m := range v.Members {
-		for _, tp := range m.Owned {
-			out[tp] = m.ID
-		}
-	}
-	return out
 }
 
 // letter returns the member's roster letter and colour index. An id the
@@ -104,6 +82,21 @@ func (info *simInfo) currentRebalance(step int) int {
 	return -1
 }
 
+// roundStarts are the steps ] and [ stop at: the start of every round of
+// every rebalance (a cooperative dance has two).
+func (info *simInfo) roundStarts() []int {
+	var out []int
+	for _, r := range info.rebalances {
+		out = append(out, r.StartStep)
+		for _, rd := range r.Rounds {
+			if rd.StartStep > out[len(out)-1] {
+				out = append(out, rd.StartStep)
+			}
+		}
+	}
+	return out
+}
+
 // freshMembers are the members whose onPartitionsAssigned ran during the
 // rebalance under way: their NewlyAssigned partitions are news. Outside a
 // rebalance nothing is new (the view keeps NewlyAssigned until the next
@@ -113,13 +106,7 @@ func freshMembers(sim simulation, info *simInfo, step int) map[string]bool {
 	if r < 0 {
 		return nil
 	}
-	out := map[string]bool{}
-	for i := info.rebalances[r].StartStep; i <= step; i++ {
-		if s := sim.StepLine(i); s.Kind == "PartitionsAssigned" {
-			out[s.Member] = true
-		}
-	}
-	return out
+	return sim.AssignedIn(info.rebalances[r].StartStep, step)
 }
 
 // buildGrid turns the view after a step into the grid's plain data.
@@ -139,7 +126,7 @@ func buildGrid(v *model.GroupView, info *simInfo, step int, selected string, fre
 		letter, color := info.letter(m.ID)
 		gm := gridMember{ID: m.ID, Letter: letter, Color: color, Count: len(m.Owned)}
 		gm.Tag, gm.TagBad = memberTag(&m)
-		gm.Gone = !live(m.Status)
+		gm.Gone = !m.Live()
 		gm.Cells = make([][]cellState, len(g.Topics))
 		for i, t := range g.Topics {
 			gm.Cells[i] = make([]cellState, t.Partitions)

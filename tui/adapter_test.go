@@ -63,13 +63,6 @@ func TestMemberTags(t *testing.T) {
 	}
 }
 
-// Moves are partitions that changed hands, not first assignments.
-func TestDiffOwners(t *testing.T) {
-	before := map[strategies.TopicPartition]string{tp("o", 0): "c1", tp("o", 1): "c2"}
-	after := map[strategies.TopicPartition]string{tp("o", 0): "c1", tp("o", 1): "c3", tp("o", 2): "c3"}
-	assert.Equal(t, []move{{TP: tp("o", 1), From: "c2", To: "c3"}, {TP: tp("o", 2), From: "", To: "c3"}}, diffOwners(before, after))
-}
-
 func TestGapLinesGroupAndCompress(t *testing.T) {
 	got := gapLines(map[strategies.TopicPartition]int64{
 		tp("orders", 0): 4, tp("orders", 1): 4, tp("orders", 2): 4, tp("orders", 4): 42000,

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"errors"
-	"math"
 	"strings"
 	"testing"
 
@@ -268,8 +267,8 @@ func TestWhatIfPreviewThenCommit(t *testing.T) {
 	require.Equal(t, modeWhatIf, a.mode)
 	require.Len(t, a.whatIf.Outcomes, 2)
 	leave := a.whatIf.Outcomes[0]
-	assert.True(t, leave.Found)
-	assert.Equal(t, []move{{TP: tp("orders", 2), From: "c2", To: "c1"}, {TP: tp("orders", 3), From: "c2", To: "c1"}}, leave.Moves)
+	assert.True(t, leave.Outcome.Rebalanced)
+	assert.Equal(t, []model.Move{{Topic: "orders", Partition: 2, From: "c2", To: "c1"}, {Topic: "orders", Partition: 3, From: "c2", To: "c1"}}, leave.Outcome.Moves)
 	assert.Empty(t, a.Scenario().Timeline, "a preview commits nothing")
 	s := screen(a)
 	assert.Contains(t, s, "What if c2 leaves or crashes now")
@@ -293,7 +292,7 @@ func TestStrategyAndProtocolKeys(t *testing.T) {
 	if sc.Strategy == "range" {
 		t.Skip("only one assignor supports eager so far")
 	}
-	assert.True(t, supports(sc.Strategy, sc.Protocol))
+	assert.True(t, model.Supports(sc.Strategy, model.Protocol(sc.Protocol)))
 	assert.LessOrEqual(t, a.view().TimeMs, now, "the cursor stays at the same virtual time")
 }
 
@@ -301,32 +300,34 @@ func TestProtocolKey(t *testing.T) {
 	a := fakeApp(t, 80, 24)
 	a, _ = drive(t, a, press("e"))
 	sc := a.Scenario()
-	if preferredStrategy("cooperative") == "" {
+	if model.StrategyFor(model.ProtocolCooperative) == "" {
 		assert.Equal(t, "eager", sc.Protocol, "nothing runs cooperatively yet: stay")
 		assert.Contains(t, screen(a), "no strategy runs under the cooperative protocol")
 		return
 	}
 	assert.Equal(t, "cooperative", sc.Protocol)
-	assert.True(t, supports(sc.Strategy, "cooperative"))
+	assert.True(t, model.Supports(sc.Strategy, model.ProtocolCooperative))
 }
 
 func TestCompareMode(t *testing.T) {
 	a := fakeApp(t, 120, 30)
 	a, _ = drive(t, a, keys("n", "n", "n", "j", "d", "c")...)
 	require.Equal(t, modeCompare, a.mode)
-	assert.Equal(t, compareWindow{FromMs: 6001, ToMs: math.MaxInt64, Event: "c2 leaves"}, a.compare.Window,
-		"quiet at the cursor: the next event is the one compared")
-	require.NotEmpty(t, a.compare.Rows)
-	r := a.compare.Rows[0]
-	assert.Equal(t, "range", r.Strategy)
-	assert.True(t, r.Current)
+	assert.Equal(t, int64(6000), a.compare.AtMs, "quiet at the cursor: the first rebalance from now on is compared")
+	require.Len(t, a.compare.Rows, len(model.CompareStrategies()))
+	r := a.compare.Rows[a.compare.Cursor]
+	assert.Equal(t, "range", r.Strategy, "the cursor starts on the strategy on screen")
 	assert.True(t, r.Found)
-	assert.Equal(t, 2, r.Moved, "c2's orders-2 and orders-3 go to c1 in the fake")
-	assert.Equal(t, [2]int{2, 4}, [2]int{r.Min, r.Max})
-	assert.Contains(t, screen(a), "Compare strategies")
+	assert.Equal(t, 2, r.Outcome.Moved, "c2's orders-2 and orders-3 go to c1 in the fake")
+	assert.Equal(t, model.Balance{Min: 2, Max: 4}, r.Outcome.Balance)
+	s := screen(a)
+	assert.Contains(t, s, "Compare strategies")
+	assert.Contains(t, s, "A A A*A*C C", "moved cells are marked")
 	assertFits(t, a, 120, 30)
-	a, _ = drive(t, a, press("c"))
+	// ↓ then enter switches the lab to the next row's strategy.
+	a, _ = drive(t, a, press("down"), press("enter"))
 	assert.Equal(t, modeLab, a.mode)
+	assert.Equal(t, model.CompareStrategies()[1], a.Scenario().Strategy)
 }
 
 func TestHelpAndFocusAndQuit(t *testing.T) {
@@ -376,16 +377,6 @@ func TestTimelineBar(t *testing.T) {
 	assert.Contains(t, screen(a), line, "tall terminals show it under the header")
 	short := fakeApp(t, 100, 24)
 	assert.NotContains(t, screen(short), "━", "short terminals keep the rows for the grid")
-}
-
-func TestEventWindow(t *testing.T) {
-	sc := &model.Scenario{Timeline: []model.Event{
-		{AtMs: 20000, Kind: "join", Member: "c4"}, {AtMs: 45000, Kind: "crash", Member: "c2"}, {AtMs: 120000, Kind: "crash", Member: "c3"}}}
-	assert.Equal(t, compareWindow{0, 20000, "the start"}, eventWindow(&model.Scenario{Timeline: sc.Timeline}, 100, true))
-	assert.Equal(t, compareWindow{20000, 45000, "c4 joins"}, eventWindow(sc, 6000, false), "quiet: the next event")
-	assert.Equal(t, compareWindow{20000, 45000, "c4 joins"}, eventWindow(sc, 21000, true), "rebalancing: the event behind it")
-	assert.Equal(t, compareWindow{45000, 120000, "c2 crashes"}, eventWindow(sc, 87000, true), "a crash's rebalance comes a session timeout later")
-	assert.Equal(t, compareWindow{120000, math.MaxInt64, "c3 crashes"}, eventWindow(sc, 200000, false), "after the story: the last event")
 }
 
 // Compare and what-if run as commands: until the result arrives the panel

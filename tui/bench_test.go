@@ -55,6 +55,11 @@ func (b *bigSim) StepLine(int) model.Step {
 func (b *bigSim) View(int) *model.GroupView              { return b.view }
 func (b *bigSim) Rebalances() []model.Rebalance          { return nil }
 func (b *bigSim) Insert(model.Event) (simulation, error) { return b, nil }
+func (b *bigSim) AssignedIn(int, int) map[string]bool    { return nil }
+func (b *bigSim) Forecast(model.Event) (model.Outcome, error) {
+	return model.Outcome{}, nil
+}
+func (b *bigSim) Compare(int64, *model.Event, []model.Variant) []model.CompareRow { return nil }
 
 // Target: one frame of 50 members × 1,000 partitions in under 2 ms.
 func BenchmarkFrame50x1000(b *testing.B) {

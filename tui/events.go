@@ -88,30 +88,14 @@ func (a *App) selectedTopics() []string {
 	return nil
 }
 
-// protocols is the order "e" cycles through.
-var protocols = []string{string(strategies.Eager), string(strategies.Cooperative), string(strategies.Consumer)}
-
-// supports reports whether the assignor can run under protocol p.
-func supports(name, p string) bool {
-	as, err := strategies.Lookup(name)
-	if err != nil {
-		return false
-	}
-	for _, q := range as.Protocols() {
-		if string(q) == p {
-			return true
-		}
-	}
-	return false
-}
-
 // nextStrategy re-simulates the scenario under the next assignor that can
 // run under the current protocol.
 func (a *App) nextStrategy() {
 	sc := a.sim.Scenario()
+	p := model.Protocol(sc.Protocol)
 	var valid []string
-	for _, n := range strategies.Names() {
-		if supports(n, sc.Protocol) {
+	for _, n := range model.StrategyNames() {
+		if model.Supports(n, p) {
 			valid = append(valid, n)
 		}
 	}
@@ -128,60 +112,37 @@ func (a *App) nextStrategy() {
 // run cooperatively; only server-side assignors run under KIP-848).
 func (a *App) nextProtocol() {
 	sc := a.sim.Scenario()
-	p := protocols[(slices.Index(protocols, sc.Protocol)+1)%len(protocols)]
+	ps := model.Protocols()
+	p := ps[(slices.Index(ps, model.Protocol(sc.Protocol))+1)%len(ps)]
 	strategy, note := sc.Strategy, ""
-	if !supports(strategy, p) {
-		strategy = preferredStrategy(p)
+	if !model.Supports(strategy, p) {
+		strategy = model.StrategyFor(p)
 		if strategy == "" {
-			a.setStatus("no strategy runs under the "+p+" protocol", true)
+			a.setStatus("no strategy runs under the "+string(p)+" protocol", true)
 			return
 		}
 		note = fmt.Sprintf(" (%s cannot run under it)", sc.Strategy)
 	}
-	a.resimulate(strategy, p, note)
+	a.resimulate(strategy, string(p), note)
 }
 
-// preferredStrategy is the first assignor, in teaching order, whose
-// preferred protocol is p; failing that, the first that supports p.
-func preferredStrategy(p string) string {
-	names := strategies.Names()
-	for _, n := range names {
-		as, _ := strategies.Lookup(n)
-		if ps := as.Protocols(); len(ps) > 0 && string(ps[len(ps)-1]) == p {
-			return n
-		}
-	}
-	for _, n := range names {
-		if supports(n, p) {
-			return n
-		}
-	}
-	return ""
-}
-
-// resimulate runs a copy of the scenario with another strategy and protocol
-// and keeps the cursor at the same virtual time.
+// resimulate runs the scenario under another strategy and protocol — the
+// model's variation, with every default that depends on them derived again
+// — and keeps the cursor at the same virtual time.
 func (a *App) resimulate(strategy, protocol, note string) {
 	now := a.view().TimeMs
-	next, err := simulateWith(a.simulate, a.sim.Scenario(), strategy, protocol)
+	varied, err := a.sim.Scenario().WithStrategy(strategy, protocol)
+	var next simulation
+	if err == nil {
+		next, err = a.simulate(varied)
+	}
 	if err != nil {
 		a.setStatus(fmt.Sprintf("cannot switch to %s/%s: %v", strategy, protocol, err), true)
 		return
 	}
 	a.setSim(next)
 	a.step = stepAt(next, now)
-	a.setStatus(fmt.Sprintf("re-simulated with %s under %s%s", strategy, protocol, note), false)
-}
-
-// simulateWith simulates a copy of sc under another strategy and protocol.
-// The model has no copy helper, so the lab copies the scenario itself; the
-// copy's slices are fresh, so the original stays untouched.
-func simulateWith(simulate simulateFunc, sc *model.Scenario, strategy, protocol string) (simulation, error) {
-	cp := *sc
-	cp.Strategy, cp.Protocol = strategy, protocol
-	cp.Members = slices.Clone(sc.Members)
-	cp.Timeline = slices.Clone(sc.Timeline)
-	return simulate(&cp)
+	a.setStatus(fmt.Sprintf("re-simulated with %s under %s%s", strategy, varied.Protocol, note), false)
 }
 
 // stepAt is the last step at or before virtual time ms.

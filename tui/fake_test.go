@@ -112,7 +112,9 @@ func (f *fakeSim) Rebalances() []model.Rebalance {
 		if fr.state == "Stable" && start >= 0 {
 			r := model.Rebalance{StartStep: start, EndStep: i, StartMs: f.frames[start].ms, EndMs: fr.ms, Generation: fr.gen,
 				UnownedMs: map[strategies.TopicPartition]int64{}}
-			r.Moved = len(movedBetween(f, r))
+			r.Moves = model.Diff(f.owners(start-1), f.owners(i))
+			r.Moved = model.Taken(r.Moves)
+			r.Rounds = []model.Round{{StartStep: start, EndStep: i, StartMs: f.frames[start].ms, EndMs: fr.ms, Generation: fr.gen}}
 			for p := int32(0); p < 6; p++ {
 				r.UnownedMs[strategies.TopicPartition{Topic: "orders", Partition: p}] = fr.ms - f.frames[start].ms
 			}
@@ -121,6 +123,71 @@ func (f *fakeSim) Rebalances() []model.Rebalance {
 		}
 	}
 	return out
+}
+
+// owners is who holds what after frame i (nobody before the first).
+func (f *fakeSim) owners(i int) model.Owners {
+	out := model.Owners{}
+	if i < 0 {
+		return out
+	}
+	for id, ps := range f.frames[i].owned {
+		for _, p := range ps {
+			out[tp("orders", p)] = id
+		}
+	}
+	return out
+}
+
+func (f *fakeSim) AssignedIn(from, to int) map[string]bool {
+	out := map[string]bool{}
+	for i := max(from, 0); i <= to && i < len(f.frames); i++ {
+		if f.frames[i].kind == "PartitionsAssigned" {
+			out[f.frames[i].member] = true
+		}
+	}
+	return out
+}
+
+// outcomeFrom is the fake's scripted outcome of the first rebalance that
+// ends after frame i.
+func (f *fakeSim) outcomeFrom(i int, at int64) (model.Outcome, bool) {
+	for _, r := range f.Rebalances() {
+		if r.EndStep < i {
+			continue
+		}
+		o := model.Outcome{AtMs: at, StartMs: r.StartMs, SettledMs: r.EndMs, SettledStep: r.EndStep,
+			Rebalanced: true, Settled: true, Rounds: r.Rounds, Moves: r.Moves, Moved: r.Moved,
+			WorstGapMs: r.WorstGapMs(), TotalGapMs: r.TotalGapMs(), Balance: f.View(r.EndStep).Balance(),
+			After: model.Assignment{}}
+		for id, ps := range f.frames[r.EndStep].owned {
+			o.After[id] = map[string][]int32{"orders": ps}
+		}
+		return o, true
+	}
+	return model.Outcome{}, false
+}
+
+func (f *fakeSim) Forecast(ev model.Event) (model.Outcome, error) {
+	fork, err := f.Insert(ev)
+	if err != nil {
+		return model.Outcome{}, err
+	}
+	ff := fork.(*fakeSim)
+	at := sort.Search(len(ff.frames), func(i int) bool { return ff.frames[i].ms >= ev.AtMs })
+	o, _ := ff.outcomeFrom(at, ev.AtMs)
+	return o, nil
+}
+
+// Compare gives every variant the fake's one story.
+func (f *fakeSim) Compare(atMs int64, _ *model.Event, vs []model.Variant) []model.CompareRow {
+	at := sort.Search(len(f.frames), func(i int) bool { return f.frames[i].ms >= atMs })
+	var rows []model.CompareRow
+	for _, v := range vs {
+		o, found := f.outcomeFrom(at, atMs)
+		rows = append(rows, model.CompareRow{Strategy: v.Strategy, Protocol: string(model.PreferredProtocol(v.Strategy)), Found: found, Outcome: o})
+	}
+	return rows
 }
 
 // Insert adds the event after every frame at or before its time; a leave or

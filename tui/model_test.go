@@ -121,7 +121,7 @@ func TestStrategyAndProtocolOnTheRealModel(t *testing.T) {
 	assert.Equal(t, "cooperative-sticky", a.Scenario().Strategy, "roundrobin cannot run cooperatively")
 	a = realDrive(a, press("e"))
 	assert.Equal(t, "consumer", a.Scenario().Protocol)
-	assert.True(t, supports(a.Scenario().Strategy, "consumer"))
+	assert.True(t, model.Supports(a.Scenario().Strategy, model.ProtocolConsumer))
 	assertFits(t, a, 100, 30)
 }
 
@@ -132,7 +132,7 @@ func TestCompareOnTheRealModel(t *testing.T) {
 	var names []string
 	for _, r := range a.compare.Rows {
 		names = append(names, r.Strategy+"/"+r.Protocol)
-		assert.Empty(t, r.Err)
+		assert.NoError(t, r.Err)
 		assert.True(t, r.Found, r.Strategy)
 	}
 	assert.Equal(t, []string{"range/eager", "roundrobin/eager", "sticky/eager", "cooperative-sticky/cooperative", "uniform/consumer"}, names)
@@ -147,8 +147,9 @@ func TestWhatIfOnTheRealModel(t *testing.T) {
 	require.Equal(t, modeWhatIf, a.mode)
 	for _, o := range a.whatIf.Outcomes {
 		assert.Empty(t, o.Err)
-		assert.True(t, o.Found, o.Kind)
-		for _, m := range o.Moves {
+		assert.True(t, o.Outcome.Rebalanced, o.Kind)
+		assert.True(t, o.Outcome.Settled, o.Kind)
+		for _, m := range o.Outcome.Moves {
 			assert.NotEqual(t, m.From, m.To)
 		}
 	}

@@ -2,102 +2,258 @@ package tui
 
 import (
 	"fmt"
-	"math"
 	"strings"
+
+	"github.com/kvizlab/kviz/model"
 )
 
 // compareBody is compare mode: the same moment under each strategy, each
-// with its preferred protocol, side by side. Narrow terminals drop the
-// whole-run columns.
+// under its preferred protocol, side by side — who consumes each partition
+// afterwards (moved cells marked *), then the numbers; the selected row's
+// moves and rounds below. Everything shown is a model.CompareRow.
 func (a App) compareBody(h int) string {
 	st := &a.styles
 	t := a.compare
+	const title = "Compare strategies"
 	switch {
 	case t == nil:
-		return box(st, "Compare strategies", []string{st.Faint.Render("simulating the scenario under each assignor…")}, a.width, h, true)
+		return box(st, title, []string{st.Faint.Render("simulating the scenario under each assignor…")}, a.width, h, true)
 	case t.Err != "":
-		return box(st, "Compare strategies", []string{st.Bad.Render("the simulation failed: " + t.Err)}, a.width, h, true)
+		return box(st, title, []string{st.Bad.Render("the simulation failed: " + t.Err)}, a.width, h, true)
 	}
-	// Columns by priority; a narrow terminal drops the tail instead of
-	// wrapping a table row.
-	// Columns in order of importance; a narrow terminal drops whole
-	// columns from the right instead of wrapping or cutting a row.
 	inner := a.width - 4
-	widths := []int{5, 10, 10, 7, 9, 9, 10}
-	used, ncols := 1+1+18+1+11, 0
-	for i, cw := range widths {
-		need := used + 1 + cw
-		if i == 5 {
-			need += 2 // the " │" before the whole-run columns
-		}
-		if need > inner {
-			break
-		}
-		used, ncols = need, i+1
-	}
-	if ncols == 6 {
-		ncols = 5 // the whole-run columns go together
-	}
-	wide := ncols == 7
-	row := func(mark, name, proto string, cells ...string) string {
-		line := fmt.Sprintf("%s %-18s %-11s", mark, name, proto)
-		for i, c := range cells[:min(len(cells), ncols)] {
-			if i == 5 {
-				line += " │"
-			}
-			line += fmt.Sprintf(" %*s", widths[i], c)
-		}
-		return fit(line, inner)
-	}
-	lines := []string{
-		fit(st.Faint.Render(fmt.Sprintf("%s at %s, until %s, under each assignor and its preferred protocol",
-			t.Window.Event, formatMs(t.Window.FromMs), windowEnd(t.Window))), inner),
-		"",
-		st.PaneTitle.Render(row(" ", "strategy", "protocol", "moved", "worst gap", "Σ gap", "min–max", "took", "run moves", "run Σ gap")),
-	}
-	for _, r := range t.Rows {
-		mark := " "
-		if r.Current {
-			mark = "▸"
-		}
-		var line string
-		switch {
-		case r.Err != "":
-			line = row(mark, r.Strategy, r.Protocol) + " cannot simulate: " + r.Err
-		case !r.Found:
-			line = row(mark, r.Strategy, r.Protocol) + " no rebalance in this window"
-		default:
-			line = row(mark, r.Strategy, r.Protocol, fmt.Sprint(r.Moved), formatDur(r.UnownedMaxMs),
-				formatDur(r.UnownedSumMs), fmt.Sprintf("%d–%d", r.Min, r.Max), formatDur(r.DurationMs),
-				fmt.Sprint(r.RunMoved), formatDur(r.RunUnownedMs))
-		}
-		if r.Current {
-			line = st.Selected.Render(line)
-		}
-		lines = append(lines, line)
-	}
-	notes := "moved: partitions handed from one member to another · gap: time a partition had no consumer " +
-		"(the worst one, and summed over partitions) · min–max: partitions per live member afterwards"
-	if wide {
-		notes += " · took: first rebalance start to last rebalance end · run: the model's totals over the whole timeline"
-	}
-	lines = append(lines, "")
-	for _, l := range wrap(notes+" · c or esc closes", inner) {
+	topics := a.view().Topics
+	lay := newCompareLayout(inner, topics)
+	var lines []string
+	for _, l := range wrap(fmt.Sprintf("the first rebalance at or after %s, under each assignor and its preferred protocol", formatMs(t.AtMs)), inner) {
 		lines = append(lines, st.Faint.Render(l))
 	}
-	return box(st, "Compare strategies", lines, a.width, h, true)
-}
-
-// windowEnd names where a compare window stops.
-func windowEnd(w compareWindow) string {
-	if w.ToMs == math.MaxInt64 {
-		return "the end"
+	lines = append(lines, "",
+		st.PaneTitle.Render(lay.header(topics)),
+		st.PaneTitle.Render(lay.subheader(topics)))
+	for i, r := range t.Rows {
+		line := lay.row(a, r, topics)
+		if i == t.Cursor {
+			line = st.Selected.Render("▸" + line)
+		} else {
+			line = " " + line
+		}
+		lines = append(lines, fit(line, inner))
 	}
-	return "the next event at " + formatMs(w.ToMs)
+	lines = append(lines, "")
+	if t.Cursor < len(t.Rows) {
+		lines = append(lines, a.compareDetail(t.Rows[t.Cursor], inner)...)
+	}
+	notes := "* moved: taken from another member · gap: time a partition had no consumer (the worst one; Σ over partitions) · " +
+		"min–max: partitions per live member afterwards · ↑/↓ select · enter switches the lab to it · c or esc closes"
+	lines = append(lines, "")
+	for _, l := range wrap(notes, inner) {
+		lines = append(lines, st.Faint.Render(l))
+	}
+	return box(st, title, lines, a.width, h, true)
 }
 
-// whatIfBody shows the grid (smaller) over the preview of the selected
-// member leaving or crashing now.
+// compareColumns are the numbers after the cells, in order of importance:
+// a narrow terminal drops them from the right, never cuts one.
+var compareColumns = []struct {
+	name  string
+	width int
+}{{"moved", 5}, {"rounds", 6}, {"worst gap", 9}, {"Σ gap", 8}, {"min–max", 7}, {"settled", 9}}
+
+// compareLayout is how many partition cells and number columns fit.
+type compareLayout struct {
+	cells int // partition cells shown (2 columns each)
+	total int // partitions in all
+	cols  int // number columns shown
+}
+
+const compareNameW = 1 + 19 + 12 // mark space, strategy, protocol
+
+func newCompareLayout(w int, topics []model.TopicView) compareLayout {
+	l := compareLayout{}
+	for _, t := range topics {
+		l.total += int(t.Partitions)
+	}
+	avail := w - 1 - compareNameW
+	want := min(2*l.total+2*len(topics), avail)
+	minCells := min(want, 14)
+	used := 0
+	for i, c := range compareColumns {
+		if avail-(used+1+c.width) < minCells {
+			break
+		}
+		used += 1 + c.width
+		l.cols = i + 1
+	}
+	room := avail - used - 1
+	l.cells = min(l.total, max(room/2-len(topics)+1, 1))
+	if l.cells < l.total {
+		l.cells = max((room-4)/2-len(topics)+1, 1) // leave room for "…+N"
+	}
+	return l
+}
+
+// eachCell calls f for every shown partition, in topic order, with whether
+// it starts a new topic.
+func (l compareLayout) eachCell(topics []model.TopicView, f func(topic string, p int32, first bool)) {
+	n := 0
+	for _, t := range topics {
+		for p := int32(0); p < t.Partitions; p++ {
+			if n == l.cells {
+				return
+			}
+			f(t.Name, p, p == 0)
+			n++
+		}
+	}
+}
+
+func (l compareLayout) cellsWidth(topics []model.TopicView) int {
+	w := 0
+	l.eachCell(topics, func(_ string, _ int32, first bool) {
+		if first && w > 0 {
+			w++
+		}
+		w += 2
+	})
+	if l.cells < l.total {
+		w += 1 + len(fmt.Sprintf("…+%d", l.total-l.cells))
+	}
+	return w
+}
+
+func (l compareLayout) numbers(cells ...string) string {
+	out := ""
+	for i, c := range compareColumns[:l.cols] {
+		out += " " + pad(cells[i], c.width, true)
+	}
+	return out
+}
+
+// header names the topics above their first cell.
+func (l compareLayout) header(topics []model.TopicView) string {
+	line := pad(fmt.Sprintf(" %-19s%-12s", "strategy", "protocol"), compareNameW)
+	cw := l.cellsWidth(topics)
+	// Place each topic name at its first cell.
+	names := ""
+	x := 0
+	l.eachCell(topics, func(topic string, _ int32, first bool) {
+		if first {
+			if x > 0 {
+				x++
+			}
+			names = pad(names, x) + topic
+		}
+		x += 2
+	})
+	line += " " + pad(fit(names, cw), cw)
+	var heads []string
+	for _, c := range compareColumns {
+		heads = append(heads, c.name)
+	}
+	return line + l.numbers(heads...)
+}
+
+// subheader numbers the partitions (the last digit: a grid, not a label).
+func (l compareLayout) subheader(topics []model.TopicView) string {
+	line := pad("", compareNameW) + " "
+	l.eachCell(topics, func(_ string, p int32, first bool) {
+		if first && textWidth(line) > compareNameW+1 {
+			line += " "
+		}
+		line += fmt.Sprintf("%d ", p%10)
+	})
+	return line
+}
+
+// row is one strategy: its owners after, its numbers.
+func (l compareLayout) row(a App, r model.CompareRow, topics []model.TopicView) string {
+	st := &a.styles
+	line := fmt.Sprintf("%-19s%-12s", r.Strategy, r.Protocol)
+	switch {
+	case r.Err != nil:
+		return line + " " + st.Bad.Render("cannot run: "+r.Err.Error())
+	case !r.Found:
+		return line + " " + st.Faint.Render("no rebalance starts then")
+	}
+	o := r.Outcome
+	owner := map[model.TP]string{}
+	for id, ts := range o.After {
+		for t, ps := range ts {
+			for _, p := range ps {
+				owner[model.TP{Topic: t, Partition: p}] = id
+			}
+		}
+	}
+	taken := map[model.TP]bool{}
+	for _, m := range o.Moves {
+		if m.Taken() && m.To != "" {
+			taken[model.TP{Topic: m.Topic, Partition: m.Partition}] = true
+		}
+	}
+	cells := ""
+	l.eachCell(topics, func(topic string, p int32, first bool) {
+		if first && cells != "" {
+			cells += " "
+		}
+		tp := model.TP{Topic: topic, Partition: p}
+		id, ok := owner[tp]
+		if !ok {
+			cells += st.Unowned.Render("·") + " "
+			return
+		}
+		letter, color := a.info.letter(id)
+		mark := " "
+		if taken[tp] {
+			mark = st.Moved.Render("*")
+		}
+		cells += st.MemberFg(color).Render(letter) + mark
+	})
+	if l.cells < l.total {
+		cells += " " + st.Faint.Render(fmt.Sprintf("…+%d", l.total-l.cells))
+	}
+	line += " " + pad(cells, l.cellsWidth(topics))
+	return line + l.numbers(fmt.Sprint(o.Moved), fmt.Sprint(len(o.Rounds)), formatDur(o.WorstGapMs),
+		formatDur(o.TotalGapMs), fmt.Sprintf("%d–%d", o.Balance.Min, o.Balance.Max), formatMs(o.SettledMs))
+}
+
+// compareDetail is the selected row's moves and rounds.
+func (a App) compareDetail(r model.CompareRow, w int) []string {
+	st := &a.styles
+	if r.Err != nil || !r.Found {
+		return nil
+	}
+	out := []string{st.Label.Render(r.Strategy+": ") + st.Faint.Render(roundsText(r.Outcome))}
+	for _, l := range a.movesLines(r.Outcome.Moves, w-2) {
+		out = append(out, "  "+l)
+	}
+	return out
+}
+
+// roundsText is "2 rounds: generation 4 (60.0–60.0 s), 5 (60.0–63.0 s)".
+func roundsText(o model.Outcome) string {
+	if !o.Rebalanced {
+		return "no rebalance"
+	}
+	s := fmt.Sprintf("%d round", len(o.Rounds))
+	if len(o.Rounds) != 1 {
+		s += "s"
+	}
+	for i, r := range o.Rounds {
+		sep := ", "
+		if i == 0 {
+			sep = ": generation "
+		}
+		s += sep + fmt.Sprintf("%d (%s)", r.Generation, formatSpan(r.StartMs, r.EndMs))
+	}
+	if !o.Settled {
+		return s + "; not settled when the run ends"
+	}
+	return s + "; settled at " + formatMs(o.SettledMs)
+}
+
+// whatIfBody shows the grid (smaller) over the forecast of the selected
+// member leaving or crashing now: the model's settled outcome of each.
 func (a App) whatIfBody(h int) string {
 	st := &a.styles
 	p := a.whatIf
@@ -112,21 +268,14 @@ func (a App) whatIfBody(h int) string {
 		verb := map[string]string{"leave": "leaves (LeaveGroup)", "crash": "crashes (no LeaveGroup)"}[o.Kind]
 		keyName := map[string]string{"leave": "d", "crash": "x"}[o.Kind]
 		head := st.Value.Render(fmt.Sprintf("[%s] %s %s", keyName, p.Member, verb))
-		switch {
-		case o.Err != "":
+		if o.Err != "" {
 			lines = append(lines, head+"  "+st.Bad.Render(o.Err))
 			continue
-		case !o.Found:
-			lines = append(lines, head+"  "+st.Faint.Render("no rebalance follows in this timeline"))
-			continue
 		}
-		by := ""
-		if o.UntilMs != math.MaxInt64 {
-			by = " by " + formatMs(o.UntilMs) + " (next event)"
-		}
-		lines = append(lines, head+st.Faint.Render(fmt.Sprintf(": rebalance %s, worst gap %s; %d changes%s",
-			formatSpan(o.StartMs, o.EndMs), formatDur(o.UnownedMs), len(o.Moves), by)))
-		for _, l := range a.movesLines(o.Moves, a.width-4-3) {
+		oc := o.Outcome
+		lines = append(lines, head+st.Faint.Render(fmt.Sprintf(": %s; worst gap %s, %d–%d partitions per member after",
+			roundsText(oc), formatDur(oc.WorstGapMs), oc.Balance.Min, oc.Balance.Max)))
+		for _, l := range a.movesLines(oc.Moves, a.width-4-3) {
 			lines = append(lines, "   "+l)
 		}
 	}
@@ -138,7 +287,7 @@ func (a App) whatIfBody(h int) string {
 
 // movesLines lists moves as "t0-2 B c2→A c1", members with their letters,
 // packed into lines of w cells; a move is never split across lines.
-func (a App) movesLines(ms []move, w int) []string {
+func (a App) movesLines(ms []model.Move, w int) []string {
 	if len(ms) == 0 {
 		return []string{a.styles.Faint.Render("no partition changes owner")}
 	}
@@ -153,7 +302,7 @@ func (a App) movesLines(ms []move, w int) []string {
 	var out []string
 	line := ""
 	for _, m := range ms {
-		item := m.TP.String() + " " + name(m.From) + "→" + name(m.To)
+		item := fmt.Sprintf("%s-%d ", m.Topic, m.Partition) + name(m.From) + "→" + name(m.To)
 		if line != "" && textWidth(line)+len(sep)+textWidth(item) > w {
 			out = append(out, line)
 			line = ""

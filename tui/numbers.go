@@ -17,16 +17,10 @@ import (
 func (a App) numbersLines(w, h int) []string {
 	st := &a.styles
 	v := a.view()
-	lo, hi := balance(v)
-	held, total := 0, 0
-	for _, t := range v.Topics {
-		total += int(t.Partitions)
-	}
-	for _, m := range v.Members {
-		held += len(m.Owned) // a partition has one consumer: no double count
-	}
+	b := v.Balance()
+	held, total := v.Consumed()
 	out := []string{
-		fit(st.Label.Render("now ")+st.Value.Render(fmt.Sprintf("%d–%d", lo, hi))+st.Label.Render(" partitions per live member · ")+
+		fit(st.Label.Render("now ")+st.Value.Render(fmt.Sprintf("%d–%d", b.Min, b.Max))+st.Label.Render(" partitions per live member · ")+
 			st.Value.Render(fmt.Sprintf("%d/%d", held, total))+st.Label.Render(" consumed"), w),
 		st.PaneTitle.Render(fmt.Sprintf(" %-3s %-4s %-15s %7s %5s %9s %9s", "#", "gen", "when", "min–max", "moved", "worst gap", "Σ gap")),
 	}
@@ -51,6 +45,19 @@ func (a App) numbersLines(w, h int) []string {
 		out = append(out, a.rebalanceRow(i, focus, w))
 	}
 	room := avail - rows
+	// The rounds of the rebalance at the cursor: a cooperative dance is
+	// two generations, the thing seed example 9 teaches.
+	if focus >= 0 && len(rs[focus].Rounds) > 1 && room >= 2 {
+		shown := rs[focus].Rounds[:min(len(rs[focus].Rounds), room)]
+		for k, rd := range shown {
+			line := fmt.Sprintf("    round %d: generation %d, %s", k+1, rd.Generation, formatSpan(rd.StartMs, rd.EndMs))
+			if rd.StartStep > a.step {
+				line = st.Faint.Render(line)
+			}
+			out = append(out, fit(line, w))
+		}
+		room -= len(shown)
+	}
 	if room >= 2 && len(gaps) > 0 {
 		out = append(out, st.Label.Render(fmt.Sprintf("no consumer during #%d:", focus+1)))
 		shown := gaps[:min(len(gaps), room-1)]
@@ -78,13 +85,11 @@ func (a App) outageLines(w int) []string {
 	st := &a.styles
 	var out []string
 	for _, o := range src.Outages() {
-		var worst int64
 		tps := make([]strategies.TopicPartition, 0, len(o.UnownedMs))
-		for tp, ms := range o.UnownedMs {
-			worst = max(worst, ms)
+		for tp := range o.UnownedMs {
 			tps = append(tps, tp)
 		}
-		line := fit(fmt.Sprintf("  %-15s %9s  %s", formatSpan(o.StartMs, o.EndMs), formatDur(worst), partitionRuns(tps)), w)
+		line := fit(fmt.Sprintf("  %-15s %9s  %s", formatSpan(o.StartMs, o.EndMs), formatDur(o.WorstGapMs()), partitionRuns(tps)), w)
 		if o.StartStep > a.step {
 			line = st.Faint.Render(line)
 		}
@@ -98,14 +103,9 @@ func (a App) outageLines(w int) []string {
 func (a App) rebalanceRow(i, focus, w int) string {
 	st := &a.styles
 	r := a.info.rebalances[i]
-	var worst, sum int64
-	for _, ms := range r.UnownedMs {
-		worst = max(worst, ms)
-		sum += ms
-	}
-	lo, hi := balance(a.sim.View(min(r.EndStep, a.sim.Len()-1)))
+	b := a.sim.View(min(r.EndStep, a.sim.Len()-1)).Balance()
 	line := fmt.Sprintf("%-3s %-4d %-15s %7s %5d %9s %9s", strconv.Itoa(i+1), r.Generation,
-		formatSpan(r.StartMs, r.EndMs), fmt.Sprintf("%d–%d", lo, hi), r.Moved, formatDur(worst), formatDur(sum))
+		formatSpan(r.StartMs, r.EndMs), fmt.Sprintf("%d–%d", b.Min, b.Max), r.Moved, formatDur(r.WorstGapMs()), formatDur(r.TotalGapMs()))
 	switch {
 	case i == focus:
 		line = st.Selected.Render("▸" + line)

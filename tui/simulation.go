@@ -13,8 +13,16 @@ type simulation interface {
 	StepLine(i int) model.Step
 	View(i int) *model.GroupView
 	Rebalances() []model.Rebalance
+	// AssignedIn lists the members whose onPartitionsAssigned ran in steps
+	// from..to.
+	AssignedIn(from, to int) map[string]bool
 	// Insert returns a fork with ev on the timeline, the rest recomputed.
 	Insert(ev model.Event) (simulation, error)
+	// Forecast is what inserting ev leads to, run until settled.
+	Forecast(ev model.Event) (model.Outcome, error)
+	// Compare runs the scenario under each variant and reads the moment
+	// (model.Compare).
+	Compare(atMs int64, ev *model.Event, vs []model.Variant) []model.CompareRow
 }
 
 // modelSim adapts *model.Sim to simulation.
@@ -28,9 +36,21 @@ func (s modelSim) Insert(ev model.Event) (simulation, error) {
 	return modelSim{next}, nil
 }
 
-// simulateFunc runs a scenario. The app holds one (compare mode and the
-// s/e keys re-simulate through it), so tests on a scripted model keep
-// using that model after a switch.
+func (s modelSim) Forecast(ev model.Event) (model.Outcome, error) {
+	f, err := s.Sim.Forecast(ev)
+	if err != nil {
+		return model.Outcome{}, err
+	}
+	return f.Outcome, nil
+}
+
+func (s modelSim) Compare(atMs int64, ev *model.Event, vs []model.Variant) []model.CompareRow {
+	return model.Compare(s.Scenario(), atMs, ev, vs)
+}
+
+// simulateFunc runs a scenario. The app holds one (the s/e keys
+// re-simulate through it), so tests on a scripted model keep using that
+// model after a switch.
 type simulateFunc func(sc *model.Scenario) (simulation, error)
 
 // simulateModel runs the real model.

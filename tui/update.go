@@ -71,6 +71,9 @@ func (a App) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return a, cmd
 		}
 	}
+	if a.mode == modeCompare && a.onCompareKey(msg) {
+		return a, nil
+	}
 	switch {
 	case key.Matches(msg, k.Next):
 		a.goTo(a.nextShown(a.step, +1))
@@ -150,23 +153,24 @@ func (a *App) nextShown(i, dir int) int {
 	return i
 }
 
-// jumpRebalance moves to the start of the next rebalance, or back to the
-// start of the one before the cursor.
+// jumpRebalance moves to the start of the next round of a rebalance (a
+// cooperative dance stops twice), or back to the start of the one before
+// the cursor.
 func (a *App) jumpRebalance(dir int) {
-	rs := a.info.rebalances
+	stops := a.info.roundStarts()
 	if dir > 0 {
-		for _, r := range rs {
-			if r.StartStep > a.step {
-				a.goTo(r.StartStep)
+		for _, s := range stops {
+			if s > a.step {
+				a.goTo(s)
 				return
 			}
 		}
 		a.setStatus("no later rebalance", false)
 		return
 	}
-	for i := len(rs) - 1; i >= 0; i-- {
-		if rs[i].StartStep < a.step {
-			a.goTo(rs[i].StartStep)
+	for i := len(stops) - 1; i >= 0; i-- {
+		if stops[i] < a.step {
+			a.goTo(stops[i])
 			return
 		}
 	}

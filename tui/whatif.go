@@ -2,33 +2,19 @@ package tui
 
 import (
 	"fmt"
-	"math"
-	"sort"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kvizlab/kviz/model"
-	"github.com/kvizlab/kviz/strategies"
 )
 
-// move is one partition changing hands ("" = nobody).
-type move struct {
-	TP       strategies.TopicPartition
-	From, To string
-}
-
-// whatIfOutcome is what one event would do: the moves of the rebalance it
-// triggers, computed by the model on a fork of the timeline.
+// whatIfOutcome is what one event would do: the model's forecast of it, run
+// until the group is settled again (the same Outcome `kviz whatif` prints).
 type whatIfOutcome struct {
-	Kind      string // leave | crash
-	Err       string
-	Found     bool // a rebalance followed
-	Moves     []move
-	StartMs   int64
-	EndMs     int64
-	UnownedMs int64 // longest time one partition had no owner
-	UntilMs   int64 // the moves are read here: the next scenario event (MaxInt64 = the end)
+	Kind    string // leave | crash
+	Err     string
+	Outcome model.Outcome
 }
 
 // whatIfPreview is the "what if it leaves / crashes now?" panel.
@@ -47,8 +33,8 @@ type whatIfDoneMsg struct {
 }
 
 // openWhatIf forks the timeline twice (leave, crash) for the selected
-// member and shows the moves; nothing is committed until d or x. The
-// forks run as a command (seconds on a big group); the panel says so
+// member and shows what each leads to; nothing is committed until d or x.
+// The forks run as a command (seconds on a big group); the panel says so
 // until they are back.
 func (a *App) openWhatIf() tea.Cmd {
 	if a.mode == modeWhatIf {
@@ -74,56 +60,16 @@ func (a *App) openWhatIf() tea.Cmd {
 			}
 		}()
 		for _, kind := range []string{"leave", "crash"} {
-			done.Outcomes = append(done.Outcomes, forecast(sim, step, model.Event{AtMs: now, Kind: kind, Member: member}))
+			o := whatIfOutcome{Kind: kind}
+			out, err := sim.Forecast(model.Event{AtMs: now, Kind: kind, Member: member})
+			if err != nil {
+				o.Err = err.Error()
+			}
+			o.Outcome = out
+			done.Outcomes = append(done.Outcomes, o)
 		}
 		return whatIfDoneMsg{preview: done, sim: sim, step: step}
 	}
-}
-
-// forecast inserts ev on a fork and reads what it did up to the next
-// scenario event: the same window compare mode uses, so a cooperative
-// dance of two rebalances shows as one outcome.
-func forecast(sim simulation, step int, ev model.Event) whatIfOutcome {
-	out := whatIfOutcome{Kind: ev.Kind}
-	fork, err := sim.Insert(ev)
-	if err != nil {
-		out.Err = err.Error()
-		return out
-	}
-	w := compareWindow{FromMs: ev.AtMs, ToMs: math.MaxInt64}
-	for _, other := range fork.Scenario().Timeline {
-		if other.AtMs > ev.AtMs {
-			w.ToMs = min(w.ToMs, other.AtMs)
-		}
-	}
-	o := windowOutcome(fork, w, owners(sim.View(step)))
-	out.Found, out.StartMs, out.EndMs, out.UnownedMs, out.Moves = o.Found, o.StartMs, o.EndMs, o.WorstMs, o.Moves
-	out.UntilMs = w.ToMs
-	return out
-}
-
-// diffOwners lists partitions whose owner differs, sorted by topic, partition.
-func diffOwners(before, after map[strategies.TopicPartition]string) []move {
-	var out []move
-	seen := map[strategies.TopicPartition]bool{}
-	for _, m := range []map[strategies.TopicPartition]string{before, after} {
-		for tp := range m {
-			if seen[tp] {
-				continue
-			}
-			seen[tp] = true
-			if before[tp] != after[tp] {
-				out = append(out, move{TP: tp, From: before[tp], To: after[tp]})
-			}
-		}
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].TP.Topic != out[j].TP.Topic {
-			return strategies.JavaLess(out[i].TP.Topic, out[j].TP.Topic)
-		}
-		return out[i].TP.Partition < out[j].TP.Partition
-	})
-	return out
 }
 
 // onWhatIfKey commits or closes the preview. It reports whether it used the key.
