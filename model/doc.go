@@ -4,6 +4,31 @@
 // is pure and deterministic: the same scenario always gives the same trace.
 // The lab (tui/) draws its views; `kviz simulate` prints its steps.
 //
+// One model, two faces. Every number a screen shows is a function here, and
+// a command prints the same function's answer:
+//
+//	scenario file ──ParseScenario──▶ Scenario ──WithStrategy──▶ Scenario (another assignor/protocol)
+//	     │                              │
+//	     │                         Simulate / Insert
+//	     ▼                              ▼
+//	checkEvent (one rule for        Sim: steps, View(i) ──▶ lab grid, header, panes (tui/)
+//	timeline and inserted events)   │                    ──▶ kviz simulate
+//	                                ├─ Rebalances(): rounds, moves, gaps ──▶ numbers pane, ] [
+//	                                ├─ Forecast(ev) ─▶ Outcome ──▶ what-if panel (w), kviz whatif
+//	                                └─ Compare(sc, …) ─▶ []CompareRow{Outcome} ──▶ compare mode (c), kviz compare
+//
+// The words those share: a Move is a partition whose consumer differs
+// between two moments (Diff); "moved" counts the moves that took a
+// partition from a member (Taken), so a first assignment is a move but not
+// moved. A Round is one generation of a rebalance (KIP-848: one group
+// epoch): a cooperative dance that moves a partition has two. An Outcome
+// runs from a moment until the group is settled again — the end of the
+// rebalance the moment started or joined, with the outage that led into it
+// (a crashed member's session timeout) — or until the run ends (Settled is
+// then false); an event that starts no rebalance before the next scripted
+// one settles when any outage it caused is over. Gaps are per partition,
+// summed over the records the outcome spans.
+//
 // Choices the simulation makes, where Kafka leaves room or a picture needs one:
 //
 //   - Kafka version: the classic coordinator is Kafka 4.0's (GroupMetadataManager

@@ -4,7 +4,6 @@ import (
 	"sort"
 
 	"github.com/kvizlab/kviz/model"
-	"github.com/kvizlab/kviz/strategies"
 )
 
 // simInfo is what the lab keeps once per simulation and reuses on every
@@ -135,7 +134,7 @@ func buildGrid(v *model.GroupView, info *simInfo, step int, selected string, fre
 		// the view keeps both lists after the fact (until the next
 		// callback), so a partition no longer held is not drawn as either.
 		// Pending is the opposite: assigned, not yet held.
-		mark := func(tps []strategies.TopicPartition, s cellState, from cellState) {
+		mark := func(tps []model.TP, s cellState, from cellState) {
 			for _, tp := range tps {
 				ti, ok := index[tp.Topic]
 				if !ok || int(tp.Partition) >= len(gm.Cells[ti]) || tp.Partition < 0 {

@@ -1,0 +1,50 @@
+package model_test
+
+import (
+	"testing"
+
+	"github.com/kvizlab/kviz/demo"
+	"github.com/kvizlab/kviz/model"
+)
+
+// BenchmarkCompareLab: compare mode on the lab scenario — five strategies
+// simulated and read at the c4 join (what the c key costs).
+func BenchmarkCompareLab(b *testing.B) {
+	data, _ := demo.Get("lab")
+	sc := benchScenario(b, string(data))
+	var vs []model.Variant
+	for _, n := range model.CompareStrategies() {
+		vs = append(vs, model.Variant{Strategy: n})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		rows := model.Compare(sc, 20000, nil, vs)
+		for _, r := range rows {
+			if r.Err != nil || !r.Found {
+				b.Fatalf("%s: %v", r.Strategy, r.Err)
+			}
+		}
+	}
+}
+
+// BenchmarkWhatIf200x2000: the w key on a settled 200-member group of
+// 2,000 partitions — fork, re-run, read the outcome once settled.
+func BenchmarkWhatIf200x2000(b *testing.B) {
+	for _, strategy := range []string{"range", "cooperative-sticky", "uniform"} {
+		b.Run(strategy, func(b *testing.B) {
+			sc := benchScenario(b, bigGroupYAML(200, 2000, strategy))
+			sim, err := model.Simulate(sc)
+			if err != nil {
+				b.Fatal(err)
+			}
+			at := sim.Step(sim.Len()-1).TimeMs + 1
+			b.ReportAllocs()
+			for b.Loop() {
+				f, err := sim.Forecast(model.Event{AtMs: at, Kind: "leave", Member: "c0007"})
+				if err != nil || !f.Outcome.Settled {
+					b.Fatalf("%v %+v", err, f)
+				}
+			}
+		})
+	}
+}
