@@ -25,13 +25,31 @@ type compareDoneMsg struct {
 }
 
 // compareMoment is the moment compare mode reads, as `kviz compare --at-ms`
-// takes it: inside a rebalance, its start; otherwise now (the first
-// rebalance that starts at or after it is compared).
+// takes it (the first rebalance that starts at or after it is compared):
+// inside a rebalance, the scenario event that set it off — the latest at or
+// before its start and after the rebalance before it — so that protocols
+// that react sooner or later to that event are compared on the same
+// rebalance; outside one, now.
 func (a *App) compareMoment() int64 {
-	if r := a.info.currentRebalance(a.step); r >= 0 {
-		return a.info.rebalances[r].StartMs
+	k := a.info.currentRebalance(a.step)
+	if k < 0 {
+		return a.view().TimeMs
 	}
-	return a.view().TimeMs
+	r := a.info.rebalances[k]
+	floor := int64(0)
+	if k > 0 {
+		floor = a.info.rebalances[k-1].EndMs + 1
+	}
+	at := r.StartMs
+	if k == 0 {
+		at = 0 // the group's first rebalance: its members start at time 0
+	}
+	for _, ev := range a.sim.Scenario().Timeline {
+		if ev.AtMs >= floor && ev.AtMs <= r.StartMs {
+			at = min(at, ev.AtMs)
+		}
+	}
+	return at
 }
 
 // toggleCompare opens compare mode. Simulating the scenario once per

@@ -223,7 +223,10 @@ func (a App) compareDetail(r model.CompareRow, w int) []string {
 	if r.Err != nil || !r.Found {
 		return nil
 	}
-	out := []string{st.Label.Render(r.Strategy+": ") + st.Faint.Render(roundsText(r.Outcome))}
+	var out []string
+	for _, l := range wrap(r.Strategy+": "+roundsText(r.Outcome), w) {
+		out = append(out, st.Faint.Render(l))
+	}
 	for _, l := range a.movesLines(r.Outcome.Moves, w-2) {
 		out = append(out, "  "+l)
 	}
