@@ -1,8 +1,7 @@
 package model
 
 import (
-	"cmp"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/kvizlab/kviz/strategies"
@@ -15,13 +14,14 @@ type TP = strategies.TopicPartition
 // snapshots share them.
 
 func sortTPs(s []TP) []TP {
-	sort.Slice(s, func(i, j int) bool {
-		if s[i].Topic != s[j].Topic {
-			return strategies.JavaLess(s[i].Topic, s[j].Topic)
-		}
-		return s[i].Partition < s[j].Partition
-	})
+	strategies.SortTopicPartitions(s)
 	return s
+}
+
+// PartitionRuns names partitions for a person, the one way kviz does:
+// "t0:0–3,5; t1:2" (any order in, topic then partition order out).
+func PartitionRuns(tps []TP) string {
+	return strategies.FormatRuns(sortTPs(slices.Clone(tps)), 0)
 }
 
 // tpsOf flattens an assignor's topic -> partitions map. Assignors give each
@@ -97,12 +97,7 @@ func filterIn(a, b []TP, in bool) []TP {
 }
 
 // cmpTP is the order of sets: topic (Java String order), then partition.
-func cmpTP(a, b TP) int {
-	if a.Topic != b.Topic {
-		return strategies.JavaCompare(a.Topic, b.Topic)
-	}
-	return cmp.Compare(a.Partition, b.Partition)
-}
+var cmpTP = strategies.CompareTopicPartitions
 
 func sortedTPs(s []TP) bool {
 	for i := 1; i < len(s); i++ {
@@ -139,7 +134,7 @@ func fmtTPs(s []TP) string {
 		if i > 0 {
 			b = append(b, ", "...)
 		}
-		b = appendTP(b, tp)
+		b = tp.AppendTo(b)
 	}
 	return string(append(b, ']'))
 }
