@@ -20,10 +20,10 @@ type fakeSim struct {
 // frame is one step: what happened and who owns what afterwards.
 type frame struct {
 	ms       int64
-	kind     string
+	kind     model.StepKind
 	member   string
 	text     string
-	state    string
+	state    model.GroupState
 	gen      int32
 	members  []string           // present, in join order
 	owned    map[string][]int32 // member -> partitions of topic "orders"
@@ -79,7 +79,7 @@ func (f *fakeSim) StepLine(i int) model.Step {
 
 func (f *fakeSim) View(i int) *model.GroupView {
 	fr := f.frames[i]
-	v := &model.GroupView{TimeMs: fr.ms, GroupID: f.sc.GroupID, Protocol: f.sc.Protocol, Strategy: f.sc.Strategy,
+	v := &model.GroupView{TimeMs: fr.ms, GroupID: f.sc.GroupID, Protocol: model.Protocol(f.sc.Protocol), Strategy: f.sc.Strategy,
 		State: fr.state, Generation: fr.gen, Leader: "c1", CoordinatorBroker: 2, CoordinatorPartition: 12,
 		Topics: []model.TopicView{{Name: "orders", Partitions: 6}}}
 	tps := func(ps []int32) []strategies.TopicPartition {
