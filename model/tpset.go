@@ -86,7 +86,7 @@ func filterIn(a, b []TP, in bool) []TP {
 	}
 	j := 0
 	for _, tp := range a {
-		for j < len(b) && cmpTP(b[j], tp) < 0 {
+		for j < len(b) && CompareTPs(b[j], tp) < 0 {
 			j++
 		}
 		if (j < len(b) && b[j] == tp) == in {
@@ -96,12 +96,16 @@ func filterIn(a, b []TP, in bool) []TP {
 	return out
 }
 
-// cmpTP is the order of sets: topic (Java String order), then partition.
-var cmpTP = strategies.CompareTopicPartitions
+// CompareTPs is the order of partitions and of sets: topic (Java String
+// order), then partition.
+func CompareTPs(a, b TP) int { return strategies.CompareTopicPartitions(a, b) }
+
+// MaxPartitions is the most partitions a topic may have in a scenario.
+const MaxPartitions = strategies.MaxPartitions
 
 func sortedTPs(s []TP) bool {
 	for i := 1; i < len(s); i++ {
-		if cmpTP(s[i-1], s[i]) > 0 {
+		if CompareTPs(s[i-1], s[i]) > 0 {
 			return false
 		}
 	}
