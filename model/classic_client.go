@@ -46,7 +46,7 @@ func (c *client) sendJoin() {
 
 // joinFailed: the coordinator is gone; find the new one and join again.
 func (c *client) joinFailed(errName string) {
-	c.w.record("JoinGroupResponse", c.id, errName, false, fmt.Sprintf("%s's JoinGroup fails with %s: it looks for the coordinator again.", c.id, errName))
+	c.w.record(KindJoinGroupResponse, c.id, errName, false, fmt.Sprintf("%s's JoinGroup fails with %s: it looks for the coordinator again.", c.id, errName))
 	c.phase = phaseUnjoined
 	c.rejoinNeeded = true
 	c.coordinatorLost(c.joinGroup)
@@ -60,21 +60,21 @@ func (c *client) onJoinPrepare() {
 	c.heldLost = nil
 	if c.generation < 0 || c.memberID == "" {
 		if len(held) > 0 {
-			c.callback("PartitionsLost", "onPartitionsLost", held, fmt.Sprintf(
+			c.callback(KindPartitionsLost, held, fmt.Sprintf(
 				"its generation was reset, so they count as lost: another member may already own them"))
 			c.giveUp(held)
 		}
 		return
 	}
 	if c.eager {
-		c.callback("PartitionsRevoked", "onPartitionsRevoked", c.owned,
+		c.callback(KindPartitionsRevoked, c.owned,
 			"eager protocol: every member gives up everything before it rejoins")
 		c.giveUp(c.owned)
 		return
 	}
 	gone := minus(c.owned, onTopics(c.owned, c.topics))
 	if len(gone) > 0 {
-		c.callback("PartitionsRevoked", "onPartitionsRevoked", gone, "they belong to topics it no longer subscribes to")
+		c.callback(KindPartitionsRevoked, gone, "they belong to topics it no longer subscribes to")
 		c.giveUp(gone)
 	}
 }
@@ -89,9 +89,10 @@ func (c *client) giveUp(tps []TP) {
 }
 
 // callback records one rebalance-listener call as a step.
-func (c *client) callback(kind, name string, tps []TP, why string) {
+func (c *client) callback(kind StepKind, tps []TP, why string) {
+	name := kind.ListenerMethod()
 	c.lastCallback = fmt.Sprintf("%s(%s)", name, fmtTPs(tps))
-	if kind != "PartitionsAssigned" {
+	if kind != KindPartitionsAssigned {
 		// The step shows the member inside the callback: it still holds
 		// them (to commit); the caller drops them after the step.
 		c.revoking = tps
@@ -109,7 +110,7 @@ func (c *client) onJoinResponse(r joinResponse) {
 	case "MEMBER_ID_REQUIRED":
 		c.memberID = r.memberID
 		c.changed()
-		c.w.record("JoinGroupResponse", c.id, r.err, false, fmt.Sprintf(
+		c.w.record(KindJoinGroupResponse, c.id, r.err, false, fmt.Sprintf(
 			"The coordinator answers %s: MEMBER_ID_REQUIRED, use member id %s (KIP-394). It rejoins at once.", c.id, r.memberID))
 		c.sendJoin()
 		return
@@ -128,7 +129,7 @@ func (c *client) onJoinResponse(r joinResponse) {
 	case c.isLeader:
 		role = fmt.Sprintf("it is the leader and gets the %d members' subscriptions", len(r.members))
 	}
-	c.w.record("JoinGroupResponse", c.id, "NONE", false, fmt.Sprintf(
+	c.w.record(KindJoinGroupResponse, c.id, "NONE", false, fmt.Sprintf(
 		"The coordinator answers %s's JoinGroup: generation %d, protocol %s; %s.", c.id, r.generation, r.protocol, role))
 	c.startHeartbeats()
 	var assignments map[string][]TP
@@ -168,12 +169,12 @@ func (c *client) joinError(errName string) {
 	switch errName {
 	case "FENCED_INSTANCE_ID":
 		c.stop(StatusFenced)
-		c.w.record("JoinGroupResponse", c.id, errName, false, fmt.Sprintf(
+		c.w.record(KindJoinGroupResponse, c.id, errName, false, fmt.Sprintf(
 			"The coordinator answers %s: FENCED_INSTANCE_ID, another process uses group.instance.id %s. The consumer stops (fatal).", c.id, c.instance))
 		return
 	case "INCONSISTENT_GROUP_PROTOCOL":
 		c.stop(StatusFenced)
-		c.w.record("JoinGroupResponse", c.id, errName, false, fmt.Sprintf(
+		c.w.record(KindJoinGroupResponse, c.id, errName, false, fmt.Sprintf(
 			"The coordinator answers %s: INCONSISTENT_GROUP_PROTOCOL, none of its assignors %v is supported by every member. poll() throws; the consumer stops.", c.id, c.strategies))
 		return
 	case "NOT_COORDINATOR", "COORDINATOR_NOT_AVAILABLE":
@@ -182,7 +183,7 @@ func (c *client) joinError(errName string) {
 	default:
 		what = c.resetFor(errName, "joins again")
 	}
-	c.w.record("JoinGroupResponse", c.id, errName, false, fmt.Sprintf("The coordinator answers %s's JoinGroup with %s: %s.", c.id, errName, what))
+	c.w.record(KindJoinGroupResponse, c.id, errName, false, fmt.Sprintf("The coordinator answers %s's JoinGroup with %s: %s.", c.id, errName, what))
 	c.phase = phaseUnjoined
 	c.requestRejoin(strings.ToLower(errName))
 }
@@ -224,12 +225,12 @@ func (c *client) assign(r joinResponse) (map[string][]TP, []strategies.Withheld,
 		}
 		text += "; withheld until their owner revokes them: " + strings.Join(wh, ", ")
 	}
-	c.w.record("AssignmentComputed", c.id, "", false, text+".")
+	c.w.record(KindAssignmentComputed, c.id, "", false, text+".")
 	return out, res.Withheld, true
 }
 
 func (c *client) syncFailed(errName string) {
-	c.w.record("SyncGroupResponse", c.id, errName, false, fmt.Sprintf("%s's SyncGroup fails with %s: it looks for the coordinator again.", c.id, errName))
+	c.w.record(KindSyncGroupResponse, c.id, errName, false, fmt.Sprintf("%s's SyncGroup fails with %s: it looks for the coordinator again.", c.id, errName))
 	c.phase = phaseUnjoined
 	c.rejoinNeeded = true
 	c.coordinatorLost(c.joinGroup)
@@ -243,16 +244,16 @@ func (c *client) onSyncResponse(s syncResponse) {
 		return
 	case "FENCED_INSTANCE_ID":
 		c.stop(StatusFenced)
-		c.w.record("SyncGroupResponse", c.id, s.err, false, fmt.Sprintf("%s is fenced: another process took group.instance.id %s. It stops.", c.id, c.instance))
+		c.w.record(KindSyncGroupResponse, c.id, s.err, false, fmt.Sprintf("%s is fenced: another process took group.instance.id %s. It stops.", c.id, c.instance))
 		return
 	default:
 		what := c.resetFor(s.err, "rejoins")
-		c.w.record("SyncGroupResponse", c.id, s.err, false, fmt.Sprintf("The coordinator answers %s's SyncGroup with %s: %s.", c.id, s.err, what))
+		c.w.record(KindSyncGroupResponse, c.id, s.err, false, fmt.Sprintf("The coordinator answers %s's SyncGroup with %s: %s.", c.id, s.err, what))
 		c.phase = phaseUnjoined
 		c.requestRejoin(strings.ToLower(s.err))
 		return
 	}
-	c.w.record("SyncGroupResponse", c.id, "NONE", false, fmt.Sprintf(
+	c.w.record(KindSyncGroupResponse, c.id, "NONE", false, fmt.Sprintf(
 		"%s receives its assignment for generation %d: %s.", c.id, c.generation, fmtTPs(s.assignment)))
 	c.onJoinComplete(s.assignment, s.withheld)
 }
@@ -270,7 +271,7 @@ func (c *client) onJoinComplete(assigned, withheld []TP) {
 	}
 	if !c.eager {
 		if revoked := minus(c.owned, assigned); len(revoked) > 0 {
-			c.callback("PartitionsRevoked", "onPartitionsRevoked", revoked,
+			c.callback(KindPartitionsRevoked, revoked,
 				"the assignment moves them to another member; it rejoins so the follow-up rebalance can hand them over")
 			c.giveUp(revoked)
 			c.rejoinNeeded = true
@@ -287,6 +288,6 @@ func (c *client) onJoinComplete(assigned, withheld []TP) {
 	}
 	c.revoking = minus(c.revoking, assigned)
 	c.setStatus(c.activeStatus())
-	c.callback("PartitionsAssigned", "onPartitionsAssigned", added, "")
+	c.callback(KindPartitionsAssigned, added, "")
 	c.poll()
 }

@@ -2,22 +2,14 @@ package model
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/kvizlab/kviz/strategies"
 )
 
-// Classic group states (ClassicGroupState).
-const (
-	Empty               = "Empty"
-	PreparingRebalance  = "PreparingRebalance"
-	CompletingRebalance = "CompletingRebalance"
-	Stable              = "Stable"
-	Dead                = "Dead"
-)
-
 // validPrevious is Kafka's table of valid previous states; any other
 // transition is a bug in the simulator.
-var validPrevious = map[string][]string{
+var validPrevious = map[GroupState][]GroupState{
 	Empty:               {PreparingRebalance},
 	PreparingRebalance:  {Stable, CompletingRebalance, Empty},
 	CompletingRebalance: {PreparingRebalance},
@@ -26,14 +18,16 @@ var validPrevious = map[string][]string{
 }
 
 // ValidClassicTransition reports whether Kafka allows from -> to.
-func ValidClassicTransition(from, to string) bool { return contains(validPrevious[to], from) }
+func ValidClassicTransition(from, to GroupState) bool {
+	return slices.Contains(validPrevious[to], from)
+}
 
 // classicGroup is the coordinator's side of a classic group, as Kafka 4.0's
 // group coordinator (GroupMetadataManager + ClassicGroup) keeps it.
 type classicGroup struct {
 	w          *world
-	state      string
-	prevState  string
+	state      GroupState
+	prevState  GroupState
 	generation int32
 	protocol   string // selected assignor (Kafka name); "" when Empty
 	selected   strategies.Assignor
@@ -94,7 +88,7 @@ func (m *cMember) answerSync(r syncResponse) {
 // storedGroup is the group as last written to the log: what a new
 // coordinator restores.
 type storedGroup struct {
-	state      string
+	state      GroupState
 	generation int32
 	selected   strategies.Assignor
 	protocol   string
@@ -134,7 +128,7 @@ func (g *classicGroup) settled() bool {
 }
 
 // transition moves the group to a new state, refusing what Kafka refuses.
-func (g *classicGroup) transition(to string) bool {
+func (g *classicGroup) transition(to GroupState) bool {
 	if !ValidClassicTransition(g.state, to) {
 		g.w.fail("invalid group transition %s -> %s", g.state, to)
 		return false
@@ -204,7 +198,7 @@ func (g *classicGroup) sessionExpired(id string) {
 		g.touchSession(m)
 		return
 	}
-	g.w.record("SessionExpired", m.client, "", false, fmt.Sprintf(
+	g.w.record(KindSessionExpired, m.client, "", false, fmt.Sprintf(
 		"No heartbeat from %s for session.timeout.ms (%d ms): the coordinator removes %s.", m.client, m.sessionTimeout, id))
 	g.removeAndUpdate(id, fmt.Sprintf("%s's session expired", m.client))
 }
@@ -255,12 +249,12 @@ func (g *classicGroup) prepareRebalance(reason string) {
 	if initial {
 		delay := g.w.sc.InitialRebalanceDelayMs
 		remaining := max(g.rebalanceTimeout()-delay, 0)
-		g.w.record("GroupStateChanged", "", "", false, fmt.Sprintf(
+		g.w.record(KindGroupStateChanged, "", "", false, fmt.Sprintf(
 			"Rebalance: %s. The group was Empty, so the join phase waits group.initial.rebalance.delay.ms (%d ms) for more members.", reason, delay))
 		g.scheduleInitial(delay, remaining)
 		return
 	}
-	g.w.record("GroupStateChanged", "", "", false, fmt.Sprintf(
+	g.w.record(KindGroupStateChanged, "", "", false, fmt.Sprintf(
 		"Rebalance: %s. Members learn it from their next heartbeat (REBALANCE_IN_PROGRESS) and must rejoin.", reason))
 	g.maybeCompleteJoinElseSchedule()
 }
@@ -275,7 +269,7 @@ func (g *classicGroup) scheduleInitial(delay, remaining int64) {
 		if g.newMemberAdded && remaining != 0 {
 			g.newMemberAdded = false
 			next := min(g.w.sc.InitialRebalanceDelayMs, remaining)
-			g.w.record("RebalanceDelayed", "", "", false, fmt.Sprintf(
+			g.w.record(KindRebalanceDelayed, "", "", false, fmt.Sprintf(
 				"Members joined during the initial delay: the join phase waits %d ms more.", next))
 			g.scheduleInitial(next, max(remaining-delay, 0))
 			return
@@ -313,13 +307,13 @@ func (g *classicGroup) completeJoin() {
 	for _, id := range g.order.Keys() {
 		m := g.members[id]
 		if !m.awaitingJoin && m.instance == "" {
-			g.w.record("MemberRemoved", m.client, "", false, fmt.Sprintf(
+			g.w.record(KindMemberRemoved, m.client, "", false, fmt.Sprintf(
 				"%s did not rejoin within the rebalance timeout (%d ms): the coordinator removes it.", m.client, g.rebalanceTimeout()))
 			g.remove(id)
 		}
 	}
 	if !g.electJoinedLeader() && len(g.members) > 0 {
-		g.w.record("RebalanceDelayed", "", "", false,
+		g.w.record(KindRebalanceDelayed, "", "", false,
 			"No member has rejoined yet: the join phase waits another rebalance timeout.")
 		g.joinTimer = g.w.clock.after(g.rebalanceTimeout(), false, func() {
 			g.joinTimer = nil
@@ -334,7 +328,7 @@ func (g *classicGroup) completeJoin() {
 	if len(g.members) == 0 {
 		g.protocol = ""
 		if g.transition(Empty) {
-			g.w.record("GroupStateChanged", "", "", false, fmt.Sprintf(
+			g.w.record(KindGroupStateChanged, "", "", false, fmt.Sprintf(
 				"The join phase ends with no members: generation %d, the group is Empty.", g.generation))
 			g.store()
 		}
@@ -346,7 +340,7 @@ func (g *classicGroup) completeJoin() {
 	if !g.transition(CompletingRebalance) {
 		return
 	}
-	g.w.record("GroupStateChanged", "", "", false, fmt.Sprintf(
+	g.w.record(KindGroupStateChanged, "", "", false, fmt.Sprintf(
 		"Everyone has joined: generation %d, protocol %s%s, leader %s. The coordinator answers every JoinGroup; only the leader's answer lists the members.",
 		g.generation, g.protocol, why, g.clientOf(g.leader)))
 	for _, id := range g.order.Keys() {
@@ -376,7 +370,7 @@ func (g *classicGroup) keepStaticLaggards() {
 		}
 		if c := g.w.byID[m.client]; c != nil && c.running && c.memberID == id && len(c.owned) > 0 {
 			g.w.orphan(m.client, id)
-			g.w.record("StaticMemberKept", m.client, "", false, fmt.Sprintf(
+			g.w.record(KindStaticMemberKept, m.client, "", false, fmt.Sprintf(
 				"%s is static and has not rejoined: it stays in the group and gets an assignment, but what it still holds from the old generation is no longer its own.", m.client))
 		}
 	}
@@ -428,7 +422,7 @@ func (g *classicGroup) syncExpired() {
 		return
 	}
 	for _, id := range missing {
-		g.w.record("MemberRemoved", g.clientOf(id), "", false, fmt.Sprintf(
+		g.w.record(KindMemberRemoved, g.clientOf(id), "", false, fmt.Sprintf(
 			"%s sent no SyncGroup within the rebalance timeout: the coordinator removes it.", g.clientOf(id)))
 		g.remove(id)
 	}

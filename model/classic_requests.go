@@ -40,7 +40,7 @@ type syncResponse struct {
 func (g *classicGroup) handleJoin(c *client, req joinRequest, reply func(joinResponse)) {
 	who := c.id
 	if !g.supportsProtocols(req.protocols) {
-		g.w.record("JoinGroupRequest", who, "", false, fmt.Sprintf(
+		g.w.record(KindJoinGroupRequest, who, "", false, fmt.Sprintf(
 			"%s sends JoinGroup with assignors %v; the group's members share none of them.", who, req.protocols))
 		reply(joinResponse{err: "INCONSISTENT_GROUP_PROTOCOL"})
 		return
@@ -52,13 +52,13 @@ func (g *classicGroup) handleJoin(c *client, req joinRequest, reply func(joinRes
 		// KIP-394: a dynamic member first gets an id, then joins with it.
 		id := g.w.newMemberID(c.id)
 		g.pending[id] = g.w.clock.after(g.w.sc.SessionTimeoutMs, false, func() { g.pendingExpired(id, c.id) })
-		g.w.record("JoinGroupRequest", who, "", false, fmt.Sprintf(
+		g.w.record(KindJoinGroupRequest, who, "", false, fmt.Sprintf(
 			"%s sends JoinGroup with no member id (%s); the coordinator makes it member id %s and asks it to rejoin with it.", who, req.reason, id))
 		reply(joinResponse{err: "MEMBER_ID_REQUIRED", memberID: id, generation: -1})
 	case g.pending[req.memberID] != nil:
 		g.w.clock.cancel(g.pending[req.memberID])
 		delete(g.pending, req.memberID)
-		g.w.record("JoinGroupRequest", who, "", false, fmt.Sprintf(
+		g.w.record(KindJoinGroupRequest, who, "", false, fmt.Sprintf(
 			"%s rejoins with member id %s; the coordinator adds it to the group.", who, req.memberID))
 		g.addMemberAndRebalance(c, req.memberID, req, reply, fmt.Sprintf("%s joined", who))
 	default:
@@ -73,7 +73,7 @@ func (g *classicGroup) pendingExpired(id, client string) {
 		return
 	}
 	delete(g.pending, id)
-	g.w.record("MemberRemoved", client, "", false, fmt.Sprintf(
+	g.w.record(KindMemberRemoved, client, "", false, fmt.Sprintf(
 		"Member id %s was never used to join within session.timeout.ms: the coordinator forgets it.", id))
 	g.maybeCompleteJoinPhase()
 }
@@ -104,13 +104,13 @@ func (g *classicGroup) joinStatic(c *client, req joinRequest, reply func(joinRes
 	old, known := g.instances[req.instance]
 	id := g.w.newMemberID(req.instance)
 	if !known {
-		g.w.record("JoinGroupRequest", c.id, "", false, fmt.Sprintf(
+		g.w.record(KindJoinGroupRequest, c.id, "", false, fmt.Sprintf(
 			"%s (static, group.instance.id %s) sends JoinGroup; static members skip MEMBER_ID_REQUIRED: it joins as %s.", c.id, req.instance, id))
 		g.addMemberAndRebalance(c, id, req, reply, fmt.Sprintf("static member %s joined", c.id))
 		return
 	}
 	om := g.members[old]
-	g.w.record("JoinGroupRequest", c.id, "", false, fmt.Sprintf(
+	g.w.record(KindJoinGroupRequest, c.id, "", false, fmt.Sprintf(
 		"%s (static, group.instance.id %s) sends JoinGroup with no member id; the coordinator replaces member id %s with %s.", c.id, req.instance, old, id))
 	om.answerJoin(joinResponse{err: "FENCED_INSTANCE_ID"})
 	om.answerSync(syncResponse{err: "FENCED_INSTANCE_ID"})
@@ -135,7 +135,7 @@ func (g *classicGroup) joinStatic(c *client, req joinRequest, reply func(joinRes
 		// Same protocol for the next generation: no rebalance, no new
 		// generation; the member gets its stored assignment back.
 		g.store()
-		g.w.record("MemberReplaced", c.id, "", false, fmt.Sprintf(
+		g.w.record(KindMemberReplaced, c.id, "", false, fmt.Sprintf(
 			"%s restarted within session.timeout.ms and the group is Stable: no rebalance, generation stays %d.", c.id, g.generation))
 		nm.pendingSync = true
 		reply(g.joinResult(id, wasLeader))
@@ -152,18 +152,18 @@ func (g *classicGroup) joinStatic(c *client, req joinRequest, reply func(joinRes
 func (g *classicGroup) joinKnown(c *client, req joinRequest, reply func(joinResponse)) {
 	m := g.members[req.memberID]
 	if errName := g.memberError(req.memberID, req.instance); errName != "" {
-		g.w.record("JoinGroupRequest", c.id, "", false, fmt.Sprintf("%s sends JoinGroup as %s.", c.id, req.memberID))
+		g.w.record(KindJoinGroupRequest, c.id, "", false, fmt.Sprintf("%s sends JoinGroup as %s.", c.id, req.memberID))
 		reply(joinResponse{err: errName})
 		return
 	}
 	if g.state == Empty || g.state == Dead {
-		g.w.record("JoinGroupRequest", c.id, "", false, fmt.Sprintf("%s sends JoinGroup as %s.", c.id, req.memberID))
+		g.w.record(KindJoinGroupRequest, c.id, "", false, fmt.Sprintf("%s sends JoinGroup as %s.", c.id, req.memberID))
 		reply(joinResponse{err: "UNKNOWN_MEMBER_ID"})
 		return
 	}
 	changed := !slices.Equal(m.topics, req.topics) || !slices.Equal(m.owned, req.owned) || m.ownedGen != req.ownedGen ||
 		!slices.Equal(m.protocols, req.protocols)
-	g.w.record("JoinGroupRequest", c.id, "", false, fmt.Sprintf("%s rejoins as %s (%s).", c.id, req.memberID, req.reason))
+	g.w.record(KindJoinGroupRequest, c.id, "", false, fmt.Sprintf("%s rejoins as %s (%s).", c.id, req.memberID, req.reason))
 	update := func() {
 		m.topics, m.owned, m.ownedGen, m.prevAssigned, m.protocols = req.topics, req.owned, req.ownedGen, req.prevAssigned, req.protocols
 		m.awaitingJoin, m.joinReply = true, reply
@@ -225,7 +225,7 @@ func (g *classicGroup) handleSync(c *client, id, instance string, gen int32, ass
 	if assignments != nil {
 		what = "the assignment it computed"
 	}
-	g.w.record("SyncGroupRequest", c.id, "", false, fmt.Sprintf("%s sends SyncGroup for generation %d with %s.", c.id, gen, what))
+	g.w.record(KindSyncGroupRequest, c.id, "", false, fmt.Sprintf("%s sends SyncGroup for generation %d with %s.", c.id, gen, what))
 	if errName != "" {
 		reply(syncResponse{err: errName})
 		return
@@ -251,7 +251,7 @@ func (g *classicGroup) handleSync(c *client, id, instance string, gen int32, ass
 		return
 	}
 	g.store()
-	g.w.record("GroupStateChanged", "", "", false, fmt.Sprintf(
+	g.w.record(KindGroupStateChanged, "", "", false, fmt.Sprintf(
 		"The coordinator stores the leader's assignment: generation %d is Stable.", g.generation))
 	for _, mid := range g.order.Keys() {
 		if pm := g.members[mid]; pm.awaitingSync {
@@ -303,10 +303,10 @@ func (g *classicGroup) handleHeartbeat(id, instance string, gen int32) string {
 
 func (g *classicGroup) handleLeave(c *client, id string) {
 	if g.members[id] == nil {
-		g.w.record("LeaveGroupRequest", c.id, "", false, fmt.Sprintf("%s sends LeaveGroup as %s, which the group does not know (UNKNOWN_MEMBER_ID).", c.id, id))
+		g.w.record(KindLeaveGroupRequest, c.id, "", false, fmt.Sprintf("%s sends LeaveGroup as %s, which the group does not know (UNKNOWN_MEMBER_ID).", c.id, id))
 		return
 	}
-	g.w.record("LeaveGroupRequest", c.id, "", false, fmt.Sprintf("%s sends LeaveGroup; the coordinator removes it at once.", c.id))
+	g.w.record(KindLeaveGroupRequest, c.id, "", false, fmt.Sprintf("%s sends LeaveGroup; the coordinator removes it at once.", c.id))
 	g.removeAndUpdate(id, fmt.Sprintf("%s left the group", c.id))
 }
 
@@ -348,7 +348,7 @@ func (g *classicGroup) moved(from, to int) {
 	}
 	g.broker = to
 	if to < 0 {
-		g.w.record("CoordinatorMoved", "", "", false, fmt.Sprintf(
+		g.w.record(KindCoordinatorMoved, "", "", false, fmt.Sprintf(
 			"Broker %d unloads %s; no broker leads partition %d now, so FindCoordinator answers COORDINATOR_NOT_AVAILABLE.", from, g.w.sc.GroupID, g.w.cluster.groupPartition))
 		return
 	}
@@ -358,7 +358,7 @@ func (g *classicGroup) moved(from, to int) {
 	if from >= 0 {
 		lost = fmt.Sprintf(" Broker %d's in-memory state (any rebalance in flight) is lost;", from)
 	}
-	g.w.record("CoordinatorMoved", "", "", false, fmt.Sprintf(
+	g.w.record(KindCoordinatorMoved, "", "", false, fmt.Sprintf(
 		"Broker %d becomes the coordinator of %s.%s it replays __consumer_offsets partition %d and restores the group %s. Members rediscover it with FindCoordinator.",
 		to, g.w.sc.GroupID, lost, g.w.cluster.groupPartition, what))
 }

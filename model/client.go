@@ -146,7 +146,7 @@ func (c *client) start() {
 	if c.instance != "" {
 		kind = fmt.Sprintf("static, group.instance.id %s", c.instance)
 	}
-	c.w.record("MemberStarted", c.id, "", false, fmt.Sprintf("%s starts (%s), subscribing to %v.", c.id, kind, c.topics))
+	c.w.record(KindMemberStarted, c.id, "", false, fmt.Sprintf("%s starts (%s), subscribing to %v.", c.id, kind, c.topics))
 	c.rejoinNeeded = true
 	c.rejoinReason = "it is starting"
 	c.poll()
@@ -167,7 +167,7 @@ func (c *client) findCoordinator(then func()) {
 		asked := cl.anyUp()
 		coord := cl.coordinator()
 		if asked < 0 || coord < 0 {
-			c.w.record("FindCoordinatorRequest", c.id, "", false, fmt.Sprintf(
+			c.w.record(KindFindCoordinatorRequest, c.id, "", false, fmt.Sprintf(
 				"%s looks for the coordinator of %s: COORDINATOR_NOT_AVAILABLE (partition %d has no leader); it retries in %d ms.",
 				c.id, c.w.sc.GroupID, cl.groupPartition, c.findBackoff))
 			backoff := c.findBackoff
@@ -182,7 +182,7 @@ func (c *client) findCoordinator(then func()) {
 			})
 			return
 		}
-		c.w.record("FindCoordinatorRequest", c.id, "", false, fmt.Sprintf(
+		c.w.record(KindFindCoordinatorRequest, c.id, "", false, fmt.Sprintf(
 			"%s asks broker %d for the coordinator of %s: broker %d, leader of __consumer_offsets partition %d (abs(hashCode(%q)) %% %d).",
 			c.id, asked, c.w.sc.GroupID, coord, cl.groupPartition, c.w.sc.GroupID, c.w.sc.OffsetsPartitions))
 		c.reply(false, func() {
@@ -229,7 +229,7 @@ func (c *client) poll() {
 // stall: the application does not call poll() for ms.
 func (c *client) stall(ms int64) {
 	if !c.running {
-		c.w.record("PollStalled", c.id, "", false, fmt.Sprintf("%s is not running; nothing stalls.", c.id))
+		c.w.record(KindPollStalled, c.id, "", false, fmt.Sprintf("%s is not running; nothing stalls.", c.id))
 		return
 	}
 	c.w.clock.cancel(c.stallEnd)
@@ -242,7 +242,7 @@ func (c *client) stall(ms int64) {
 		note = fmt.Sprintf("longer than max.poll.interval.ms (%d ms): the poll timer will expire.", maxPoll)
 		c.pollTimer = c.w.clock.after(maxPoll, false, c.pollExpired)
 	}
-	c.w.record("PollStalled", c.id, "", false, fmt.Sprintf("%s stops calling poll() for %d ms (slow processing), %s", c.id, ms, note))
+	c.w.record(KindPollStalled, c.id, "", false, fmt.Sprintf("%s stops calling poll() for %d ms (slow processing), %s", c.id, ms, note))
 	c.stallEnd = c.w.clock.after(ms, false, c.stallOver)
 }
 
@@ -252,7 +252,7 @@ func (c *client) stallOver() {
 	c.pollTimer = nil
 	c.stalled = false
 	c.setStatus(c.activeStatus())
-	c.w.record("PollResumed", c.id, "", false, fmt.Sprintf("%s calls poll() again.", c.id))
+	c.w.record(KindPollResumed, c.id, "", false, fmt.Sprintf("%s calls poll() again.", c.id))
 	if c.pollTimedOut && !c.w.consumer { // the consumer protocol handles it in kipPoll
 		c.pollTimedOut = false
 		c.rejoinNeeded = true
@@ -279,11 +279,11 @@ func (c *client) activeStatus() string {
 // crash kills the process: no callbacks, no LeaveGroup.
 func (c *client) crash() {
 	if !c.running {
-		c.w.record("MemberCrashed", c.id, "", false, fmt.Sprintf("%s is not running.", c.id))
+		c.w.record(KindMemberCrashed, c.id, "", false, fmt.Sprintf("%s is not running.", c.id))
 		return
 	}
 	c.stop(StatusCrashed)
-	c.w.record("MemberCrashed", c.id, "", false, fmt.Sprintf(
+	c.w.record(KindMemberCrashed, c.id, "", false, fmt.Sprintf(
 		"%s crashes: no callback, no LeaveGroup. Its partitions go unconsumed until the coordinator notices (session.timeout.ms %d ms).", c.id, c.sessionTimeout()))
 }
 
@@ -320,17 +320,17 @@ func (c *client) restart() {
 func (c *client) subscribe(topics []string) {
 	if !c.running {
 		c.topics = topics
-		c.w.record("MemberStarted", c.id, "", false, fmt.Sprintf("%s is not running; it will subscribe to %v when it starts.", c.id, topics))
+		c.w.record(KindMemberStarted, c.id, "", false, fmt.Sprintf("%s is not running; it will subscribe to %v when it starts.", c.id, topics))
 		return
 	}
 	old := c.topics
 	if slices.Equal(old, topics) {
-		c.w.record("SubscriptionChanged", c.id, "", false, fmt.Sprintf("%s subscribes to %v again: nothing changes.", c.id, topics))
+		c.w.record(KindSubscriptionChanged, c.id, "", false, fmt.Sprintf("%s subscribes to %v again: nothing changes.", c.id, topics))
 		return
 	}
 	c.topics = topics
 	c.changed()
-	c.w.record("SubscriptionChanged", c.id, "", false, fmt.Sprintf("%s changes its subscription from %v to %v.", c.id, old, topics))
+	c.w.record(KindSubscriptionChanged, c.id, "", false, fmt.Sprintf("%s changes its subscription from %v to %v.", c.id, old, topics))
 	if c.w.consumer {
 		c.kipSubscriptionChanged()
 		return

@@ -134,7 +134,7 @@ func (c *cluster) view() []BrokerView {
 // live in-sync replica; if that includes the group's, the coordinator moves.
 func (c *cluster) fail(b int) {
 	if !c.up[b] {
-		c.w.record("BrokerFailed", "", "", false, fmt.Sprintf("Broker %d is already down.", b))
+		c.w.record(KindBrokerFailed, "", "", false, fmt.Sprintf("Broker %d is already down.", b))
 		return
 	}
 	before := c.coordinator()
@@ -160,7 +160,7 @@ func (c *cluster) fail(b int) {
 			text += fmt.Sprintf(" It was the coordinator of %s, and partition %d has no live replica left.", c.w.sc.GroupID, c.groupPartition)
 		}
 	}
-	c.w.record("BrokerFailed", "", "", false, text)
+	c.w.record(KindBrokerFailed, "", "", false, text)
 	if before == b {
 		c.w.coordinatorMoved(before, after)
 	}
@@ -171,7 +171,7 @@ func (c *cluster) fail(b int) {
 // leader.imbalance.check.interval.seconds, is not simulated.)
 func (c *cluster) recover(b int) {
 	if c.up[b] {
-		c.w.record("BrokerRecovered", "", "", false, fmt.Sprintf("Broker %d is already up.", b))
+		c.w.record(KindBrokerRecovered, "", "", false, fmt.Sprintf("Broker %d is already up.", b))
 		return
 	}
 	before := c.coordinator()
@@ -186,7 +186,7 @@ func (c *cluster) recover(b int) {
 	if before < 0 && after >= 0 {
 		text += fmt.Sprintf(" It leads __consumer_offsets partition %d again, so %s has a coordinator.", c.groupPartition, c.w.sc.GroupID)
 	}
-	c.w.record("BrokerRecovered", "", "", false, text)
+	c.w.record(KindBrokerRecovered, "", "", false, text)
 	if before < 0 && after >= 0 {
 		c.w.coordinatorMoved(before, after)
 	}

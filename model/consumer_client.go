@@ -10,8 +10,8 @@ import (
 type kipClient struct {
 	c            *client
 	epoch        int32
-	state        string // the coordinator's view of the member, shown in the lab
-	assigned     []TP   // the last assignment the coordinator sent
+	state        MemberState // the coordinator's view of the member, shown in the lab
+	assigned     []TP        // the last assignment the coordinator sent
 	sentTopics   []string
 	joined       bool
 	inflight     bool
@@ -45,7 +45,7 @@ func (c *client) kipPoll() {
 		c.pollTimedOut = false
 		if lost := union(c.owned, c.heldLost); len(lost) > 0 {
 			c.heldLost = nil
-			c.callback("PartitionsLost", "onPartitionsLost", lost, "it left the group when its poll timed out")
+			c.callback(KindPartitionsLost, lost, "it left the group when its poll timed out")
 			c.giveUp(lost)
 		}
 		k.joined, k.epoch = false, joinEpoch
@@ -92,7 +92,7 @@ func (c *client) kipHeartbeat() {
 		c.reply(routine, func() { c.kipResponse(req, r, routine) })
 	}, func(e string) {
 		k.inflight = false
-		c.w.record("ConsumerGroupHeartbeatResponse", c.id, e, false, fmt.Sprintf("%s's heartbeat fails with %s: it looks for the coordinator again.", c.id, e))
+		c.w.record(KindConsumerGroupHeartbeatResponse, c.id, e, false, fmt.Sprintf("%s's heartbeat fails with %s: it looks for the coordinator again.", c.id, e))
 		c.coordinatorLost(c.kipHeartbeat)
 	})
 }
@@ -103,10 +103,10 @@ func (c *client) kipResponse(req kRequest, r kResponse, routine bool) {
 	switch r.err {
 	case "NONE":
 	case "FENCED_MEMBER_EPOCH", "UNKNOWN_MEMBER_ID":
-		c.w.record("ConsumerGroupHeartbeatResponse", c.id, r.err, false, fmt.Sprintf(
+		c.w.record(KindConsumerGroupHeartbeatResponse, c.id, r.err, false, fmt.Sprintf(
 			"The coordinator answers %s with %s: it gives up its partitions as lost and rejoins with epoch 0.", c.id, r.err))
 		if len(c.owned) > 0 {
-			c.callback("PartitionsLost", "onPartitionsLost", c.owned, "it was fenced")
+			c.callback(KindPartitionsLost, c.owned, "it was fenced")
 			c.giveUp(c.owned)
 		}
 		k.joined, k.epoch, k.assigned, k.state = false, joinEpoch, nil, ""
@@ -115,11 +115,11 @@ func (c *client) kipResponse(req kRequest, r kResponse, routine bool) {
 		return
 	case "UNRELEASED_INSTANCE_ID":
 		c.stop(StatusFenced)
-		c.w.record("ConsumerGroupHeartbeatResponse", c.id, r.err, false, fmt.Sprintf(
+		c.w.record(KindConsumerGroupHeartbeatResponse, c.id, r.err, false, fmt.Sprintf(
 			"The coordinator answers %s with UNRELEASED_INSTANCE_ID: group.instance.id %s still belongs to an active member. The consumer fails (fatal).", c.id, c.instance))
 		return
 	default:
-		c.w.record("ConsumerGroupHeartbeatResponse", c.id, r.err, false, fmt.Sprintf("%s's heartbeat fails with %s.", c.id, r.err))
+		c.w.record(KindConsumerGroupHeartbeatResponse, c.id, r.err, false, fmt.Sprintf("%s's heartbeat fails with %s.", c.id, r.err))
 		c.coordinatorLost(c.kipHeartbeat)
 		return
 	}
@@ -133,7 +133,7 @@ func (c *client) kipResponse(req kRequest, r kResponse, routine bool) {
 	k.joined, k.epoch, k.state = true, r.epoch, r.memberState
 	k.assigned = r.assigned
 	c.changed()
-	c.w.record("ConsumerGroupHeartbeatResponse", c.id, "NONE", routine && !changed, fmt.Sprintf(
+	c.w.record(KindConsumerGroupHeartbeatResponse, c.id, "NONE", routine && !changed, fmt.Sprintf(
 		"The coordinator answers %s: member epoch %d, %s, assignment %s.", c.id, r.epoch, r.memberState, fmtTPs(r.assigned)))
 	if !slices.Equal(k.assigned, c.owned) {
 		k.reconcileDue = true
@@ -157,7 +157,7 @@ func (c *client) kipReconcile() {
 	k.reconcileDue = false
 	revoke := minus(c.owned, k.assigned)
 	if len(revoke) > 0 {
-		c.callback("PartitionsRevoked", "onPartitionsRevoked", revoke, "the new target moves them away")
+		c.callback(KindPartitionsRevoked, revoke, "the new target moves them away")
 		c.giveUp(revoke)
 	}
 	added := minus(k.assigned, c.owned)
@@ -166,7 +166,7 @@ func (c *client) kipReconcile() {
 	// The step shows the member after the callback (see onJoinComplete).
 	c.revoking = nil
 	c.setStatus(c.kipStatus())
-	c.callback("PartitionsAssigned", "onPartitionsAssigned", added, "")
+	c.callback(KindPartitionsAssigned, added, "")
 	c.kipScheduleHeartbeat(0)
 }
 
@@ -187,7 +187,7 @@ func (c *client) kipSubscriptionChanged() {
 	if c.kip != nil && c.kip.joined {
 		gone := minus(c.owned, onTopics(c.owned, c.topics))
 		if len(gone) > 0 && !c.stalled {
-			c.callback("PartitionsRevoked", "onPartitionsRevoked", gone, "they belong to topics it no longer subscribes to")
+			c.callback(KindPartitionsRevoked, gone, "they belong to topics it no longer subscribes to")
 			c.giveUp(gone)
 		}
 		c.kipScheduleHeartbeat(0)
@@ -206,7 +206,7 @@ func (c *client) kipPollExpired() {
 	if c.instance != "" {
 		epoch = staticLeaveEpoch
 	}
-	c.w.record("PollTimeout", c.id, "", false, fmt.Sprintf(
+	c.w.record(KindPollTimeout, c.id, "", false, fmt.Sprintf(
 		"%s has not polled for max.poll.interval.ms (%d ms): it leaves the group with epoch %d. Its partitions are lost (onPartitionsLost when poll() returns).",
 		c.id, c.w.sc.MaxPollIntervalMs, epoch))
 	c.w.clock.cancel(k.hbTimer)
@@ -230,7 +230,7 @@ func (c *client) kipSendLeave(epoch int32) {
 // kipLeave: close() revokes what it owns, then leaves with epoch -1 (-2 static).
 func (c *client) kipLeave() {
 	if len(c.owned) > 0 {
-		c.callback("PartitionsRevoked", "onPartitionsRevoked", c.owned, "it is closing")
+		c.callback(KindPartitionsRevoked, c.owned, "it is closing")
 	}
 	epoch := leaveEpoch
 	if c.instance != "" {
@@ -242,7 +242,7 @@ func (c *client) kipLeave() {
 	}
 	c.stop(StatusLeft)
 	if !joined {
-		c.w.record("MemberStopped", c.id, "", false, fmt.Sprintf("%s closes before it has joined the group: there is nothing to leave.", c.id))
+		c.w.record(KindMemberStopped, c.id, "", false, fmt.Sprintf("%s closes before it has joined the group: there is nothing to leave.", c.id))
 	}
 }
 
@@ -250,7 +250,7 @@ func (c *client) kipLeave() {
 // STALE_MEMBER_EPOCH.
 func (c *client) kipCommit(gen *int32) {
 	if c.kip == nil || !c.kip.joined {
-		c.w.record("CommitFailed", c.id, "", false, fmt.Sprintf("%s has not joined yet: commitSync fails (CommitFailedException).", c.id))
+		c.w.record(KindCommitFailed, c.id, "", false, fmt.Sprintf("%s has not joined yet: commitSync fails (CommitFailedException).", c.id))
 		return
 	}
 	epoch := c.kip.epoch
@@ -267,16 +267,16 @@ func (c *client) kipCommit(gen *int32) {
 		case epoch != m.epoch:
 			errName = "STALE_MEMBER_EPOCH"
 		}
-		c.w.record("OffsetCommitRequest", c.id, "", false, fmt.Sprintf("%s commits its offsets with member epoch %d.", c.id, epoch))
+		c.w.record(KindOffsetCommitRequest, c.id, "", false, fmt.Sprintf("%s commits its offsets with member epoch %d.", c.id, epoch))
 		c.reply(false, func() {
 			text := fmt.Sprintf("The coordinator stores %s's offsets.", c.id)
 			if errName != "NONE" {
 				text = fmt.Sprintf("The coordinator rejects %s's commit with member epoch %d: %s.", c.id, epoch, errName)
 			}
-			c.w.record("OffsetCommitResponse", c.id, errName, false, text)
+			c.w.record(KindOffsetCommitResponse, c.id, errName, false, text)
 		})
 	}, func(e string) {
-		c.w.record("OffsetCommitResponse", c.id, e, false, fmt.Sprintf("%s's commit fails with %s.", c.id, e))
+		c.w.record(KindOffsetCommitResponse, c.id, e, false, fmt.Sprintf("%s's commit fails with %s.", c.id, e))
 		c.coordinatorLost(c.kipHeartbeat)
 	})
 }

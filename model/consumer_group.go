@@ -7,22 +7,6 @@ import (
 	"github.com/kvizlab/kviz/strategies"
 )
 
-// Consumer group states (KIP-848, ConsumerGroup.ConsumerGroupState).
-const (
-	KEmpty       = "EMPTY"
-	KAssigning   = "ASSIGNING"
-	KReconciling = "RECONCILING"
-	KStable      = "STABLE"
-	KDead        = "DEAD"
-)
-
-// Member states of the reconciliation (MemberState).
-const (
-	MStable     = "STABLE"
-	MUnrevoked  = "UNREVOKED_PARTITIONS"
-	MUnreleased = "UNRELEASED_PARTITIONS"
-)
-
 // Member epochs with a meaning (ConsumerGroupHeartbeatRequest).
 const (
 	joinEpoch        int32 = 0
@@ -33,7 +17,7 @@ const (
 // consumerGroup is the coordinator's side of a KIP-848 group.
 type consumerGroup struct {
 	w           *world
-	state       string
+	state       GroupState
 	groupEpoch  int32
 	assignEpoch int32
 	members     map[string]*kMember
@@ -56,7 +40,7 @@ type kMember struct {
 	id, client, instance string
 	topics               []string
 	epoch, prevEpoch     int32
-	state                string
+	state                MemberState
 	assigned, revoking   []TP
 	session, revokeTimer *event
 	version              int // bumps on every change the member's heartbeat answer shows
@@ -138,14 +122,14 @@ func (g *consumerGroup) updateState() {
 		}
 	}
 	if old != g.state {
-		g.w.record("GroupStateChanged", "", "", false, fmt.Sprintf("The group goes from %s to %s (group epoch %d, assignment epoch %d).",
+		g.w.record(KindGroupStateChanged, "", "", false, fmt.Sprintf("The group goes from %s to %s (group epoch %d, assignment epoch %d).",
 			old, g.state, g.groupEpoch, g.assignEpoch))
 	}
 }
 
 func (g *consumerGroup) bumpEpoch(why string) {
 	g.groupEpoch++
-	g.w.record("GroupStateChanged", "", "", false, fmt.Sprintf("Group epoch %d: %s.", g.groupEpoch, why))
+	g.w.record(KindGroupStateChanged, "", "", false, fmt.Sprintf("Group epoch %d: %s.", g.groupEpoch, why))
 }
 
 func (g *consumerGroup) add(m *kMember) {
@@ -209,7 +193,7 @@ func (g *consumerGroup) touchSession(m *kMember) {
 		if mm == nil {
 			return
 		}
-		g.w.record("SessionExpired", mm.client, "", false, fmt.Sprintf(
+		g.w.record(KindSessionExpired, mm.client, "", false, fmt.Sprintf(
 			"No heartbeat from %s for group.consumer.session.timeout.ms (%d ms): the coordinator fences it and frees its partitions.", mm.client, g.w.sc.SessionTimeoutMs))
 		g.fence(id, fmt.Sprintf("%s's session expired", mm.client))
 	})
@@ -276,7 +260,7 @@ func (g *consumerGroup) computeTarget() {
 	if len(members) == 0 {
 		text = fmt.Sprintf("The group has no members: the target assignment for epoch %d is empty.", g.assignEpoch)
 	}
-	g.w.record("AssignmentComputed", "", "", false, text)
+	g.w.record(KindAssignmentComputed, "", "", false, text)
 }
 
 // reconcile is CurrentAssignmentBuilder: move the member towards its target.
@@ -343,7 +327,7 @@ func (g *consumerGroup) startRevokeTimer(m *kMember) {
 			return
 		}
 		mm.revokeTimer = nil
-		g.w.record("MemberRemoved", mm.client, "", false, fmt.Sprintf(
+		g.w.record(KindMemberRemoved, mm.client, "", false, fmt.Sprintf(
 			"%s did not revoke %s within the rebalance timeout (%d ms): the coordinator fences it.", mm.client, fmtTPs(mm.revoking), g.w.sc.MaxPollIntervalMs))
 		g.fence(id, fmt.Sprintf("%s was fenced for not revoking", mm.client))
 	})
@@ -356,14 +340,14 @@ func (g *consumerGroup) moved(from, to int) {
 		g.w.clock.cancel(g.members[id].session)
 	}
 	if to < 0 {
-		g.w.record("CoordinatorMoved", "", "", false, fmt.Sprintf(
+		g.w.record(KindCoordinatorMoved, "", "", false, fmt.Sprintf(
 			"Broker %d unloads %s; no broker leads partition %d now.", from, g.w.sc.GroupID, g.w.cluster.groupPartition))
 		return
 	}
 	for _, id := range g.order {
 		g.touchSession(g.members[id])
 	}
-	g.w.record("CoordinatorMoved", "", "", false, fmt.Sprintf(
+	g.w.record(KindCoordinatorMoved, "", "", false, fmt.Sprintf(
 		"Broker %d becomes the coordinator of %s and replays its records: epochs, targets and assignments come back unchanged. Members rediscover it with FindCoordinator.",
 		to, g.w.sc.GroupID))
 }

@@ -16,7 +16,7 @@ type kResponse struct {
 	err         string
 	epoch       int32
 	assigned    []TP
-	memberState string // view only
+	memberState MemberState // view only
 }
 
 // heartbeat is the coordinator handling a ConsumerGroupHeartbeat
@@ -32,11 +32,11 @@ func (g *consumerGroup) heartbeat(c *client, req kRequest) (kResponse, bool) {
 	}
 	m := g.members[req.memberID]
 	if m == nil {
-		g.w.record("ConsumerGroupHeartbeatRequest", c.id, "", false, fmt.Sprintf("%s heartbeats as %s, which the group does not know.", c.id, req.memberID))
+		g.w.record(KindConsumerGroupHeartbeatRequest, c.id, "", false, fmt.Sprintf("%s heartbeats as %s, which the group does not know.", c.id, req.memberID))
 		return kResponse{err: "UNKNOWN_MEMBER_ID"}, false
 	}
 	if req.epoch != joinEpoch && req.epoch != m.epoch && !(req.epoch == m.prevEpoch && len(minus(req.owned, m.assigned)) == 0) {
-		g.w.record("ConsumerGroupHeartbeatRequest", c.id, "", false, fmt.Sprintf("%s heartbeats with epoch %d; the coordinator has it at %d.", c.id, req.epoch, m.epoch))
+		g.w.record(KindConsumerGroupHeartbeatRequest, c.id, "", false, fmt.Sprintf("%s heartbeats with epoch %d; the coordinator has it at %d.", c.id, req.epoch, m.epoch))
 		return kResponse{err: "FENCED_MEMBER_EPOCH"}, false
 	}
 	g.touchSession(m)
@@ -44,7 +44,7 @@ func (g *consumerGroup) heartbeat(c *client, req kRequest) (kResponse, bool) {
 	reqStep := -1
 	if req.epoch != joinEpoch {
 		reqStep = g.w.hist.len()
-		g.w.record("ConsumerGroupHeartbeatRequest", c.id, "", true, g.requestText(c, req))
+		g.w.record(KindConsumerGroupHeartbeatRequest, c.id, "", true, g.requestText(c, req))
 	}
 	if req.topics != nil && !slices.Equal(req.topics, m.topics) {
 		m.topics = req.topics
@@ -75,11 +75,11 @@ func (g *consumerGroup) join(c *client, req kRequest) (kResponse, bool) {
 		if old, ok := g.instances[req.instance]; ok {
 			om := g.members[old]
 			if om.epoch != staticLeaveEpoch {
-				g.w.record("ConsumerGroupHeartbeatRequest", c.id, "", false, fmt.Sprintf(
+				g.w.record(KindConsumerGroupHeartbeatRequest, c.id, "", false, fmt.Sprintf(
 					"%s joins with group.instance.id %s, still held by an active member.", c.id, req.instance))
 				return kResponse{err: "UNRELEASED_INSTANCE_ID"}, false
 			}
-			g.w.record("ConsumerGroupHeartbeatRequest", c.id, "", false, fmt.Sprintf(
+			g.w.record(KindConsumerGroupHeartbeatRequest, c.id, "", false, fmt.Sprintf(
 				"%s rejoins with group.instance.id %s (epoch 0): it takes over %s's slot, assignment and target, with no new group epoch.", c.id, req.instance, old))
 			nm := *om
 			nm.id, nm.client, nm.session, nm.revokeTimer = req.memberID, c.id, nil, nil
@@ -102,7 +102,7 @@ func (g *consumerGroup) join(c *client, req kRequest) (kResponse, bool) {
 	if g.members[req.memberID] != nil {
 		g.remove(req.memberID)
 	}
-	g.w.record("ConsumerGroupHeartbeatRequest", c.id, "", false, fmt.Sprintf(
+	g.w.record(KindConsumerGroupHeartbeatRequest, c.id, "", false, fmt.Sprintf(
 		"%s sends ConsumerGroupHeartbeat with epoch 0 (join) as %s, subscribing to %v.", c.id, req.memberID, req.topics))
 	m := &kMember{id: req.memberID, client: c.id, instance: req.instance, topics: req.topics, state: MStable}
 	g.add(m)
@@ -114,18 +114,18 @@ func (g *consumerGroup) join(c *client, req kRequest) (kResponse, bool) {
 func (g *consumerGroup) leave(c *client, req kRequest) kResponse {
 	m := g.members[req.memberID]
 	if m == nil {
-		g.w.record("ConsumerGroupHeartbeatRequest", c.id, "", false, fmt.Sprintf("%s leaves as %s, unknown to the group.", c.id, req.memberID))
+		g.w.record(KindConsumerGroupHeartbeatRequest, c.id, "", false, fmt.Sprintf("%s leaves as %s, unknown to the group.", c.id, req.memberID))
 		return kResponse{err: "UNKNOWN_MEMBER_ID", epoch: req.epoch}
 	}
 	if req.epoch == staticLeaveEpoch {
-		g.w.record("ConsumerGroupHeartbeatRequest", c.id, "", false, fmt.Sprintf(
+		g.w.record(KindConsumerGroupHeartbeatRequest, c.id, "", false, fmt.Sprintf(
 			"%s leaves temporarily (epoch -2, static): the coordinator keeps its slot and assignment until its session expires.", c.id))
 		m.prevEpoch, m.epoch = m.epoch, staticLeaveEpoch
 		g.touch(m)
 		g.updateState()
 		return kResponse{err: "NONE", epoch: staticLeaveEpoch}
 	}
-	g.w.record("ConsumerGroupHeartbeatRequest", c.id, "", false, fmt.Sprintf("%s sends ConsumerGroupHeartbeat with epoch -1: it leaves the group.", c.id))
+	g.w.record(KindConsumerGroupHeartbeatRequest, c.id, "", false, fmt.Sprintf("%s sends ConsumerGroupHeartbeat with epoch -1: it leaves the group.", c.id))
 	g.fence(req.memberID, fmt.Sprintf("%s left", c.id))
 	return kResponse{err: "NONE", epoch: leaveEpoch}
 }

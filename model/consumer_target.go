@@ -76,22 +76,15 @@ func fmtShort(tps []TP) string {
 	b := make([]byte, 0, 16*maxShown)
 	b = append(b, '[')
 	for _, tp := range tps[:maxShown-1] {
-		b = appendTP(b, tp)
+		b = tp.AppendTo(b)
 		b = append(b, ", "...)
 	}
 	b = append(b, "…, "...)
-	b = appendTP(b, tps[len(tps)-1])
+	b = tps[len(tps)-1].AppendTo(b)
 	b = append(b, "] ("...)
 	b = strconv.AppendInt(b, int64(len(tps)), 10)
 	b = append(b, " partitions)"...)
 	return string(b)
-}
-
-// appendTP writes t0-3, as TopicPartition.String does.
-func appendTP(b []byte, tp TP) []byte {
-	b = append(b, tp.Topic...)
-	b = append(b, '-')
-	return strconv.AppendInt(b, int64(tp.Partition), 10)
 }
 
 // runAssignor computes the new target of every member of grp (in g.order;

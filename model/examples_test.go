@@ -136,14 +136,14 @@ func TestExample12PartitionGrowth(t *testing.T) {
 // commit rejected.
 func TestExample13States(t *testing.T) {
 	sim := simDemo(t, "example-13-states")
-	var seq []string
+	var seq []model.GroupState
 	for i := 0; i < sim.Len(); i++ {
 		st := sim.Step(i)
 		if len(seq) == 0 || seq[len(seq)-1] != st.GroupState {
 			seq = append(seq, st.GroupState)
 		}
 	}
-	want := []string{"Empty", "PreparingRebalance", "CompletingRebalance", "Stable", "PreparingRebalance", "CompletingRebalance", "Stable"}
+	want := []model.GroupState{model.Empty, model.PreparingRebalance, model.CompletingRebalance, model.Stable, model.PreparingRebalance, model.CompletingRebalance, model.Stable}
 	if len(seq) != len(want) {
 		t.Fatalf("states %v, want %v", seq, want)
 	}

@@ -43,7 +43,7 @@ func simYAML(t testing.TB, file, yaml string) *model.Sim {
 func last(sim *model.Sim) model.Step { return sim.Step(sim.Len() - 1) }
 
 // steps returns the steps of a kind (and member, if not "").
-func steps(sim *model.Sim, kind, member string) []model.Step {
+func steps(sim *model.Sim, kind model.StepKind, member string) []model.Step {
 	var out []model.Step
 	for i := 0; i < sim.Len(); i++ {
 		st := sim.Step(i)

@@ -20,7 +20,7 @@ type history struct {
 
 type stepRec struct {
 	at      int64
-	kind    string
+	kind    StepKind
 	member  string
 	errName string
 	text    string
@@ -36,7 +36,7 @@ type snapshot struct {
 
 // groupSnap is the group-wide part of a snapshot.
 type groupSnap struct {
-	state       string
+	state       GroupState
 	generation  int32
 	assignEpoch int32
 	leader      string // client id
@@ -65,7 +65,7 @@ func (h *history) topicsChanged() { h.topicsD = true }
 // brokersChanged drops the cached broker list.
 func (h *history) brokersChanged() { h.brokers = nil }
 
-func (h *history) record(kind, member, errName string, routine bool, text string) {
+func (h *history) record(kind StepKind, member, errName string, routine bool, text string) {
 	h.steps = append(h.steps, stepRec{at: h.w.clock.now, kind: kind, member: member,
 		errName: errName, text: text, routine: routine, snap: h.snapshot()})
 }

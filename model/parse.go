@@ -224,7 +224,7 @@ func (p *parser) topics(n *yaml.Node, sc *Scenario) error {
 		if _, dup := sc.Topics[name]; dup {
 			return p.errf(k, "topic %q is listed twice", name)
 		}
-		c, err := p.int64(v, fmt.Sprintf("topics.%s", name), 1, strategies.MaxPartitions)
+		c, err := p.int64(v, fmt.Sprintf("topics.%s", name), 1, MaxPartitions)
 		if err != nil {
 			return err
 		}

@@ -209,7 +209,7 @@ func (p *parser) addPartitions(ev *Event, v *yaml.Node, sc *Scenario) error {
 		} else {
 			countNode = x
 			var c int64
-			c, err = p.int64(x, "add_partitions.count", 1, strategies.MaxPartitions)
+			c, err = p.int64(x, "add_partitions.count", 1, MaxPartitions)
 			ev.Count = int32(c)
 		}
 		return err

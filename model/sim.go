@@ -116,7 +116,7 @@ func (s *Sim) View(i int) *GroupView {
 func (s *Sim) buildView(i int) *GroupView {
 	r := s.steps[i]
 	g := r.snap.g
-	v := &GroupView{TimeMs: r.at, GroupID: s.sc.GroupID, Protocol: s.sc.Protocol, Strategy: s.sc.Strategy,
+	v := &GroupView{TimeMs: r.at, GroupID: s.sc.GroupID, Protocol: Protocol(s.sc.Protocol), Strategy: s.sc.Strategy,
 		State: g.state, Generation: g.generation, AssignmentEpoch: g.assignEpoch, Leader: g.leader,
 		CoordinatorBroker: -1, Topics: g.topics, Brokers: g.brokers}
 	for _, b := range g.brokers {

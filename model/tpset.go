@@ -1,8 +1,7 @@
 package model
 
 import (
-	"cmp"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/kvizlab/kviz/strategies"
@@ -15,13 +14,14 @@ type TP = strategies.TopicPartition
 // snapshots share them.
 
 func sortTPs(s []TP) []TP {
-	sort.Slice(s, func(i, j int) bool {
-		if s[i].Topic != s[j].Topic {
-			return strategies.JavaLess(s[i].Topic, s[j].Topic)
-		}
-		return s[i].Partition < s[j].Partition
-	})
+	strategies.SortTopicPartitions(s)
 	return s
+}
+
+// PartitionRuns names partitions for a person, the one way kviz does:
+// "t0:0–3,5; t1:2" (any order in, topic then partition order out).
+func PartitionRuns(tps []TP) string {
+	return strategies.FormatRuns(sortTPs(slices.Clone(tps)), 0)
 }
 
 // tpsOf flattens an assignor's topic -> partitions map. Assignors give each
@@ -86,7 +86,7 @@ func filterIn(a, b []TP, in bool) []TP {
 	}
 	j := 0
 	for _, tp := range a {
-		for j < len(b) && cmpTP(b[j], tp) < 0 {
+		for j < len(b) && CompareTPs(b[j], tp) < 0 {
 			j++
 		}
 		if (j < len(b) && b[j] == tp) == in {
@@ -96,17 +96,16 @@ func filterIn(a, b []TP, in bool) []TP {
 	return out
 }
 
-// cmpTP is the order of sets: topic (Java String order), then partition.
-func cmpTP(a, b TP) int {
-	if a.Topic != b.Topic {
-		return strategies.JavaCompare(a.Topic, b.Topic)
-	}
-	return cmp.Compare(a.Partition, b.Partition)
-}
+// CompareTPs is the order of partitions and of sets: topic (Java String
+// order), then partition.
+func CompareTPs(a, b TP) int { return strategies.CompareTopicPartitions(a, b) }
+
+// MaxPartitions is the most partitions a topic may have in a scenario.
+const MaxPartitions = strategies.MaxPartitions
 
 func sortedTPs(s []TP) bool {
 	for i := 1; i < len(s); i++ {
-		if cmpTP(s[i-1], s[i]) > 0 {
+		if CompareTPs(s[i-1], s[i]) > 0 {
 			return false
 		}
 	}
@@ -139,7 +138,7 @@ func fmtTPs(s []TP) string {
 		if i > 0 {
 			b = append(b, ", "...)
 		}
-		b = appendTP(b, tp)
+		b = tp.AppendTo(b)
 	}
 	return string(append(b, ']'))
 }

@@ -20,7 +20,7 @@ func TestSetOpsMatchMembership(t *testing.T) {
 				return TP{Topic: topic, Partition: int32(rapid.IntRange(0, 6).Draw(t, "p"))}
 			}), 0, 12).Draw(t, label)
 			if rapid.IntRange(0, 4).Draw(t, label+" sorted") > 0 {
-				slices.SortFunc(s, cmpTP)
+				slices.SortFunc(s, CompareTPs)
 			}
 			return s
 		}
@@ -45,13 +45,13 @@ func TestSetOpsMatchMembership(t *testing.T) {
 	})
 }
 
-// sortTPs and cmpTP agree: a set sorted by either is sorted for the other.
+// sortTPs and CompareTPs agree: a set sorted by either is sorted for the other.
 func TestCmpTPOrdersLikeSortTPs(t *testing.T) {
 	tp := func(topic string, p int32) TP { return TP{Topic: topic, Partition: p} }
 	s := []TP{tp("t2", 1), tp("a", 3), tp("B", 0), tp("t10", 2), tp("a", 1)}
 	sortTPs(s)
 	if !sortedTPs(s) {
-		t.Fatalf("sortTPs gave %v, not sorted for cmpTP", s)
+		t.Fatalf("sortTPs gave %v, not sorted for CompareTPs", s)
 	}
 	if got := fmt.Sprint(s); got != "[B-0 a-1 a-3 t10-2 t2-1]" {
 		t.Fatalf("sorted: %s", got)

@@ -30,10 +30,10 @@ var EventKinds = []string{"join", "leave", "crash", "restart", "stall", "subscri
 type Step struct {
 	Index        int                           `json:"step"`
 	TimeMs       int64                         `json:"time_ms"`
-	Kind         string                        `json:"kind"`
+	Kind         StepKind                      `json:"kind"`
 	Member       string                        `json:"member"`
 	Text         string                        `json:"text"`
-	GroupState   string                        `json:"group_state"`
+	GroupState   GroupState                    `json:"group_state"`
 	Generation   int32                         `json:"generation"`
 	Leader       string                        `json:"leader"`
 	Error        string                        `json:"error,omitempty"`
@@ -59,13 +59,13 @@ func (s Step) ConsumerProtocol() bool { return s.consumer }
 type GroupView struct {
 	TimeMs               int64
 	GroupID              string
-	Protocol             string // eager | cooperative | consumer
-	Strategy             string // kviz strategy name
-	State                string // Kafka's name for the group state in this protocol
-	Generation           int32  // classic generation; group epoch under the consumer protocol
-	AssignmentEpoch      int32  // consumer protocol only
-	Leader               string // classic only: the leader's client id
-	CoordinatorBroker    int    // -1 when no broker leads the group's offsets partition
+	Protocol             Protocol   // eager | cooperative | consumer
+	Strategy             string     // kviz strategy name
+	State                GroupState // Kafka's name for the group state in this protocol
+	Generation           int32      // classic generation; group epoch under the consumer protocol
+	AssignmentEpoch      int32      // consumer protocol only
+	Leader               string     // classic only: the leader's client id
+	CoordinatorBroker    int        // -1 when no broker leads the group's offsets partition
 	CoordinatorPartition int32
 	Topics               []TopicView  // in name order
 	Members              []MemberView // in join order; departed ones flagged by Status
@@ -105,7 +105,7 @@ type MemberView struct {
 	Generation    int32                       // classic: the generation the member holds (-1 none)
 	MemberEpoch   int32                       // consumer protocol: the coordinator's epoch for it
 	InGroup       bool                        // the coordinator counts it as a member (a crashed one stays until its session expires)
-	MemberState   string                      // consumer protocol: STABLE, UNREVOKED_PARTITIONS, UNRELEASED_PARTITIONS
+	MemberState   MemberState                 // consumer protocol: STABLE, UNREVOKED_PARTITIONS, UNRELEASED_PARTITIONS
 	LastCallback  string                      // e.g. "onPartitionsRevoked([t0-1])"
 	IsLeader      bool
 }

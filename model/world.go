@@ -81,7 +81,7 @@ func newWorld(sc *Scenario) (*world, error) {
 
 // run plays the scenario until the timeline is done and the group is quiet.
 func (w *world) run() error {
-	w.record("GroupStateChanged", "", "", false, w.openingText())
+	w.record(KindGroupStateChanged, "", "", false, w.openingText())
 	for _, m := range w.sc.Members {
 		spec := m
 		w.clock.after(0, false, func() { w.startClient(spec.ID, spec.Instance, spec.Topics, spec.Strategies) })
@@ -152,7 +152,7 @@ func (w *world) fail(format string, args ...any) {
 }
 
 // record appends one step to the trace, with the state as it is now.
-func (w *world) record(kind, member, errName string, routine bool, text string) {
+func (w *world) record(kind StepKind, member, errName string, routine bool, text string) {
 	w.hist.record(kind, member, errName, routine, text)
 }
 
@@ -171,7 +171,7 @@ func (w *world) apply(ev Event) {
 		// A join of a stopped member starts it again with the join's
 		// configuration: that is how a rolling bounce changes assignors.
 		if c != nil && c.alive() {
-			w.record("MemberStarted", ev.Member, "", false, fmt.Sprintf("%s is already running; the join does nothing.", ev.Member))
+			w.record(KindMemberStarted, ev.Member, "", false, fmt.Sprintf("%s is already running; the join does nothing.", ev.Member))
 			return
 		}
 		w.startClient(ev.Member, ev.Instance, ev.Topics, ev.Strategies)
@@ -183,7 +183,7 @@ func (w *world) apply(ev Event) {
 		w.addPartitions(ev.Topic, ev.Count)
 	default:
 		if c == nil {
-			w.record("MemberStarted", ev.Member, "", false, fmt.Sprintf("There is no member %s; the %s does nothing.", ev.Member, ev.Kind))
+			w.record(KindMemberStarted, ev.Member, "", false, fmt.Sprintf("There is no member %s; the %s does nothing.", ev.Member, ev.Kind))
 			return
 		}
 		w.memberEvent(c, ev)
@@ -224,7 +224,7 @@ func (w *world) startClient(id, instance string, topics, strats []string) {
 func (w *world) addPartitions(topic string, count int32) {
 	old := w.topics[topic]
 	if count <= old {
-		w.record("CreatePartitions", "", "", false, fmt.Sprintf(
+		w.record(KindCreatePartitions, "", "", false, fmt.Sprintf(
 			"%s already has %d partitions; Kafka can only add partitions, so asking for %d changes nothing (InvalidPartitionsException).", topic, old, count))
 		return
 	}
@@ -232,7 +232,7 @@ func (w *world) addPartitions(topic string, count int32) {
 	w.cluster.grow(topic, count)
 	w.topicGen++
 	w.hist.topicsChanged()
-	w.record("CreatePartitions", "", "", false, fmt.Sprintf("%s grows from %d to %d partitions.", topic, old, count))
+	w.record(KindCreatePartitions, "", "", false, fmt.Sprintf("%s grows from %d to %d partitions.", topic, old, count))
 	if w.consumer {
 		w.modern.topicsChanged()
 	} else {

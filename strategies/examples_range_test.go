@@ -167,8 +167,8 @@ func TestRoundRobinExplanationNamesTheStart(t *testing.T) {
 	a, err := Lookup("roundrobin")
 	require.NoError(t, err)
 	lines := a.Assign(g, NewExplainer(0)).Explanation
-	assert.Contains(t, lines, "t0: 3 partitions dealt in turn from c0 → c0 takes 0, 2; c1 takes 1")
-	assert.Contains(t, lines, "t1: 3 partitions dealt in turn from c1 → c1 takes 0, 2; c0 takes 1")
+	assert.Contains(t, lines, "t0: 3 partitions dealt in turn from c0 → c0 takes 0,2; c1 takes 1")
+	assert.Contains(t, lines, "t1: 3 partitions dealt in turn from c1 → c1 takes 0,2; c0 takes 1")
 }
 
 // Kafka's own RangeAssignor and RoundRobinAssignor, compiled from Kafka's

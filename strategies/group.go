@@ -24,7 +24,7 @@ type TopicPartition struct {
 	Partition int32
 }
 
-func (tp TopicPartition) String() string { return fmt.Sprintf("%s-%d", tp.Topic, tp.Partition) }
+func (tp TopicPartition) String() string { return string(tp.AppendTo(nil)) }
 
 // Member is one consumer as an assignor sees it: what it subscribes to and
 // what it reports owning.

@@ -523,31 +523,3 @@ func explainRangeTopic(ex *Explainer, t *rangeTopic, members []Member, a Assignm
 
 // explainListMax bounds how many members one explanation line names.
 const explainListMax = 8
-
-// FormatPartitions writes ascending partition numbers with runs folded,
-// as a trainer would say them: "0–3, 7, 9–10".
-func FormatPartitions(ps []int32) string {
-	var b strings.Builder
-	runs := 0
-	for i := 0; i < len(ps); {
-		j := i
-		for j+1 < len(ps) && ps[j+1] == ps[j]+1 {
-			j++
-		}
-		if runs == explainListMax {
-			fmt.Fprintf(&b, ", … (%d partitions in all)", len(ps))
-			break
-		}
-		if runs > 0 {
-			b.WriteString(", ")
-		}
-		if j == i {
-			fmt.Fprintf(&b, "%d", ps[i])
-		} else {
-			fmt.Fprintf(&b, "%d–%d", ps[i], ps[j])
-		}
-		runs++
-		i = j + 1
-	}
-	return b.String()
-}

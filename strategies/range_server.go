@@ -1,7 +1,6 @@
 package strategies
 
 import (
-	"fmt"
 	"strings"
 )
 
@@ -60,7 +59,7 @@ func (rangeServerAssignor) Assign(g Group, ex *Explainer) Result {
 				mine[ts.name] = ts.numbers[from:to:to]
 			}
 			if ex.Enabled() && len(ts.runs) <= rangeServerShownRuns {
-				ts.note(rangeServerRun(m.ID, from, to))
+				ts.note(rangeServerRun(m.ID, ts.numbers[from:to]))
 			}
 		}
 	}
@@ -130,15 +129,12 @@ func (ts *rangeServerTopic) note(run string) {
 	}
 }
 
-func rangeServerRun(id string, from, to int32) string {
-	switch {
-	case from >= to:
+// rangeServerRun names a member's share of a topic: "c0 0–3", "c0 none".
+func rangeServerRun(id string, share []int32) string {
+	if len(share) == 0 {
 		return id + " none"
-	case to-from == 1:
-		return fmt.Sprintf("%s %d", id, from)
-	default:
-		return fmt.Sprintf("%s %d–%d", id, from, to-1)
 	}
+	return id + " " + FormatPartitions(share)
 }
 
 func explainRangeServerOrder(ex *Explainer, members []Member, g Group) {

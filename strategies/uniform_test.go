@@ -153,7 +153,7 @@ func TestUniformHomogeneousTrimAndDrop(t *testing.T) {
 		"c": {"t0": {2}, "t1": {0}},
 	}, r.Assignment)
 	require.True(t, srvExplained(r, "a gives up t0:2; t1:0"), r.Explanation)
-	require.True(t, srvExplained(r, "c drops t2-0"), r.Explanation)
+	require.True(t, srvExplained(r, "c drops t2:0"), r.Explanation)
 }
 
 // Two members both list t0-0 as their target, which Kafka's coordinator never

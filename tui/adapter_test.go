@@ -6,11 +6,10 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/kvizlab/kviz/model"
-	"github.com/kvizlab/kviz/strategies"
 )
 
-func tps(ps ...int32) []strategies.TopicPartition {
-	var out []strategies.TopicPartition
+func tps(ps ...int32) []model.TP {
+	var out []model.TP
 	for _, p := range ps {
 		out = append(out, tp("orders", p))
 	}
@@ -64,9 +63,9 @@ func TestMemberTags(t *testing.T) {
 }
 
 func TestGapLinesGroupAndCompress(t *testing.T) {
-	got := gapLines(map[strategies.TopicPartition]int64{
+	got := gapLines(map[model.TP]int64{
 		tp("orders", 0): 4, tp("orders", 1): 4, tp("orders", 2): 4, tp("orders", 4): 42000,
 		tp("orders", 5): 4, tp("pay", 0): 4, tp("orders", 3): 0,
 	}, 80)
-	assert.Equal(t, []string{"     42.0 s  orders-4", "       4 ms  orders-0..2, orders-5, pay-0"}, got)
+	assert.Equal(t, []string{"     42.0 s  orders:4", "       4 ms  orders:0–2,5; pay:0"}, got)
 }

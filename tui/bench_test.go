@@ -8,7 +8,6 @@ import (
 
 	"github.com/kvizlab/kviz/demo"
 	"github.com/kvizlab/kviz/model"
-	"github.com/kvizlab/kviz/strategies"
 )
 
 // bigSim is one moment of a large group: members × partitions spread over
@@ -32,7 +31,7 @@ func newBigSim(members, partitions int) *bigSim {
 	for _, t := range v.Topics {
 		for p := int32(0); p < t.Partitions; p++ {
 			m := &v.Members[n*members/partitions]
-			tp := strategies.TopicPartition{Topic: t.Name, Partition: p}
+			tp := model.TP{Topic: t.Name, Partition: p}
 			switch {
 			case n%97 == 0:
 				m.Revoking = append(m.Revoking, tp)

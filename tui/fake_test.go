@@ -7,7 +7,6 @@ import (
 	"sort"
 
 	"github.com/kvizlab/kviz/model"
-	"github.com/kvizlab/kviz/strategies"
 )
 
 // fakeSim is a scripted simulation for testing the screens without the
@@ -20,10 +19,10 @@ type fakeSim struct {
 // frame is one step: what happened and who owns what afterwards.
 type frame struct {
 	ms       int64
-	kind     string
+	kind     model.StepKind
 	member   string
 	text     string
-	state    string
+	state    model.GroupState
 	gen      int32
 	members  []string           // present, in join order
 	owned    map[string][]int32 // member -> partitions of topic "orders"
@@ -79,13 +78,13 @@ func (f *fakeSim) StepLine(i int) model.Step {
 
 func (f *fakeSim) View(i int) *model.GroupView {
 	fr := f.frames[i]
-	v := &model.GroupView{TimeMs: fr.ms, GroupID: f.sc.GroupID, Protocol: f.sc.Protocol, Strategy: f.sc.Strategy,
+	v := &model.GroupView{TimeMs: fr.ms, GroupID: f.sc.GroupID, Protocol: model.Protocol(f.sc.Protocol), Strategy: f.sc.Strategy,
 		State: fr.state, Generation: fr.gen, Leader: "c1", CoordinatorBroker: 2, CoordinatorPartition: 12,
 		Topics: []model.TopicView{{Name: "orders", Partitions: 6}}}
-	tps := func(ps []int32) []strategies.TopicPartition {
-		var out []strategies.TopicPartition
+	tps := func(ps []int32) []model.TP {
+		var out []model.TP
 		for _, p := range ps {
-			out = append(out, strategies.TopicPartition{Topic: "orders", Partition: p})
+			out = append(out, model.TP{Topic: "orders", Partition: p})
 		}
 		return out
 	}
@@ -111,12 +110,12 @@ func (f *fakeSim) Rebalances() []model.Rebalance {
 		}
 		if fr.state == "Stable" && start >= 0 {
 			r := model.Rebalance{StartStep: start, EndStep: i, StartMs: f.frames[start].ms, EndMs: fr.ms, Generation: fr.gen,
-				UnownedMs: map[strategies.TopicPartition]int64{}}
+				UnownedMs: map[model.TP]int64{}}
 			r.Moves = model.Diff(f.owners(start-1), f.owners(i))
 			r.Moved = model.Taken(r.Moves)
 			r.Rounds = []model.Round{{StartStep: start, EndStep: i, StartMs: f.frames[start].ms, EndMs: fr.ms, Generation: fr.gen}}
 			for p := int32(0); p < 6; p++ {
-				r.UnownedMs[strategies.TopicPartition{Topic: "orders", Partition: p}] = fr.ms - f.frames[start].ms
+				r.UnownedMs[model.TP{Topic: "orders", Partition: p}] = fr.ms - f.frames[start].ms
 			}
 			out = append(out, r)
 			start = -1
@@ -232,8 +231,8 @@ func (f *fakeSim) with(ev model.Event) *fakeSim {
 	return out
 }
 
-func tp(topic string, p int32) strategies.TopicPartition {
-	return strategies.TopicPartition{Topic: topic, Partition: p}
+func tp(topic string, p int32) model.TP {
+	return model.TP{Topic: topic, Partition: p}
 }
 
 var lightGray = color.RGBA{R: 0xee, G: 0xee, B: 0xee, A: 0xff}

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/kvizlab/kviz/model"
 )
 
 // renderGrid draws the members × partitions grid in at most width × height
@@ -249,32 +251,15 @@ func gridLegend(l *gridLayout, st *Styles) string {
 }
 
 // runsText lists the partitions a member holds (not those it waits for) as
-// compressed runs: "orders 0-3,7".
+// partition runs: "orders:0–3,7".
 func runsText(g *gridData, m *gridMember) string {
-	var parts []string
+	var held []model.TP
 	for ti, t := range g.Topics {
-		var runs []string
-		row := m.Cells[ti]
-		held := func(s cellState) bool { return s != cellEmpty && s != cellPending }
-		for p := 0; p < len(row); {
-			if !held(row[p]) {
-				p++
-				continue
+		for p, c := range m.Cells[ti] {
+			if c != cellEmpty && c != cellPending {
+				held = append(held, model.TP{Topic: t.Name, Partition: int32(p)})
 			}
-			q := p
-			for q+1 < len(row) && held(row[q+1]) {
-				q++
-			}
-			if q == p {
-				runs = append(runs, strconv.Itoa(p))
-			} else {
-				runs = append(runs, strconv.Itoa(p)+"-"+strconv.Itoa(q))
-			}
-			p = q + 1
-		}
-		if len(runs) > 0 {
-			parts = append(parts, t.Name+" "+strings.Join(runs, ","))
 		}
 	}
-	return strings.Join(parts, "  ")
+	return model.PartitionRuns(held)
 }

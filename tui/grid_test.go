@@ -134,7 +134,7 @@ func TestRunsText(t *testing.T) {
 	g := fixtureGrid(1, 8, 3)
 	g.Members[0].Cells[0] = []cellState{1, 1, 1, 0, 2, 0, 3, 3}
 	g.Members[0].Cells[1] = []cellState{0, 4, 0} // waiting for it: not held
-	assert.Equal(t, "topic0 0-2,4,6-7", runsText(g, &g.Members[0]))
+	assert.Equal(t, "topic0:0–2,4,6–7", runsText(g, &g.Members[0]))
 }
 
 func TestBoxIsExactlyItsSize(t *testing.T) {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/kvizlab/kviz/model"
 )
 
 // headerLines are two lines: who and where (group, coordinator, protocol,
@@ -41,7 +43,7 @@ func (a App) headerVariant(short bool) []string {
 	}
 	proto := protocolLabel(v.Protocol)
 	if short {
-		proto = v.Protocol
+		proto = string(v.Protocol)
 	}
 	line1 := st.Title.Render(" kviz") + sep + kv("group", "", v.GroupID) + sep + kv("coordinator", "coord", coord) + sep +
 		kv("protocol", "", proto) + sep + kv("strategy", "", v.Strategy)
@@ -51,7 +53,7 @@ func (a App) headerVariant(short bool) []string {
 	}
 
 	gen := kv("generation", "gen", strconv.Itoa(int(v.Generation)))
-	if v.Protocol == "consumer" {
+	if v.Protocol == model.ProtocolConsumer {
 		gen = kv("group epoch", "epoch", strconv.Itoa(int(v.Generation))) + "  " +
 			kv("assignment epoch", "target", strconv.Itoa(int(v.AssignmentEpoch)))
 	} else if v.Leader != "" {
@@ -68,24 +70,24 @@ func (a App) headerVariant(short bool) []string {
 		}
 	}
 	step := kv("step", "step", fmt.Sprintf("%d/%d", a.step+1, a.sim.Len()))
-	line2 := " " + st.StateLit.Render(" "+v.State+" ") + sep + gen + sep + kv("t", "t", formatMs(v.TimeMs)) + sep + step + sep + play
+	line2 := " " + st.StateLit.Render(" "+string(v.State)+" ") + sep + gen + sep + kv("t", "t", formatMs(v.TimeMs)) + sep + step + sep + play
 	if short {
-		line2 = " " + st.StateLit.Render(" "+v.State+" ") + sep + step + sep + kv("t", "t", formatMs(v.TimeMs)) + sep + play + sep + gen
+		line2 = " " + st.StateLit.Render(" "+string(v.State)+" ") + sep + step + sep + kv("t", "t", formatMs(v.TimeMs)) + sep + play + sep + gen
 	}
 	return []string{line1, line2}
 }
 
 // protocolLabel names the protocol the way Kafka's docs do.
-func protocolLabel(p string) string {
+func protocolLabel(p model.Protocol) string {
 	switch p {
-	case "eager":
+	case model.ProtocolEager:
 		return "classic, eager"
-	case "cooperative":
+	case model.ProtocolCooperative:
 		return "classic, cooperative"
-	case "consumer":
+	case model.ProtocolConsumer:
 		return "consumer (KIP-848)"
 	}
-	return p
+	return string(p)
 }
 
 // narrationLines are the step's sentence (two lines at most) and, when the

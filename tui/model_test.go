@@ -49,7 +49,7 @@ func TestDemoTellsItsStory(t *testing.T) {
 	a := demoApp(t, 100, 30)
 	assert.Contains(t, screen(a), "workshop")
 	assert.Contains(t, screen(a), "__consumer_offsets-17", "abs(\"workshop\".hashCode()) % 50")
-	states := map[string]bool{}
+	states := map[model.GroupState]bool{}
 	for i := 0; i < 400 && a.Step() < a.sim.Len()-1; i++ {
 		a = realDrive(a, press("n"))
 		require.False(t, a.sim.StepLine(a.Step()).Routine, "stepping lands on routine heartbeats")
@@ -58,7 +58,7 @@ func TestDemoTellsItsStory(t *testing.T) {
 		assert.Contains(t, screen(a), firstWords(a.sim.StepLine(a.Step()).Text, 4))
 	}
 	assert.Equal(t, a.sim.Len()-1, a.Step(), "n reaches the end")
-	for _, s := range []string{"Empty", "PreparingRebalance", "CompletingRebalance", "Stable"} {
+	for _, s := range model.GroupStates(model.ProtocolEager) {
 		assert.True(t, states[s], "the story passes through %s", s)
 	}
 	assert.GreaterOrEqual(t, len(a.info.rebalances), 3, "join, crash and restart each show up")

@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/kvizlab/kviz/model"
-	"github.com/kvizlab/kviz/strategies"
 )
 
 // numbersLines is the numbers pane: balance now, one row per rebalance
@@ -85,11 +83,11 @@ func (a App) outageLines(w int) []string {
 	st := &a.styles
 	var out []string
 	for _, o := range src.Outages() {
-		tps := make([]strategies.TopicPartition, 0, len(o.UnownedMs))
+		tps := make([]model.TP, 0, len(o.UnownedMs))
 		for tp := range o.UnownedMs {
 			tps = append(tps, tp)
 		}
-		line := fit(fmt.Sprintf("  %-15s %9s  %s", formatSpan(o.StartMs, o.EndMs), formatDur(o.WorstGapMs()), partitionRuns(tps)), w)
+		line := fit(fmt.Sprintf("  %-15s %9s  %s", formatSpan(o.StartMs, o.EndMs), formatDur(o.WorstGapMs()), model.PartitionRuns(tps)), w)
 		if o.StartStep > a.step {
 			line = st.Faint.Render(line)
 		}
@@ -118,9 +116,9 @@ func (a App) rebalanceRow(i, focus, w int) string {
 }
 
 // gapLines groups partitions by how long they had no consumer, longest
-// first: "42.0 s  orders-4" / "4 ms  orders-0..3, orders-5".
-func gapLines(unowned map[strategies.TopicPartition]int64, w int) []string {
-	byGap := map[int64][]strategies.TopicPartition{}
+// first: "42.0 s  orders:4" / "4 ms  orders:0–3,5".
+func gapLines(unowned map[model.TP]int64, w int) []string {
+	byGap := map[int64][]model.TP{}
 	for tp, ms := range unowned {
 		if ms > 0 {
 			byGap[ms] = append(byGap[ms], tp)
@@ -133,33 +131,9 @@ func gapLines(unowned map[strategies.TopicPartition]int64, w int) []string {
 	sort.Slice(gaps, func(i, j int) bool { return gaps[i] > gaps[j] })
 	var out []string
 	for _, ms := range gaps {
-		out = append(out, fit(fmt.Sprintf("  %9s  %s", formatDur(ms), partitionRuns(byGap[ms])), w))
+		out = append(out, fit(fmt.Sprintf("  %9s  %s", formatDur(ms), model.PartitionRuns(byGap[ms])), w))
 	}
 	return out
-}
-
-// partitionRuns names partitions compactly: "orders-0..3, orders-5".
-func partitionRuns(tps []strategies.TopicPartition) string {
-	sort.Slice(tps, func(i, j int) bool {
-		if tps[i].Topic != tps[j].Topic {
-			return strategies.JavaLess(tps[i].Topic, tps[j].Topic)
-		}
-		return tps[i].Partition < tps[j].Partition
-	})
-	var parts []string
-	for i := 0; i < len(tps); {
-		j := i
-		for j+1 < len(tps) && tps[j+1].Topic == tps[i].Topic && tps[j+1].Partition == tps[j].Partition+1 {
-			j++
-		}
-		if j == i {
-			parts = append(parts, tps[i].String())
-		} else {
-			parts = append(parts, fmt.Sprintf("%s..%d", tps[i], tps[j].Partition))
-		}
-		i = j + 1
-	}
-	return strings.Join(parts, ", ")
 }
 
 // formatSpan is "12.0–12.3 s".

@@ -7,14 +7,6 @@ import (
 	"github.com/kvizlab/kviz/model"
 )
 
-// classicStates and consumerStates are the coordinator's state machines in
-// the order a rebalance walks them (Dead is left out: the lab never
-// unloads the group).
-var (
-	classicStates  = []string{"Empty", "PreparingRebalance", "CompletingRebalance", "Stable"}
-	consumerStates = []string{"Empty", "Assigning", "Reconciling", "Stable"}
-)
-
 // protocolLines is the protocol pane: the state diagram with the current
 // state lit and the last transition's cause, the message sequence (latest
 // at the bottom) and the listener callbacks.
@@ -50,18 +42,15 @@ func (a App) protocolLines(w, h int) []string {
 // stateDiagram lights the current state; brackets keep it readable without
 // colour. Names are shortened when the pane is narrow.
 func (a App) stateDiagram(v *model.GroupView, w int) string {
-	states := classicStates
-	if v.Protocol == "consumer" {
-		states = consumerStates
-	}
+	states := model.GroupStates(v.Protocol)
 	render := func(short bool) string {
 		var parts []string
 		for _, s := range states {
-			name := s
+			name := s.Title()
 			if short {
-				name = strings.TrimSuffix(s, "Rebalance")
+				name = strings.TrimSuffix(name, "Rebalance")
 			}
-			if strings.EqualFold(s, v.State) {
+			if s == v.State {
 				parts = append(parts, a.styles.StateLit.Render("["+name+"]"))
 			} else {
 				parts = append(parts, a.styles.StateDim.Render(" "+name+" "))
@@ -104,8 +93,8 @@ func (a App) messageLines(w, n int) []string {
 			who = st.MemberFg(color).Render(pad(letter+" "+s.Member, 10))
 		}
 		arrow, name := messageShape(s.Kind)
-		if s.Kind == "GroupStateChanged" {
-			name = s.GroupState
+		if s.Kind == model.KindGroupStateChanged {
+			name = string(s.GroupState)
 		}
 		line := st.Faint.Render(fmt.Sprintf("%9s ", formatMs(s.TimeMs))) + pad(who, 11) + " " + arrow + " " + st.Value.Render(name)
 		if failed(s.Error) {
@@ -127,18 +116,18 @@ func (a App) messageLines(w, n int) []string {
 
 // messageShape turns a step kind into an arrow and a short name:
 // "JoinGroupRequest" is "→ JoinGroup", "HeartbeatResponse" "← Heartbeat".
-func messageShape(kind string) (arrow, name string) {
+func messageShape(kind model.StepKind) (arrow, name string) {
 	switch {
-	case strings.HasSuffix(kind, "Request"):
-		return "→", strings.TrimSuffix(kind, "Request")
-	case strings.HasSuffix(kind, "Response"):
-		return "←", strings.TrimSuffix(kind, "Response")
-	case kind == "GroupStateChanged":
+	case kind.IsRequest():
+		return "→", kind.API()
+	case kind.API() != "":
+		return "←", kind.API()
+	case kind == model.KindGroupStateChanged:
 		return "◆", "group"
-	case strings.HasPrefix(kind, "Partitions"):
-		return "↺", "on" + kind // the listener callback, as Kafka names it
+	case kind.IsCallback():
+		return "↺", kind.ListenerMethod()
 	}
-	return "·", kind
+	return "·", string(kind)
 }
 
 // failed: the step carries a real error code (NONE is success).

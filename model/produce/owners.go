@@ -1,10 +1,6 @@
 package produce
 
-import (
-	"sort"
-
-	"github.com/kvizlab/kviz/strategies"
-)
+import "github.com/kvizlab/kviz/strategies"
 
 // SetOwners makes owners the group's partition ownership (partition →
 // member; absent = nobody), as the group simulation's assignment changes.
@@ -60,11 +56,6 @@ func sortedTPs(m map[strategies.TopicPartition]string) []strategies.TopicPartiti
 	for tp := range m {
 		out = append(out, tp)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Topic != out[j].Topic {
-			return out[i].Topic < out[j].Topic
-		}
-		return out[i].Partition < out[j].Partition
-	})
+	strategies.SortTopicPartitions(out)
 	return out
 }
