@@ -154,7 +154,7 @@ func (s *Sim) fillOutcome(o *Outcome, before, end int, gaps map[TP]int64) {
 		o.Gaps = append(o.Gaps, Gap{tp.Topic, tp.Partition, ms})
 	}
 	slices.SortFunc(o.Gaps, func(a, b Gap) int {
-		return cmpTP(TP{Topic: a.Topic, Partition: a.Partition}, TP{Topic: b.Topic, Partition: b.Partition})
+		return CompareTPs(TP{Topic: a.Topic, Partition: a.Partition}, TP{Topic: b.Topic, Partition: b.Partition})
 	})
 }
 

@@ -45,7 +45,7 @@ func Diff(before, after Owners) []Move {
 		}
 	}
 	slices.SortFunc(out, func(a, b Move) int {
-		return cmpTP(TP{Topic: a.Topic, Partition: a.Partition}, TP{Topic: b.Topic, Partition: b.Partition})
+		return CompareTPs(TP{Topic: a.Topic, Partition: a.Partition}, TP{Topic: b.Topic, Partition: b.Partition})
 	})
 	return out
 }
