@@ -172,7 +172,7 @@ func (o Outage) WorstGapMs() int64 { w, _ := gapStats(o.UnownedMs); return w }
 func (s *Sim) AssignedIn(from, to int) map[string]bool {
 	out := map[string]bool{}
 	for i := max(from, 0); i <= to && i < len(s.steps); i++ {
-		if s.steps[i].kind == "PartitionsAssigned" {
+		if s.steps[i].kind == KindPartitionsAssigned {
 			out[s.steps[i].member] = true
 		}
 	}

@@ -7,7 +7,6 @@ import (
 	"strconv"
 
 	"github.com/kvizlab/kviz/model"
-	"github.com/kvizlab/kviz/strategies"
 )
 
 // insert adds an event at the current virtual time and swaps in the
@@ -74,7 +73,7 @@ func (a *App) addPartitions() {
 			}
 		}
 	}
-	count := min(max(topic.Partitions*2, 1), strategies.MaxPartitions)
+	count := min(max(topic.Partitions*2, 1), model.MaxPartitions)
 	a.insert(model.Event{Kind: "add_partitions", Topic: topic.Name, Count: count},
 		fmt.Sprintf("%s grows %d → %d partitions", topic.Name, topic.Partitions, count))
 }
