@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kvizlab/kviz/model"
-	"github.com/kvizlab/kviz/strategies"
 )
 
 func init() { subcommands = append(subcommands, newWhatIfCmd) }
@@ -127,7 +126,7 @@ func outcomeSummary(o model.Outcome) string {
 		rounds, settled, o.WorstGapMs, o.TotalGapMs, o.Balance.Min, o.Balance.Max)
 }
 
-// assignmentText is "c1 t0 0–1 · c2 t0 2 · c3 -".
+// assignmentText is "c1 t0:0–1 · c2 t0:2 · c3 -".
 func assignmentText(a model.Assignment) string {
 	ids := slices.Sorted(func(yield func(string) bool) {
 		for id := range a {
@@ -138,29 +137,16 @@ func assignmentText(a model.Assignment) string {
 	})
 	var parts []string
 	for _, id := range ids {
-		parts = append(parts, id+" "+topicsText(a[id]))
+		runs := model.PartitionRuns(a.Partitions(id))
+		if runs == "" {
+			runs = "-"
+		}
+		parts = append(parts, id+" "+runs)
 	}
 	if len(parts) == 0 {
 		return "nobody"
 	}
 	return strings.Join(parts, " · ")
-}
-
-// topicsText is "t0 0–3; t1 2" ("-" for nothing).
-func topicsText(topics map[string][]int32) string {
-	if len(topics) == 0 {
-		return "-"
-	}
-	names := make([]string, 0, len(topics))
-	for t := range topics {
-		names = append(names, t)
-	}
-	slices.SortFunc(names, strategies.JavaCompare)
-	var parts []string
-	for _, t := range names {
-		parts = append(parts, t+" "+strategies.FormatPartitions(topics[t]))
-	}
-	return strings.Join(parts, "; ")
 }
 
 // movesText is "t0-1 c1→c3, t0-4 c2→nobody".

@@ -178,3 +178,9 @@ func (s *Sim) AssignedIn(from, to int) map[string]bool {
 	}
 	return out
 }
+
+// Partitions is one member's partitions in the assignment, in partition
+// order.
+func (a Assignment) Partitions(member string) []TP {
+	return tpsOf(a[member])
+}
