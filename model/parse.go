@@ -51,8 +51,9 @@ func yamlError(file string, err error) error {
 }
 
 type parser struct {
-	file string
-	flow flowParse // producers and consumer settings, see parse_producers.go
+	file  string
+	flow  flowParse  // producers and consumer settings, see parse_producers.go
+	given givenParse // a given start, see parse_given.go
 }
 
 func (p *parser) errf(n *yaml.Node, format string, args ...any) error {
@@ -128,7 +129,7 @@ func (p *parser) strList(n *yaml.Node, what string) ([]string, error) {
 	return out, nil
 }
 
-var topKeys = []string{"name", "title", "notes", "seed", "cluster", "topics", "group", "members", "timeline", "producers"}
+var topKeys = []string{"name", "title", "notes", "seed", "examples", "lab", "cluster", "topics", "group", "members", "timeline", "producers"}
 
 func (p *parser) scenario(root *yaml.Node) (*Scenario, error) {
 	sc := &Scenario{File: p.file, Brokers: 3, OffsetsPartitions: 50, GroupID: "workshop",
@@ -145,6 +146,10 @@ func (p *parser) scenario(root *yaml.Node) (*Scenario, error) {
 			sc.Notes, err = p.str(v, "notes")
 		case "seed":
 			sc.Seed, err = p.int64(v, "seed", math.MinInt64, math.MaxInt64)
+		case "examples":
+			sc.Examples, err = p.examples(v)
+		case "lab":
+			err = p.lab(v, sc)
 		case "cluster":
 			err = p.cluster(v, sc)
 		case "topics":
@@ -173,6 +178,9 @@ func (p *parser) scenario(root *yaml.Node) (*Scenario, error) {
 		if err := p.members(membersNode, sc); err != nil {
 			return nil, err
 		}
+	}
+	if err := p.finishGiven(sc, orNode(membersNode, root)); err != nil {
+		return nil, err
 	}
 	if timelineNode != nil {
 		if err := p.timeline(timelineNode, sc); err != nil {
@@ -258,6 +266,8 @@ func isConsumer(sc *Scenario) bool { return sc.Protocol == string(strategies.Con
 var groupKeys = []string{"id", "strategy", "protocol", "session_timeout_ms", "heartbeat_interval_ms",
 
 	"max_poll_interval_ms", "initial_rebalance_delay_ms",
+	// a given start (parse_given.go)
+	"generation", "group_epoch",
 	// consumer settings for the data path (parse_producers.go)
 	"rate", "enable_auto_commit", "auto_commit_interval_ms", "commit", "auto_offset_reset"}
 
@@ -278,6 +288,8 @@ func (p *parser) group(n, root *yaml.Node, sc *Scenario) error {
 				sc.Protocol, err = p.str(v, "group.protocol")
 			case "rate", "enable_auto_commit", "auto_commit_interval_ms", "commit", "auto_offset_reset":
 				err = p.consumerKey(&p.flow.group, key, "group", v)
+			case "generation", "group_epoch":
+				p.given.epochKey, p.given.epochNode = key, v
 			case "initial_rebalance_delay_ms":
 				set[key], err = p.int64(v, "group."+key, 0, 24*3600*1000) // 0 is a common dev setting
 			case "session_timeout_ms":
@@ -317,7 +329,7 @@ func (p *parser) group(n, root *yaml.Node, sc *Scenario) error {
 		return p.errf(at, "group.heartbeat_interval_ms (%d) must be lower than group.session_timeout_ms (%d)",
 			sc.HeartbeatIntervalMs, sc.SessionTimeoutMs)
 	}
-	return nil
+	return p.startEpoch(sc)
 }
 
 func orNode(n, fallback *yaml.Node) *yaml.Node {
