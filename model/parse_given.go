@@ -180,6 +180,6 @@ func givenText(sc *Scenario, coordinator string) string {
 		return fmt.Sprintf("Group %s (%s, %s protocol) starts Empty at %s %d; its coordinator is %s.",
 			sc.GroupID, sc.Strategy, sc.Protocol, counter, sc.Generation, coordinator)
 	}
-	return fmt.Sprintf("Group %s (%s, %s protocol) starts %s at %s %d with %d members consuming their partitions (a given state, no join first); its coordinator is %s.",
-		sc.GroupID, sc.Strategy, sc.Protocol, state, counter, sc.Generation, len(sc.Members), coordinator)
+	return fmt.Sprintf("Group %s starts %s at %s %d, %d members already consuming (a given state: no join phase); its coordinator is %s.",
+		sc.GroupID, state, counter, sc.Generation, len(sc.Members), coordinator)
 }
