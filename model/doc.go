@@ -97,7 +97,14 @@
 // linger_ms), consumer settings on the group or a member (rate: records/s
 // each member processes, enable_auto_commit, auto_commit_interval_ms,
 // commit: sync|async, auto_offset_reset) and timeline entries
-// `produce: {topic, key, count}`.
+// `produce: {topic, key, count}`, and other groups reading the same topics,
+// `readers: [{group: B, topics: [t0], at_ms: 30000, auto_offset_reset:
+// earliest}]` (plus the consumer keys): each is one consumer that gets every
+// partition of its topics at at_ms (a grown topic's new ones at once) and
+// reads from its group's own committed offsets, or from auto_offset_reset
+// without any. Only a reader's offsets are modelled, not its protocol: it
+// adds no step, and the simulated group never sees it. FlowView.Readers and
+// Step.Readers (JSONL "readers": records read by topic and partition) show it.
 // Then, after the group is simulated, model/produce replays its steps in
 // virtual time: partitions change hands as Step.Owned does (revoked ones
 // commit first; a crashed, fenced, stalled or removed member's are lost, so

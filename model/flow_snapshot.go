@@ -39,6 +39,7 @@ func (f *flow) view() *FlowView {
 		}
 		v.Producers = append(v.Producers, pv)
 	}
+	v.Readers = f.readerViews()
 	v.Brokers = f.brokerViews()
 	if f.last != nil && slices.Equal(v.Brokers, f.last.Brokers) {
 		v.Brokers = f.last.Brokers

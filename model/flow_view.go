@@ -9,6 +9,8 @@ type FlowView struct {
 	Producers []ProducerView
 	Brokers   []FlowBroker // by id
 	Records   int64        // every record produced so far
+	// Readers are the other groups reading the topics (readers:), in file order.
+	Readers []FlowReader
 	// Err is set when the data path could not go on (the views after it
 	// repeat the last good one).
 	Err string

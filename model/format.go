@@ -152,6 +152,23 @@ func (f *formatter) root() (*yaml.Node, error) {
 		}
 		put(root, "producers", producers)
 	}
+	if sc.Flow != nil && len(sc.Flow.Readers) > 0 {
+		readers := &yaml.Node{Kind: yaml.SequenceNode}
+		for _, r := range sc.Flow.Readers {
+			n := fMap(true, "group", fStr(r.Group))
+			if !slices.Equal(r.Topics, strategies.SortedTopics(sc.Topics)) {
+				put(n, "topics", fStrs(r.Topics))
+			}
+			if r.AtMs != 0 {
+				put(n, "at_ms", fInt(r.AtMs))
+			}
+			if err := consumerFields(n, r.Consumer, false); err != nil {
+				return nil, err
+			}
+			readers.Content = append(readers.Content, n)
+		}
+		put(root, "readers", readers)
+	}
 	timeline, err := f.timeline()
 	if err != nil {
 		return nil, err

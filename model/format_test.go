@@ -3,6 +3,7 @@ package model
 import (
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -124,6 +125,15 @@ func subset(t *rapid.T, label string, xs []string) []string {
 	return out
 }
 
+// pickTopics draws a subscription: every topic (the parser's default) or a
+// subset.
+func pickTopics(t *rapid.T, label string, topics []string) []string {
+	if rapid.Bool().Draw(t, label+" all") {
+		return topics
+	}
+	return subset(t, label, topics)
+}
+
 // genCanonical draws a scenario as ParseScenario would build it: defaults
 // filled, lists deduplicated, consumer settings merged.
 func genCanonical(t *rapid.T) *Scenario {
@@ -166,12 +176,7 @@ func genCanonical(t *rapid.T) *Scenario {
 			classicAssignors = append(classicAssignors, a.Name())
 		}
 	}
-	pickTopics := func(label string) []string {
-		if rapid.Bool().Draw(t, label+" all") {
-			return topics
-		}
-		return subset(t, label, topics)
-	}
+	pickTopics := func(label string) []string { return pickTopics(t, label, topics) }
 	taken := map[TP]bool{}
 	n := rapid.IntRange(0, 4).Draw(t, "members")
 	ids := distinct(t, "ids", n, 1)
@@ -351,7 +356,22 @@ func genFlow(t *rapid.T, sc *Scenario, topics, ids []string) *FlowSpec {
 		}
 		f.Produces = append(f.Produces, pe)
 	}
-	if len(f.Producers) == 0 && len(f.Produces) == 0 {
+	for i, name := range distinct(t, "readers", rapid.IntRange(0, 2).Draw(t, "reader count"), 1) {
+		if name == sc.GroupID {
+			continue
+		}
+		r := ReaderSpec{Group: name, Topics: pickTopics(t, "reader topics", topics)}
+		if rapid.Bool().Draw(t, "reader at") {
+			r.AtMs = rapid.Int64Range(1, 100000).Draw(t, "reader at ms")
+		}
+		c, err := p.config(consumerSettings{}, settings("reader"+strconv.Itoa(i)), name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Consumer = c
+		f.Readers = append(f.Readers, r)
+	}
+	if len(f.Producers) == 0 && len(f.Produces) == 0 && len(f.Readers) == 0 {
 		return nil
 	}
 	return f

@@ -129,12 +129,12 @@ func (p *parser) strList(n *yaml.Node, what string) ([]string, error) {
 	return out, nil
 }
 
-var topKeys = []string{"name", "title", "notes", "seed", "examples", "lab", "cluster", "topics", "group", "members", "timeline", "producers"}
+var topKeys = []string{"name", "title", "notes", "seed", "examples", "lab", "cluster", "topics", "group", "members", "timeline", "producers", "readers"}
 
 func (p *parser) scenario(root *yaml.Node) (*Scenario, error) {
 	sc := &Scenario{File: p.file, Brokers: 3, OffsetsPartitions: 50, GroupID: "workshop",
 		Strategy: "range", Topics: map[string]int32{}}
-	var groupNode, membersNode, timelineNode, producersNode *yaml.Node
+	var groupNode, membersNode, timelineNode, producersNode, readersNode *yaml.Node
 	err := p.fields(root, "the scenario", topKeys, func(key string, k, v *yaml.Node) error {
 		var err error
 		switch key {
@@ -162,6 +162,8 @@ func (p *parser) scenario(root *yaml.Node) (*Scenario, error) {
 			timelineNode = v
 		case "producers":
 			producersNode = v
+		case "readers":
+			readersNode = v
 		}
 		return err
 	})
@@ -189,6 +191,11 @@ func (p *parser) scenario(root *yaml.Node) (*Scenario, error) {
 	}
 	if producersNode != nil {
 		if err := p.producers(producersNode, sc); err != nil {
+			return nil, err
+		}
+	}
+	if readersNode != nil {
+		if err := p.readers(readersNode, sc); err != nil {
 			return nil, err
 		}
 	}

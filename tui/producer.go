@@ -82,6 +82,9 @@ func (a App) producerLines(f *model.FlowView, w, h int, brokerPane bool) []strin
 				st.brushes.faint.paint(" · "+p.HotLine), w))
 		}
 	}
+	for _, r := range f.Readers {
+		out = append(out, fit(a.readerLine(r), w))
+	}
 	if !brokerPane { // one line of broker health instead
 		out = append(out, fit(a.brokerSummary(f), w))
 	}
