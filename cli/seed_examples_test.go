@@ -10,6 +10,7 @@ import (
 
 	"github.com/kvizlab/kviz/demo"
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/produce"
 	"github.com/stretchr/testify/require"
 )
 
@@ -268,6 +269,46 @@ var seedExampleChecks = map[string]func(t *testing.T, steps []jsonlStep){
 			}
 		}
 	},
+	"example-17-batching": func(t *testing.T, _ []jsonlStep) {
+		sim := simDemo(t, "example-17-batching")
+		byName := func(f *model.FlowView) map[string]model.ProducerView {
+			out := map[string]model.ProducerView{}
+			for _, p := range f.Producers {
+				out[p.Name] = p
+			}
+			return out
+		}
+		end := byName(sim.View(sim.Len() - 1).Flow())
+		for name, linger := range map[string]int64{"full": 5, "sparse": 5, "legacy": 0, "slow": 2000} {
+			p := end[name]
+			if p.LingerMs != linger || p.BatchSize != 16384 || p.LastSent == nil {
+				t.Fatalf("%s: linger.ms %d, batch.size %d, last sent %v; want linger %d (0 up to 3.9, 5 since 4.0), 16384", name, p.LingerMs, p.BatchSize, p.LastSent, linger)
+			}
+		}
+		if s := end["full"].LastSent; s.Why != produce.SentFull || s.Bytes > 16384 || s.Bytes < 16384-200 {
+			t.Errorf("full: last batch %+v; want it sent full, at batch.size", s)
+		}
+		for _, name := range []string{"sparse", "legacy"} {
+			if s := end[name].LastSent; s.Why != produce.SentLinger || s.Records != 1 {
+				t.Errorf("%s: last batch %+v; want one record sent by linger.ms", name, s)
+			}
+		}
+		if s := end["slow"].LastSent; s.Why != produce.SentLinger || s.Records < 2 {
+			t.Errorf("slow: last batch %+v; want several records gathered over its linger", s)
+		}
+		lingering := map[string]bool{}
+		for i := range sim.Len() {
+			for name, p := range byName(sim.View(i).Flow()) {
+				for _, q := range p.Queues {
+					b := q.Batches[0]
+					lingering[name] = lingering[name] || (!b.Full && b.LingerLeftMs > 0 && b.LingerLeftMs+b.AgeMs == p.LingerMs)
+				}
+			}
+		}
+		if !lingering["slow"] || lingering["legacy"] {
+			t.Errorf("batches seen lingering: %v; want slow's (2000 ms), never legacy's (linger.ms 0)", lingering)
+		}
+	},
 	"example-18-replicas": func(t *testing.T, _ []jsonlStep) {
 		f := lastFlow(t, "example-18-replicas")
 		want := [][]int{{0, 1, 2}, {1, 2, 3}, {2, 3, 4}, {3, 4, 0}, {4, 0, 1}, {0, 2, 3}, {1, 3, 4}, {2, 4, 0}, {3, 0, 1}, {4, 1, 2}}
@@ -289,11 +330,7 @@ var seedExampleChecks = map[string]func(t *testing.T, steps []jsonlStep){
 		// A: 4 read and committed before it leaves, 2 more after its
 		// restart, none twice (the JSONL trace is the group's: A's reads
 		// are in the flow view).
-		data, _ := demo.Get("example-19-offsets")
-		sc, err := model.ParseScenario("example-19-offsets.yaml", data)
-		require.NoError(t, err)
-		sim, err := model.Simulate(sc)
-		require.NoError(t, err)
+		sim := simDemo(t, "example-19-offsets")
 		restart := 0
 		for i := range sim.Len() {
 			if st := sim.StepLine(i); st.Kind == "MemberStarted" && st.TimeMs == 20000 {
@@ -332,21 +369,27 @@ func leftAfterward(t *testing.T, s []jsonlStep, member string) {
 	}
 }
 
-func lastFlow(t *testing.T, name string) *model.FlowView {
+func simDemo(t *testing.T, name string) *model.Sim {
 	t.Helper()
 	data, _ := demo.Get(name)
 	sc, err := model.ParseScenario(name+".yaml", data)
 	require.NoError(t, err)
 	sim, err := model.Simulate(sc)
 	require.NoError(t, err)
+	return sim
+}
+
+func lastFlow(t *testing.T, name string) *model.FlowView {
+	t.Helper()
+	sim := simDemo(t, name)
 	f := sim.View(sim.Len() - 1).Flow()
 	require.NotNil(t, f, "%s has producers", name)
 	return f
 }
 
-// notYetDemos are the examples no demo can show yet (issue 10): 17 needs
-// the producer's batch view.
-var notYetDemos = []int{17}
+// notYetDemos are the examples no demo can show yet (none since example
+// 17's batches view and example 19's readers).
+var notYetDemos []int
 
 func TestSeedExamplesAreDemosWithKafkasAnswers(t *testing.T) {
 	code, out, errOut := run(t, "", "demos", "--format", "json")

@@ -105,6 +105,10 @@
 // without any. Only a reader's offsets are modelled, not its protocol: it
 // adds no step, and the simulated group never sees it. FlowView.Readers and
 // Step.Readers (JSONL "readers": records read by topic and partition) show it.
+// A producer's accumulator is in ProducerView too: batch.size and linger.ms
+// in force, each partition's waiting batches (bytes, age, linger left) and
+// the sender's latest batch with its reason (produce.SendReason: full,
+// linger, or drained because its leader was ready for another partition).
 // Then, after the group is simulated, model/produce replays its steps in
 // virtual time: partitions change hands as Step.Owned does (revoked ones
 // commit first; a crashed, fenced, stalled or removed member's are lost, so

@@ -127,7 +127,13 @@ func (f *flow) topicView(t string) FlowTopic {
 
 func producerView(p *produce.Producer, partitions int) ProducerView {
 	pv := ProducerView{Name: p.Name(), Topic: p.Topic(), Partitioner: p.Partitioner().Name(), Records: p.Records,
-		LastPartition: -1}
+		LastPartition: -1, BatchSize: p.BatchSize(), LingerMs: p.LingerMs(), BatchesSent: p.BatchesSent()}
+	for _, q := range p.QueuedPartitions() {
+		pv.Queues = append(pv.Queues, ProducerQueue{Partition: q, Batches: p.Queue(q)})
+	}
+	if last, ok := p.LastSent(); ok {
+		pv.LastSent = &last
+	}
 	if p.Records > 0 {
 		pv.LastKey, pv.LastPartition, pv.LastLine = p.LastKey, p.Last.Partition, p.LastLine()
 		pv.Route = routeOf(p.Last, p.LastKey, partitions)

@@ -1,5 +1,7 @@
 package model
 
+import "github.com/kvizlab/kviz/model/produce"
+
 // FlowView is the data path after one step: producers, partitions' offsets
 // and the brokers leading them. Views are shared between steps where nothing
 // changed: treat them as read-only.
@@ -66,6 +68,20 @@ type ProducerView struct {
 	HotShare     float64
 	HotPartition int
 	HotLine      string
+	// The accumulator: batch.size and linger.ms in force, the partitions
+	// with batches waiting (the others have none), the sender's latest
+	// batch (nil before the first) and how many it has sent.
+	BatchSize   int
+	LingerMs    int64
+	Queues      []ProducerQueue
+	LastSent    *produce.SentBatch
+	BatchesSent int64
+}
+
+// ProducerQueue is one partition's waiting batches, the next to go first.
+type ProducerQueue struct {
+	Partition int
+	Batches   []produce.BatchView
 }
 
 // FlowBroker is one broker as the data path sees it.
