@@ -68,14 +68,16 @@ type ProducerView struct {
 	HotShare     float64
 	HotPartition int
 	HotLine      string
-	// The accumulator: batch.size and linger.ms in force, the partitions
-	// with batches waiting (the others have none), the sender's latest
-	// batch (nil before the first) and how many it has sent.
-	BatchSize   int
-	LingerMs    int64
-	Queues      []ProducerQueue
-	LastSent    *produce.SentBatch
-	BatchesSent int64
+	// The accumulator: batch.size and linger.ms in force, the first
+	// partitions with batches waiting (at most 8; QueuedPartitions counts
+	// them all), the sender's latest batch (nil before the first) and how
+	// many it has sent.
+	BatchSize        int
+	LingerMs         int64
+	Queues           []ProducerQueue
+	QueuedPartitions int
+	LastSent         *produce.SentBatch
+	BatchesSent      int64
 }
 
 // ProducerQueue is one partition's waiting batches, the next to go first.

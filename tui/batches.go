@@ -18,7 +18,6 @@ func (a App) batchLine(p model.ProducerView) string {
 	var waiting []string
 	for i, q := range p.Queues {
 		if i == maxQueuesShown {
-			waiting = append(waiting, fmt.Sprintf("+%d partitions", len(p.Queues)-i))
 			break
 		}
 		b := q.Batches[0]
@@ -33,6 +32,9 @@ func (a App) batchLine(p model.ProducerView) string {
 			due += fmt.Sprintf(", +%d behind", len(q.Batches)-1)
 		}
 		waiting = append(waiting, fmt.Sprintf("p%d %s %s, %s", q.Partition, fillBar(b.Bytes, p.BatchSize), kb(b.Bytes), due))
+	}
+	if more := p.QueuedPartitions - min(len(p.Queues), maxQueuesShown); more > 0 {
+		waiting = append(waiting, fmt.Sprintf("+%d partitions", more))
 	}
 	if len(waiting) == 0 {
 		waiting = append(waiting, "none waiting")

@@ -41,13 +41,16 @@ type SentBatch struct {
 // BatchSize is the producer's batch.size.
 func (p *Producer) BatchSize() int { return p.acc.batchSize }
 
-// QueuedPartitions lists the partitions with batches waiting, ascending.
-func (p *Producer) QueuedPartitions() []int {
-	var out []int
+// QueuedPartitions lists the partitions with batches waiting, ascending,
+// at most limit of them (limit < 0: all); n counts them all.
+func (p *Producer) QueuedPartitions(limit int) (parts []int, n int) {
 	for i := p.acc.nonEmpty.next(0); i >= 0; i = p.acc.nonEmpty.next(i + 1) {
-		out = append(out, i)
+		if limit < 0 || len(parts) < limit {
+			parts = append(parts, i)
+		}
+		n++
 	}
-	return out
+	return parts, n
 }
 
 // Queue is partition's waiting batches, oldest (the next to go) first.
