@@ -376,3 +376,23 @@ func genFlow(t *rapid.T, sc *Scenario, topics, ids []string) *FlowSpec {
 	}
 	return f
 }
+
+// FuzzFormatRoundTrip: whatever the parser accepts, FormatScenario writes
+// back so that it parses to the same scenario.
+func FuzzFormatRoundTrip(f *testing.F) {
+	for _, name := range demo.Names() {
+		data, _ := demo.Get(name)
+		f.Add(data)
+	}
+	f.Add([]byte("topics: {t0: 3}\ngroup: {generation: 2}\nmembers:\n  - {id: 'a: b', owned: {t0: [0]}, member_id: \"#x\"}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sc, err := ParseScenario("f.yaml", data)
+		if err != nil {
+			return
+		}
+		if _, err := FormatScenario(sc); err != nil {
+			t.Fatalf("a parsed scenario does not format: %v", err)
+		}
+		roundTrip(t, sc)
+	})
+}
