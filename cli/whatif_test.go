@@ -98,7 +98,7 @@ func TestWhatIfSeedExample8(t *testing.T) {
 // without a consumer meanwhile.
 func TestCompareSeedExample9(t *testing.T) {
 	var c compareOut
-	runJSON(t, &c, "compare", "demo:example-09-cooperative-join", "--at-ms", "59000",
+	runJSON(t, &c, "compare", "demo:example-09-cooperative-join", "--at-ms", "5000",
 		"--strategies", "cooperative-sticky,sticky")
 	coop := byStrategy(t, c, "cooperative-sticky")
 	require.Equal(t, "cooperative", coop.Protocol)

@@ -89,13 +89,51 @@
 // metadata would. A join of a stopped member starts it again with the join's
 // settings (a rolling bounce).
 //
+// A given start (parse_given.go, given.go): `group: {generation: 5}`
+// (classic) or `group: {group_epoch: 5}` (KIP-848) with members carrying
+// `owned: {t0: [0, 1]}` (and optionally `member_id: c1-3f0a9d12`, the id a
+// real group's member holds: assignors sort and hash it) means the group is
+// already Stable (STABLE) at time 0: every member runs, knows the
+// coordinator, holds the generation (member epoch) and a member id
+// (coordinator-made as above unless given), consumes what it owns and
+// heartbeats every heartbeat.interval.ms from time 0. Classic: the first
+// member leads, the assignor is the members' vote, the state is stored (a
+// failover restores it), and the next JoinGroup carries the owned
+// partitions with the given generation and sticky's userData as the last
+// assignment. KIP-848: the assignment epoch and every member epoch equal the
+// group epoch and the targets are what the members own. Owned partitions
+// without a generation start at generation 1; a generation without members
+// is an Empty group at that generation. Nothing before time 0 is replayed:
+// step 0 shows the given state. Rejected, with the line: a partition owned
+// twice, one that does not exist, an owned topic the member does not
+// subscribe to, owned or member_id on a timeline join, generation under
+// KIP-848 and group_epoch under the classic protocol, and classic members
+// that share no assignor (no generation could be Stable with them).
+// FormatScenario writes a scenario back in the format (format.go).
+//
+// Scenario metadata: `examples: [7]` names the worked examples of
+// SEED-EXAMPLES.md a scenario shows (`kviz demos` lists them), and
+// `lab: {open: compare}` asks the lab to open with compare ready
+// (Scenario.Open).
+//
 // The data path (flow.go, parse_producers.go): a scenario may add
 // `producers:` (topic, rate, keys: null | [k1, k2] | {uniform: N} |
 // {hot: K, share: 0.6, count: N}, partitioner, kafka_version, batch_size,
 // linger_ms), consumer settings on the group or a member (rate: records/s
 // each member processes, enable_auto_commit, auto_commit_interval_ms,
 // commit: sync|async, auto_offset_reset) and timeline entries
-// `produce: {topic, key, count}`.
+// `produce: {topic, key, count}`, and other groups reading the same topics,
+// `readers: [{group: B, topics: [t0], at_ms: 30000, auto_offset_reset:
+// earliest}]` (plus the consumer keys): each is one consumer that gets every
+// partition of its topics at at_ms (a grown topic's new ones at once) and
+// reads from its group's own committed offsets, or from auto_offset_reset
+// without any. Only a reader's offsets are modelled, not its protocol: it
+// adds no step, and the simulated group never sees it. FlowView.Readers and
+// Step.Readers (JSONL "readers": records read by topic and partition) show it.
+// A producer's accumulator is in ProducerView too: batch.size and linger.ms
+// in force, each partition's waiting batches (bytes, age, linger left) and
+// the sender's latest batch with its reason (produce.SendReason: full,
+// linger, or drained because its leader was ready for another partition).
 // Then, after the group is simulated, model/produce replays its steps in
 // virtual time: partitions change hands as Step.Owned does (revoked ones
 // commit first; a crashed, fenced, stalled or removed member's are lost, so

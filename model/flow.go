@@ -96,6 +96,9 @@ func flowEvents(sc *Scenario) []flowEvent {
 				flowEvent{ev.AtMs + ev.Ms, func(f *flow) error { return f.stall(id, false) }})
 		}
 	}
+	for _, r := range sc.Flow.Readers {
+		evs = append(evs, flowEvent{r.AtMs, func(f *flow) error { return f.startReader(r) }})
+	}
 	for _, pe := range sc.Flow.Produces {
 		evs = append(evs, flowEvent{pe.AtMs, func(f *flow) error { return f.sim.Produce(pe.Topic, pe.Key, pe.Count) }})
 	}
@@ -156,6 +159,9 @@ func (f *flow) grow(topic string, count int) error {
 	}
 	_ = f.cluster.AddPartitions(topic, count)
 	if err := f.sim.GrowTopic(topic, count); err != nil {
+		return err
+	}
+	if err := f.growReaders(topic); err != nil {
 		return err
 	}
 	f.rates[topic] = append(f.rates[topic], make([]float64, count-len(f.rates[topic]))...)

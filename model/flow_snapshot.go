@@ -18,6 +18,10 @@ const rateWindowMs = 1000
 // sticky partitioner's one current partition is not hot on its own.
 const hotFactor = 2
 
+// maxQueuesInView bounds ProducerView.Queues: a screen names a few
+// partitions' batches, and a thousand-partition topic's views must stay small.
+const maxQueuesInView = 8
+
 // view snapshots the data path now.
 func (f *flow) view() *FlowView {
 	now := f.sim.NowMs()
@@ -39,6 +43,7 @@ func (f *flow) view() *FlowView {
 		}
 		v.Producers = append(v.Producers, pv)
 	}
+	v.Readers = f.readerViews()
 	v.Brokers = f.brokerViews()
 	if f.last != nil && slices.Equal(v.Brokers, f.last.Brokers) {
 		v.Brokers = f.last.Brokers
@@ -126,7 +131,15 @@ func (f *flow) topicView(t string) FlowTopic {
 
 func producerView(p *produce.Producer, partitions int) ProducerView {
 	pv := ProducerView{Name: p.Name(), Topic: p.Topic(), Partitioner: p.Partitioner().Name(), Records: p.Records,
-		LastPartition: -1}
+		LastPartition: -1, BatchSize: p.BatchSize(), LingerMs: p.LingerMs(), BatchesSent: p.BatchesSent()}
+	var queued []int
+	queued, pv.QueuedPartitions = p.QueuedPartitions(maxQueuesInView)
+	for _, q := range queued {
+		pv.Queues = append(pv.Queues, ProducerQueue{Partition: q, Batches: p.Queue(q)})
+	}
+	if last, ok := p.LastSent(); ok {
+		pv.LastSent = &last
+	}
 	if p.Records > 0 {
 		pv.LastKey, pv.LastPartition, pv.LastLine = p.LastKey, p.Last.Partition, p.LastLine()
 		pv.Route = routeOf(p.Last, p.LastKey, partitions)

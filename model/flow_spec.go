@@ -4,7 +4,7 @@ import "github.com/kvizlab/kviz/model/produce"
 
 // FlowSpec is a scenario's data path: its producers, the group's consumers'
 // rates and commit settings, and the records the timeline produces by hand.
-// Scenario.Flow is nil without a producers: section and produce: entries,
+// Scenario.Flow is nil without a producers: section, produce: entries and readers:,
 // and then the simulation is exactly the group's.
 type FlowSpec struct {
 	Producers []produce.ProducerConfig
@@ -14,6 +14,8 @@ type FlowSpec struct {
 	Members  map[string]produce.ConsumerConfig
 	// Produces are the timeline's produce: {topic, key, count} entries, by time.
 	Produces []ProduceEvent
+	// Readers are other groups reading the same topics, in file order.
+	Readers []ReaderSpec
 }
 
 // ProduceEvent sends Count records with Key (nil = null key) to Topic at AtMs.
@@ -31,4 +33,17 @@ func (f *FlowSpec) consumerFor(id string) produce.ConsumerConfig {
 		return c
 	}
 	return f.Consumer
+}
+
+// ReaderSpec is another consumer group reading the scenario's topics
+// (`readers:`), for what a different group sees of the same log: one
+// consumer that gets every partition of its topics at AtMs and reads from
+// its own committed offsets, or from auto_offset_reset without any. Only
+// its offsets are followed: it has no protocol steps, and it is never part
+// of the simulated group.
+type ReaderSpec struct {
+	Group    string
+	Topics   []string // as given; every topic by default
+	AtMs     int64
+	Consumer produce.ConsumerConfig
 }

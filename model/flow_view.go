@@ -1,5 +1,7 @@
 package model
 
+import "github.com/kvizlab/kviz/model/produce"
+
 // FlowView is the data path after one step: producers, partitions' offsets
 // and the brokers leading them. Views are shared between steps where nothing
 // changed: treat them as read-only.
@@ -9,6 +11,8 @@ type FlowView struct {
 	Producers []ProducerView
 	Brokers   []FlowBroker // by id
 	Records   int64        // every record produced so far
+	// Readers are the other groups reading the topics (readers:), in file order.
+	Readers []FlowReader
 	// Err is set when the data path could not go on (the views after it
 	// repeat the last good one).
 	Err string
@@ -64,6 +68,22 @@ type ProducerView struct {
 	HotShare     float64
 	HotPartition int
 	HotLine      string
+	// The accumulator: batch.size and linger.ms in force, the first
+	// partitions with batches waiting (at most 8; QueuedPartitions counts
+	// them all), the sender's latest batch (nil before the first) and how
+	// many it has sent.
+	BatchSize        int
+	LingerMs         int64
+	Queues           []ProducerQueue
+	QueuedPartitions int
+	LastSent         *produce.SentBatch
+	BatchesSent      int64
+}
+
+// ProducerQueue is one partition's waiting batches, the next to go first.
+type ProducerQueue struct {
+	Partition int
+	Batches   []produce.BatchView
 }
 
 // FlowBroker is one broker as the data path sees it.

@@ -51,8 +51,9 @@ func yamlError(file string, err error) error {
 }
 
 type parser struct {
-	file string
-	flow flowParse // producers and consumer settings, see parse_producers.go
+	file  string
+	flow  flowParse  // producers and consumer settings, see parse_producers.go
+	given givenParse // a given start, see parse_given.go
 }
 
 func (p *parser) errf(n *yaml.Node, format string, args ...any) error {
@@ -128,12 +129,12 @@ func (p *parser) strList(n *yaml.Node, what string) ([]string, error) {
 	return out, nil
 }
 
-var topKeys = []string{"name", "title", "notes", "seed", "cluster", "topics", "group", "members", "timeline", "producers"}
+var topKeys = []string{"name", "title", "notes", "seed", "examples", "lab", "cluster", "topics", "group", "members", "timeline", "producers", "readers"}
 
 func (p *parser) scenario(root *yaml.Node) (*Scenario, error) {
 	sc := &Scenario{File: p.file, Brokers: 3, OffsetsPartitions: 50, GroupID: "workshop",
 		Strategy: "range", Topics: map[string]int32{}}
-	var groupNode, membersNode, timelineNode, producersNode *yaml.Node
+	var groupNode, membersNode, timelineNode, producersNode, readersNode *yaml.Node
 	err := p.fields(root, "the scenario", topKeys, func(key string, k, v *yaml.Node) error {
 		var err error
 		switch key {
@@ -145,6 +146,10 @@ func (p *parser) scenario(root *yaml.Node) (*Scenario, error) {
 			sc.Notes, err = p.str(v, "notes")
 		case "seed":
 			sc.Seed, err = p.int64(v, "seed", math.MinInt64, math.MaxInt64)
+		case "examples":
+			sc.Examples, err = p.examples(v)
+		case "lab":
+			err = p.lab(v, sc)
 		case "cluster":
 			err = p.cluster(v, sc)
 		case "topics":
@@ -157,6 +162,8 @@ func (p *parser) scenario(root *yaml.Node) (*Scenario, error) {
 			timelineNode = v
 		case "producers":
 			producersNode = v
+		case "readers":
+			readersNode = v
 		}
 		return err
 	})
@@ -174,6 +181,9 @@ func (p *parser) scenario(root *yaml.Node) (*Scenario, error) {
 			return nil, err
 		}
 	}
+	if err := p.finishGiven(sc, orNode(membersNode, root)); err != nil {
+		return nil, err
+	}
 	if timelineNode != nil {
 		if err := p.timeline(timelineNode, sc); err != nil {
 			return nil, err
@@ -181,6 +191,11 @@ func (p *parser) scenario(root *yaml.Node) (*Scenario, error) {
 	}
 	if producersNode != nil {
 		if err := p.producers(producersNode, sc); err != nil {
+			return nil, err
+		}
+	}
+	if readersNode != nil {
+		if err := p.readers(readersNode, sc); err != nil {
 			return nil, err
 		}
 	}
@@ -258,6 +273,8 @@ func isConsumer(sc *Scenario) bool { return sc.Protocol == string(ProtocolConsum
 var groupKeys = []string{"id", "strategy", "protocol", "session_timeout_ms", "heartbeat_interval_ms",
 
 	"max_poll_interval_ms", "initial_rebalance_delay_ms",
+	// a given start (parse_given.go)
+	"generation", "group_epoch",
 	// consumer settings for the data path (parse_producers.go)
 	"rate", "enable_auto_commit", "auto_commit_interval_ms", "commit", "auto_offset_reset"}
 
@@ -278,6 +295,8 @@ func (p *parser) group(n, root *yaml.Node, sc *Scenario) error {
 				sc.Protocol, err = p.str(v, "group.protocol")
 			case "rate", "enable_auto_commit", "auto_commit_interval_ms", "commit", "auto_offset_reset":
 				err = p.consumerKey(&p.flow.group, key, "group", v)
+			case "generation", "group_epoch":
+				p.given.epochKey, p.given.epochNode = key, v
 			case "initial_rebalance_delay_ms":
 				set[key], err = p.int64(v, "group."+key, 0, 24*3600*1000) // 0 is a common dev setting
 			case "session_timeout_ms":
@@ -309,7 +328,7 @@ func (p *parser) group(n, root *yaml.Node, sc *Scenario) error {
 		}
 		return p.errf(node, "%s", gerr.msg)
 	}
-	return nil
+	return p.startEpoch(sc)
 }
 
 // groupError is a group setting the derivation refuses, and which one, so
@@ -343,6 +362,9 @@ func deriveGroup(sc *Scenario) *groupError {
 	if sc.HeartbeatIntervalMs >= sc.SessionTimeoutMs {
 		return &groupError{"heartbeat_interval_ms", fmt.Sprintf("group.heartbeat_interval_ms (%d) must be lower than group.session_timeout_ms (%d)",
 			sc.HeartbeatIntervalMs, sc.SessionTimeoutMs)}
+	}
+	if msg := epochKeyError(sc.givenEpochKey, sc); msg != "" {
+		return &groupError{sc.givenEpochKey, msg}
 	}
 	return nil
 }

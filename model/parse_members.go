@@ -6,6 +6,8 @@ import (
 )
 
 var memberKeys = []string{"id", "topics", "instance", "strategies",
+	// a given start (parse_given.go)
+	"owned", "member_id",
 	// consumer settings for the data path (parse_producers.go)
 	"rate", "enable_auto_commit", "auto_commit_interval_ms", "commit", "auto_offset_reset"}
 
@@ -40,7 +42,7 @@ func (p *parser) members(n *yaml.Node, sc *Scenario) error {
 
 func (p *parser) memberSpec(n *yaml.Node, sc *Scenario, what string) (MemberSpec, error) {
 	var m MemberSpec
-	var idNode *yaml.Node
+	var idNode, ownedNode, memberIDNode *yaml.Node
 	var consumer consumerSettings
 	err := p.fields(n, what, memberKeys, func(key string, k, v *yaml.Node) error {
 		var err error
@@ -54,6 +56,10 @@ func (p *parser) memberSpec(n *yaml.Node, sc *Scenario, what string) (MemberSpec
 			m.Topics, err = p.topicList(v, sc, what+".topics")
 		case "strategies":
 			m.Strategies, err = p.strategyList(v, sc, what+".strategies")
+		case "owned":
+			ownedNode = v
+		case "member_id":
+			memberIDNode = v
 		default:
 			err = p.consumerKey(&consumer, key, what, v)
 		}
@@ -67,6 +73,9 @@ func (p *parser) memberSpec(n *yaml.Node, sc *Scenario, what string) (MemberSpec
 	}
 	if m.Topics == nil {
 		m.Topics = strategies.SortedTopics(sc.Topics)
+	}
+	if err := p.givenMember(&m, what, ownedNode, memberIDNode, sc); err != nil {
+		return m, err
 	}
 	p.memberConsumer(m.ID, consumer)
 	return m, nil

@@ -19,6 +19,7 @@ type flowParse struct {
 	members       map[string]consumerSettings
 	memberOrder   []string
 	produces      []ProduceEvent
+	readers       []ReaderSpec
 }
 
 // consumerKeys are the consumer settings a group or a member may carry.
@@ -301,18 +302,18 @@ func (p *parser) produceEvent(v *yaml.Node, sc *Scenario, line int) (ProduceEven
 	return pe, err
 }
 
-// finishFlow builds Scenario.Flow when the scenario has producers or
-// produce entries; without them consumer settings change nothing.
+// finishFlow builds Scenario.Flow when the scenario has producers, produce
+// entries or readers; without them consumer settings change nothing.
 func (p *parser) finishFlow(sc *Scenario) error {
 	f := &p.flow
-	if len(f.producers) == 0 && len(f.produces) == 0 {
+	if len(f.producers) == 0 && len(f.produces) == 0 && len(f.readers) == 0 {
 		return nil
 	}
 	group, err := p.config(f.group, consumerSettings{}, "group")
 	if err != nil {
 		return err
 	}
-	spec := &FlowSpec{Producers: f.producers, Consumer: group, Produces: f.produces}
+	spec := &FlowSpec{Producers: f.producers, Consumer: group, Produces: f.produces, Readers: f.readers}
 	for _, id := range f.memberOrder {
 		c, err := p.config(f.group, f.members[id], "member "+id)
 		if err != nil {

@@ -8,6 +8,12 @@ type Scenario struct {
 	Title string
 	Notes string
 	Seed  int64
+	// Examples are the worked examples of SEED-EXAMPLES.md the scenario
+	// shows (`examples: [7]`), for `kviz demos` and the lab's picker.
+	Examples []int
+	// Open is the lab hint `lab: {open: compare}`: the mode the lab opens
+	// the scenario in ("" = the plain lab).
+	Open LabOpen
 
 	Brokers           int
 	OffsetsPartitions int32
@@ -21,6 +27,13 @@ type Scenario struct {
 	MaxPollIntervalMs       int64 // also the rebalance timeout
 	InitialRebalanceDelayMs int64
 
+	// Generation is a given start: the group is already Stable (KIP-848:
+	// STABLE) at time 0, at this generation (classic) or group epoch
+	// (KIP-848; the assignment epoch and every member epoch equal it), with
+	// Members holding their Owned partitions. 0: the group starts empty and
+	// its members join. With no members it starts Empty at this generation.
+	Generation int32
+
 	Members  []MemberSpec // start at time 0, in this order
 	Timeline []Event      // sorted by AtMs, stable
 
@@ -32,6 +45,10 @@ type Scenario struct {
 	// their file key); the others follow Kafka's defaults for the protocol,
 	// and are derived again when a variation changes it (vary.go).
 	groupSet map[string]int64
+	// givenEpochKey is the key a given start's epoch was written under
+	// (generation or group_epoch; "" when implied), which fixes the
+	// protocol family a variation may take.
+	givenEpochKey string
 }
 
 // MemberSpec is a member present from the start.
@@ -42,4 +59,22 @@ type MemberSpec struct {
 	// Strategies is the member's partition.assignment.strategy, in order
 	// (kviz names); nil = [group.strategy]. Classic protocol only.
 	Strategies []string
+	// In a given start (Scenario.Generation > 0): the member id it holds
+	// ("" = made as the coordinator, or the KIP-848 client, would) and the
+	// partitions it consumes at time 0 (sorted; under KIP-848 also its target).
+	MemberID string
+	Owned    []TP
 }
+
+// GivenStart reports whether the group starts from a given state rather
+// than empty.
+func (sc *Scenario) GivenStart() bool { return sc.Generation > 0 }
+
+// LabOpen is a mode the lab may open a scenario in.
+type LabOpen string
+
+// OpenCompare opens the lab with compare ready (a strategy contrast).
+const OpenCompare LabOpen = "compare"
+
+// LabOpens lists the valid lab.open values.
+var LabOpens = []LabOpen{OpenCompare}

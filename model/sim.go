@@ -65,6 +65,7 @@ func (s *Sim) Step(i int) Step {
 	}
 	if fv := s.flow(st.Index); fv != nil {
 		st.Lag = lagMap(fv)
+		st.Readers = readersMap(fv)
 	}
 	return st
 }

@@ -52,14 +52,18 @@ func (s *Sim) AppendStepJSON(b []byte, i int) []byte {
 	}
 	b = append(b, `,"owned":`...)
 	b = appendMemberSets(b, ownedSets(sn))
-	var lag []byte
+	var lag, readers []byte
 	if fv := s.flow(st.Index); fv != nil {
 		if m := lagMap(fv); len(m) > 0 {
 			lag, _ = json.Marshal(m) // producers' scenarios only: small
 		}
+		if m := readersMap(fv); len(m) > 0 {
+			readers, _ = json.Marshal(m)
+		}
 	}
 	if st.consumer { // lag first: the plain Step's fields come before MarshalJSON's
 		b = appendRaw(b, "lag", lag)
+		b = appendRaw(b, "readers", readers)
 		epochs, targets := consumerSets(sn)
 		b = append(b, `,"member_epochs":{`...)
 		for k, e := range epochs {
@@ -74,6 +78,7 @@ func (s *Sim) AppendStepJSON(b []byte, i int) []byte {
 		b = appendMemberSets(b, targets)
 	} else {
 		b = appendRaw(b, "lag", lag)
+		b = appendRaw(b, "readers", readers)
 	}
 	return append(b, '}')
 }

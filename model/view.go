@@ -43,6 +43,9 @@ type Step struct {
 	// Lag is the group's lag per topic and partition (partitions with a
 	// committed offset); only in scenarios with producers.
 	Lag map[string]map[string]int64 `json:"lag,omitempty"`
+	// Readers is what each other group reading the topics (readers:) has
+	// read so far, by topic and partition; only in scenarios with readers.
+	Readers map[string]map[string]map[string]int64 `json:"readers,omitempty"`
 	// Routine marks a heartbeat that changed nothing; `kviz simulate` hides it unless --all.
 	Routine bool `json:"-"`
 	// consumer: under the consumer protocol member_epochs and target are

@@ -81,8 +81,14 @@ func newWorld(sc *Scenario) (*world, error) {
 
 // run plays the scenario until the timeline is done and the group is quiet.
 func (w *world) run() error {
+	if w.sc.GivenStart() {
+		w.startGiven() // already Stable: step 0 shows it
+	}
 	w.record(KindGroupStateChanged, "", "", false, w.openingText())
 	for _, m := range w.sc.Members {
+		if w.sc.GivenStart() {
+			break
+		}
 		spec := m
 		w.clock.after(0, false, func() { w.startClient(spec.ID, spec.Instance, spec.Topics, spec.Strategies) })
 	}
@@ -139,6 +145,9 @@ func (w *world) openingText() string {
 	where := fmt.Sprintf("broker %d", coord)
 	if coord < 0 {
 		where = "no broker (all replicas down)"
+	}
+	if w.sc.GivenStart() {
+		return givenText(w.sc, fmt.Sprintf("%s, leader of __consumer_offsets partition %d", where, w.cluster.groupPartition))
 	}
 	return fmt.Sprintf("Group %s (%s, %s protocol) starts empty; its coordinator is %s, leader of __consumer_offsets partition %d.",
 		w.sc.GroupID, w.sc.Strategy, w.sc.Protocol, where, w.cluster.groupPartition)

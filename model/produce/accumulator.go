@@ -181,7 +181,7 @@ const maxRequestSize = 1 << 20
 // in-flight requests are stuck), which only moves its ready time on, as the
 // Sender does. ready is scratch space: the ready brokers and the bytes
 // drained to each (a handful of brokers, so a list beats a map).
-func (a *accumulator) drainReady(nowMs, lingerMs int64, leaders []int, stalled func(b int) bool, ready *readyList, sent func(p, records int)) {
+func (a *accumulator) drainReady(nowMs, lingerMs int64, leaders []int, stalled func(b int) bool, ready *readyList, sent func(p int, b *batch, why SendReason)) {
 	ready.reset()
 	for p := a.nonEmpty.next(0); p >= 0; p = a.nonEmpty.next(p + 1) {
 		q := &a.queues[p]
@@ -227,12 +227,13 @@ func (a *accumulator) drainReady(nowMs, lingerMs int64, leaders []int, stalled f
 			continue
 		}
 		ready.used[i] = used + b.bytes
+		why := sendReason(b, nowMs, lingerMs) // before pop: a full one may have a batch behind it
 		q.pop()
 		a.stats.lenDirty.set(p)
 		if q.len() == 0 {
 			a.nonEmpty.clear(p)
 		}
-		sent(p, b.records)
+		sent(p, b, why)
 		a.spare = append(a.spare, b)
 	}
 }

@@ -77,6 +77,9 @@ type Producer struct {
 	LastKey []byte
 	// Records counts every record sent.
 	Records int64
+	// lastSent and batchesSent: the sender's latest batch and its count.
+	lastSent    SentBatch
+	batchesSent int64
 }
 
 func newProducer(cfg ProducerConfig, t *topicLog, rng *rand.Rand) (*Producer, error) {
@@ -232,7 +235,10 @@ func (p *Producer) tick(nowMs int64) error {
 func (p *Producer) drain(nowMs int64) {
 	t := p.topic
 	p.refreshLoadStats()
-	p.acc.drainReady(nowMs, p.lingerMs, t.leader, p.sim.stalled, &p.ready, func(part, records int) {
+	p.acc.drainReady(nowMs, p.lingerMs, t.leader, p.sim.stalled, &p.ready, func(part int, b *batch, why SendReason) {
+		records := b.records
+		p.lastSent = SentBatch{Partition: part, Records: records, Bytes: b.bytes, AtMs: nowMs, Why: why}
+		p.batchesSent++
 		t.logEnd[part] += int64(records)
 		p.Sent[part] += int64(records)
 		for _, g := range p.sim.groupList {

@@ -1,0 +1,37 @@
+package model
+
+import (
+	"fmt"
+
+	"github.com/kvizlab/kviz/demo"
+)
+
+// DemoInfo describes one shipped demo scenario: what `kviz demos` lists and
+// a demo picker shows.
+type DemoInfo struct {
+	Name     string
+	Title    string
+	Examples []int // worked examples of SEED-EXAMPLES.md it shows
+	Strategy string
+	Protocol string
+	Open     LabOpen // the lab hint, "" = none
+	// Given: it starts from a given state; Producers: it has a data path.
+	Given, Producers bool
+	Brokers          int
+}
+
+// Demos describes every shipped demo, in name order. A demo that does not
+// parse is an error naming it (a build whose assignor is missing).
+func Demos() ([]DemoInfo, error) {
+	var out []DemoInfo
+	for _, name := range demo.Names() {
+		data, _ := demo.Get(name)
+		sc, err := ParseScenario(name+".yaml", data)
+		if err != nil {
+			return nil, fmt.Errorf("demo %s: %w", name, err)
+		}
+		out = append(out, DemoInfo{Name: name, Title: sc.Title, Examples: sc.Examples, Strategy: sc.Strategy,
+			Protocol: sc.Protocol, Open: sc.Open, Given: sc.GivenStart(), Producers: sc.Flow != nil, Brokers: sc.Brokers})
+	}
+	return out, nil
+}

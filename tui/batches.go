@@ -1,0 +1,73 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kvizlab/kviz/model"
+)
+
+// maxQueuesShown is how many partitions' queues a batch line names.
+const maxQueuesShown = 4
+
+// batchLine is a producer's accumulator in one line: batch.size and
+// linger.ms, each waiting partition's next batch (filled against
+// batch.size, the linger countdown), and the sender's latest batch.
+func (a App) batchLine(p model.ProducerView) string {
+	st := &a.styles
+	var waiting []string
+	for i, q := range p.Queues {
+		if i == maxQueuesShown {
+			break
+		}
+		b := q.Batches[0]
+		due := fmt.Sprintf("%d ms left", b.LingerLeftMs)
+		switch {
+		case b.Full:
+			due = "full"
+		case b.LingerLeftMs == 0:
+			due = "due"
+		}
+		if len(q.Batches) > 1 {
+			due += fmt.Sprintf(", +%d behind", len(q.Batches)-1)
+		}
+		waiting = append(waiting, fmt.Sprintf("p%d %s %s, %s", q.Partition, fillBar(b.Bytes, p.BatchSize), kb(b.Bytes), due))
+	}
+	if more := p.QueuedPartitions - min(len(p.Queues), maxQueuesShown); more > 0 {
+		waiting = append(waiting, fmt.Sprintf("+%d partitions", more))
+	}
+	if len(waiting) == 0 {
+		waiting = append(waiting, "none waiting")
+	}
+	line := fmt.Sprintf("  batches (%s, linger %d ms): %s", kb(p.BatchSize), p.LingerMs, strings.Join(waiting, "; "))
+	if s := p.LastSent; s != nil {
+		line += fmt.Sprintf(" · last sent p%d: %s, %s, %s · %s sent", s.Partition, records(s.Records), kb(s.Bytes), s.Why, count(p.BatchesSent))
+	}
+	return st.brushes.faint.paint(line)
+}
+
+// records is "1 record", "150 records".
+func records(n int) string {
+	if n == 1 {
+		return "1 record"
+	}
+	return fmt.Sprintf("%d records", n)
+}
+
+// fillBar draws bytes against batch.size in 6 cells.
+func fillBar(bytes, size int) string {
+	const cells = 6
+	n := 0
+	if size > 0 {
+		n = min(cells, bytes*cells/size)
+	}
+	return "▕" + strings.Repeat("█", n) + strings.Repeat("░", cells-n) + "▏"
+}
+
+// kb writes a byte count in KB with one decimal (B below 1 KB).
+func kb(n int) string {
+	if n < 1024 {
+		return fmt.Sprintf("%d B", n)
+	}
+	return fmt.Sprintf("%.1f KB", float64(n)/1024)
+}
