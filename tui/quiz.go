@@ -1,0 +1,269 @@
+package tui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/kvizlab/kviz/model"
+)
+
+// Quiz mode (z, kviz play --quiz): before the step that reveals a
+// rebalance's outcome the lab stops and asks. The model writes the
+// questions (model.Sim.Quiz); this file only keeps the session's answers
+// and score, stops the cursor and draws the box.
+
+// quizState is the quiz of one lab session. Answers belong to the
+// simulation they were given on; the score outlives a re-simulation.
+type quizState struct {
+	on        bool
+	sim       simulation // the simulation the questions are for
+	questions []model.Question
+	answers   []int // per question: the choice (0-based), -1 = not answered
+	right     int
+	answered  int
+}
+
+// quizSource is what a simulation offers when it can ask questions (the
+// real model does; a scripted test model need not).
+type quizSource interface {
+	Quiz() []model.Question
+}
+
+// QuizAnswerMsg answers the question on screen with choice Choice
+// (0-based), as pressing its key does. A session that follows another
+// (kviz serve) sends it to pass an answer along.
+type QuizAnswerMsg struct{ Choice int }
+
+// QuizModeMsg turns quiz mode on or off, as z does.
+type QuizModeMsg struct{ On bool }
+
+// WithQuiz returns the lab with quiz mode on or off (kviz play --quiz).
+func (a App) WithQuiz(on bool) App {
+	a.setQuiz(on)
+	return a
+}
+
+// QuizQuestion is the question waiting for an answer on screen, if any.
+func (a App) QuizQuestion() (model.Question, bool) {
+	if k := a.quizPending(); k >= 0 {
+		return a.quiz.questions[k], true
+	}
+	return model.Question{}, false
+}
+
+// QuizScore is how many answers were right, of how many given.
+func (a App) QuizScore() (right, answered int) { return a.quiz.right, a.quiz.answered }
+
+func (a *App) setQuiz(on bool) {
+	a.quiz.on = on
+	a.syncQuiz()
+}
+
+// syncQuiz reads the questions of the simulation on screen, once per
+// simulation (a what-if or a strategy switch makes a new one).
+func (a *App) syncQuiz() {
+	if !a.quiz.on || a.quiz.sim == a.sim {
+		return
+	}
+	a.quiz.sim = a.sim
+	a.quiz.questions = nil
+	if src, ok := a.sim.(quizSource); ok {
+		a.quiz.questions = src.Quiz()
+	}
+	a.quiz.answers = make([]int, len(a.quiz.questions))
+	for i := range a.quiz.answers {
+		a.quiz.answers[i] = -1
+	}
+}
+
+// quizPending is the unanswered question asked at the current step, or -1.
+func (a *App) quizPending() int {
+	if !a.quiz.on || a.quiz.sim != a.sim {
+		return -1
+	}
+	for k, q := range a.quiz.questions {
+		if q.Step == a.step && a.quiz.answers[k] < 0 {
+			return k
+		}
+	}
+	return -1
+}
+
+// quizRevealed is the answered question revealed at the current step, or -1.
+func (a *App) quizRevealed() int {
+	if !a.quiz.on || a.quiz.sim != a.sim {
+		return -1
+	}
+	for k, q := range a.quiz.questions {
+		if q.RevealStep == a.step && a.quiz.answers[k] >= 0 {
+			return k
+		}
+	}
+	return -1
+}
+
+// quizStop is where a move from the cursor to step i ends in quiz mode: at
+// the first unanswered question on the way, and not past the one on
+// screen. Moving back is never stopped. A stop pauses autoplay.
+func (a *App) quizStop(i int) int {
+	if !a.quiz.on || i <= a.step {
+		return i
+	}
+	a.syncQuiz()
+	for k, q := range a.quiz.questions {
+		if a.quiz.answers[k] >= 0 || q.Step < a.step || q.Step >= i {
+			continue
+		}
+		a.playing = false
+		if q.Step == a.step {
+			a.setStatus(fmt.Sprintf("answer first: press 1–%d", len(q.Choices)), false)
+		} else {
+			a.setStatus("quiz: predict, then reveal", false)
+		}
+		return q.Step
+	}
+	return i
+}
+
+// onQuizKey handles z and 1–4. It reports whether it used the key.
+func (a *App) onQuizKey(msg tea.KeyPressMsg) bool {
+	switch {
+	case key.Matches(msg, a.keys.Quiz):
+		a.toggleQuiz()
+		return true
+	case key.Matches(msg, a.keys.Answer):
+		n, _ := strconv.Atoi(msg.String())
+		a.answerQuiz(n - 1)
+		return true
+	}
+	return false
+}
+
+func (a *App) toggleQuiz() {
+	a.setQuiz(!a.quiz.on)
+	switch {
+	case !a.quiz.on:
+		a.setStatus(fmt.Sprintf("quiz off · score %d/%d", a.quiz.right, a.quiz.answered), false)
+	case len(a.quiz.questions) == 0:
+		a.setStatus("quiz on, but this scenario has nothing to predict", false)
+	default:
+		a.setStatus(fmt.Sprintf("quiz on: %d questions; the lab stops before each reveal", len(a.quiz.questions)), false)
+	}
+}
+
+// answerQuiz records choice c for the question on screen, scores it and
+// moves to the step that reveals it.
+func (a *App) answerQuiz(c int) {
+	k := a.quizPending()
+	if k < 0 {
+		if a.quiz.on {
+			a.setStatus("no question on screen", false)
+		} else {
+			a.setStatus("press z for quiz mode", false)
+		}
+		return
+	}
+	q := a.quiz.questions[k]
+	if c < 0 || c >= len(q.Choices) {
+		a.setStatus(fmt.Sprintf("choose 1–%d", len(q.Choices)), true)
+		return
+	}
+	answers := append([]int(nil), a.quiz.answers...) // App copies must not share it
+	answers[k] = c
+	a.quiz.answers = answers
+	a.quiz.answered++
+	if c == q.Answer {
+		a.quiz.right++
+	}
+	a.status = ""
+	a.goTo(q.RevealStep)
+}
+
+// quizLines is the quiz box, drawn in place of the narration: the
+// question waiting on screen, or the verdict on the one just revealed.
+// nil when there is neither.
+func (a App) quizLines() []string {
+	st := &a.styles
+	w := a.width
+	inner := w - 4
+	var lines []string
+	var title string
+	if k := a.quizPending(); k >= 0 {
+		q := a.quiz.questions[k]
+		title = fmt.Sprintf("Quiz · question %d of %d · press 1–%d", k+1, len(a.quiz.questions), len(q.Choices))
+		for _, l := range clip(wrap(a.sim.StepLine(a.step).Text, inner), 2, inner) {
+			lines = append(lines, st.Faint.Render(l))
+		}
+		for _, l := range wrap(q.Text, inner) {
+			lines = append(lines, st.Bold.Render(l))
+		}
+		lines = append(lines, a.choiceLines(q.Choices, inner)...)
+	} else if k := a.quizRevealed(); k >= 0 {
+		q := a.quiz.questions[k]
+		got := a.quiz.answers[k]
+		title = fmt.Sprintf("Quiz · question %d of %d revealed", k+1, len(a.quiz.questions))
+		verdict := st.Good.Render("✓ right")
+		if got != q.Answer {
+			verdict = st.Bad.Render("✗ wrong") + st.Faint.Render(" — you said "+q.Choices[got])
+		}
+		lines = append(lines, verdict+"  "+st.Bold.Render(fit(q.Text, max(inner-30, 10))))
+		room := 3 // lines of explanation: the grid keeps the rest
+		if a.height >= 30 {
+			room = 6
+		}
+		for _, l := range clip(wrap(q.Explain, inner), room, inner) {
+			lines = append(lines, st.Narration.Render(l))
+		}
+	} else {
+		return nil
+	}
+	title += fmt.Sprintf(" · score %d/%d", a.quiz.right, a.quiz.answered)
+	return strings.Split(box(st, title, lines, w, len(lines)+2, true), "\n")
+}
+
+// choiceLines lays the choices out on one line when they fit, else one per
+// line.
+func (a App) choiceLines(choices []string, w int) []string {
+	st := &a.styles
+	parts := make([]string, len(choices))
+	for i, c := range choices {
+		parts[i] = st.Accent.Render(strconv.Itoa(i+1)) + " " + st.Value.Render(c)
+	}
+	if one := strings.Join(parts, "     "); textWidth(one) <= w {
+		return []string{one}
+	}
+	out := make([]string, len(parts))
+	for i, p := range parts {
+		out[i] = fit(p, w)
+	}
+	return out
+}
+
+// clip keeps the first n lines of at most w cells, marking a cut with "…".
+func clip(lines []string, n, w int) []string {
+	if len(lines) <= n {
+		return lines
+	}
+	out := append([]string(nil), lines[:n]...)
+	out[n-1] = fit(out[n-1], w-2) + " …"
+	return out
+}
+
+// quizHeader adds the score to the header's second line while quiz mode
+// is on, when it fits.
+func (a App) quizHeader(header []string) []string {
+	if !a.quiz.on || len(header) < 2 {
+		return header
+	}
+	tag := a.styles.Faint.Render("  │  ") + a.styles.Label.Render("quiz ") +
+		a.styles.Value.Render(fmt.Sprintf("%d/%d", a.quiz.right, a.quiz.answered))
+	if textWidth(header[1])+textWidth(tag) <= a.width {
+		header = append([]string(nil), header...)
+		header[1] += tag
+	}
+	return header
+}

@@ -1,0 +1,144 @@
+package tui
+
+import (
+	"strconv"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kvizlab/kviz/demo"
+	"github.com/kvizlab/kviz/model"
+)
+
+// quizApp is the lab on a shipped demo, quiz mode off, and the model's
+// questions for it (the test reads them from the model, not the screen).
+func quizApp(t *testing.T, name string, w, h int) (App, []model.Question) {
+	t.Helper()
+	data, ok := demo.Get(name)
+	require.True(t, ok)
+	sc, err := model.ParseScenario(name+".yaml", data)
+	require.NoError(t, err)
+	sim, err := model.Simulate(sc)
+	require.NoError(t, err)
+	qs := sim.Quiz()
+	require.GreaterOrEqual(t, len(qs), 2, "the demo needs two questions for this test")
+	a, _ := drive(t, NewFromSim(sim), tea.WindowSizeMsg{Width: w, Height: h})
+	return a, qs
+}
+
+// answerKey is the key of choice i (0-based).
+func answerKey(i int) string { return strconv.Itoa(i + 1) }
+
+func TestQuizStopsAsksRevealsAndScores(t *testing.T) {
+	a, qs := quizApp(t, "lab", 80, 24)
+	a, _ = drive(t, a, keys("z")...)
+	assert.Contains(t, a.status, "quiz on")
+
+	// Jumping to the end stops at the first question.
+	a, _ = drive(t, a, keys("G")...)
+	q, ok := a.QuizQuestion()
+	require.True(t, ok, "no question on screen at step %d", a.Step())
+	assert.Equal(t, qs[0], q)
+	assert.Equal(t, qs[0].Step, a.Step())
+	assert.Contains(t, screen(a), q.Text)
+	assert.Contains(t, screen(a), "1 "+q.Choices[0])
+	assertFits(t, a, 80, 24)
+
+	// It does not step past it until answered; help and the other keys work.
+	a, _ = drive(t, a, keys("n", "right", "space", "G", "]")...)
+	assert.Equal(t, qs[0].Step, a.Step(), "stepped past an unanswered question")
+	a, _ = drive(t, a, keys("?")...)
+	assert.Contains(t, screen(a), "answer the quiz", "the help lists the quiz keys")
+	a, _ = drive(t, a, keys("?")...)
+	_, cmd := drive(t, a, keys("q")...)
+	require.NotNil(t, cmd)
+	assert.IsType(t, tea.QuitMsg{}, cmd(), "q still quits")
+
+	// The right answer reveals the step and scores.
+	a, _ = drive(t, a, keys(answerKey(q.Answer))...)
+	assert.Equal(t, q.RevealStep, a.Step())
+	right, answered := a.QuizScore()
+	assert.Equal(t, [2]int{1, 1}, [2]int{right, answered})
+	assert.Contains(t, screen(a), "✓ right")
+	assert.Contains(t, screen(a), "score 1/1")
+	_, pending := a.QuizQuestion()
+	assert.False(t, pending)
+
+	// On to the next question; a wrong answer is marked and scored.
+	a, _ = drive(t, a, keys("G")...)
+	q2, ok := a.QuizQuestion()
+	require.True(t, ok)
+	assert.Equal(t, qs[1], q2)
+	wrong := (q2.Answer + 1) % len(q2.Choices)
+	a, _ = drive(t, a, keys(answerKey(wrong))...)
+	assert.Equal(t, q2.RevealStep, a.Step())
+	right, answered = a.QuizScore()
+	assert.Equal(t, [2]int{1, 2}, [2]int{right, answered})
+	assert.Contains(t, screen(a), "✗ wrong")
+	assert.Contains(t, screen(a), "you said "+q2.Choices[wrong])
+	assertFits(t, a, 80, 24)
+
+	// Stepping back to an answered question does not ask it again.
+	a, _ = drive(t, a, keys("g")...)
+	a, _ = drive(t, a, keys("G")...)
+	assert.Equal(t, qs[2].Step, a.Step(), "the third question, not the first two again")
+}
+
+func TestQuizKeyOutOfRangeAndWithoutQuestion(t *testing.T) {
+	a, qs := quizApp(t, "lab", 120, 40)
+	a, _ = drive(t, a, keys("3")...)
+	assert.Contains(t, a.status, "press z")
+	a, _ = drive(t, a, keys("z", "G")...)
+	q, ok := a.QuizQuestion()
+	require.True(t, ok)
+	assertFits(t, a, 120, 40)
+	if len(q.Choices) < 4 {
+		a, _ = drive(t, a, keys("4")...)
+		assert.Equal(t, qs[0].Step, a.Step(), "a choice that does not exist answers nothing")
+		assert.True(t, a.statusBad)
+	}
+	// z turns it off: stepping runs free again.
+	a, _ = drive(t, a, keys("z")...)
+	assert.Contains(t, a.status, "quiz off · score 0/0")
+	a, _ = drive(t, a, keys("G")...)
+	assert.Equal(t, a.sim.Len()-1, a.Step())
+	assert.NotContains(t, screen(a), "Quiz ·")
+}
+
+// Autoplay pauses at a question.
+func TestQuizStopsAutoplay(t *testing.T) {
+	a, qs := quizApp(t, "lab", 80, 24)
+	a = a.WithQuiz(true)
+	a, _ = drive(t, a, keys("p")...)
+	require.True(t, a.Playing())
+	for i := 0; i < a.sim.Len() && a.Playing(); i++ {
+		a, _ = drive(t, a, tickMsg{gen: a.playGen})
+	}
+	assert.False(t, a.Playing())
+	assert.Equal(t, qs[0].Step, a.Step())
+	_, ok := a.QuizQuestion()
+	assert.True(t, ok)
+}
+
+// Another session (kviz serve's followers) answers with a message.
+func TestQuizAnswerMsg(t *testing.T) {
+	a, qs := quizApp(t, "example-09-cooperative-join", 80, 24)
+	a, _ = drive(t, a, QuizModeMsg{On: true})
+	a, _ = drive(t, a, keys("G")...)
+	require.Equal(t, qs[0].Step, a.Step())
+	a, _ = drive(t, a, QuizAnswerMsg{Choice: qs[0].Answer})
+	assert.Equal(t, qs[0].RevealStep, a.Step())
+	right, answered := a.QuizScore()
+	assert.Equal(t, [2]int{1, 1}, [2]int{right, answered})
+}
+
+// A scripted model that asks nothing: quiz mode says so and changes nothing.
+func TestQuizOnAModelWithoutQuestions(t *testing.T) {
+	a := fakeApp(t, 80, 24)
+	a, _ = drive(t, a, keys("z")...)
+	assert.Contains(t, a.status, "nothing to predict")
+	a, _ = drive(t, a, keys("G")...)
+	assert.Equal(t, a.sim.Len()-1, a.Step())
+}
