@@ -21,6 +21,7 @@ import (
 type quizState struct {
 	on        bool
 	sim       simulation // the simulation the questions are for
+	loading   simulation // the simulation whose questions are being written
 	questions []model.Question
 	answers   []int // per question: the choice (0-based), -1 = not answered
 	right     int
@@ -41,9 +42,21 @@ type QuizAnswerMsg struct{ Choice int }
 // QuizModeMsg turns quiz mode on or off, as z does.
 type QuizModeMsg struct{ On bool }
 
+// quizDoneMsg brings a simulation's questions back from their command:
+// the model re-simulates the scenario under the other assignors for the
+// wrong choices, which takes a second on a thousand-member group.
+type quizDoneMsg struct {
+	sim       simulation
+	questions []model.Question
+}
+
 // WithQuiz returns the lab with quiz mode on or off (kviz play --quiz).
+// The questions are written at once: the program has not started yet.
 func (a App) WithQuiz(on bool) App {
-	a.setQuiz(on)
+	a.quiz.on = on
+	if cmd := a.quizLoad(); cmd != nil {
+		a.onQuizDone(cmd().(quizDoneMsg))
+	}
 	return a
 }
 
@@ -58,31 +71,66 @@ func (a App) QuizQuestion() (model.Question, bool) {
 // QuizScore is how many answers were right, of how many given.
 func (a App) QuizScore() (right, answered int) { return a.quiz.right, a.quiz.answered }
 
-func (a *App) setQuiz(on bool) {
-	a.quiz.on = on
-	a.syncQuiz()
+// quizReady: the questions on hand are the simulation's on screen.
+func (a *App) quizReady() bool { return a.quiz.sim == a.sim }
+
+// quizLoad is the command that writes the questions of the simulation on
+// screen, when quiz mode needs them and nobody is writing them yet.
+func (a *App) quizLoad() tea.Cmd {
+	if !a.quiz.on || a.quizReady() || a.quiz.loading == a.sim {
+		return nil
+	}
+	sim := a.sim
+	a.quiz.loading = sim
+	return func() tea.Msg {
+		var qs []model.Question
+		if src, ok := sim.(quizSource); ok {
+			qs = src.Quiz()
+		}
+		return quizDoneMsg{sim: sim, questions: qs}
+	}
 }
 
-// syncQuiz reads the questions of the simulation on screen, once per
-// simulation (a what-if or a strategy switch makes a new one).
-func (a *App) syncQuiz() {
-	if !a.quiz.on || a.quiz.sim == a.sim {
-		return
+// onQuizDone installs the questions if their simulation is still on screen.
+func (a *App) onQuizDone(msg quizDoneMsg) {
+	if msg.sim != a.sim {
+		return // the scenario changed meanwhile: its own load is on its way
 	}
-	a.quiz.sim = a.sim
-	a.quiz.questions = nil
-	if src, ok := a.sim.(quizSource); ok {
-		a.quiz.questions = src.Quiz()
-	}
-	a.quiz.answers = make([]int, len(a.quiz.questions))
+	a.quiz.sim, a.quiz.loading, a.quiz.questions = msg.sim, nil, msg.questions
+	a.quiz.answers = make([]int, len(msg.questions))
 	for i := range a.quiz.answers {
 		a.quiz.answers[i] = -1
 	}
+	if a.quiz.on && a.status == quizPreparing {
+		a.setStatus(a.quizCount(), false)
+	}
+}
+
+const quizPreparing = "quiz on: writing the questions…"
+
+func (a *App) quizCount() string {
+	if len(a.quiz.questions) == 0 {
+		return "quiz on, but this scenario has nothing to predict"
+	}
+	return fmt.Sprintf("quiz on: %d questions; the lab stops before each reveal", len(a.quiz.questions))
+}
+
+// withQuizLoad adds the quiz's load to what a key press returns: any key
+// may have replaced the simulation (an event, a strategy switch).
+func withQuizLoad(m tea.Model, cmd tea.Cmd) (tea.Model, tea.Cmd) {
+	a, ok := m.(App)
+	if !ok {
+		return m, cmd
+	}
+	if load := a.quizLoad(); load != nil {
+		return a, tea.Batch(cmd, load)
+	}
+	return a, cmd
 }
 
 // quizPending is the unanswered question asked at the current step, or -1.
 func (a *App) quizPending() int {
-	if !a.quiz.on || a.quiz.sim != a.sim {
+	if !a.quiz.on || !a.quizReady() {
 		return -1
 	}
 	for k, q := range a.quiz.questions {
@@ -95,7 +143,7 @@ func (a *App) quizPending() int {
 
 // quizRevealed is the answered question revealed at the current step, or -1.
 func (a *App) quizRevealed() int {
-	if !a.quiz.on || a.quiz.sim != a.sim {
+	if !a.quiz.on || !a.quizReady() {
 		return -1
 	}
 	for k, q := range a.quiz.questions {
@@ -113,7 +161,11 @@ func (a *App) quizStop(i int) int {
 	if !a.quiz.on || i <= a.step {
 		return i
 	}
-	a.syncQuiz()
+	if !a.quizReady() {
+		a.playing = false
+		a.setStatus(quizPreparing, false)
+		return a.step // a moment: the questions of this simulation are on their way
+	}
 	for k, q := range a.quiz.questions {
 		if a.quiz.answers[k] >= 0 || q.Step < a.step || q.Step >= i {
 			continue
@@ -143,15 +195,16 @@ func (a *App) onQuizKey(msg tea.KeyPressMsg) bool {
 	return false
 }
 
+// toggleQuiz is z. Turning it on asks withQuizLoad for the questions.
 func (a *App) toggleQuiz() {
-	a.setQuiz(!a.quiz.on)
+	a.quiz.on = !a.quiz.on
 	switch {
 	case !a.quiz.on:
 		a.setStatus(fmt.Sprintf("quiz off · score %d/%d", a.quiz.right, a.quiz.answered), false)
-	case len(a.quiz.questions) == 0:
-		a.setStatus("quiz on, but this scenario has nothing to predict", false)
+	case a.quizReady():
+		a.setStatus(a.quizCount(), false)
 	default:
-		a.setStatus(fmt.Sprintf("quiz on: %d questions; the lab stops before each reveal", len(a.quiz.questions)), false)
+		a.setStatus(quizPreparing, false)
 	}
 }
 

@@ -28,13 +28,30 @@ func quizApp(t *testing.T, name string, w, h int) (App, []model.Question) {
 	return a, qs
 }
 
+// pressZ presses z and delivers the questions its command writes, as the
+// program would a moment later.
+func pressZ(t *testing.T, a App) App {
+	t.Helper()
+	m, cmd := a.Update(press("z"))
+	if cmd != nil {
+		m, _ = m.Update(cmd())
+	}
+	return m.(App)
+}
+
 // answerKey is the key of choice i (0-based).
 func answerKey(i int) string { return strconv.Itoa(i + 1) }
 
 func TestQuizStopsAsksRevealsAndScores(t *testing.T) {
 	a, qs := quizApp(t, "lab", 80, 24)
-	a, _ = drive(t, a, keys("z")...)
-	assert.Contains(t, a.status, "quiz on")
+	m, cmd := a.Update(press("z"))
+	require.NotNil(t, cmd, "z writes the questions in a command")
+	a = m.(App)
+	assert.Equal(t, quizPreparing, a.status)
+	a, _ = drive(t, a, keys("G")...)
+	assert.Equal(t, 0, a.Step(), "no stepping until the questions are in")
+	a, _ = drive(t, a, cmd())
+	assert.Contains(t, a.status, "quiz on: ")
 
 	// Jumping to the end stops at the first question.
 	a, _ = drive(t, a, keys("G")...)
@@ -52,7 +69,7 @@ func TestQuizStopsAsksRevealsAndScores(t *testing.T) {
 	a, _ = drive(t, a, keys("?")...)
 	assert.Contains(t, screen(a), "answer the quiz", "the help lists the quiz keys")
 	a, _ = drive(t, a, keys("?")...)
-	_, cmd := drive(t, a, keys("q")...)
+	_, cmd = drive(t, a, keys("q")...)
 	require.NotNil(t, cmd)
 	assert.IsType(t, tea.QuitMsg{}, cmd(), "q still quits")
 
@@ -90,7 +107,8 @@ func TestQuizKeyOutOfRangeAndWithoutQuestion(t *testing.T) {
 	a, qs := quizApp(t, "lab", 120, 40)
 	a, _ = drive(t, a, keys("3")...)
 	assert.Contains(t, a.status, "press z")
-	a, _ = drive(t, a, keys("z", "G")...)
+	a = pressZ(t, a)
+	a, _ = drive(t, a, keys("G")...)
 	q, ok := a.QuizQuestion()
 	require.True(t, ok)
 	assertFits(t, a, 120, 40)
@@ -125,7 +143,9 @@ func TestQuizStopsAutoplay(t *testing.T) {
 // Another session (kviz serve's followers) answers with a message.
 func TestQuizAnswerMsg(t *testing.T) {
 	a, qs := quizApp(t, "example-09-cooperative-join", 80, 24)
-	a, _ = drive(t, a, QuizModeMsg{On: true})
+	m, cmd := a.Update(QuizModeMsg{On: true})
+	require.NotNil(t, cmd)
+	a, _ = drive(t, m.(App), cmd())
 	a, _ = drive(t, a, keys("G")...)
 	require.Equal(t, qs[0].Step, a.Step())
 	a, _ = drive(t, a, QuizAnswerMsg{Choice: qs[0].Answer})
@@ -136,9 +156,25 @@ func TestQuizAnswerMsg(t *testing.T) {
 
 // A scripted model that asks nothing: quiz mode says so and changes nothing.
 func TestQuizOnAModelWithoutQuestions(t *testing.T) {
-	a := fakeApp(t, 80, 24)
-	a, _ = drive(t, a, keys("z")...)
+	a := pressZ(t, fakeApp(t, 80, 24))
 	assert.Contains(t, a.status, "nothing to predict")
 	a, _ = drive(t, a, keys("G")...)
 	assert.Equal(t, a.sim.Len()-1, a.Step())
+}
+
+// An inserted event makes a new simulation: its questions are written
+// again, the score stays.
+func TestQuizReloadsAfterAnEvent(t *testing.T) {
+	a, qs := quizApp(t, "lab", 80, 24)
+	a = pressZ(t, a)
+	a, _ = drive(t, a, keys("G", answerKey(qs[0].Answer))...)
+	before := a.sim
+	m, cmd := a.Update(press("a"))
+	a = m.(App)
+	require.True(t, before != a.sim, "a adds a member: a new simulation")
+	require.NotNil(t, cmd, "the new simulation's questions are written in a command")
+	a, _ = drive(t, a, cmd())
+	assert.True(t, a.quizReady())
+	right, answered := a.QuizScore()
+	assert.Equal(t, [2]int{1, 1}, [2]int{right, answered})
 }

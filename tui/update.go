@@ -37,9 +37,12 @@ func (a App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 	case QuizAnswerMsg:
 		a.answerQuiz(msg.Choice)
 	case QuizModeMsg:
-		a.setQuiz(msg.On)
+		a.quiz.on = msg.On
+		return a, a.quizLoad()
+	case quizDoneMsg:
+		a.onQuizDone(msg)
 	case tea.KeyPressMsg:
-		return a.onKey(msg)
+		return withQuizLoad(a.onKey(msg))
 	}
 	return a, nil
 }
