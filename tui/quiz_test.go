@@ -178,3 +178,28 @@ func TestQuizReloadsAfterAnEvent(t *testing.T) {
 	right, answered := a.QuizScore()
 	assert.Equal(t, [2]int{1, 1}, [2]int{right, answered})
 }
+
+// Every shipped demo's questions and verdicts fit a presenter's screen.
+func TestQuizFitsEveryDemo(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		for _, name := range demo.Names() {
+			t.Run(name+"/"+strconv.Itoa(size[0]), func(t *testing.T) {
+				data, _ := demo.Get(name)
+				sc, err := model.ParseScenario(name+".yaml", data)
+				require.NoError(t, err)
+				sim, err := model.Simulate(sc)
+				require.NoError(t, err)
+				a, _ := drive(t, NewFromSim(sim).WithQuiz(true), tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+				for _, q := range sim.Quiz() {
+					a, _ = drive(t, a, keys("G")...)
+					require.Equal(t, q.Step, a.Step())
+					assert.Contains(t, screen(a), q.Choices[len(q.Choices)-1][:min(8, len(q.Choices[len(q.Choices)-1]))])
+					assertFits(t, a, size[0], size[1])
+					a, _ = drive(t, a, keys(answerKey(q.Answer))...)
+					assert.Contains(t, screen(a), "✓ right")
+					assertFits(t, a, size[0], size[1])
+				}
+			})
+		}
+	}
+}
