@@ -54,10 +54,10 @@ func showLab(cmd *cobra.Command, file string, quiz bool) error {
 	if err != nil {
 		return failure(fmt.Errorf("%s: %v", sc.File, err))
 	}
-	app = app.WithQuiz(quiz)
 	if !isTerminal(cmd.OutOrStdout()) {
 		return usageErrf("the lab needs a terminal; for a text trace run: kviz simulate %s", file)
 	}
+	app = app.WithQuiz(quiz)
 	p := tea.NewProgram(app,
 		tea.WithContext(cmd.Context()),
 		tea.WithInput(cmd.InOrStdin()),
