@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/kvizlab/kviz/strategies"
 )
 
 // quizBuild is one candidate question about a rebalance; interesting says
@@ -245,6 +247,11 @@ func (q *quizzer) roundsQuestion(k int) quizBuild {
 		return quizBuild{}
 	}
 	n, gens := q.rounds(q.s, r)
+	if n != len(acs) {
+		// A join phase without an assignment (the leader crashed, a
+		// failover threw it away): what counts as a round is arguable.
+		return quizBuild{}
+	}
 	var c choiceSet
 	c.add(strconv.Itoa(n), quizRounds(n), "")
 	interesting := n >= 2
@@ -311,8 +318,9 @@ func (q *quizzer) rounds(s *Sim, r Rebalance) (int, []int32) {
 	return max(len(gens), 1), gens
 }
 
-// quizSet names a set of partitions as a choice: a short list, or its
-// start and size.
+// quizSet names a set of partitions as a choice: a short list as Kafka
+// logs it, a longer one folded into runs per topic ("t0 0–7"), so that
+// sets one partition apart still read apart.
 func quizSet(tps []TP) string {
 	if len(tps) == 0 {
 		return "nothing"
@@ -321,8 +329,17 @@ func quizSet(tps []TP) string {
 		s := fmtTPs(tps)
 		return s[1 : len(s)-1]
 	}
-	s := fmtTPs(tps[:4])
-	return fmt.Sprintf("%s, … (%d partitions)", s[1:len(s)-1], len(tps))
+	var parts []string
+	for i := 0; i < len(tps); {
+		j := i
+		var ps []int32
+		for ; j < len(tps) && tps[j].Topic == tps[i].Topic; j++ {
+			ps = append(ps, tps[j].Partition)
+		}
+		parts = append(parts, tps[i].Topic+" "+strategies.FormatPartitions(ps))
+		i = j
+	}
+	return strings.Join(parts, "; ")
 }
 
 func quizRounds(n int) string {

@@ -9,9 +9,11 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
 
 	"github.com/kvizlab/kviz/demo"
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/strategies"
 )
 
 // Every shipped demo's questions are well formed and each right answer is
@@ -20,24 +22,8 @@ func TestQuizAnswersAreWhatTheTraceShows(t *testing.T) {
 	kinds := map[model.QuizKind]int{}
 	for _, name := range demo.Names() {
 		t.Run(name, func(t *testing.T) {
-			sim := simDemo(t, name)
-			qs := sim.Quiz()
-			prevReveal := -1
-			for n, q := range qs {
-				kinds[q.Kind]++
-				where := fmt.Sprintf("question %d (%s, step %d)", n+1, q.Kind, q.Step)
-				assert.Greater(t, q.Step, prevReveal, "%s is asked before the previous one is revealed", where)
-				prevReveal = q.RevealStep
-				assert.Less(t, q.Step, q.RevealStep, where)
-				require.GreaterOrEqual(t, len(q.Choices), 2, where)
-				require.LessOrEqual(t, len(q.Choices), 4, where)
-				require.True(t, q.Answer >= 0 && q.Answer < len(q.Choices), where)
-				assert.Len(t, uniq(q.Choices), len(q.Choices), "%s repeats a choice: %v", where, q.Choices)
-				assert.NotEmpty(t, q.Text, where)
-				reveal := sim.StepLine(q.RevealStep)
-				assert.Contains(t, q.Explain, reveal.Text, "%s: the explanation is the reveal step's narration", where)
-				assert.False(t, sim.StepLine(q.Step).Routine, "%s is asked at a step the lab skips", where)
-				checkAnswer(t, sim, q, where)
+			for k, n := range checkQuiz(t, simDemo(t, name)) {
+				kinds[k] += n
 			}
 		})
 	}
@@ -46,8 +32,57 @@ func TestQuizAnswersAreWhatTheTraceShows(t *testing.T) {
 	}
 }
 
+// quizT is what the checks need of *testing.T and *rapid.T.
+type quizT interface {
+	require.TestingT
+	Helper()
+}
+
+// checkQuiz checks one simulation's questions: well formed, in order,
+// never overlapping, each right answer what the trace shows.
+func checkQuiz(t quizT, sim *model.Sim) map[model.QuizKind]int {
+	t.Helper()
+	kinds := map[model.QuizKind]int{}
+	prevReveal := -1
+	for n, q := range sim.Quiz() {
+		kinds[q.Kind]++
+		where := fmt.Sprintf("question %d (%s, step %d)", n+1, q.Kind, q.Step)
+		assert.Greater(t, q.Step, prevReveal, "%s is asked before the previous one is revealed", where)
+		prevReveal = q.RevealStep
+		assert.Less(t, q.Step, q.RevealStep, where)
+		require.GreaterOrEqual(t, len(q.Choices), 2, where)
+		require.LessOrEqual(t, len(q.Choices), 4, where)
+		require.True(t, q.Answer >= 0 && q.Answer < len(q.Choices), where)
+		assert.Len(t, uniq(q.Choices), len(q.Choices), "%s repeats a choice: %v", where, q.Choices)
+		assert.NotEmpty(t, q.Text, where)
+		assert.Contains(t, q.Explain, sim.StepLine(q.RevealStep).Text, "%s: the explanation is the reveal step's narration", where)
+		assert.False(t, sim.StepLine(q.Step).Routine, "%s is asked at a step the lab skips", where)
+		checkAnswer(t, sim, q, where)
+	}
+	return kinds
+}
+
+// Random groups under every protocol: the same checks.
+func TestRandomQuizzes(t *testing.T) {
+	available := registeredSetups()
+	rapid.Check(t, func(t *rapid.T) {
+		setup := rapid.SampledFrom(available).Draw(t, "setup")
+		src := genScenario(t, setup)
+		sc, err := model.ParseScenario("random.yaml", []byte(src))
+		if err != nil {
+			t.Fatalf("generated scenario does not parse: %v\n%s", err, src)
+		}
+		sim, err := model.Simulate(sc)
+		if err != nil {
+			t.Skipf("simulate: %v", err) // TestRandomGroups reports these
+		}
+		t.Logf("%s", src)
+		checkQuiz(t, sim)
+	})
+}
+
 // checkAnswer reads the trace to confirm the right choice.
-func checkAnswer(t *testing.T, sim *model.Sim, q model.Question, where string) {
+func checkAnswer(t quizT, sim *model.Sim, q model.Question, where string) {
 	t.Helper()
 	right := q.Choices[q.Answer]
 	switch q.Kind {
@@ -66,7 +101,28 @@ func checkAnswer(t *testing.T, sim *model.Sim, q model.Question, where string) {
 		st := sim.StepLine(q.RevealStep)
 		assert.Equal(t, "PartitionsRevoked", st.Kind, where)
 		assert.Equal(t, q.Member, st.Member, where)
-		assert.Contains(t, st.Text, "onPartitionsRevoked(["+right+"])", where)
+		// The callback's own list, as the step prints it.
+		_, list, ok := strings.Cut(st.Text, "onPartitionsRevoked([")
+		require.True(t, ok, where)
+		list, _, _ = strings.Cut(list, "])")
+		if names := strings.Split(list, ", "); len(names) <= 6 {
+			assert.Equal(t, list, right, where)
+		} else {
+			byTopic := map[string][]int32{}
+			var topics []string
+			for _, n := range names {
+				topic, p := splitTP(t, n)
+				if byTopic[topic] == nil {
+					topics = append(topics, topic)
+				}
+				byTopic[topic] = append(byTopic[topic], p)
+			}
+			var want []string
+			for _, topic := range topics {
+				want = append(want, topic+" "+strategies.FormatPartitions(byTopic[topic]))
+			}
+			assert.Equal(t, strings.Join(want, "; "), right, where)
+		}
 	case model.QuizRounds:
 		r, ok := rebalanceOf(sim, q.RevealStep)
 		require.True(t, ok, "%s: revealed outside a rebalance", where)
@@ -185,7 +241,7 @@ func rebalanceOf(sim *model.Sim, step int) (model.Rebalance, bool) {
 	return model.Rebalance{}, false
 }
 
-func splitTP(t *testing.T, s string) (string, int32) {
+func splitTP(t quizT, s string) (string, int32) {
 	t.Helper()
 	i := strings.LastIndexByte(s, '-')
 	require.Positive(t, i, "partition %q", s)
@@ -198,4 +254,20 @@ func uniq(xs []string) []string {
 	out := slices.Clone(xs)
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// BenchmarkQuizBigGroup: the quiz of a 200-member group on 2,000
+// partitions that a member joins later; it re-simulates the scenario under
+// the other assignors for the wrong choices.
+func BenchmarkQuizBigGroup(b *testing.B) {
+	yaml := bigGroupYAML(200, 2000, "range") + "timeline:\n  - {at_ms: 30000, join: {id: late}}\n"
+	sim, err := model.Simulate(benchScenario(b, yaml))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if len(sim.Quiz()) == 0 {
+			b.Fatal("no questions")
+		}
+	}
 }
