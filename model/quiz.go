@@ -45,16 +45,6 @@ type Question struct {
 	Explain string `json:"explain"`
 }
 
-// Step kinds the quiz reads. (The trace's kinds are Kafka's request and
-// callback names.)
-const (
-	kindAssignmentComputed = "AssignmentComputed"
-	kindPartitionsRevoked  = "PartitionsRevoked"
-	kindPartitionsAssigned = "PartitionsAssigned"
-	kindMemberStarted      = "MemberStarted"
-	kindMemberReplaced     = "MemberReplaced"
-)
-
 // maxChoices is how many choices a question offers (keys 1–4).
 const maxChoices = 4
 
@@ -128,40 +118,22 @@ func (q *quizzer) member(i int, id string) *MemberView {
 	return nil
 }
 
-// ownersAt maps each partition to the member holding it after step i.
-func ownersAt(s *Sim, i int) map[TP]string {
-	out := map[TP]string{}
+// ownersAt is who consumes what after step i (the outcome's own rule,
+// ownersOf); nobody before the first step.
+func ownersAt(s *Sim, i int) Owners {
 	if i < 0 {
-		return out
+		return Owners{}
 	}
-	for _, m := range ownedSets(s.steps[s.clamp(i)].snap) {
-		for _, tp := range m.tps {
-			out[tp] = m.name
-		}
-	}
-	return out
+	return ownersOf(s.View(i))
 }
 
-// ownedBy is what the member holds after step i.
-func ownedBy(s *Sim, i int, id string) []TP {
-	if i < 0 {
-		return nil
-	}
-	for _, m := range ownedSets(s.steps[s.clamp(i)].snap) {
-		if m.name == id {
-			return m.tps
-		}
+// ownedBy is what the member holds after step i, a partition it is
+// revoking included.
+func (q *quizzer) ownedBy(i int, id string) []TP {
+	if v := q.member(i, id); v != nil && consuming(v.Status) {
+		return v.Owned
 	}
 	return nil
-}
-
-// consumingMembers are the members consuming after step i, by name.
-func consumingMembers(s *Sim, i int) []string {
-	var out []string
-	for _, m := range ownedSets(s.steps[s.clamp(i)].snap) {
-		out = append(out, m.name)
-	}
-	return out
 }
 
 // choiceSet builds a question's choices: the right one first, then the

@@ -50,7 +50,7 @@ func (q *quizzer) rebalanceQuestion(k int) (Question, bool) {
 func (q *quizzer) assignments(r Rebalance) []int {
 	var out []int
 	for i := r.StartStep; i <= r.EndStep && i < len(q.s.steps); i++ {
-		if q.s.steps[i].kind == kindAssignmentComputed {
+		if q.s.steps[i].kind == KindAssignmentComputed {
 			out = append(out, i)
 		}
 	}
@@ -96,7 +96,7 @@ func (q *quizzer) ownerQuestion(k int) quizBuild {
 	rng := q.rng(r.StartStep)
 	rng.Shuffle(len(tps), func(i, j int) { tps[i], tps[j] = tps[j], tps[i] })
 	slices.SortStableFunc(tps, func(a, b TP) int { return score(b) - score(a) })
-	members := consumingMembers(q.s, r.EndStep)
+	members := liveIDs(q.s.View(r.EndStep))
 	for _, tp := range tps {
 		owner := after[tp]
 		reveal, ok := q.ownerReveal(acs, r, tp, owner)
@@ -110,7 +110,7 @@ func (q *quizzer) ownerQuestion(k int) quizBuild {
 				c.add(w, w, fmt.Sprintf("%s would give it to %s", a.strategy, w))
 			}
 		}
-		if b := before[tp]; b != "" {
+		if b := before[tp]; b != "" && b != owner {
 			c.add(b, b, fmt.Sprintf("%s held it before", b))
 		}
 		rest := slices.Clone(members)
@@ -161,7 +161,7 @@ func (q *quizzer) revokeQuestion(k int) quizBuild {
 	var revoked []TP
 	for i := r.StartStep; i <= r.EndStep && i < len(q.s.steps); i++ {
 		st := q.s.steps[i]
-		if st.kind != kindPartitionsRevoked {
+		if st.kind != KindPartitionsRevoked {
 			continue
 		}
 		if v := q.member(i, st.member); v != nil && len(v.Revoking) > 0 {
@@ -181,8 +181,8 @@ func (q *quizzer) revokeQuestion(k int) quizBuild {
 		}
 	}
 	ask = q.shown(ask)
-	held := ownedBy(q.s, reveal, id) // still held while the callback runs
-	moving := minus(held, ownedBy(q.s, r.EndStep, id))
+	held := q.ownedBy(reveal, id) // still held while the callback runs
+	moving := minus(held, q.ownedBy(r.EndStep, id))
 	var c choiceSet
 	c.add(fmtTPs(revoked), quizSet(revoked), "")
 	c.add(fmtTPs(held), quizSet(held), "the classic eager protocol revokes everything a member holds")
@@ -226,7 +226,7 @@ func (q *quizzer) revokeQuestion(k int) quizBuild {
 func (alt quizAlt) firstRevoke(r Rebalance, id string) ([]TP, bool) {
 	for i := r.StartStep; i <= r.EndStep && i < len(alt.sim.steps); i++ {
 		st := alt.sim.steps[i]
-		if st.kind == kindPartitionsRevoked && st.member == id {
+		if st.kind == KindPartitionsRevoked && st.member == id {
 			for _, v := range st.snap.members.all() {
 				if v.ID == id {
 					return v.Revoking, true
@@ -246,7 +246,7 @@ func (q *quizzer) roundsQuestion(k int) quizBuild {
 	if len(acs) == 0 {
 		return quizBuild{}
 	}
-	n, gens := q.rounds(q.s, r)
+	n, gens := rounds(r)
 	if n != len(acs) {
 		// A join phase without an assignment (the leader crashed, a
 		// failover threw it away): what counts as a round is arguable.
@@ -257,7 +257,7 @@ func (q *quizzer) roundsQuestion(k int) quizBuild {
 	interesting := n >= 2
 	for _, alt := range q.alts.all() {
 		if ar, ok := alt.matching(k, len(q.rebs)); ok {
-			m, _ := q.rounds(alt.sim, ar)
+			m, _ := rounds(ar)
 			interesting = interesting || m != n
 			c.add(strconv.Itoa(m), quizRounds(m), fmt.Sprintf("%s under the %s protocol takes %s", alt.strategy, alt.sim.sc.Protocol, quizRounds(m)))
 		}
@@ -287,7 +287,7 @@ func (q *quizzer) roundsQuestion(k int) quizBuild {
 		}
 	}
 	epoch := "generation"
-	if q.s.sc.Protocol == "consumer" {
+	if isConsumer(q.s.sc) {
 		epoch = "group epoch"
 	}
 	if len(gens) != 1 {
@@ -301,21 +301,14 @@ func (q *quizzer) roundsQuestion(k int) quizBuild {
 	}}
 }
 
-// rounds counts the rebalance's rounds: the generations (group epochs) it
-// reached, one per join phase (epoch bump).
-// TODO(lead): Rebalance.Rounds will say this; switch when it lands.
-func (q *quizzer) rounds(s *Sim, r Rebalance) (int, []int32) {
-	before := int32(-1)
-	if r.StartStep > 0 {
-		before = s.steps[r.StartStep-1].snap.g.generation
+// rounds is the rebalance's rounds (generations; group epochs under
+// KIP-848) and their numbers.
+func rounds(r Rebalance) (int, []int32) {
+	gens := make([]int32, len(r.Rounds))
+	for i, rd := range r.Rounds {
+		gens[i] = rd.Generation
 	}
-	var gens []int32
-	for i := r.StartStep; i <= r.EndStep && i < len(s.steps); i++ {
-		if g := s.steps[i].snap.g.generation; g > before && !slices.Contains(gens, g) {
-			gens = append(gens, g)
-		}
-	}
-	return max(len(gens), 1), gens
+	return len(r.Rounds), gens
 }
 
 // quizSet names a set of partitions as a choice: a short list as Kafka

@@ -15,7 +15,7 @@ func (q *quizzer) restartQuestion(ev Event) (Question, bool) {
 	s := q.s
 	ask := -1
 	for i, st := range s.steps {
-		if st.at >= ev.AtMs && st.kind == kindMemberStarted && st.member == ev.Member {
+		if st.at >= ev.AtMs && st.kind == KindMemberStarted && st.member == ev.Member {
 			ask = i
 			break
 		}
@@ -44,7 +44,7 @@ func (q *quizzer) restartQuestion(ev Event) (Question, bool) {
 		if v == nil {
 			continue
 		}
-		if st.member == ev.Member && st.kind == kindMemberReplaced {
+		if st.member == ev.Member && st.kind == KindMemberReplaced {
 			reveal = i
 			break
 		}
@@ -55,7 +55,7 @@ func (q *quizzer) restartQuestion(ev Event) (Question, bool) {
 		if back < 0 && v.InGroup {
 			back = q.lastBy(i, ev.Member) // the request the coordinator took it back in on
 		}
-		if st.member == ev.Member && st.kind == kindPartitionsAssigned {
+		if st.member == ev.Member && st.kind == KindPartitionsAssigned {
 			reveal = i
 			if back >= 0 {
 				reveal = back

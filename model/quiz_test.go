@@ -99,7 +99,7 @@ func checkAnswer(t quizT, sim *model.Sim, q model.Question, where string) {
 		}
 	case model.QuizRevoke:
 		st := sim.StepLine(q.RevealStep)
-		assert.Equal(t, "PartitionsRevoked", st.Kind, where)
+		assert.Equal(t, model.KindPartitionsRevoked, st.Kind, where)
 		assert.Equal(t, q.Member, st.Member, where)
 		// The callback's own list, as the step prints it.
 		_, list, ok := strings.Cut(st.Text, "onPartitionsRevoked([")
@@ -128,7 +128,7 @@ func checkAnswer(t quizT, sim *model.Sim, q model.Question, where string) {
 		require.True(t, ok, "%s: revealed outside a rebalance", where)
 		assignments := 0
 		for i := r.StartStep; i <= r.EndStep; i++ {
-			if sim.StepLine(i).Kind == "AssignmentComputed" {
+			if sim.StepLine(i).Kind == model.KindAssignmentComputed {
 				assignments++
 			}
 		}
@@ -170,8 +170,8 @@ func TestQuizOnTheLabDemo(t *testing.T) {
 	}
 	require.NotNil(t, restart, "the lab demo's c3 restart: %+v", qs)
 	assert.Equal(t, "No: no rebalance", restart.Choices[restart.Answer])
-	assert.Equal(t, "MemberReplaced", sim.StepLine(restart.RevealStep).Kind)
-	assert.Equal(t, "MemberStarted", sim.StepLine(restart.Step).Kind)
+	assert.Equal(t, model.KindMemberReplaced, sim.StepLine(restart.RevealStep).Kind)
+	assert.Equal(t, model.KindMemberStarted, sim.StepLine(restart.Step).Kind)
 
 	var revoke *model.Question
 	for i := range qs {
