@@ -118,15 +118,6 @@ func (q *quizzer) member(i int, id string) *MemberView {
 	return nil
 }
 
-// ownersAt is who consumes what after step i (the outcome's own rule,
-// ownersOf); nobody before the first step.
-func ownersAt(s *Sim, i int) Owners {
-	if i < 0 {
-		return Owners{}
-	}
-	return ownersOf(s.View(i))
-}
-
 // ownedBy is what the member holds after step i, a partition it is
 // revoking included.
 func (q *quizzer) ownedBy(i int, id string) []TP {

@@ -1,5 +1,7 @@
 package model
 
+import "sync"
+
 // quizAlts is the scenario re-simulated under every other assignor that
 // runs under its protocol (a cooperative scenario's other assignors run
 // eager), for the quiz's plausible wrong answers: "what range would have
@@ -17,12 +19,15 @@ type quizAlt struct {
 	rebs     []Rebalance
 }
 
+// all runs the variants, in parallel, once; the runs keep the strategy
+// order.
 func (a *quizAlts) all() []quizAlt {
 	if a.done {
 		return a.runs
 	}
 	a.done = true
 	sc := a.base.sc
+	var variants []*Scenario
 	for _, name := range StrategyNames() {
 		if name == sc.Strategy {
 			continue
@@ -35,15 +40,25 @@ func (a *quizAlts) all() []quizAlt {
 			}
 			protocol = ProtocolEager
 		}
-		variant, err := sc.WithStrategy(name, string(protocol))
-		if err != nil {
-			continue
+		if v, err := sc.WithStrategy(name, string(protocol)); err == nil {
+			variants = append(variants, v)
 		}
-		alt, err := Simulate(variant)
-		if err != nil {
-			continue // a variant the model cannot run offers no wrong answer
+	}
+	runs := make([]*quizAlt, len(variants))
+	var wg sync.WaitGroup
+	for i, v := range variants {
+		wg.Go(func() {
+			defer func() { _ = recover() }() // a variant the model cannot run offers no wrong answer
+			if alt, err := Simulate(v); err == nil {
+				runs[i] = &quizAlt{strategy: v.Strategy, sim: alt, rebs: alt.Rebalances()}
+			}
+		})
+	}
+	wg.Wait()
+	for _, r := range runs {
+		if r != nil {
+			a.runs = append(a.runs, *r)
 		}
-		a.runs = append(a.runs, quizAlt{strategy: name, sim: alt, rebs: alt.Rebalances()})
 	}
 	return a.runs
 }

@@ -65,8 +65,8 @@ func (q *quizzer) ownerQuestion(k int) quizBuild {
 	if len(acs) == 0 {
 		return quizBuild{}
 	}
-	after := ownersAt(q.s, r.EndStep)
-	before := ownersAt(q.s, r.StartStep-1)
+	after := q.s.ownersAt(r.EndStep)
+	before := q.s.ownersAt(r.StartStep - 1)
 	type altView struct {
 		strategy string
 		owners   map[TP]string
@@ -74,7 +74,7 @@ func (q *quizzer) ownerQuestion(k int) quizBuild {
 	var alts []altView
 	for _, alt := range q.alts.all() {
 		if ar, ok := alt.matching(k, len(q.rebs)); ok {
-			alts = append(alts, altView{alt.strategy, ownersAt(alt.sim, ar.EndStep)})
+			alts = append(alts, altView{alt.strategy, alt.sim.ownersAt(ar.EndStep)})
 		}
 	}
 	score := func(tp TP) int {
