@@ -36,13 +36,13 @@ type Question struct {
 	Text       string   `json:"text"`
 	Choices    []string `json:"choices"`
 	Answer     int      `json:"answer"`
+	// Explain is the answer in a sentence followed by the reveal step's
+	// narration, and where the wrong choices came from.
+	Explain string `json:"explain"`
 	// Member is the member asked about (revoke, restart); Partition the
 	// partition (owner).
 	Member    string `json:"member,omitempty"`
 	Partition string `json:"partition,omitempty"`
-	// Explain is the answer in a sentence followed by the reveal step's
-	// narration, and where the wrong choices came from.
-	Explain string `json:"explain"`
 }
 
 // maxChoices is how many choices a question offers (keys 1–4).
@@ -90,8 +90,8 @@ func newQuizzer(s *Sim) *quizzer {
 	return &quizzer{s: s, rebs: s.Rebalances(), alts: &quizAlts{base: s}}
 }
 
-// rng is the question's shuffle, from the scenario seed and a salt (the
-// step asked at), so one question's choices do not depend on another's.
+// rng is a question's shuffle, from the scenario seed and a salt (a step
+// of that question), so one question's choices do not depend on another's.
 func (q *quizzer) rng(salt int) *rand.Rand {
 	return rand.New(rand.NewPCG(uint64(q.s.sc.Seed), uint64(salt)))
 }
