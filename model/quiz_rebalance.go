@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/kvizlab/kviz/strategies"
 )
 
 // quizBuild is one candidate question about a rebalance; interesting says
@@ -312,8 +310,8 @@ func rounds(r Rebalance) (int, []int32) {
 }
 
 // quizSet names a set of partitions as a choice: a short list as Kafka
-// logs it, a longer one folded into runs per topic ("t0 0–7"), so that
-// sets one partition apart still read apart.
+// logs it, a longer one as runs (PartitionRuns: "t0:0–7"), so that sets
+// one partition apart still read apart.
 func quizSet(tps []TP) string {
 	if len(tps) == 0 {
 		return "nothing"
@@ -322,17 +320,7 @@ func quizSet(tps []TP) string {
 		s := fmtTPs(tps)
 		return s[1 : len(s)-1]
 	}
-	var parts []string
-	for i := 0; i < len(tps); {
-		j := i
-		var ps []int32
-		for ; j < len(tps) && tps[j].Topic == tps[i].Topic; j++ {
-			ps = append(ps, tps[j].Partition)
-		}
-		parts = append(parts, tps[i].Topic+" "+strategies.FormatPartitions(ps))
-		i = j
-	}
-	return strings.Join(parts, "; ")
+	return PartitionRuns(tps)
 }
 
 func quizRounds(n int) string {

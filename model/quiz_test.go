@@ -13,7 +13,6 @@ import (
 
 	"github.com/kvizlab/kviz/demo"
 	"github.com/kvizlab/kviz/model"
-	"github.com/kvizlab/kviz/strategies"
 )
 
 // Every shipped demo's questions are well formed and each right answer is
@@ -108,20 +107,12 @@ func checkAnswer(t quizT, sim *model.Sim, q model.Question, where string) {
 		if names := strings.Split(list, ", "); len(names) <= 6 {
 			assert.Equal(t, list, right, where)
 		} else {
-			byTopic := map[string][]int32{}
-			var topics []string
+			var tps []model.TP
 			for _, n := range names {
 				topic, p := splitTP(t, n)
-				if byTopic[topic] == nil {
-					topics = append(topics, topic)
-				}
-				byTopic[topic] = append(byTopic[topic], p)
+				tps = append(tps, model.TP{Topic: topic, Partition: p})
 			}
-			var want []string
-			for _, topic := range topics {
-				want = append(want, topic+" "+strategies.FormatPartitions(byTopic[topic]))
-			}
-			assert.Equal(t, strings.Join(want, "; "), right, where)
+			assert.Equal(t, model.PartitionRuns(tps), right, where)
 		}
 	case model.QuizRounds:
 		r, ok := rebalanceOf(sim, q.RevealStep)
