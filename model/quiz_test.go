@@ -65,16 +65,7 @@ func checkQuiz(t quizT, sim *model.Sim) map[model.QuizKind]int {
 func TestRandomQuizzes(t *testing.T) {
 	available := registeredSetups()
 	rapid.Check(t, func(t *rapid.T) {
-		setup := rapid.SampledFrom(available).Draw(t, "setup")
-		src := genScenario(t, setup)
-		sc, err := model.ParseScenario("random.yaml", []byte(src))
-		if err != nil {
-			t.Fatalf("generated scenario does not parse: %v\n%s", err, src)
-		}
-		sim, err := model.Simulate(sc)
-		if err != nil {
-			t.Skipf("simulate: %v", err) // TestRandomGroups reports these
-		}
+		sim, src := drawSim(t, available)
 		t.Logf("%s", src)
 		checkQuiz(t, sim)
 	})
