@@ -64,7 +64,7 @@ func (q *quizzer) ownerQuestion(k int) quizBuild {
 		return quizBuild{}
 	}
 	after := q.s.ownersAt(r.EndStep)
-	before := q.s.ownersAt(r.StartStep - 1)
+	before := q.previousOwners(r)
 	type altView struct {
 		strategy string
 		owners   map[TP]string
@@ -128,6 +128,24 @@ func (q *quizzer) ownerQuestion(k int) quizBuild {
 		}}
 	}
 	return quizBuild{}
+}
+
+// previousOwners is who consumed what just before the rebalance and, for
+// a partition nobody consumed then, who did before the outage that led
+// into it (a crashed member until its session expired).
+func (q *quizzer) previousOwners(r Rebalance) Owners {
+	before := q.s.ownersAt(r.StartStep - 1)
+	for _, o := range q.s.Outages() {
+		if o.EndStep != r.StartStep {
+			continue
+		}
+		for tp, id := range q.s.ownersAt(o.StartStep - 1) {
+			if _, held := before[tp]; !held {
+				before[tp] = id
+			}
+		}
+	}
+	return before
 }
 
 // ownerReveal is the first assignment after which the final owner holds
