@@ -319,7 +319,7 @@ func (a App) pairedChoices(choices []string, w int) []string {
 }
 
 func (a App) choice(i int, text string) string {
-	return a.styles.Accent.Render(strconv.Itoa(i+1)) + " " + a.styles.Value.Render(text)
+	return a.styles.Accent.Render(strconv.Itoa(i+1)+")") + " " + a.styles.Value.Render(text)
 }
 
 // verdictLines are right or wrong and the model's explanation.

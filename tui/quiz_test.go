@@ -60,7 +60,7 @@ func TestQuizStopsAsksRevealsAndScores(t *testing.T) {
 	assert.Equal(t, qs[0], q)
 	assert.Equal(t, qs[0].Step, a.Step())
 	assert.Contains(t, screen(a), q.Text)
-	assert.Contains(t, screen(a), "1 "+q.Choices[0])
+	assert.Contains(t, screen(a), "1) "+q.Choices[0])
 	assertFits(t, a, 80, 24)
 
 	// It does not step past it until answered; help and the other keys work.
