@@ -17,7 +17,8 @@ func init() {
 }
 
 func newPlayCmd() *cobra.Command {
-	return &cobra.Command{
+	var quiz bool
+	cmd := &cobra.Command{
 		Use:   "play FILE",
 		Short: "Open the lab on a scenario file (or demo:NAME)",
 		Long: `play opens the interactive lab on a scenario: a YAML file, or demo:NAME for a
@@ -29,14 +30,19 @@ shipped one. The scenario is read and simulated first, so a bad file is reported
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, args []string) error { return openLab(cmd, args[0]) },
+		RunE: func(cmd *cobra.Command, args []string) error { return showLab(cmd, args[0], quiz) },
 	}
+	cmd.Flags().BoolVar(&quiz, "quiz", false, "start in quiz mode: stop before each rebalance's outcome and ask (z toggles it)")
+	return cmd
 }
 
 // openLab loads, simulates and shows a scenario ("" = the default demo).
 // Every check that can fail happens before Bubble Tea takes the terminal,
 // so an error is one plain line on a normal screen.
-func openLab(cmd *cobra.Command, file string) error {
+func openLab(cmd *cobra.Command, file string) error { return showLab(cmd, file, false) }
+
+// showLab is openLab, in quiz mode when quiz is set.
+func showLab(cmd *cobra.Command, file string, quiz bool) error {
 	if file == "" {
 		file = "demo:" + demo.DefaultName
 	}
@@ -51,6 +57,7 @@ func openLab(cmd *cobra.Command, file string) error {
 	if !isTerminal(cmd.OutOrStdout()) {
 		return usageErrf("the lab needs a terminal; for a text trace run: kviz simulate %s", file)
 	}
+	app = app.WithQuiz(quiz)
 	p := tea.NewProgram(app,
 		tea.WithContext(cmd.Context()),
 		tea.WithInput(cmd.InOrStdin()),

@@ -52,7 +52,7 @@ func TestPlayUnknownDemo(t *testing.T) {
 // Without a terminal the lab says where to go instead of drawing into a pipe.
 // Reaching that message proves the default scenario loaded and simulated.
 func TestLabWithoutTerminal(t *testing.T) {
-	for _, args := range [][]string{nil, {"play", "demo:lab"}} {
+	for _, args := range [][]string{nil, {"play", "demo:lab"}, {"play", "demo:lab", "--quiz"}} {
 		code, out, errOut := runKviz(t, args...)
 		assert.Equal(t, 2, code, "%v", args)
 		assert.Empty(t, out)

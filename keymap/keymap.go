@@ -36,6 +36,10 @@ type KeyMap struct {
 	Compare  key.Binding
 	WhatIf   key.Binding
 
+	// Predict, then reveal: the quiz stops before a rebalance's outcome.
+	Quiz   key.Binding
+	Answer key.Binding // 1–4: the choices of the question on screen
+
 	// Moving around the screen.
 	Pane       key.Binding
 	ScrollUp   key.Binding
@@ -78,6 +82,9 @@ func DefaultKeyMap() KeyMap {
 		Compare:  b([]string{"c"}, "c", "compare mode"),
 		WhatIf:   b([]string{"w"}, "w", "what-if"),
 
+		Quiz:   b([]string{"z"}, "z", "quiz mode"),
+		Answer: b([]string{"1", "2", "3", "4"}, "1–4", "answer the quiz"),
+
 		Pane:       b([]string{"tab"}, "tab", "next pane"),
 		ScrollUp:   b([]string{"pgup"}, "pgup", "10 members up"),
 		ScrollDown: b([]string{"pgdown"}, "pgdown", "10 members down"),
@@ -108,8 +115,8 @@ func (k KeyMap) ShortHelp() []key.Binding {
 // so that it fits an 80-column terminal whole.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Next, k.Prev, k.NextRebalance, k.PrevRebalance, k.First, k.Last, k.Play, k.Faster, k.Slower},
-		{k.Up, k.Down, k.ScrollUp, k.ScrollDown, k.AddMember, k.Leave, k.Crash, k.Restart, k.AddPartitions},
+		{k.Next, k.Prev, k.NextRebalance, k.PrevRebalance, k.First, k.Last, k.Play, k.Faster, k.Slower, k.Quiz},
+		{k.Up, k.Down, k.ScrollUp, k.ScrollDown, k.AddMember, k.Leave, k.Crash, k.Restart, k.AddPartitions, k.Answer},
 		{k.Strategy, k.Protocol, k.Compare, k.WhatIf, k.Confirm, k.Back, k.Pane, k.Help, k.Quit},
 	}
 }

@@ -233,15 +233,7 @@ func TestRandomFlows(t *testing.T) {
 		version := rapid.SampledFrom([]string{"2.3", "3.0", "3.9", "4.0"}).Draw(t, "version")
 		src += fmt.Sprintf("producers:\n  - {topic: t0, rate: %d, keys: %s, kafka_version: %q, batch_size: %d}\n",
 			rapid.IntRange(0, 200).Draw(t, "rate"), keys, version, rapid.IntRange(200, 20000).Draw(t, "batch"))
-		sc, err := model.ParseScenario("random.yaml", []byte(src))
-		if err != nil {
-			t.Fatalf("generated scenario does not parse: %v\n%s", err, src)
-		}
-		sim, err := model.Simulate(sc)
-		if err != nil {
-			t.Fatalf("simulate: %v\n%s", err, src)
-		}
-		checkFlow(t, sim, src)
+		checkFlow(t, simGenerated(t, src), src)
 	})
 }
 

@@ -111,18 +111,28 @@ func assignorList(t *rapid.T, setup [2]string, id string) string {
 func TestRandomGroups(t *testing.T) {
 	available := registeredSetups()
 	rapid.Check(t, func(t *rapid.T) {
-		setup := rapid.SampledFrom(available).Draw(t, "setup")
-		src := genScenario(t, setup)
-		sc, err := model.ParseScenario("random.yaml", []byte(src))
-		if err != nil {
-			t.Fatalf("generated scenario does not parse: %v\n%s", err, src)
-		}
-		sim, err := model.Simulate(sc)
-		if err != nil {
-			t.Fatalf("simulate: %v\n%s", err, src)
-		}
+		sim, src := drawSim(t, available)
 		checkTrace(t, sim, src)
 	})
+}
+
+// drawSim draws a random scenario under one of the setups and simulates it.
+func drawSim(t *rapid.T, available [][2]string) (*model.Sim, string) {
+	src := genScenario(t, rapid.SampledFrom(available).Draw(t, "setup"))
+	return simGenerated(t, src), src
+}
+
+// simGenerated parses and simulates a generated scenario.
+func simGenerated(t *rapid.T, src string) *model.Sim {
+	sc, err := model.ParseScenario("random.yaml", []byte(src))
+	if err != nil {
+		t.Fatalf("generated scenario does not parse: %v\n%s", err, src)
+	}
+	sim, err := model.Simulate(sc)
+	if err != nil {
+		t.Fatalf("simulate: %v\n%s", err, src)
+	}
+	return sim
 }
 
 func checkTrace(t *rapid.T, sim *model.Sim, src string) {

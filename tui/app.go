@@ -79,6 +79,7 @@ type App struct {
 
 	compare *compareTable
 	whatIf  *whatIfPreview
+	quiz    quizState // predict, then reveal (quiz.go)
 
 	memo *memo
 }

@@ -34,8 +34,15 @@ func (a App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		if p := a.whatIf; msg.sim == a.sim && msg.step == a.step && p != nil && p.AtMs == msg.preview.AtMs && p.Member == msg.preview.Member {
 			a.whatIf = msg.preview
 		}
+	case QuizAnswerMsg:
+		a.answerQuiz(msg.Choice)
+	case QuizModeMsg:
+		a.quiz.on = msg.On
+		return a, a.quizLoad()
+	case quizDoneMsg:
+		a.onQuizDone(msg)
 	case tea.KeyPressMsg:
-		return a.onKey(msg)
+		return withQuizLoad(a.onKey(msg))
 	}
 	return a, nil
 }
@@ -64,6 +71,9 @@ func (a App) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Back):
 		a.help.ShowAll = false
 		a.mode = modeLab
+		return a, nil
+	}
+	if a.onQuizKey(msg) {
 		return a, nil
 	}
 	if a.mode == modeWhatIf {
@@ -130,6 +140,7 @@ func (a App) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 // goTo moves the cursor, clamped to the timeline. Stepping is instant: the
 // whole trace is precomputed.
 func (a *App) goTo(i int) {
+	i = a.quizStop(i) // quiz mode stops before a reveal
 	a.step = max(0, min(i, a.sim.Len()-1))
 	a.keepSelection()
 	if a.mode == modeWhatIf {

@@ -34,13 +34,16 @@ func (a App) render() (out, title string) {
 	if a.width < minWidth || a.height < minHeight {
 		return a.tooSmall(), title
 	}
-	header := a.headerLines()
+	header := a.quizHeader(a.headerLines())
 	if a.height >= 30 { // room for the map of the whole run
 		if line := a.timelineLine(a.width); line != "" {
 			header = append(header, line)
 		}
 	}
 	narration := a.narrationLines()
+	if box := a.quizLines(); box != nil {
+		narration = box // the question, or its verdict, in place of the narration
+	}
 	footer := a.footerLines()
 	bodyH := a.height - len(header) - len(narration) - len(footer)
 	var body string

@@ -1,0 +1,387 @@
+package tui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/kvizlab/kviz/model"
+)
+
+// Quiz mode (z, kviz play --quiz): before the step that reveals a
+// rebalance's outcome the lab stops and asks. The model writes the
+// questions (model.Sim.Quiz); this file only keeps the session's answers
+// and score, stops the cursor and draws the box.
+
+// quizState is the quiz of one lab session. Answers belong to the
+// simulation they were given on; the score outlives a re-simulation.
+type quizState struct {
+	on        bool
+	sim       simulation // the simulation the questions are for
+	loading   simulation // the simulation whose questions are being written
+	questions []model.Question
+	answers   []int // per question: the choice (0-based), -1 = not answered
+	right     int
+	answered  int
+}
+
+// quizSource is what a simulation offers when it can ask questions (the
+// real model does; a scripted test model need not).
+type quizSource interface {
+	Quiz() []model.Question
+}
+
+// QuizAnswerMsg answers the question on screen with choice Choice
+// (0-based), as pressing its key does. A session that follows another
+// (kviz serve) sends it to pass an answer along.
+type QuizAnswerMsg struct{ Choice int }
+
+// QuizModeMsg turns quiz mode on or off, as z does.
+type QuizModeMsg struct{ On bool }
+
+// quizDoneMsg brings a simulation's questions back from their command:
+// the model re-simulates the scenario under the other assignors for the
+// wrong choices, which takes a second on a thousand-member group.
+type quizDoneMsg struct {
+	sim       simulation
+	questions []model.Question
+}
+
+// WithQuiz returns the lab with quiz mode on or off (kviz play --quiz).
+// The questions are written at once: the program has not started yet.
+func (a App) WithQuiz(on bool) App {
+	a.quiz.on = on
+	if cmd := a.quizLoad(); cmd != nil {
+		a.onQuizDone(cmd().(quizDoneMsg))
+	}
+	return a
+}
+
+// QuizQuestion is the question waiting for an answer on screen, if any.
+func (a App) QuizQuestion() (model.Question, bool) {
+	if k := a.quizPending(); k >= 0 {
+		return a.quiz.questions[k], true
+	}
+	return model.Question{}, false
+}
+
+// QuizScore is how many answers were right, of how many given.
+func (a App) QuizScore() (right, answered int) { return a.quiz.right, a.quiz.answered }
+
+// quizReady: the questions on hand are the simulation's on screen.
+func (a *App) quizReady() bool { return a.quiz.sim == a.sim }
+
+// quizLoad is the command that writes the questions of the simulation on
+// screen, when quiz mode needs them and nobody is writing them yet.
+func (a *App) quizLoad() tea.Cmd {
+	if !a.quiz.on || a.quizReady() || a.quiz.loading == a.sim {
+		return nil
+	}
+	sim := a.sim
+	a.quiz.loading = sim
+	return func() tea.Msg {
+		var qs []model.Question
+		if src, ok := sim.(quizSource); ok {
+			qs = src.Quiz()
+		}
+		return quizDoneMsg{sim: sim, questions: qs}
+	}
+}
+
+// onQuizDone installs the questions if their simulation is still on screen.
+func (a *App) onQuizDone(msg quizDoneMsg) {
+	if msg.sim != a.sim {
+		return // the scenario changed meanwhile: its own load is on its way
+	}
+	a.quiz.sim, a.quiz.loading, a.quiz.questions = msg.sim, nil, msg.questions
+	a.quiz.answers = make([]int, len(msg.questions))
+	for i := range a.quiz.answers {
+		a.quiz.answers[i] = -1
+	}
+	if a.quiz.on && a.status == quizPreparing {
+		a.setStatus(a.quizCount(), false)
+	}
+}
+
+const quizPreparing = "quiz on: writing the questions…"
+
+func (a *App) quizCount() string {
+	if len(a.quiz.questions) == 0 {
+		return "quiz on, but this scenario has nothing to predict"
+	}
+	return fmt.Sprintf("quiz on: %d questions; the lab stops before each reveal", len(a.quiz.questions))
+}
+
+// withQuizLoad adds the quiz's load to what a key press returns: any key
+// may have replaced the simulation (an event, a strategy switch).
+func withQuizLoad(m tea.Model, cmd tea.Cmd) (tea.Model, tea.Cmd) {
+	a, ok := m.(App)
+	if !ok {
+		return m, cmd
+	}
+	if load := a.quizLoad(); load != nil {
+		return a, tea.Batch(cmd, load)
+	}
+	return a, cmd
+}
+
+// quizPending is the unanswered question asked at the current step, or -1.
+func (a *App) quizPending() int {
+	if !a.quiz.on || !a.quizReady() {
+		return -1
+	}
+	for k, q := range a.quiz.questions {
+		if q.Step == a.step && a.quiz.answers[k] < 0 {
+			return k
+		}
+	}
+	return -1
+}
+
+// quizRevealed is the answered question revealed at the current step, or -1.
+func (a *App) quizRevealed() int {
+	if !a.quiz.on || !a.quizReady() {
+		return -1
+	}
+	for k, q := range a.quiz.questions {
+		if q.RevealStep == a.step && a.quiz.answers[k] >= 0 {
+			return k
+		}
+	}
+	return -1
+}
+
+// quizStop is where a move from the cursor to step i ends in quiz mode: at
+// the first unanswered question on the way, and not past the one on
+// screen. Moving back is never stopped. A stop pauses autoplay.
+func (a *App) quizStop(i int) int {
+	if !a.quiz.on || i <= a.step {
+		return i
+	}
+	if !a.quizReady() {
+		a.playing = false
+		a.setStatus(quizPreparing, false)
+		return a.step // a moment: the questions of this simulation are on their way
+	}
+	for k, q := range a.quiz.questions {
+		if a.quiz.answers[k] >= 0 || q.Step < a.step || q.Step >= i {
+			continue
+		}
+		a.playing = false
+		if q.Step == a.step {
+			a.setStatus(fmt.Sprintf("answer first: press 1–%d", len(q.Choices)), false)
+		} else {
+			a.setStatus("quiz: predict, then reveal", false)
+		}
+		return q.Step
+	}
+	return i
+}
+
+// onQuizKey handles z and 1–4. It reports whether it used the key.
+func (a *App) onQuizKey(msg tea.KeyPressMsg) bool {
+	switch {
+	case key.Matches(msg, a.keys.Quiz):
+		a.toggleQuiz()
+		return true
+	case key.Matches(msg, a.keys.Answer):
+		n, _ := strconv.Atoi(msg.String())
+		a.answerQuiz(n - 1)
+		return true
+	}
+	return false
+}
+
+// toggleQuiz is z. Turning it on asks withQuizLoad for the questions.
+func (a *App) toggleQuiz() {
+	a.quiz.on = !a.quiz.on
+	switch {
+	case !a.quiz.on:
+		a.setStatus(fmt.Sprintf("quiz off · score %d/%d", a.quiz.right, a.quiz.answered), false)
+	case a.quizReady():
+		a.setStatus(a.quizCount(), false)
+	default:
+		a.setStatus(quizPreparing, false)
+	}
+}
+
+// answerQuiz records choice c for the question on screen, scores it and
+// moves to the step that reveals it.
+func (a *App) answerQuiz(c int) {
+	k := a.quizPending()
+	if k < 0 {
+		if a.quiz.on {
+			a.setStatus("no question on screen", false)
+		} else {
+			a.setStatus("press z for quiz mode", false)
+		}
+		return
+	}
+	q := a.quiz.questions[k]
+	if c < 0 || c >= len(q.Choices) {
+		a.setStatus(fmt.Sprintf("choose 1–%d", len(q.Choices)), true)
+		return
+	}
+	answers := append([]int(nil), a.quiz.answers...) // App copies must not share it
+	answers[k] = c
+	a.quiz.answers = answers
+	a.quiz.answered++
+	if c == q.Answer {
+		a.quiz.right++
+	}
+	a.status = ""
+	a.goTo(q.RevealStep)
+}
+
+// quizTall is the height from which the quiz gets a framed box with the
+// step's narration; below it the quiz takes the narration's own lines, so
+// the grid keeps its rows (the members are what the room must predict).
+const quizTall = 30
+
+// quizLines is drawn in place of the narration: the question waiting on
+// screen, or the verdict on the one just revealed; nil when there is
+// neither.
+func (a App) quizLines() []string {
+	tall := a.height >= quizTall
+	inner := a.width - 4
+	if !tall {
+		inner = a.width - 3 // after the narration's " ▌"
+	}
+	var lines []string
+	var title string
+	if k := a.quizPending(); k >= 0 {
+		q := a.quiz.questions[k]
+		title = fmt.Sprintf("Quiz · question %d of %d · press 1–%d", k+1, len(a.quiz.questions), len(q.Choices))
+		lines = a.questionLines(q, inner, tall)
+	} else if k := a.quizRevealed(); k >= 0 {
+		title = fmt.Sprintf("Quiz · question %d of %d revealed", k+1, len(a.quiz.questions))
+		lines = a.verdictLines(k, inner, tall)
+	} else {
+		return nil
+	}
+	st := &a.styles
+	score := fmt.Sprintf("score %d/%d", a.quiz.right, a.quiz.answered)
+	if !tall {
+		out := make([]string, len(lines))
+		for i, l := range lines {
+			out[i] = st.Accent.Render(" ▌") + l
+		}
+		return out // the score is in the hint or the verdict line
+	}
+	return strings.Split(box(st, title+" · "+score, lines, a.width, len(lines)+2, true), "\n")
+}
+
+// questionLines are the step's narration (tall screens), the question and
+// its choices; on a short screen the question and the choices share a
+// line when they fit.
+func (a App) questionLines(q model.Question, w int, tall bool) []string {
+	st := &a.styles
+	var lines []string
+	if tall {
+		for _, l := range clip(wrap(a.sim.StepLine(a.step).Text, w), 2, w) {
+			lines = append(lines, st.Faint.Render(l))
+		}
+	}
+	choices := a.choiceLines(q.Choices, w)
+	ask := st.Bold.Render(q.Text)
+	if !tall && len(choices) == 1 && textWidth(ask)+5+textWidth(choices[0]) <= w {
+		return []string{ask + "     " + choices[0], a.quizHint(len(q.Choices), w)}
+	}
+	for _, l := range wrap(q.Text, w) {
+		lines = append(lines, st.Bold.Render(l))
+	}
+	if !tall && len(choices) > 1 {
+		choices = a.pairedChoices(q.Choices, w) // short screens: two to a line
+	}
+	return append(lines, choices...)
+}
+
+// quizHint is the short screen's second line: what to press, the score.
+func (a App) quizHint(n, w int) string {
+	return fit(a.styles.Faint.Render(fmt.Sprintf("quiz · press 1–%d to answer · score %d/%d", n, a.quiz.right, a.quiz.answered)), w)
+}
+
+// pairedChoices lays up to four choices out two to a line.
+func (a App) pairedChoices(choices []string, w int) []string {
+	half := w / 2
+	var out []string
+	for i := 0; i < len(choices); i += 2 {
+		line := pad(fit(a.choice(i, choices[i]), half-1), half)
+		if i+1 < len(choices) {
+			line += fit(a.choice(i+1, choices[i+1]), w-half)
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+func (a App) choice(i int, text string) string {
+	return a.styles.Accent.Render(strconv.Itoa(i+1)+")") + " " + a.styles.Value.Render(text)
+}
+
+// verdictLines are right or wrong and the model's explanation.
+func (a App) verdictLines(k, w int, tall bool) []string {
+	st := &a.styles
+	q := a.quiz.questions[k]
+	got := a.quiz.answers[k]
+	verdict := st.Good.Render("✓ right")
+	if got != q.Answer {
+		verdict = st.Bad.Render("✗ wrong") + st.Faint.Render(" — you said "+q.Choices[got])
+	}
+	room := 2 // lines of explanation on a short screen: the grid keeps the rest
+	if tall {
+		room = 6
+	} else {
+		verdict += st.Faint.Render(fmt.Sprintf(" · score %d/%d", a.quiz.right, a.quiz.answered))
+	}
+	lines := []string{verdict + "  " + st.Bold.Render(fit(q.Text, max(w-textWidth(verdict)-2, 10)))}
+	for _, l := range clip(wrap(q.Explain, w), room, w) {
+		lines = append(lines, st.Narration.Render(l))
+	}
+	return lines
+}
+
+// choiceLines lays the choices out on one line when they fit, else one per
+// line.
+func (a App) choiceLines(choices []string, w int) []string {
+	parts := make([]string, len(choices))
+	for i, c := range choices {
+		parts[i] = a.choice(i, c)
+	}
+	if one := strings.Join(parts, "     "); textWidth(one) <= w {
+		return []string{one}
+	}
+	out := make([]string, len(parts))
+	for i, p := range parts {
+		out[i] = fit(p, w)
+	}
+	return out
+}
+
+// clip keeps the first n lines of at most w cells, marking a cut with "…".
+func clip(lines []string, n, w int) []string {
+	if len(lines) <= n {
+		return lines
+	}
+	out := append([]string(nil), lines[:n]...)
+	out[n-1] = fit(out[n-1], w-2) + " …"
+	return out
+}
+
+// quizHeader adds the score to the header's second line while quiz mode
+// is on, when it fits.
+func (a App) quizHeader(header []string) []string {
+	if !a.quiz.on || len(header) < 2 {
+		return header
+	}
+	tag := a.styles.Faint.Render("  │  ") + a.styles.Label.Render("quiz ") +
+		a.styles.Value.Render(fmt.Sprintf("%d/%d", a.quiz.right, a.quiz.answered))
+	if textWidth(header[1])+textWidth(tag) <= a.width {
+		header = append([]string(nil), header...)
+		header[1] += tag
+	}
+	return header
+}
