@@ -17,12 +17,19 @@ type quizBuild struct {
 	interesting bool
 }
 
-// rebalanceQuestion picks one question for rebalance k: the kinds take
-// turns from one rebalance to the next, an interesting candidate before a
+// rebalanceQuestion picks one question for rebalance k: a dance of several
+// rounds is asked its rounds; otherwise the kinds take turns from one rebalance to the next, an interesting candidate before a
 // dull one. A question is asked once the rebalance is on screen: one that
 // would have to be asked before its trigger (a member revoking as it
 // leaves, which starts the rebalance) is not asked.
 func (q *quizzer) rebalanceQuestion(k int) (Question, bool) {
+	// A rebalance of several rounds (a cooperative dance) asks how many:
+	// that is what it teaches.
+	if len(q.rebs[k].Rounds) > 1 {
+		if b := q.roundsQuestion(k); b.ok && b.q.Step >= q.rebs[k].StartStep {
+			return b.q, true
+		}
+	}
 	builders := []func(int) quizBuild{q.ownerQuestion, q.revokeQuestion, q.roundsQuestion}
 	var fallback *quizBuild
 	for j := range builders {

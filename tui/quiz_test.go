@@ -142,7 +142,7 @@ func TestQuizStopsAutoplay(t *testing.T) {
 
 // Another session (kviz serve's followers) answers with a message.
 func TestQuizAnswerMsg(t *testing.T) {
-	a, qs := quizApp(t, "example-09-cooperative-join", 80, 24)
+	a, qs := quizApp(t, "lab", 80, 24)
 	m, cmd := a.Update(QuizModeMsg{On: true})
 	require.NotNil(t, cmd)
 	a, _ = drive(t, m.(App), cmd())
