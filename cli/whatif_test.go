@@ -60,7 +60,7 @@ func byStrategy(t *testing.T, c compareOut, name string) outcomeOut {
 // reshuffles (SEED-EXAMPLES.md 7, Kafka's real result).
 func TestCompareSeedExample7(t *testing.T) {
 	var c compareOut
-	runJSON(t, &c, "compare", "testdata/seed-07-sticky-leave.yaml", "--at-ms", "30000", "--strategies", "sticky,roundrobin")
+	runJSON(t, &c, "compare", "demo:example-07-sticky-leave", "--at-ms", "1000", "--strategies", "sticky,roundrobin")
 	sticky := byStrategy(t, c, "sticky")
 	require.Equal(t, map[string]map[string][]int32{
 		"C0": {"t0": {0}, "t1": {1}, "t3": {0}}, "C1": {"t0": {1}, "t2": {0}, "t3": {1}}, "C2": {"t1": {0}, "t2": {1}},
@@ -80,7 +80,7 @@ func TestCompareSeedExample7(t *testing.T) {
 // Seed example 8: sticky with different subscriptions; C0 leaves.
 func TestWhatIfSeedExample8(t *testing.T) {
 	var o outcomeOut
-	runJSON(t, &o, "whatif", "testdata/seed-08-sticky-mixed.yaml", "--at-ms", "30000", "--leave", "C0")
+	runJSON(t, &o, "whatif", "demo:example-08-sticky-subscriptions", "--at-ms", "20000", "--leave", "C0")
 	require.Equal(t, map[string]map[string][]int32{
 		"C0": {"t0": {0}}, "C1": {"t1": {0, 1}}, "C2": {"t2": {0, 1, 2}},
 	}, o.Before)

@@ -123,6 +123,9 @@ func newApp(sim simulation) App {
 	a.setSim(sim)
 	a.keepSelection()
 	a.focus = a.firstPane()
+	if sim.Scenario().Open == model.OpenCompare {
+		a.mode = modeCompare // Init computes it: the scenario is a strategy contrast
+	}
 	return a
 }
 
@@ -150,8 +153,23 @@ func (a App) Selected() string { return a.selected }
 func (a App) Playing() bool { return a.playing }
 
 // Init asks the terminal for its background colour; until it answers (or
-// if it never does) the lab uses its dark styles.
-func (a App) Init() tea.Cmd { return tea.RequestBackgroundColor }
+// if it never does) the lab uses its dark styles. A scenario that opens in
+// compare mode (lab: {open: compare}) compares the rebalance its first
+// event sets off.
+func (a App) Init() tea.Cmd {
+	if a.mode == modeCompare && a.compare == nil {
+		return tea.Batch(tea.RequestBackgroundColor, a.compareCmd(a.firstEventMs()))
+	}
+	return tea.RequestBackgroundColor
+}
+
+// firstEventMs is the time of the scenario's first timeline event (0 with none).
+func (a App) firstEventMs() int64 {
+	if tl := a.sim.Scenario().Timeline; len(tl) > 0 {
+		return tl[0].AtMs
+	}
+	return 0
+}
 
 func (a *App) setTheme(isDark bool, noColor bool) {
 	a.isDark = isDark

@@ -66,6 +66,12 @@ func (a *App) toggleCompare() tea.Cmd {
 		return nil
 	}
 	a.compare = nil
+	return a.compareCmd(at)
+}
+
+// compareCmd computes compare mode's rows for the moment at in the
+// background (five simulations: seconds on a big group).
+func (a *App) compareCmd(at int64) tea.Cmd {
 	sim, current := a.sim, a.sim.Scenario().Strategy
 	return func() (msg tea.Msg) {
 		t := &compareTable{AtMs: at}

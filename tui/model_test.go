@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
@@ -156,4 +157,29 @@ func TestWhatIfOnTheRealModel(t *testing.T) {
 	assert.Len(t, a.Scenario().Timeline, events, "a preview commits nothing")
 	a = realDrive(a, press("d"))
 	assert.Len(t, a.Scenario().Timeline, events+1, "d commits the leave")
+}
+
+// A scenario that says lab: {open: compare} opens with compare computing the
+// rebalance its first event sets off (seed example 7: sticky versus round
+// robin after C1 leaves).
+func TestScenarioOpensInCompare(t *testing.T) {
+	data, ok := demo.Get("example-07-sticky-leave")
+	require.True(t, ok)
+	sc, err := model.ParseScenario("example-07-sticky-leave.yaml", data)
+	require.NoError(t, err)
+	a, err := New(sc)
+	require.NoError(t, err)
+	require.Equal(t, modeCompare, a.mode)
+	cmd := a.Init()
+	require.NotNil(t, cmd)
+	var done compareDoneMsg
+	for _, msg := range cmd().(tea.BatchMsg) {
+		if m, ok := msg().(compareDoneMsg); ok {
+			done = m
+		}
+	}
+	require.NotNil(t, done.table, "Init computes the compare table")
+	assert.Equal(t, int64(30000), done.table.AtMs)
+	m, _ := a.Update(done)
+	assert.Contains(t, ansi.Strip(m.(App).View().Content), "roundrobin")
 }
