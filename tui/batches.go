@@ -10,10 +10,10 @@ import (
 // maxQueuesShown is how many partitions' queues a batch line names.
 const maxQueuesShown = 4
 
-// batchLine is a producer's accumulator in one line: batch.size and
-// linger.ms, each waiting partition's next batch (filled against
-// batch.size, the linger countdown), and the sender's latest batch.
-func (a App) batchLine(p model.ProducerView) string {
+// batchLines are a producer's accumulator: batch.size and linger.ms, each
+// waiting partition's next batch (filled against batch.size, the linger
+// countdown), then the sender's latest batch and why it went.
+func (a App) batchLines(p model.ProducerView) []string {
 	st := &a.styles
 	var waiting []string
 	for i, q := range p.Queues {
@@ -39,11 +39,14 @@ func (a App) batchLine(p model.ProducerView) string {
 	if len(waiting) == 0 {
 		waiting = append(waiting, "none waiting")
 	}
-	line := fmt.Sprintf("  batches (%s, linger %d ms): %s", kb(p.BatchSize), p.LingerMs, strings.Join(waiting, "; "))
+	lines := []string{fmt.Sprintf("  batches (%s, linger %d ms): %s", kb(p.BatchSize), p.LingerMs, strings.Join(waiting, "; "))}
 	if s := p.LastSent; s != nil {
-		line += fmt.Sprintf(" · last sent p%d: %s, %s, %s · %s sent", s.Partition, records(s.Records), kb(s.Bytes), s.Why, count(p.BatchesSent))
+		lines = append(lines, fmt.Sprintf("  sent %s batches · latest p%d: %s, %s, %s", count(p.BatchesSent), s.Partition, records(s.Records), kb(s.Bytes), s.Why))
 	}
-	return st.brushes.faint.paint(line)
+	for i, l := range lines {
+		lines[i] = st.brushes.faint.paint(l)
+	}
+	return lines
 }
 
 // records is "1 record", "150 records".

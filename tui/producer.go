@@ -78,7 +78,9 @@ func (a App) producerLines(f *model.FlowView, w, h int, brokerPane bool) []strin
 	for _, p := range f.Producers {
 		out = append(out, fit(a.producerLine(p), w))
 		if p.BatchesSent > 0 || len(p.Queues) > 0 {
-			out = append(out, fit(a.batchLine(p), w))
+			for _, l := range a.batchLines(p) {
+				out = append(out, fit(l, w))
+			}
 		}
 		if p.HotLine != "" {
 			out = append(out, fit(st.brushes.warn.paint(fmt.Sprintf("  ▲ hot key %q: %.0f%% of its records, all to p%d", p.HotKey, 100*p.HotShare, p.HotPartition))+
