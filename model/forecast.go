@@ -95,7 +95,8 @@ func (s *Sim) OutcomeOfEvent(atMs int64) Outcome {
 	if !o.Rebalanced && sc.cur != nil && sc.cur.StartMs < next { // a rebalance the run ended in
 		o.Rebalanced, o.Settled, endStep = true, false, len(s.steps)-1
 	}
-	s.fillOutcome(&o, e-1, min(endStep, len(s.steps)-1), gaps)
+	// Step 0 is the opening state, recorded before any event at time 0.
+	s.fillOutcome(&o, max(e-1, 0), min(endStep, len(s.steps)-1), gaps)
 	return o
 }
 

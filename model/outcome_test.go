@@ -83,3 +83,13 @@ func TestOutcomeOfRebalance(t *testing.T) {
 	_, ok = sim.OutcomeOfRebalance(rs[len(rs)-1].EndMs + 1)
 	assert.False(t, ok, "no rebalance starts after the last")
 }
+
+// A forecast at time 0 of a given start reads "before" from the opening
+// step: the group is already consuming then.
+func TestForecastAtTimeZeroOfAGivenStart(t *testing.T) {
+	sim := simDemo(t, "example-09-cooperative-join")
+	f, err := sim.Forecast(model.Event{AtMs: 0, Kind: "leave", Member: "c2"})
+	require.NoError(t, err)
+	assert.Equal(t, model.Assignment{"c1": {"t0": {0, 1}}, "c2": {"t0": {2}}}, f.Outcome.Before)
+	assert.Equal(t, []model.Move{{Topic: "t0", Partition: 2, From: "c2", To: "c1"}}, f.Outcome.Moves)
+}
