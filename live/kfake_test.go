@@ -1,0 +1,187 @@
+package live
+
+import (
+	"context"
+	"encoding/binary"
+	"io"
+	"net"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// wire records every request the cluster receives, by the client id in its
+// header: kfake's listener hook sees the bytes before kfake parses them, so
+// kviz's requests are told apart from the consumers' exactly.
+type wire struct {
+	mu   sync.Mutex
+	keys map[string][]int16 // client id -> request keys, in order
+}
+
+func (w *wire) listen(network, address string) (net.Listener, error) {
+	l, err := net.Listen(network, address)
+	if err != nil {
+		return nil, err
+	}
+	return &wireListener{Listener: l, w: w}, nil
+}
+
+func (w *wire) sent(clientID string) []int16 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Clone(w.keys[clientID])
+}
+
+type wireListener struct {
+	net.Listener
+	w *wire
+}
+
+func (l *wireListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	pr, pw := io.Pipe()
+	go l.w.parse(pr)
+	return &wireConn{Conn: c, tee: pw}, nil
+}
+
+type wireConn struct {
+	net.Conn
+	tee *io.PipeWriter
+}
+
+func (c *wireConn) Read(b []byte) (int, error) {
+	n, err := c.Conn.Read(b)
+	if n > 0 {
+		_, _ = c.tee.Write(b[:n])
+	}
+	if err != nil {
+		_ = c.tee.CloseWithError(err)
+	}
+	return n, err
+}
+
+func (c *wireConn) Close() error {
+	_ = c.tee.Close()
+	return c.Conn.Close()
+}
+
+// parse reads request frames: size, api key, version, correlation id,
+// nullable client id.
+func (w *wire) parse(r io.Reader) {
+	defer io.Copy(io.Discard, r) //nolint:errcheck // drain so the conn never blocks
+	var size [4]byte
+	for {
+		if _, err := io.ReadFull(r, size[:]); err != nil {
+			return
+		}
+		frame := make([]byte, binary.BigEndian.Uint32(size[:]))
+		if _, err := io.ReadFull(r, frame); err != nil || len(frame) < 10 {
+			return
+		}
+		key := int16(binary.BigEndian.Uint16(frame[0:2]))
+		idLen := int16(binary.BigEndian.Uint16(frame[8:10]))
+		id := ""
+		if idLen > 0 && int(idLen) <= len(frame)-10 {
+			id = string(frame[10 : 10+int(idLen)])
+		}
+		w.mu.Lock()
+		if w.keys == nil {
+			w.keys = map[string][]int16{}
+		}
+		w.keys[id] = append(w.keys[id], key)
+		w.mu.Unlock()
+	}
+}
+
+// testCluster starts kfake on loopback with the given topics and stops it
+// when the test ends.
+func testCluster(t *testing.T, partitions int32, topics ...string) (*kfake.Cluster, *wire) {
+	t.Helper()
+	w := &wire{}
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(partitions, topics...), kfake.ListenFn(w.listen),
+		kfake.GroupMinSessionTimeout(100*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return c, w
+}
+
+// consumer starts a real franz-go group consumer; the test closes it (or
+// the cleanup does).
+func consumer(t *testing.T, c *kfake.Cluster, group, clientID string, opts ...kgo.Opt) *kgo.Client {
+	t.Helper()
+	base := []kgo.Opt{kgo.SeedBrokers(c.ListenAddrs()...), kgo.ClientID(clientID), kgo.ConsumerGroup(group),
+		kgo.SessionTimeout(2 * time.Second), kgo.HeartbeatInterval(100 * time.Millisecond), kgo.DisableAutoCommit()}
+	cl, err := kgo.NewClient(append(base, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A group consumer joins from its poll loop.
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for ctx.Err() == nil {
+			cl.PollFetches(ctx)
+		}
+	}()
+	var once sync.Once
+	stop := func() { once.Do(func() { cancel(); <-done; cl.Close() }) }
+	t.Cleanup(stop)
+	stoppers.Store(cl, stop)
+	return cl
+}
+
+var stoppers sync.Map
+
+// stopConsumer closes a consumer (it leaves the group).
+func stopConsumer(cl *kgo.Client) {
+	if f, ok := stoppers.Load(cl); ok {
+		f.(func())()
+	}
+}
+
+func waitStable(t *testing.T, c *kfake.Cluster, group string, members int) *kfake.GroupInfo {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	gi, err := c.WaitGroupInfo(ctx, group, func(g *kfake.GroupInfo) bool {
+		return g != nil && g.State == "Stable" && len(g.Members) == members && g.NumAssigned() > 0
+	})
+	if err != nil {
+		t.Fatalf("group %s never became stable with %d members: %v (last %+v)", group, members, err, gi)
+	}
+	return gi
+}
+
+func dialTest(t *testing.T, c *kfake.Cluster) *Reader {
+	t.Helper()
+	r, err := Dial(Config{Brokers: c.ListenAddrs(), Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.Close)
+	return r
+}
+
+func assertReadOnly(t *testing.T, w *wire) {
+	t.Helper()
+	sent := w.sent("kviz")
+	if len(sent) == 0 {
+		t.Fatal("the hook saw no request from kviz")
+	}
+	for _, k := range sent {
+		if !slices.Contains(ReadOnlyKeys, k) {
+			t.Errorf("kviz sent %s, which is not a read-only request", kmsg.NameForKey(k))
+		}
+	}
+}

@@ -1,0 +1,80 @@
+package live
+
+import (
+	"context"
+	"maps"
+	"testing"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+func TestClassicRangeGroupOfThreeIsWhatKadmDescribes(t *testing.T) {
+	c, w := testCluster(t, 6, "orders", "payments")
+	for _, id := range []string{"c1", "c2", "c3"} {
+		consumer(t, c, "g", id, kgo.ConsumeTopics("orders", "payments"), kgo.Balancers(kgo.RangeBalancer()))
+	}
+	gi := waitStable(t, c, "g", 3)
+	r := dialTest(t, c)
+	g, err := r.Group(context.Background(), "g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := kadm.NewClient(r.cl).DescribeGroups(context.Background(), "g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dg := want["g"]
+	if g.Type != Classic || g.Protocol != "range" || g.State != "Stable" || g.RebalanceProtocol != "eager" {
+		t.Errorf("group header %+v", g)
+	}
+	if len(g.Members) != len(dg.Members) {
+		t.Fatalf("%d members, kadm %d", len(g.Members), len(dg.Members))
+	}
+	for _, dm := range dg.Members {
+		a, _ := dm.Assigned.AsConsumer()
+		exp := map[string][]int32{}
+		for _, tp := range a.Topics {
+			exp[tp.Topic] = tp.Partitions
+		}
+		m := findMember(g, dm.MemberID)
+		if m == nil {
+			t.Fatalf("member %s missing", dm.MemberID)
+		}
+		if !maps.EqualFunc(m.Assignment, exp, func(a, b []int32) bool { return sameSet(a, b) }) || m.ClientID != dm.ClientID {
+			t.Errorf("member %s: %v, kadm %v", dm.MemberID, m.Assignment, exp)
+		}
+	}
+	if g.Topics["orders"] != 6 || g.Topics["payments"] != 6 || len(g.Offsets) != 12 {
+		t.Errorf("topics %v, %d offsets", g.Topics, len(g.Offsets))
+	}
+	if g.Generation == nil || *g.Generation > gi.Epoch {
+		t.Errorf("generation %v is not a lower bound of the real %d", g.Generation, gi.Epoch)
+	}
+	assertReadOnly(t, w)
+}
+
+func findMember(g *Group, id string) *Member {
+	for i := range g.Members {
+		if g.Members[i].MemberID == id {
+			return &g.Members[i]
+		}
+	}
+	return nil
+}
+
+func sameSet(a, b []int32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	seen := map[int32]bool{}
+	for _, x := range a {
+		seen[x] = true
+	}
+	for _, x := range b {
+		if !seen[x] {
+			return false
+		}
+	}
+	return true
+}
