@@ -2,8 +2,7 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
+		"errors"
 	"fmt"
 	"io"
 	"os"
@@ -132,12 +131,15 @@ func runLive(cmd *cobra.Command, f *liveFlags) error {
 	}
 }
 
-// liveSource is what the live lab needs: how to read the group again.
+// liveSource is what the live lab needs: how to read the group again
+// (Read), or the group it shows when it was read from a saved output
+// (Fixed).
 type liveSource struct {
 	Group    string
 	Interval time.Duration
 	Timeout  time.Duration
 	Read     func(context.Context) (*live.Group, error)
+	Fixed    *live.Group
 }
 
 // runLiveLab opens the lab on a live group; tui's file sets it.
@@ -222,18 +224,6 @@ func printGroup(out io.Writer, g *live.Group, f *liveFlags) error {
 		return nil
 	}
 	return writeJSON(out, g)
-}
-
-// writeJSON prints v as one line of JSON (so --watch is JSON Lines).
-func writeJSON(out io.Writer, v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return failure(err)
-	}
-	if _, err := out.Write(append(b, '\n')); err != nil {
-		return failure(err)
-	}
-	return nil
 }
 
 func withTimeout[T any](ctx context.Context, d time.Duration, fn func(context.Context) (T, error)) (T, error) {

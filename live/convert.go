@@ -89,8 +89,7 @@ func classicRebalanceProtocol(assignor string) string {
 	if err != nil || assignor == "" {
 		return ""
 	}
-	ps := a.Protocols()
-	return string(ps[len(ps)-1])
+	return string(strategies.Preferred(a))
 }
 
 // FromConsumer converts one group of a ConsumerGroupDescribe response

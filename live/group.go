@@ -30,6 +30,10 @@ type Group struct {
 	Members         []Member         `json:"members"`
 	Offsets         []Offset         `json:"offsets"`
 
+	// Brokers and OffsetsPartitions size the cluster (Metadata; the
+	// partitions of __consumer_offsets); 0 when unknown.
+	Brokers           int   `json:"brokers,omitempty"`
+	OffsetsPartitions int32 `json:"offsets_partitions,omitempty"`
 	// RebalanceProtocol is eager, cooperative or consumer.
 	RebalanceProtocol string `json:"rebalance_protocol"`
 	// MissingTopics are subscribed (or owned) topics the cluster does not

@@ -86,10 +86,13 @@ func (r *Reader) Group(ctx context.Context, name string) (*Group, error) {
 	for t := range committed {
 		topics = append(topics, t)
 	}
-	counts, _, err := r.metadata(ctx, sortedUnique(topics))
+	md, err := r.metadata(ctx, sortedUnique(append(topics, offsetsTopic)))
 	if err != nil {
 		return nil, err
 	}
+	counts := md.counts
+	g.Brokers, g.OffsetsPartitions = md.brokers, counts[offsetsTopic]
+	delete(counts, offsetsTopic)
 	var present []string
 	for t := range counts {
 		present = append(present, t)
@@ -167,31 +170,43 @@ func (r *Reader) topicNames(ctx context.Context, rg kmsg.ConsumerGroupDescribeRe
 			}
 		}
 	}
-	_, ids, err := r.metadata(ctx, sortedUnique(ts))
-	return ids, err
+	md, err := r.metadata(ctx, sortedUnique(ts))
+	return md.ids, err
 }
 
-// metadata returns the partition counts and ids of the topics that exist.
-func (r *Reader) metadata(ctx context.Context, topics []string) (map[string]int32, map[[16]byte]string, error) {
-	counts, ids := map[string]int32{}, map[[16]byte]string{}
+// offsetsTopic is where groups keep their offsets; its partition count
+// places the coordinator.
+const offsetsTopic = "__consumer_offsets"
+
+type metadata struct {
+	brokers int
+	counts  map[string]int32    // partition counts of the topics that exist
+	ids     map[[16]byte]string // their ids
+}
+
+// metadata reads the topics (never creating one: franz-go asks with
+// allow_auto_topic_creation false).
+func (r *Reader) metadata(ctx context.Context, topics []string) (metadata, error) {
+	out := metadata{counts: map[string]int32{}, ids: map[[16]byte]string{}}
 	if len(topics) == 0 {
-		return counts, ids, nil
+		return out, nil
 	}
 	md, err := r.adm.Metadata(ctx, topics...)
 	if err != nil {
-		return nil, nil, r.clusterError(err)
+		return out, r.clusterError(err)
 	}
+	out.brokers = len(md.Brokers)
 	for _, td := range md.Topics {
 		if td.Err != nil {
 			if td.Err == kerr.UnknownTopicOrPartition {
 				continue
 			}
-			return nil, nil, r.clusterError(fmt.Errorf("topic %s: %w", td.Topic, td.Err))
+			return out, r.clusterError(fmt.Errorf("topic %s: %w", td.Topic, td.Err))
 		}
-		counts[td.Topic] = int32(len(td.Partitions))
-		ids[td.ID] = td.Topic
+		out.counts[td.Topic] = int32(len(td.Partitions))
+		out.ids[td.ID] = td.Topic
 	}
-	return counts, ids, nil
+	return out, nil
 }
 
 func (r *Reader) committed(ctx context.Context, group string) (map[string]map[int32]int64, error) {
