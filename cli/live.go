@@ -2,7 +2,7 @@ package cli
 
 import (
 	"context"
-		"errors"
+	"errors"
 	"fmt"
 	"io"
 	"os"

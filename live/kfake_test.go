@@ -107,7 +107,9 @@ func testCluster(t *testing.T, partitions int32, topics ...string) (*kfake.Clust
 	t.Helper()
 	w := &wire{}
 	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(partitions, topics...), kfake.ListenFn(w.listen),
-		kfake.GroupMinSessionTimeout(100*time.Millisecond))
+		kfake.GroupMinSessionTimeout(100*time.Millisecond),
+		// KIP-848 members heartbeat at the broker's interval (5 s by default).
+		kfake.BrokerConfigs(map[string]string{"group.consumer.heartbeat.interval.ms": "100"}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,13 +20,15 @@ import (
 func TestPredictionOfALeaveMatchesTheRealGroup(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
-		balancer kgo.GroupBalancer
+		balancer kgo.Opt
 		exact    bool
 	}{
-		{"range", kgo.RangeBalancer(), true},
-		{"roundrobin", kgo.RoundRobinBalancer(), true},
-		{"sticky", kgo.StickyBalancer(), false},
-		{"cooperative-sticky", kgo.CooperativeStickyBalancer(), false},
+		{"range", kgo.Balancers(kgo.RangeBalancer()), true},
+		{"roundrobin", kgo.Balancers(kgo.RoundRobinBalancer()), true},
+		{"sticky", kgo.Balancers(kgo.StickyBalancer()), false},
+		{"cooperative-sticky", kgo.Balancers(kgo.CooperativeStickyBalancer()), false},
+		// KIP-848: kfake's uniform assignor is its own, not Kafka's.
+		{"consumer-uniform", kgo.ServerSideBalancer(), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -37,7 +39,7 @@ func TestPredictionOfALeaveMatchesTheRealGroup(t *testing.T) {
 				if id == "c4" {
 					topics = []string{"payments"} // unequal subscriptions exercise the assignors' order
 				}
-				clients[id] = consumer(t, c, "g", id, kgo.ConsumeTopics(topics...), kgo.Balancers(tc.balancer))
+				clients[id] = consumer(t, c, "g", id, kgo.ConsumeTopics(topics...), tc.balancer)
 			}
 			waitStable(t, c, "g", 4)
 			g, err := dialTest(t, c).Group(context.Background(), "g")

@@ -78,3 +78,38 @@ func sameSet(a, b []int32) bool {
 	}
 	return true
 }
+
+func TestConsumerGroupShowsEpochsAndTargets(t *testing.T) {
+	c, w := testCluster(t, 4, "orders")
+	for _, id := range []string{"k1", "k2"} {
+		consumer(t, c, "g848", id, kgo.ConsumeTopics("orders"), kgo.ServerSideBalancer())
+	}
+	gi := waitStable(t, c, "g848", 2)
+	r := dialTest(t, c)
+	g, err := r.Group(context.Background(), "g848")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%+v", *g)
+	if g.Type != Consumer || g.GroupEpoch == nil || *g.GroupEpoch != gi.Epoch || g.AssignmentEpoch == nil || g.RebalanceProtocol != "consumer" {
+		t.Errorf("header %+v (kfake epoch %d)", g, gi.Epoch)
+	}
+	if g.Protocol == "" {
+		t.Errorf("no server assignor")
+	}
+	for _, m := range g.Members {
+		if m.MemberEpoch == nil || m.Target == nil {
+			t.Errorf("member %s has no epoch or target: %+v", m.MemberID, m)
+		}
+		var real map[string][]int32
+		for _, rm := range gi.Members {
+			if rm.MemberID == m.MemberID {
+				real = rm.Assignment
+			}
+		}
+		if AssignmentString(real) != AssignmentString(m.Assignment) {
+			t.Errorf("member %s: %v, kfake %v", m.MemberID, m.Assignment, real)
+		}
+	}
+	assertReadOnly(t, w)
+}
