@@ -12,6 +12,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kvizlab/kviz/model"
+
+	"github.com/kvizlab/kviz/live/livetest"
 )
 
 // The prediction test: import the live group, ask the simulator what
@@ -32,16 +34,16 @@ func TestPredictionOfALeaveMatchesTheRealGroup(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			c, w := testCluster(t, 5, "orders", "payments")
-			clients := map[string]*kgo.Client{}
+			c := livetest.Start(t, 5, "orders", "payments")
+			clients := map[string]*livetest.Consumer{}
 			for _, id := range []string{"c1", "c2", "c3", "c4"} {
 				topics := []string{"orders", "payments"}
 				if id == "c4" {
 					topics = []string{"payments"} // unequal subscriptions exercise the assignors' order
 				}
-				clients[id] = consumer(t, c, "g", id, kgo.ConsumeTopics(topics...), tc.balancer)
+				clients[id] = c.Consumer(t, "g", id, kgo.ConsumeTopics(topics...), tc.balancer)
 			}
-			waitStable(t, c, "g", 4)
+			c.WaitStable(t, "g", 4)
 			g, err := dialTest(t, c).Group(context.Background(), "g")
 			if err != nil {
 				t.Fatal(err)
@@ -63,7 +65,7 @@ func TestPredictionOfALeaveMatchesTheRealGroup(t *testing.T) {
 			}
 			predicted := byMemberID(sc, f.Outcome.After)
 
-			stopConsumer(clients["c2"])
+			clients["c2"].Stop()
 			real := realAssignment(t, c, "g", 3)
 			t.Logf("predicted %v\nreal      %v", predicted, real)
 			if tc.exact {
@@ -74,7 +76,7 @@ func TestPredictionOfALeaveMatchesTheRealGroup(t *testing.T) {
 				checkValidBalanced(t, g, predicted, "predicted")
 				checkValidBalanced(t, g, real, "real")
 			}
-			assertReadOnly(t, w)
+			c.AssertSentOnly(t, "kviz", ReadOnlyKeys)
 		})
 	}
 }
@@ -109,7 +111,7 @@ func flat(a map[string][]int32) map[string]string {
 
 // realAssignment waits for the group to be stable with n members and every
 // subscribed partition assigned, and returns who owns what.
-func realAssignment(t *testing.T, c *kfake.Cluster, group string, n int) map[string]map[string]string {
+func realAssignment(t *testing.T, c *livetest.Cluster, group string, n int) map[string]map[string]string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()

@@ -7,14 +7,16 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kvizlab/kviz/live/livetest"
 )
 
 func TestClassicRangeGroupOfThreeIsWhatKadmDescribes(t *testing.T) {
-	c, w := testCluster(t, 6, "orders", "payments")
+	c := livetest.Start(t, 6, "orders", "payments")
 	for _, id := range []string{"c1", "c2", "c3"} {
-		consumer(t, c, "g", id, kgo.ConsumeTopics("orders", "payments"), kgo.Balancers(kgo.RangeBalancer()))
+		c.Consumer(t, "g", id, kgo.ConsumeTopics("orders", "payments"), kgo.Balancers(kgo.RangeBalancer()))
 	}
-	gi := waitStable(t, c, "g", 3)
+	gi := c.WaitStable(t, "g", 3)
 	r := dialTest(t, c)
 	g, err := r.Group(context.Background(), "g")
 	if err != nil {
@@ -51,7 +53,7 @@ func TestClassicRangeGroupOfThreeIsWhatKadmDescribes(t *testing.T) {
 	if g.Generation == nil || *g.Generation > gi.Epoch {
 		t.Errorf("generation %v is not a lower bound of the real %d", g.Generation, gi.Epoch)
 	}
-	assertReadOnly(t, w)
+	c.AssertSentOnly(t, "kviz", ReadOnlyKeys)
 }
 
 func findMember(g *Group, id string) *Member {
@@ -80,11 +82,11 @@ func sameSet(a, b []int32) bool {
 }
 
 func TestConsumerGroupShowsEpochsAndTargets(t *testing.T) {
-	c, w := testCluster(t, 4, "orders")
+	c := livetest.Start(t, 4, "orders")
 	for _, id := range []string{"k1", "k2"} {
-		consumer(t, c, "g848", id, kgo.ConsumeTopics("orders"), kgo.ServerSideBalancer())
+		c.Consumer(t, "g848", id, kgo.ConsumeTopics("orders"), kgo.ServerSideBalancer())
 	}
-	gi := waitStable(t, c, "g848", 2)
+	gi := c.WaitStable(t, "g848", 2)
 	r := dialTest(t, c)
 	g, err := r.Group(context.Background(), "g848")
 	if err != nil {
@@ -111,5 +113,5 @@ func TestConsumerGroupShowsEpochsAndTargets(t *testing.T) {
 			t.Errorf("member %s: %v, kfake %v", m.MemberID, m.Assignment, real)
 		}
 	}
-	assertReadOnly(t, w)
+	c.AssertSentOnly(t, "kviz", ReadOnlyKeys)
 }
