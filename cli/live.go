@@ -106,7 +106,10 @@ func runLive(cmd *cobra.Command, f *liveFlags) error {
 		if f.format == "json" {
 			return writeJSON(out, ls)
 		}
-		return failure(live.WriteList(out, ls))
+		if err := live.WriteList(out, ls); err != nil {
+			return failure(err)
+		}
+		return nil
 	}
 	read := func(ctx context.Context) (*live.Group, error) { return r.Group(ctx, f.group) }
 	if f.format == "" && !f.scenario && runLiveLab != nil && isTerminal(out) {

@@ -11,9 +11,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 
-	"github.com/kvizlab/kviz/model"
-
 	"github.com/kvizlab/kviz/live/livetest"
+	"github.com/kvizlab/kviz/model"
 )
 
 // The prediction test: import the live group, ask the simulator what

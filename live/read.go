@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"strings"
 
@@ -26,6 +27,7 @@ type Reader struct {
 	cl      *kgo.Client
 	adm     *kadm.Client
 	brokers string
+	sasl    bool // a SASL mechanism is configured
 }
 
 // Check validates a config without connecting (files, mechanism): an
@@ -45,7 +47,7 @@ func Dial(c Config) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Reader{cl: cl, adm: kadm.NewClient(cl), brokers: strings.Join(c.Brokers, ",")}, nil
+	return &Reader{cl: cl, adm: kadm.NewClient(cl), brokers: strings.Join(c.Brokers, ","), sasl: c.SASLMechanism != ""}, nil
 }
 
 // Close closes the connections.
@@ -239,7 +241,13 @@ func (r *Reader) clusterError(err error) error {
 	var ne net.Error
 	var oe *net.OpError
 	var ke *kerr.Error
+	var eof *kgo.ErrFirstReadEOF
+	closed := errors.Is(err, io.EOF) || errors.As(err, &eof)
 	switch {
+	case closed && r.sasl:
+		return fmt.Errorf("authentication failed at %s: the broker closed the connection during SASL (check --sasl-mechanism, --sasl-user and the password)", r.brokers)
+	case closed:
+		return fmt.Errorf("the broker at %s closed the connection at once: does it need TLS (--tls) or SASL (--sasl-mechanism)?", r.brokers)
 	case errors.As(err, &ke) && (ke == kerr.SaslAuthenticationFailed || ke == kerr.IllegalSaslState || ke == kerr.UnsupportedSaslMechanism):
 		return fmt.Errorf("authentication failed at %s: %v", r.brokers, ke.Message)
 	case strings.Contains(err.Error(), "SASL") || strings.Contains(err.Error(), "sasl"):
