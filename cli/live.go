@@ -113,7 +113,7 @@ func runLive(cmd *cobra.Command, f *liveFlags) error {
 	}
 	read := func(ctx context.Context) (*live.Group, error) { return r.Group(ctx, f.group) }
 	if f.format == "" && !f.scenario && runLiveLab != nil && isTerminal(out) {
-		return runLiveLab(cmd, liveSource{Group: f.group, Interval: f.interval, Read: read, Timeout: f.timeout})
+		return runLiveLab(cmd, liveSource{Group: f.group, Brokers: f.bootstrap, Interval: f.interval, Read: read, Timeout: f.timeout})
 	}
 	for {
 		g, err := withTimeout(ctx, f.timeout, read)
@@ -139,6 +139,7 @@ func runLive(cmd *cobra.Command, f *liveFlags) error {
 // (Fixed).
 type liveSource struct {
 	Group    string
+	Brokers  string
 	Interval time.Duration
 	Timeout  time.Duration
 	Read     func(context.Context) (*live.Group, error)

@@ -125,7 +125,14 @@ func (g *Group) memberSpecs() ([]model.MemberSpec, []string) {
 		if m.InstanceID != nil {
 			spec.Instance = *m.InstanceID
 		}
-		for _, t := range m.Topics {
+		topics := m.Topics
+		if len(topics) == 0 && len(m.Assignment) == 0 && g.State != "Stable" && g.State != "STABLE" {
+			// a classic member's subscription is in its JoinGroup, which a
+			// rebalancing group may not show yet
+			topics = strategies.SortedTopics(g.Topics)
+			notes = append(notes, fmt.Sprintf("%s's subscription is unknown while the group is %s: taken as all the group's topics", id, g.State))
+		}
+		for _, t := range topics {
 			if _, ok := g.Topics[t]; ok {
 				spec.Topics = append(spec.Topics, t)
 			} else {
