@@ -3,6 +3,15 @@ package cli
 import (
 	"bytes"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"math/big"
+	"net"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -227,4 +236,41 @@ func TestLiveScenarioFeedsWhatIf(t *testing.T) {
 	}
 	assert.Empty(t, w.After["c2"])
 	assert.Len(t, w.After["c1"]["orders"], 3)
+}
+
+// selfSigned writes a CA-less self-signed certificate for 127.0.0.1 and
+// returns the server config and the PEM path a client trusts.
+func selfSigned(t *testing.T) (*tls.Config, string) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	require.NoError(t, err)
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "kfake"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, IsCA: true, BasicConstraintsValid: true,
+		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "ca.pem")
+	require.NoError(t, os.WriteFile(path, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600))
+	return &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}, MinVersion: tls.VersionTLS12}, path
+}
+
+func TestLiveTLS(t *testing.T) {
+	srv, ca := selfSigned(t)
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(2, "orders"), kfake.TLS(srv))
+	require.NoError(t, err)
+	t.Cleanup(c.Close)
+	addr := c.ListenAddrs()[0]
+	code, out, errOut := run(t, "", "live", "--bootstrap-server", addr, "--list", "--ca-file", ca)
+	assert.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "GROUP")
+	code, _, errOut = run(t, "", "live", "--bootstrap-server", addr, "--list", "--tls", "--timeout", "2s")
+	assert.Equal(t, 1, code, "an unknown CA is refused")
+	assert.Contains(t, errOut, "TLS: the broker at "+addr+" has a certificate kviz does not trust")
+	code, _, errOut = run(t, "", "live", "--bootstrap-server", addr, "--list", "--insecure-skip-verify")
+	assert.Equal(t, 0, code, errOut)
+	code, _, errOut = run(t, "", "live", "--bootstrap-server", addr, "--list", "--timeout", "2s")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, "does it need TLS (--tls)")
+	assert.Equal(t, 1, strings.Count(errOut, "\n"), errOut)
 }

@@ -2,6 +2,7 @@ package live
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -242,8 +243,15 @@ func (r *Reader) clusterError(err error) error {
 	var oe *net.OpError
 	var ke *kerr.Error
 	var eof *kgo.ErrFirstReadEOF
+	var cv *tls.CertificateVerificationError
+	var se *kadm.ShardErrors
+	if errors.As(err, &se) && len(se.Errs) > 0 {
+		err = se.Errs[0].Err // one broker's cause reads better than the count
+	}
 	closed := errors.Is(err, io.EOF) || errors.As(err, &eof)
 	switch {
+	case errors.As(err, &cv):
+		return fmt.Errorf("TLS: the broker at %s has a certificate kviz does not trust (%v): give its CA with --ca-file, or --insecure-skip-verify", r.brokers, cv.Err)
 	case closed && r.sasl:
 		return fmt.Errorf("authentication failed at %s: the broker closed the connection during SASL (check --sasl-mechanism, --sasl-user and the password)", r.brokers)
 	case closed:
