@@ -194,24 +194,17 @@ func (l Live) changesText() string {
 		state = st.Warn.Render("group "+g.State+": showing the last settled read") + st.Faint.Render(" · ")
 	}
 	if len(l.moved) == 0 {
-		return state + "no partition moved since " + l.startedText()
+		return state + "no moves yet"
 	}
 	var ms []string
 	for _, m := range l.moved {
 		ms = append(ms, fmt.Sprintf("%s-%d %s→%s", m.Topic, m.Partition, orNobody(m.From), orNobody(m.To)))
 	}
-	text := fmt.Sprintf("%d moved at %s: %s", len(l.moved), l.movedAt.Format("15:04:05"), strings.Join(ms, ", "))
+	text := fmt.Sprintf("%d moved %s: %s", len(l.moved), l.movedAt.Format("15:04:05"), strings.Join(ms, ", "))
 	if l.movedAt.Equal(l.readAt) {
 		return state + st.Warn.Render(text)
 	}
 	return state + text
-}
-
-func (l Live) startedText() string {
-	if l.reads <= 1 {
-		return "the first read"
-	}
-	return "kviz started"
 }
 
 func (l Live) lagText() string {
