@@ -83,7 +83,7 @@ func DefaultKeyMap() KeyMap {
 		Protocol: b([]string{"e"}, "e", "next protocol"),
 		Compare:  b([]string{"c"}, "c", "compare mode"),
 		WhatIf:   b([]string{"w"}, "w", "what-if"),
-		Import:   b([]string{"i"}, "i", "import live group"),
+		Import:   b([]string{"i"}, "i", "import live"),
 
 		Quiz:   b([]string{"z"}, "z", "quiz mode"),
 		Answer: b([]string{"1", "2", "3", "4"}, "1–4", "answer the quiz"),

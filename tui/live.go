@@ -59,6 +59,7 @@ func NewLive(first *kvlive.Snapshot, source string, read LiveRead, every, timeou
 	if err != nil {
 		return Live{}, err
 	}
+	app.keys.Import.SetEnabled(true)
 	l := Live{app: app, read: read, every: every, timeout: timeout, source: source, snap: first,
 		stable: first, shown: first.Scenario, readAt: time.Now(), reads: 1, width: app.width, height: app.height}
 	return l, nil
