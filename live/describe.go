@@ -241,6 +241,15 @@ func (p *describeParser) setGroup(name string) error {
 	return nil
 }
 
+// rowGroup checks a row split well and belongs to the one group.
+func (p *describeParser) rowGroup(v rowValues) error {
+	if v.err != nil {
+		return v.err
+	}
+	g, _ := v.str("GROUP")
+	return p.setGroup(g)
+}
+
 func (p *describeParser) member(id string) *Member {
 	i, ok := p.byID[id]
 	if !ok {
@@ -252,11 +261,7 @@ func (p *describeParser) member(id string) *Member {
 }
 
 func (p *describeParser) memberRow(v rowValues) error {
-	if v.err != nil {
-		return v.err
-	}
-	g, _ := v.str("GROUP")
-	if err := p.setGroup(g); err != nil {
+	if err := p.rowGroup(v); err != nil {
 		return err
 	}
 	id, ok := v.str("CONSUMER-ID")
@@ -313,11 +318,7 @@ func (p *describeParser) memberRow(v rowValues) error {
 }
 
 func (p *describeParser) offsetRow(v rowValues) error {
-	if v.err != nil {
-		return v.err
-	}
-	g, _ := v.str("GROUP")
-	if err := p.setGroup(g); err != nil {
+	if err := p.rowGroup(v); err != nil {
 		return err
 	}
 	topic, ok := v.str("TOPIC")
@@ -360,11 +361,7 @@ func (p *describeParser) offsetRow(v rowValues) error {
 }
 
 func (p *describeParser) stateRow(v rowValues) error {
-	if v.err != nil {
-		return v.err
-	}
-	g, _ := v.str("GROUP")
-	if err := p.setGroup(g); err != nil {
+	if err := p.rowGroup(v); err != nil {
 		return err
 	}
 	p.g.Protocol, _ = v.str("ASSIGNMENT-STRATEGY")
