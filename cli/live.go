@@ -144,6 +144,7 @@ type liveSource struct {
 	Timeout  time.Duration
 	Read     func(context.Context) (*live.Group, error)
 	Fixed    *live.Group
+	Source   string // the saved output's file (Fixed)
 }
 
 // runLiveLab opens the lab on a live group; tui's file sets it.

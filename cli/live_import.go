@@ -36,7 +36,7 @@ func liveFromDescribe(cmd *cobra.Command, f *liveFlags) error {
 	}
 	out := cmd.OutOrStdout()
 	if f.format == "" && !f.scenario && runLiveLab != nil && isTerminal(out) {
-		return runLiveLab(cmd, liveSource{Group: g.Group, Fixed: g})
+		return runLiveLab(cmd, liveSource{Group: g.Group, Fixed: g, Source: f.fromDescribe})
 	}
 	if f.scenario {
 		yml, _, _, err := g.Import()

@@ -24,7 +24,7 @@ func openLiveLab(cmd *cobra.Command, src liveSource) error {
 	}
 	g := src.Fixed
 	var read tui.LiveRead
-	source := "saved describe output"
+	source := src.Source
 	if g == nil {
 		var err error
 		if g, err = withTimeout(ctx, src.Timeout, src.Read); err != nil {

@@ -176,7 +176,7 @@ func (l Live) liveLine() string {
 	case l.imported:
 		parts = append(parts, st.Warn.Render(" IMPORTED ")+" "+st.Faint.Render("simulating from "+l.shown.GroupID+" as read at "+l.readAt.Format("15:04:05")))
 	case l.read == nil:
-		parts = append(parts, st.Accent.Render(" SAVED ")+" "+st.Faint.Render(l.source))
+		parts = append(parts, st.Accent.Render(" SAVED ")+" "+st.Faint.Render("from "+l.source))
 	default:
 		parts = append(parts, st.Good.Render(" LIVE ")+" "+st.Faint.Render(l.source+" · read "+l.readAt.Format("15:04:05")))
 	}
@@ -211,11 +211,16 @@ func (l Live) changesText() string {
 func (l Live) lagText() string {
 	var total int64
 	var parts []string
+	known := false
 	for _, o := range l.snap.PartitionLag {
+		known = known || o.Lag != nil
 		if o.Lag != nil && *o.Lag != 0 {
 			total += *o.Lag
 			parts = append(parts, fmt.Sprintf("%s-%d %d", o.Topic, o.Partition, *o.Lag))
 		}
+	}
+	if !known {
+		return "lag unknown (no committed offsets)"
 	}
 	if len(parts) == 0 {
 		return "lag 0"
