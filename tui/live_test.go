@@ -79,7 +79,7 @@ func TestLiveLabFollowsReadsAndSurvivesADisconnect(t *testing.T) {
 	require.NoError(t, err)
 	l = liveDrive(t, l, liveReadMsg{snap: rebalancing, at: time.Now()})
 	assert.Contains(t, liveScreen(l), "group PreparingRebalance: showing the last settled read")
-	assert.Contains(t, liveScreen(l), "orders 0-2")
+	assert.Contains(t, liveScreen(l), "3 leader", "the last settled picture: c1 holds three")
 
 	// i imports: reads no longer change the simulation, and d answers on it.
 	l = liveDrive(t, l, press("i"))
