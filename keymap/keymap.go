@@ -35,6 +35,8 @@ type KeyMap struct {
 	Protocol key.Binding
 	Compare  key.Binding
 	WhatIf   key.Binding
+	// Import is kviz live's: the real group into the simulator, now.
+	Import key.Binding
 
 	// Predict, then reveal: the quiz stops before a rebalance's outcome.
 	Quiz   key.Binding
@@ -81,6 +83,7 @@ func DefaultKeyMap() KeyMap {
 		Protocol: b([]string{"e"}, "e", "next protocol"),
 		Compare:  b([]string{"c"}, "c", "compare mode"),
 		WhatIf:   b([]string{"w"}, "w", "what-if"),
+		Import:   b([]string{"i"}, "i", "import live"),
 
 		Quiz:   b([]string{"z"}, "z", "quiz mode"),
 		Answer: b([]string{"1", "2", "3", "4"}, "1–4", "answer the quiz"),
@@ -117,6 +120,6 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Next, k.Prev, k.NextRebalance, k.PrevRebalance, k.First, k.Last, k.Play, k.Faster, k.Slower, k.Quiz},
 		{k.Up, k.Down, k.ScrollUp, k.ScrollDown, k.AddMember, k.Leave, k.Crash, k.Restart, k.AddPartitions, k.Answer},
-		{k.Strategy, k.Protocol, k.Compare, k.WhatIf, k.Confirm, k.Back, k.Pane, k.Help, k.Quit},
+		{k.Strategy, k.Protocol, k.Compare, k.WhatIf, k.Import, k.Confirm, k.Back, k.Pane, k.Help, k.Quit},
 	}
 }

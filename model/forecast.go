@@ -57,6 +57,9 @@ func (s *Sim) ownersAt(i int) Owners {
 // next scripted event, the end of any outage it caused.
 func (s *Sim) OutcomeOfEvent(atMs int64) Outcome {
 	e := s.stepAtOrAfter(atMs)
+	if e == 0 && s.sc.GivenStart() && len(s.steps) > 1 {
+		e = 1 // step 0 is the given state: what the group was before anything at time 0
+	}
 	next := s.nextEventAfter(atMs)
 	sc := s.scan()
 	o := Outcome{AtMs: atMs, StartMs: atMs}

@@ -118,6 +118,7 @@ func newApp(sim simulation) App {
 		width:    80,
 		height:   24,
 	}
+	a.keys.Import.SetEnabled(false) // kviz live's key: the live lab turns it on (live.go)
 	a.styles = NewStyles(true).WithNoColor(os.Getenv("NO_COLOR") != "")
 	a.help.Styles = help.DefaultStyles(true)
 	a.setSim(sim)

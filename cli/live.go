@@ -1,0 +1,242 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
+
+	"github.com/kvizlab/kviz/live"
+)
+
+func init() { subcommands = append(subcommands, newLiveCmd) }
+
+// passwordEnv holds the SASL password: never a flag, so it stays out of
+// shell history and ps.
+const passwordEnv = "KVIZ_SASL_PASSWORD"
+
+type liveFlags struct {
+	bootstrap, group, format, fromDescribe string
+	list, watch, scenario                  bool
+	interval, timeout                      time.Duration
+	tls, insecure                          bool
+	caFile, certFile, keyFile              string
+	saslMechanism, saslUser                string
+}
+
+func newLiveCmd() *cobra.Command {
+	var f liveFlags
+	cmd := &cobra.Command{
+		Use:   "live --bootstrap-server HOST:PORT --group G",
+		Short: "Read a real consumer group from a cluster (read-only) and show or import it",
+		Long: `live reads a consumer group from a running Kafka cluster with franz-go and shows
+it: type and protocol, assignor, state, generation or epochs, every member with
+its subscription and assignment (under KIP-848 also its target and epoch), and
+per partition the committed offset, log end offset and lag. It only ever sends
+ApiVersions, Metadata, FindCoordinator, ListGroups, DescribeGroups,
+ConsumerGroupDescribe, OffsetFetch and ListOffsets: it never joins, commits or
+changes anything.
+
+On a terminal it opens the lab on the group, refreshed every --interval; "i"
+imports the group into the simulator. --format json|table prints instead
+(--watch: again every --interval). --scenario prints the group as a scenario
+file that kviz simulate, whatif and compare accept. --list lists the groups.
+
+--from-describe FILE (or - for stdin) reads what kafka-consumer-groups.sh
+--describe --group G --members --verbose (and --offsets) printed, for clusters a
+laptop cannot reach, and says what that text could not tell.
+
+The SASL password comes from $` + passwordEnv + `, or a prompt on a terminal.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runLive(cmd, &f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.bootstrap, "bootstrap-server", "", "HOST:PORT[,HOST:PORT] of the cluster")
+	fl.StringVar(&f.group, "group", "", "the consumer group to read")
+	addFormatFlag(cmd, &f.format, "", "print instead of opening the lab: json or table", "json", "table")
+	fl.BoolVar(&f.list, "list", false, "list the cluster's groups with their type and state")
+	fl.BoolVar(&f.watch, "watch", false, "print again every --interval (until interrupted)")
+	fl.DurationVar(&f.interval, "interval", 2*time.Second, "how often --watch and the lab read the group again")
+	fl.BoolVar(&f.scenario, "scenario", false, "print the group as a scenario file (YAML) starting from its state")
+	fl.StringVar(&f.fromDescribe, "from-describe", "", "read kafka-consumer-groups.sh --describe output from FILE (- = stdin) instead of a cluster")
+	fl.DurationVar(&f.timeout, "timeout", 10*time.Second, "how long to wait for the cluster")
+	fl.BoolVar(&f.tls, "tls", false, "connect with TLS")
+	fl.StringVar(&f.caFile, "ca-file", "", "PEM file of the CA that signed the brokers' certificates (implies --tls)")
+	fl.StringVar(&f.certFile, "cert-file", "", "PEM client certificate for mutual TLS (implies --tls)")
+	fl.StringVar(&f.keyFile, "key-file", "", "PEM key of --cert-file")
+	fl.BoolVar(&f.insecure, "insecure-skip-verify", false, "do not verify the brokers' certificates (implies --tls)")
+	fl.StringVar(&f.saslMechanism, "sasl-mechanism", "", "SASL mechanism: "+strings.Join(live.SASLMechanisms, ", "))
+	fl.StringVar(&f.saslUser, "sasl-user", "", "SASL user (the password: $"+passwordEnv+" or a prompt)")
+	_ = cmd.RegisterFlagCompletionFunc("sasl-mechanism", cobra.FixedCompletions(live.SASLMechanisms, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+func runLive(cmd *cobra.Command, f *liveFlags) error {
+	if err := f.check(); err != nil {
+		return usageErr(err)
+	}
+	if f.fromDescribe != "" {
+		return liveFromDescribe(cmd, f)
+	}
+	cfg, err := f.config(cmd)
+	if err != nil {
+		return usageErr(err)
+	}
+	r, err := live.Dial(cfg)
+	if err != nil {
+		return usageErr(err)
+	}
+	defer r.Close()
+	ctx := cmd.Context()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	out := cmd.OutOrStdout()
+	if f.list {
+		ls, err := withTimeout(ctx, f.timeout, r.List)
+		if err != nil {
+			return failure(err)
+		}
+		if f.format == "json" {
+			return writeJSON(out, ls)
+		}
+		if err := live.WriteList(out, ls); err != nil {
+			return failure(err)
+		}
+		return nil
+	}
+	read := func(ctx context.Context) (*live.Group, error) { return r.Group(ctx, f.group) }
+	if f.format == "" && !f.scenario && runLiveLab != nil && isTerminal(out) {
+		return runLiveLab(cmd, liveSource{Group: f.group, Brokers: f.bootstrap, Interval: f.interval, Read: read, Timeout: f.timeout})
+	}
+	for {
+		g, err := withTimeout(ctx, f.timeout, read)
+		if err != nil {
+			return failure(err)
+		}
+		if err := printGroup(out, g, f); err != nil {
+			return err
+		}
+		if !f.watch {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(f.interval):
+		}
+	}
+}
+
+// liveSource is what the live lab needs: how to read the group again
+// (Read), or the group it shows when it was read from a saved output
+// (Fixed).
+type liveSource struct {
+	Group    string
+	Brokers  string
+	Interval time.Duration
+	Timeout  time.Duration
+	Read     func(context.Context) (*live.Group, error)
+	Fixed    *live.Group
+	Source   string // the saved output's file (Fixed)
+}
+
+// runLiveLab opens the lab on a live group; tui's file sets it.
+var runLiveLab func(cmd *cobra.Command, src liveSource) error
+
+func (f *liveFlags) check() error {
+	switch f.format {
+	case "", "json", "table":
+	default:
+		return fmt.Errorf("--format must be json or table, got %q", f.format)
+	}
+	if f.interval <= 0 || f.timeout <= 0 {
+		return fmt.Errorf("--interval and --timeout must be positive")
+	}
+	if f.fromDescribe != "" {
+		if f.bootstrap != "" || f.list || f.watch {
+			return fmt.Errorf("--from-describe reads a saved output: it takes no --bootstrap-server, --list or --watch")
+		}
+		return nil
+	}
+	if f.bootstrap == "" {
+		return fmt.Errorf("--bootstrap-server is required (or --from-describe FILE)")
+	}
+	if f.list == (f.group != "") {
+		return fmt.Errorf("give --group G, or --list")
+	}
+	if f.scenario && (f.watch || f.format != "") {
+		return fmt.Errorf("--scenario prints YAML once: it takes no --watch or --format")
+	}
+	return nil
+}
+
+func (f *liveFlags) config(cmd *cobra.Command) (live.Config, error) {
+	brokers, err := live.ParseBrokers(f.bootstrap)
+	if err != nil {
+		return live.Config{}, err
+	}
+	cfg := live.Config{Brokers: brokers, Timeout: f.timeout,
+		TLS: f.tls || f.caFile != "" || f.certFile != "" || f.insecure, CAFile: f.caFile,
+		CertFile: f.certFile, KeyFile: f.keyFile, InsecureSkipVerify: f.insecure,
+		SASLMechanism: f.saslMechanism, SASLUser: f.saslUser}
+	if err := cfg.Check(); err != nil {
+		return cfg, err
+	}
+	if cfg.SASLMechanism != "" {
+		if cfg.SASLPassword, err = saslPassword(cmd); err != nil {
+			return cfg, err
+		}
+	}
+	return cfg, nil
+}
+
+// saslPassword reads $KVIZ_SASL_PASSWORD, or prompts on a terminal.
+func saslPassword(cmd *cobra.Command) (string, error) {
+	if p, ok := os.LookupEnv(passwordEnv); ok {
+		return p, nil
+	}
+	in, ok := cmd.InOrStdin().(*os.File)
+	if !ok || !term.IsTerminal(in.Fd()) {
+		return "", fmt.Errorf("--sasl-user needs a password: set $%s (no terminal to prompt on)", passwordEnv)
+	}
+	fmt.Fprint(cmd.ErrOrStderr(), "SASL password: ")
+	b, err := term.ReadPassword(in.Fd())
+	fmt.Fprintln(cmd.ErrOrStderr())
+	if err != nil {
+		return "", fmt.Errorf("reading the password: %v", err)
+	}
+	return string(b), nil
+}
+
+func printGroup(out io.Writer, g *live.Group, f *liveFlags) error {
+	switch {
+	case f.scenario:
+		return printLiveScenario(out, g)
+	case f.format == "table":
+		if err := live.WriteTable(out, g); err != nil {
+			return failure(err)
+		}
+		if f.watch {
+			_, _ = fmt.Fprintln(out)
+		}
+		return nil
+	}
+	return writeJSON(out, g)
+}
+
+func withTimeout[T any](ctx context.Context, d time.Duration, fn func(context.Context) (T, error)) (T, error) {
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	v, err := fn(ctx)
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) && !strings.Contains(err.Error(), "cannot reach") {
+		err = fmt.Errorf("no answer from the cluster within --timeout %s: %v", d, err)
+	}
+	return v, err
+}

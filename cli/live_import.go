@@ -1,0 +1,72 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kvizlab/kviz/live"
+)
+
+// printLiveScenario prints the group as a scenario file (YAML).
+func printLiveScenario(out io.Writer, g *live.Group) error {
+	yml, _, _, err := g.Import()
+	if err != nil {
+		return failure(err)
+	}
+	if _, err := out.Write(yml); err != nil {
+		return failure(err)
+	}
+	return nil
+}
+
+// liveFromDescribe reads saved kafka-consumer-groups.sh output and prints
+// or opens it as `kviz live` would the cluster's group.
+func liveFromDescribe(cmd *cobra.Command, f *liveFlags) error {
+	g, err := readDescribe(cmd.InOrStdin(), f.fromDescribe)
+	if err != nil {
+		return err
+	}
+	if f.group != "" && f.group != g.Group {
+		return usageErrf("%s: the output is of group %q, not --group %q", f.fromDescribe, g.Group, f.group)
+	}
+	out := cmd.OutOrStdout()
+	if f.format == "" && !f.scenario && runLiveLab != nil && isTerminal(out) {
+		return runLiveLab(cmd, liveSource{Group: g.Group, Fixed: g, Source: f.fromDescribe})
+	}
+	if f.scenario {
+		yml, _, _, err := g.Import()
+		if err != nil {
+			return usageErr(err)
+		}
+		_, err = out.Write(yml)
+		return err
+	}
+	return printGroup(out, g, f)
+}
+
+func readDescribe(stdin io.Reader, name string) (*live.Group, error) {
+	r := stdin
+	if name != "-" {
+		fh, err := os.Open(name)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, usageErrf("%s: no such file", name)
+			}
+			return nil, usageErrf("%s: %v", name, err)
+		}
+		defer fh.Close()
+		r = fh
+	} else {
+		name = "stdin"
+	}
+	g, err := live.ParseDescribe(name, r)
+	if err != nil {
+		return nil, usageErr(fmt.Errorf("%v", err))
+	}
+	return g, nil
+}

@@ -1,0 +1,55 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/kvizlab/kviz/live"
+	"github.com/kvizlab/kviz/tui"
+)
+
+func init() { runLiveLab = openLiveLab }
+
+// openLiveLab reads the group once (so an unreachable cluster or unknown
+// group is one plain line before the screen changes), then opens the live
+// lab, which reads it again every interval.
+func openLiveLab(cmd *cobra.Command, src liveSource) error {
+	ctx := cmd.Context()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	g := src.Fixed
+	var read tui.LiveRead
+	source := src.Source
+	if g == nil {
+		var err error
+		if g, err = withTimeout(ctx, src.Timeout, src.Read); err != nil {
+			return failure(err)
+		}
+		read = func(ctx context.Context, prev *live.Snapshot) (*live.Snapshot, error) {
+			g, err := src.Read(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return live.NewSnapshot(g, prev)
+		}
+		source = "group " + src.Group + " at " + src.Brokers
+	}
+	first, err := live.NewSnapshot(g, nil)
+	if err != nil {
+		return failure(err)
+	}
+	m, err := tui.NewLive(first, source, read, src.Interval, src.Timeout)
+	if err != nil {
+		return failure(fmt.Errorf("group %s: %v", g.Group, err))
+	}
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(cmd.InOrStdin()), tea.WithOutput(cmd.OutOrStdout()))
+	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+		return failure(fmt.Errorf("lab: %w", err))
+	}
+	return nil
+}

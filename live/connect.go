@@ -1,0 +1,131 @@
+package live
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/sasl"
+	"github.com/twmb/franz-go/pkg/sasl/plain"
+	"github.com/twmb/franz-go/pkg/sasl/scram"
+)
+
+// Config is how to reach a cluster, as `kviz live`'s flags say it.
+type Config struct {
+	Brokers []string // host:port seeds
+	Timeout time.Duration
+
+	TLS                bool
+	CAFile             string
+	CertFile, KeyFile  string
+	InsecureSkipVerify bool
+
+	SASLMechanism string // PLAIN, SCRAM-SHA-256, SCRAM-SHA-512; "" = none
+	SASLUser      string
+	SASLPassword  string
+
+	// Extra are more client options (tests add hooks).
+	Extra []kgo.Opt
+}
+
+// SASLMechanisms are the mechanisms --sasl-mechanism accepts.
+var SASLMechanisms = []string{"PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"}
+
+// ParseBrokers splits --bootstrap-server's comma-separated list, checking
+// that each is host:port.
+func ParseBrokers(s string) ([]string, error) {
+	var out []string
+	for _, b := range strings.Split(s, ",") {
+		b = strings.TrimSpace(b)
+		if b == "" {
+			continue
+		}
+		i := strings.LastIndexByte(b, ':')
+		if i <= 0 || i == len(b)-1 || strings.Trim(b[i+1:], "0123456789") != "" {
+			return nil, fmt.Errorf("--bootstrap-server: %q is not HOST:PORT", b)
+		}
+		out = append(out, b)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("--bootstrap-server: give at least one HOST:PORT")
+	}
+	return out, nil
+}
+
+// options turns the config into franz-go client options. A bad file or
+// mechanism is an input error, reported before any connection.
+func (c Config) options() ([]kgo.Opt, error) {
+	opts := []kgo.Opt{kgo.SeedBrokers(c.Brokers...), kgo.ClientID("kviz")}
+	if c.Timeout > 0 {
+		opts = append(opts, kgo.DialTimeout(c.Timeout), kgo.RetryTimeout(c.Timeout), kgo.RequestTimeoutOverhead(c.Timeout))
+	}
+	tc, err := c.tlsConfig()
+	if err != nil {
+		return nil, err
+	}
+	if tc != nil {
+		opts = append(opts, kgo.DialTLSConfig(tc))
+	}
+	mech, err := c.sasl()
+	if err != nil {
+		return nil, err
+	}
+	if mech != nil {
+		opts = append(opts, kgo.SASL(mech))
+	}
+	return append(opts, c.Extra...), nil
+}
+
+func (c Config) tlsConfig() (*tls.Config, error) {
+	if !c.TLS && c.CAFile == "" && c.CertFile == "" && c.KeyFile == "" && !c.InsecureSkipVerify {
+		return nil, nil
+	}
+	tc := &tls.Config{MinVersion: tls.VersionTLS12, InsecureSkipVerify: c.InsecureSkipVerify} //nolint:gosec // the user asked for it
+	if c.CAFile != "" {
+		pem, err := os.ReadFile(c.CAFile)
+		if err != nil {
+			return nil, fmt.Errorf("--ca-file: %v", err)
+		}
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("--ca-file %s: no PEM certificate in it", c.CAFile)
+		}
+		tc.RootCAs = pool
+	}
+	if (c.CertFile == "") != (c.KeyFile == "") {
+		return nil, fmt.Errorf("--cert-file and --key-file go together")
+	}
+	if c.CertFile != "" {
+		cert, err := tls.LoadX509KeyPair(c.CertFile, c.KeyFile)
+		if err != nil {
+			return nil, fmt.Errorf("--cert-file/--key-file: %v", err)
+		}
+		tc.Certificates = []tls.Certificate{cert}
+	}
+	return tc, nil
+}
+
+func (c Config) sasl() (sasl.Mechanism, error) {
+	if c.SASLMechanism == "" {
+		if c.SASLUser != "" {
+			return nil, fmt.Errorf("--sasl-user needs --sasl-mechanism (%s)", strings.Join(SASLMechanisms, ", "))
+		}
+		return nil, nil
+	}
+	if c.SASLUser == "" {
+		return nil, fmt.Errorf("--sasl-mechanism %s needs --sasl-user", c.SASLMechanism)
+	}
+	switch strings.ToUpper(c.SASLMechanism) {
+	case "PLAIN":
+		return plain.Auth{User: c.SASLUser, Pass: c.SASLPassword}.AsMechanism(), nil
+	case "SCRAM-SHA-256":
+		return scram.Auth{User: c.SASLUser, Pass: c.SASLPassword}.AsSha256Mechanism(), nil
+	case "SCRAM-SHA-512":
+		return scram.Auth{User: c.SASLUser, Pass: c.SASLPassword}.AsSha512Mechanism(), nil
+	}
+	return nil, fmt.Errorf("--sasl-mechanism %q is not one of %s", c.SASLMechanism, strings.Join(SASLMechanisms, ", "))
+}

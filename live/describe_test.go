@@ -1,0 +1,142 @@
+package live
+
+import (
+	"bytes"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// Kafka 3.x's --members --verbose: one ASSIGNMENT column, "topic(p,q)".
+const describeClassic3 = `
+GROUP           CONSUMER-ID                                       HOST            CLIENT-ID       #PARTITIONS     ASSIGNMENT
+shop            consumer-shop-1-5e0f4e0a-6ad0-4c2d-9e9e-1b0e2b0c5d11 /10.0.0.7       consumer-shop-1 3               orders(0,1,2)
+shop            consumer-shop-2-9b7c1e2f-0d3a-4f55-8a61-7e4c2f9d0a22 /10.0.0.8       consumer-shop-2 4               orders(3,4,5), payments(0)
+`
+
+// Kafka 4's consumer protocol: epochs and targets; one static member.
+const describeConsumer4 = `
+GROUP           CONSUMER-ID            GROUP-INSTANCE-ID HOST            CLIENT-ID       #PARTITIONS     CURRENT-EPOCH   CURRENT-ASSIGNMENT   TARGET-EPOCH    TARGET-ASSIGNMENT
+shop            4uHq2f3kS1mCw3o0Qe1xVg app-1             /10.0.0.7       app             2               7               orders:0,1           7               orders:0,1
+shop            Xq9pZ0bnRkW2hCk1d3Yt2A                   /10.0.0.8       app             1               6               orders:2             7               orders:2,3
+
+Warning: Consumer group 'shop' is rebalancing.
+GROUP           TOPIC           PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG             CONSUMER-ID            HOST            CLIENT-ID
+shop            orders          0          10              12              2               4uHq2f3kS1mCw3o0Qe1xVg /10.0.0.7       app
+shop            orders          3          5               9               4               -                      -               -
+`
+
+func TestParseDescribeClassic3(t *testing.T) {
+	g, err := ParseDescribe("d.txt", strings.NewReader(describeClassic3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Group != "shop" || g.Type != Classic || len(g.Members) != 2 {
+		t.Fatalf("%+v", g)
+	}
+	if got := g.Members[1].Assignment; !reflect.DeepEqual(got, map[string][]int32{"orders": {3, 4, 5}, "payments": {0}}) {
+		t.Errorf("assignment %v", got)
+	}
+	if g.Topics["orders"] != 6 || g.Topics["payments"] != 1 {
+		t.Errorf("topics %v", g.Topics)
+	}
+	if !strings.Contains(strings.Join(g.Unknown, "\n"), "--offsets") {
+		t.Errorf("it should say offsets are unknown: %v", g.Unknown)
+	}
+}
+
+func TestParseDescribeConsumer4(t *testing.T) {
+	g, err := ParseDescribe("d.txt", strings.NewReader(describeConsumer4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Type != Consumer || *g.AssignmentEpoch != 7 || len(g.Members) != 2 {
+		t.Fatalf("%+v", g)
+	}
+	a, b := g.Members[0], g.Members[1]
+	if a.MemberID != "4uHq2f3kS1mCw3o0Qe1xVg" || a.InstanceID == nil || *a.InstanceID != "app-1" || *a.MemberEpoch != 7 {
+		t.Errorf("first member %+v", a)
+	}
+	if b.InstanceID != nil || *b.MemberEpoch != 6 || !reflect.DeepEqual(b.Target, map[string][]int32{"orders": {2, 3}}) {
+		t.Errorf("second member (blank instance id) %+v", b)
+	}
+	if o := g.Offsets[0]; *o.Committed != 10 || *o.LogEnd != 12 || *o.Lag != 2 {
+		t.Errorf("offset %+v", o)
+	}
+	if g.State != "Rebalancing" {
+		t.Errorf("state %q", g.State)
+	}
+}
+
+func TestParseDescribeUnalignedPaste(t *testing.T) {
+	text := "GROUP CONSUMER-ID HOST CLIENT-ID #PARTITIONS ASSIGNMENT\ng c1-1 /h c1 2 t(0,1)\ng c2-1 /h c2 1 t(2)\n"
+	g, err := ParseDescribe("-", strings.NewReader(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Members) != 2 || g.Topics["t"] != 3 {
+		t.Errorf("%+v", g)
+	}
+}
+
+func TestParseDescribeErrorsNameTheLine(t *testing.T) {
+	for text, want := range map[string]string{
+		"GROUP CONSUMER-ID HOST CLIENT-ID #PARTITIONS ASSIGNMENT\ng c1 /h c1 2 t(0,x)\n":                  "d:2: ASSIGNMENT",
+		"GROUP CONSUMER-ID HOST CLIENT-ID #PARTITIONS ASSIGNMENT\ng c1 /h\n":                              "d:2: 3 values for 6 columns",
+		"GROUP CONSUMER-ID HOST CLIENT-ID #PARTITIONS ASSIGNMENT\ng c1 /h c1 1 t(0)\nh c2 /h c2 1 t(1)\n": "d:3: a second group",
+		"\nError: Consumer group 'g' does not exist.\n":                                                   "d:2: the output says",
+		"nothing here\n": "no kafka-consumer-groups.sh",
+	} {
+		_, err := ParseDescribe("d", strings.NewReader(text))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: error %v, want %q", text, err, want)
+		}
+	}
+}
+
+// What kviz live --format table prints, --from-describe reads back.
+func TestTableRoundTrip(t *testing.T) {
+	g, err := ParseDescribe("d.txt", strings.NewReader(describeConsumer4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := WriteTable(&buf, g); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ParseDescribe("table", &buf)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, buf.String())
+	}
+	for i := range g.Members {
+		a, b := g.Members[i], back.Members[i]
+		if a.MemberID != b.MemberID || !reflect.DeepEqual(a.Assignment, b.Assignment) || !reflect.DeepEqual(a.Target, b.Target) ||
+			!reflect.DeepEqual(a.InstanceID, b.InstanceID) || *a.MemberEpoch != *b.MemberEpoch {
+			t.Errorf("member %d: %+v, read back %+v", i, a, b)
+		}
+	}
+	if !reflect.DeepEqual(g.Offsets, back.Offsets) {
+		t.Errorf("offsets %v, read back %v", g.Offsets, back.Offsets)
+	}
+}
+
+func FuzzParseDescribe(f *testing.F) {
+	for _, s := range []string{describeClassic3, describeConsumer4, "GROUP STATE #MEMBERS\ng Stable 2\n",
+		"GROUP           COORDINATOR (ID)          ASSIGNMENT-STRATEGY  STATE                #MEMBERS\ng               localhost:9092  (1)       range                Stable               2\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		g, err := ParseDescribe("fuzz", strings.NewReader(s))
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "fuzz") {
+				t.Fatalf("error without the file name: %v", err)
+			}
+			return
+		}
+		var buf bytes.Buffer
+		if err := WriteTable(&buf, g); err != nil {
+			t.Fatal(err)
+		}
+		_, _, _, _ = g.Import() // may refuse, never panic
+	})
+}

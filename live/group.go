@@ -1,0 +1,84 @@
+// Package live reads a real consumer group from a Kafka cluster, strictly
+// read-only, and turns it into kviz's terms: the JSON twin of `kviz live`,
+// the table kafka-consumer-groups.sh prints, and a scenario that starts
+// from the group's state. The network code (read.go, connect.go) only
+// fetches responses; every conversion is a pure function of them
+// (convert.go), so it is tested on recorded responses as well as on kfake.
+package live
+
+// Type is a group's type as ListGroups and the tools name it.
+type Type string
+
+const (
+	Classic  Type = "classic"  // JoinGroup/SyncGroup, the client-side assignor
+	Consumer Type = "consumer" // KIP-848, the server-side assignor
+)
+
+// Group is one group as `kviz live --format json` prints it. The fields
+// up to Offsets are issue 12's contract; the rest extend it.
+type Group struct {
+	Group           string           `json:"group"`
+	Type            Type             `json:"type"`
+	ProtocolType    string           `json:"protocol_type"`
+	Protocol        string           `json:"protocol"` // the assignor (classic) or server assignor (consumer)
+	State           string           `json:"state"`
+	Generation      *int32           `json:"generation"` // classic; see Generation's note in convert.go
+	GroupEpoch      *int32           `json:"group_epoch"`
+	AssignmentEpoch *int32           `json:"assignment_epoch"`
+	Coordinator     *int32           `json:"coordinator"` // broker id; null when unknown (--from-describe)
+	Topics          map[string]int32 `json:"topics"`      // partition counts of every topic the group touches
+	Members         []Member         `json:"members"`
+	Offsets         []Offset         `json:"offsets"`
+
+	// Brokers and OffsetsPartitions size the cluster (Metadata; the
+	// partitions of __consumer_offsets); 0 when unknown.
+	Brokers           int   `json:"brokers,omitempty"`
+	OffsetsPartitions int32 `json:"offsets_partitions,omitempty"`
+	// RebalanceProtocol is eager, cooperative or consumer.
+	RebalanceProtocol string `json:"rebalance_protocol"`
+	// MissingTopics are subscribed (or owned) topics the cluster does not
+	// have: deleted, or not created yet.
+	MissingTopics []string `json:"missing_topics,omitempty"`
+	// Unknown says what the source could not tell (--from-describe).
+	Unknown []string `json:"unknown,omitempty"`
+}
+
+// Member is one group member.
+type Member struct {
+	MemberID    string             `json:"member_id"`
+	InstanceID  *string            `json:"instance_id"`
+	ClientID    string             `json:"client_id"`
+	Host        string             `json:"host"`
+	Rack        *string            `json:"rack"`
+	Topics      []string           `json:"topics"`
+	Assignment  map[string][]int32 `json:"assignment"`
+	Target      map[string][]int32 `json:"target"`
+	MemberEpoch *int32             `json:"member_epoch"`
+
+	// OwnedGeneration is the generation the member said it owned its
+	// partitions at, in its last JoinGroup (ConsumerProtocolSubscription
+	// v2+, KIP-792); classic only, null when the client did not say.
+	OwnedGeneration *int32 `json:"owned_generation,omitempty"`
+	// Regex is a KIP-848 member's subscribed pattern, if any.
+	Regex *string `json:"regex,omitempty"`
+}
+
+// Offset is one partition's progress.
+type Offset struct {
+	Topic     string `json:"topic"`
+	Partition int32  `json:"partition"`
+	Committed *int64 `json:"committed"`
+	LogEnd    *int64 `json:"log_end"`
+	Lag       *int64 `json:"lag"`
+}
+
+// Listed is one line of `kviz live --list`.
+type Listed struct {
+	Group        string `json:"group"`
+	Type         string `json:"type"`
+	ProtocolType string `json:"protocol_type"`
+	State        string `json:"state"`
+	Coordinator  int32  `json:"coordinator"`
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -1,0 +1,269 @@
+package live
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// ReadOnlyKeys are the only requests kviz sends (besides SASL's handshake
+// and authenticate, which prove who it is): issue 12 item 6.
+var ReadOnlyKeys = []int16{
+	kmsg.ApiVersions.Int16(), kmsg.Metadata.Int16(), kmsg.FindCoordinator.Int16(), kmsg.ListGroups.Int16(),
+	kmsg.DescribeGroups.Int16(), kmsg.ConsumerGroupDescribe.Int16(), kmsg.OffsetFetch.Int16(), kmsg.ListOffsets.Int16(),
+}
+
+// Reader reads groups from one cluster. It never joins, commits or
+// changes anything.
+type Reader struct {
+	cl      *kgo.Client
+	adm     *kadm.Client
+	brokers string
+	sasl    bool // a SASL mechanism is configured
+}
+
+// Check validates a config without connecting (files, mechanism): an
+// error here is bad input.
+func (c Config) Check() error {
+	_, err := c.options()
+	return err
+}
+
+// Dial makes a client; it connects lazily, at the first read.
+func Dial(c Config) (*Reader, error) {
+	opts, err := c.options()
+	if err != nil {
+		return nil, err
+	}
+	cl, err := kgo.NewClient(opts...)
+	if err != nil {
+		return nil, err
+	}
+	return &Reader{cl: cl, adm: kadm.NewClient(cl), brokers: strings.Join(c.Brokers, ","), sasl: c.SASLMechanism != ""}, nil
+}
+
+// Close closes the connections.
+func (r *Reader) Close() { r.cl.Close() }
+
+// List lists the cluster's groups (kafka-consumer-groups.sh --list --type
+// --state), sorted by name.
+func (r *Reader) List(ctx context.Context) ([]Listed, error) {
+	ls, err := r.adm.ListGroups(ctx)
+	if err != nil {
+		return nil, r.clusterError(err)
+	}
+	out := []Listed{}
+	for _, g := range ls.Sorted() {
+		typ := g.GroupType
+		if typ == "" { // brokers before 3.8 know only classic groups
+			typ = string(Classic)
+		}
+		out = append(out, Listed{Group: g.Group, Type: typ, ProtocolType: g.ProtocolType, State: g.State, Coordinator: g.Coordinator})
+	}
+	return out, nil
+}
+
+// Group reads one group: its description (ConsumerGroupDescribe first, as
+// Kafka's Admin client does, then DescribeGroups for a classic group), the
+// partition counts of its topics, its committed offsets and the log end
+// offsets.
+func (r *Reader) Group(ctx context.Context, name string) (*Group, error) {
+	g, err := r.describe(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	committed, err := r.committed(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	topics := g.TopicsTouched()
+	for t := range committed {
+		topics = append(topics, t)
+	}
+	md, err := r.metadata(ctx, sortedUnique(append(topics, offsetsTopic)))
+	if err != nil {
+		return nil, err
+	}
+	counts := md.counts
+	g.Brokers, g.OffsetsPartitions = md.brokers, counts[offsetsTopic]
+	delete(counts, offsetsTopic)
+	var present []string
+	for t := range counts {
+		present = append(present, t)
+	}
+	ends := map[string]map[int32]int64{}
+	if len(present) > 0 {
+		lo, err := r.adm.ListEndOffsets(ctx, present...)
+		if err != nil {
+			return nil, r.clusterError(err)
+		}
+		lo.Each(func(o kadm.ListedOffset) {
+			if o.Err == nil {
+				if ends[o.Topic] == nil {
+					ends[o.Topic] = map[int32]int64{}
+				}
+				ends[o.Topic][o.Partition] = o.Offset
+			}
+		})
+	}
+	g.AddCluster(counts, committed, ends)
+	return g, nil
+}
+
+func (r *Reader) describe(ctx context.Context, name string) (*Group, error) {
+	req := kmsg.NewPtrConsumerGroupDescribeRequest()
+	req.Groups = []string{name}
+	for _, sh := range r.cl.RequestSharded(ctx, req) {
+		if sh.Err != nil {
+			if isTooOld(sh.Err) {
+				break // a broker before KIP-848: every group is classic
+			}
+			return nil, r.clusterError(sh.Err)
+		}
+		for _, rg := range sh.Resp.(*kmsg.ConsumerGroupDescribeResponse).Groups {
+			if rg.Group != name {
+				continue
+			}
+			code := kerr.ErrorForCode(rg.ErrorCode)
+			if code == kerr.GroupIDNotFound || code == kerr.UnsupportedVersion {
+				break // not a consumer group: Kafka 4 answers so for classic ones
+			}
+			names, err := r.topicNames(ctx, rg)
+			if err != nil {
+				return nil, err
+			}
+			return FromConsumer(rg, sh.Meta.NodeID, names)
+		}
+	}
+	dreq := kmsg.NewPtrDescribeGroupsRequest()
+	dreq.Groups = []string{name}
+	for _, sh := range r.cl.RequestSharded(ctx, dreq) {
+		if sh.Err != nil {
+			return nil, r.clusterError(sh.Err)
+		}
+		for _, rg := range sh.Resp.(*kmsg.DescribeGroupsResponse).Groups {
+			if rg.Group == name {
+				return FromClassic(rg, sh.Meta.NodeID)
+			}
+		}
+	}
+	return nil, groupError(name, kerr.GroupIDNotFound)
+}
+
+// topicNames maps the topic ids of a KIP-848 description to names through
+// Metadata of the topics it names.
+func (r *Reader) topicNames(ctx context.Context, rg kmsg.ConsumerGroupDescribeResponseGroup) (map[[16]byte]string, error) {
+	var ts []string
+	for _, m := range rg.Members {
+		ts = append(ts, m.SubscribedTopics...)
+		for _, a := range []kmsg.Assignment{m.Assignment, m.TargetAssignment} {
+			for _, tp := range a.TopicPartitions {
+				if tp.Topic != "" {
+					ts = append(ts, tp.Topic)
+				}
+			}
+		}
+	}
+	md, err := r.metadata(ctx, sortedUnique(ts))
+	return md.ids, err
+}
+
+// offsetsTopic is where groups keep their offsets; its partition count
+// places the coordinator.
+const offsetsTopic = "__consumer_offsets"
+
+type metadata struct {
+	brokers int
+	counts  map[string]int32    // partition counts of the topics that exist
+	ids     map[[16]byte]string // their ids
+}
+
+// metadata reads the topics (never creating one: franz-go asks with
+// allow_auto_topic_creation false).
+func (r *Reader) metadata(ctx context.Context, topics []string) (metadata, error) {
+	out := metadata{counts: map[string]int32{}, ids: map[[16]byte]string{}}
+	if len(topics) == 0 {
+		return out, nil
+	}
+	md, err := r.adm.Metadata(ctx, topics...)
+	if err != nil {
+		return out, r.clusterError(err)
+	}
+	out.brokers = len(md.Brokers)
+	for _, td := range md.Topics {
+		if td.Err != nil {
+			if td.Err == kerr.UnknownTopicOrPartition {
+				continue
+			}
+			return out, r.clusterError(fmt.Errorf("topic %s: %w", td.Topic, td.Err))
+		}
+		out.counts[td.Topic] = int32(len(td.Partitions))
+		out.ids[td.ID] = td.Topic
+	}
+	return out, nil
+}
+
+func (r *Reader) committed(ctx context.Context, group string) (map[string]map[int32]int64, error) {
+	os, err := r.adm.FetchOffsets(ctx, group)
+	if err != nil {
+		if errors.Is(err, kerr.GroupIDNotFound) {
+			return map[string]map[int32]int64{}, nil
+		}
+		return nil, r.clusterError(err)
+	}
+	out := map[string]map[int32]int64{}
+	os.Each(func(o kadm.OffsetResponse) {
+		if o.Err == nil && o.At >= 0 {
+			if out[o.Topic] == nil {
+				out[o.Topic] = map[int32]int64{}
+			}
+			out[o.Topic][o.Partition] = o.At
+		}
+	})
+	return out, nil
+}
+
+func isTooOld(err error) bool {
+	return errors.Is(err, kerr.UnsupportedVersion) || strings.Contains(err.Error(), "too old")
+}
+
+// clusterError makes one clear line of a franz-go error: which cluster,
+// and whether it is unreachable, refused the credentials or said no.
+func (r *Reader) clusterError(err error) error {
+	var ne net.Error
+	var oe *net.OpError
+	var ke *kerr.Error
+	var eof *kgo.ErrFirstReadEOF
+	var cv *tls.CertificateVerificationError
+	var se *kadm.ShardErrors
+	if errors.As(err, &se) && len(se.Errs) > 0 {
+		err = se.Errs[0].Err // one broker's cause reads better than the count
+	}
+	closed := errors.Is(err, io.EOF) || errors.As(err, &eof)
+	switch {
+	case errors.As(err, &cv):
+		return fmt.Errorf("TLS: the broker at %s has a certificate kviz does not trust (%v): give its CA with --ca-file, or --insecure-skip-verify", r.brokers, cv.Err)
+	case closed && r.sasl:
+		return fmt.Errorf("authentication failed at %s: the broker closed the connection during SASL (check --sasl-mechanism, --sasl-user and the password)", r.brokers)
+	case closed:
+		return fmt.Errorf("the broker at %s closed the connection at once: does it need TLS (--tls) or SASL (--sasl-mechanism)?", r.brokers)
+	case errors.As(err, &ke) && (ke == kerr.SaslAuthenticationFailed || ke == kerr.IllegalSaslState || ke == kerr.UnsupportedSaslMechanism):
+		return fmt.Errorf("authentication failed at %s: %v", r.brokers, ke.Message)
+	case strings.Contains(err.Error(), "SASL") || strings.Contains(err.Error(), "sasl"):
+		return fmt.Errorf("authentication failed at %s: %v", r.brokers, err)
+	case errors.As(err, &ke) && (ke == kerr.GroupAuthorizationFailed || ke == kerr.TopicAuthorizationFailed || ke == kerr.ClusterAuthorizationFailed):
+		return fmt.Errorf("not authorized at %s: %v", r.brokers, ke.Message)
+	case errors.As(err, &oe), errors.As(err, &ne), errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("cannot reach the cluster at %s: %v", r.brokers, err)
+	}
+	return fmt.Errorf("cluster %s: %v", r.brokers, err)
+}

@@ -1,0 +1,192 @@
+package live
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/strategies"
+)
+
+// Kafka's defaults where the group does not tell: three brokers is kviz's
+// own default cluster; offsets.topic.num.partitions is 50.
+const (
+	defaultBrokers           = 3
+	defaultOffsetsPartitions = 50
+)
+
+// Import turns the group into a scenario that starts from its state: the
+// topics and partition counts, the members with their subscriptions,
+// instance ids and real member ids (assignors sort and hash member ids,
+// so a prediction needs the real ones), what each owns and the generation
+// (KIP-848: group epoch), the strategy and protocol. A member's scenario id
+// is its client id where that is unique in the group, else its member id.
+// It returns the scenario as a file (YAML), the parsed scenario, and the
+// notes on what could not be carried over exactly (also in the file's
+// notes:). The YAML is a normal scenario file.
+func (g *Group) Import() ([]byte, *model.Scenario, []string, error) {
+	strategy, protocol, notes, err := g.strategy()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	notes = append(slices.Clone(g.Unknown), notes...)
+	sc := &model.Scenario{Name: "live-" + g.Group, Title: fmt.Sprintf("group %s, imported from the cluster", g.Group),
+		Seed: 1, Brokers: g.Brokers, OffsetsPartitions: g.OffsetsPartitions, Topics: map[string]int32{},
+		GroupID: g.Group, Strategy: strategy, Protocol: protocol}
+	if sc.Brokers <= 0 {
+		sc.Brokers = defaultBrokers
+	}
+	if sc.OffsetsPartitions <= 0 {
+		sc.OffsetsPartitions = defaultOffsetsPartitions
+	}
+	for t, n := range g.Topics {
+		sc.Topics[t] = n
+	}
+	if len(sc.Topics) == 0 {
+		return nil, nil, nil, fmt.Errorf("group %q: none of its topics exists on the cluster, so there is nothing to assign", g.Group)
+	}
+	ms, mnotes := g.memberSpecs()
+	notes = append(notes, mnotes...)
+	sc.Members = ms
+	if len(ms) > 0 {
+		sc.Generation, notes = g.startEpoch(notes)
+	}
+	if len(notes) > 0 {
+		sc.Notes = "Imported: " + strings.Join(notes, "; ") + "."
+	}
+	sc, err = sc.WithStrategy(strategy, protocol) // Kafka's defaults, as the parser derives them
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("group %q: %v", g.Group, err)
+	}
+	yml, err := model.FormatScenario(sc)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("group %q: %v", g.Group, err)
+	}
+	parsed, err := model.ParseScenario(sc.Name+".yaml", yml)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("group %q cannot be a scenario: %v", g.Group, err)
+	}
+	return yml, parsed, notes, nil
+}
+
+// strategy is kviz's assignor and protocol for the group's.
+func (g *Group) strategy() (string, string, []string, error) {
+	if g.Type == Consumer {
+		name := g.Protocol
+		var note []string
+		if name == "" {
+			name = "uniform"
+			note = append(note, "the server assignor is unknown; uniform assumed (the first of group.consumer.assignors)")
+		}
+		for _, n := range strategies.Names() {
+			a, _ := strategies.Lookup(n)
+			if a.KafkaName() == name && strategies.Supports(a, strategies.Consumer) {
+				return a.Name(), string(strategies.Consumer), note, nil
+			}
+		}
+		return "", "", nil, fmt.Errorf("group %q uses the server assignor %q, which kviz does not model", g.Group, name)
+	}
+	name := g.Protocol
+	var note []string
+	if name == "" {
+		name = "range"
+		note = append(note, "the assignor is unknown; range assumed (the first of Kafka's default partition.assignment.strategy)")
+	}
+	a, err := strategies.Lookup(name)
+	if err != nil {
+		return "", "", nil, fmt.Errorf("group %q uses the assignor %q, which kviz does not model", g.Group, name)
+	}
+	if !strategies.Supports(a, strategies.Eager) && !strategies.Supports(a, strategies.Cooperative) {
+		return "", "", nil, fmt.Errorf("group %q: %s is a server-side assignor, but the group is classic", g.Group, name)
+	}
+	return a.Name(), string(strategies.Preferred(a)), note, nil
+}
+
+// memberSpecs are the members as the scenario has them. What the model
+// cannot hold is left out and said: a subscription to a topic the cluster
+// does not have (Kafka's assignors assign nothing of it), partitions of a
+// topic that is gone or that the member no longer subscribes to.
+func (g *Group) memberSpecs() ([]model.MemberSpec, []string) {
+	var notes []string
+	clients := map[string]int{}
+	for _, m := range g.Members {
+		clients[m.ClientID]++
+	}
+	ids := map[string]bool{}
+	var out []model.MemberSpec
+	for _, m := range g.Members {
+		id := m.ClientID
+		if id == "" || clients[id] > 1 || ids[id] {
+			id = m.MemberID
+		}
+		ids[id] = true
+		spec := model.MemberSpec{ID: id, MemberID: m.MemberID}
+		if m.InstanceID != nil {
+			spec.Instance = *m.InstanceID
+		}
+		topics := m.Topics
+		if len(topics) == 0 && len(m.Assignment) == 0 && g.State != "Stable" && g.State != "STABLE" {
+			// a classic member's subscription is in its JoinGroup, which a
+			// rebalancing group may not show yet
+			topics = strategies.SortedTopics(g.Topics)
+			notes = append(notes, fmt.Sprintf("%s's subscription is unknown while the group is %s: taken as all the group's topics", id, g.State))
+		}
+		for _, t := range topics {
+			if _, ok := g.Topics[t]; ok {
+				spec.Topics = append(spec.Topics, t)
+			} else {
+				notes = append(notes, fmt.Sprintf("%s subscribes to %s, which does not exist (left out)", id, t))
+			}
+		}
+		if m.Regex != nil {
+			notes = append(notes, fmt.Sprintf("%s subscribes to the pattern %s: its matching topics are taken as its subscription", id, *m.Regex))
+		}
+		for _, t := range strategies.SortedTopics(m.Assignment) {
+			_, exists := g.Topics[t]
+			switch {
+			case !exists:
+				notes = append(notes, fmt.Sprintf("%s owns partitions of %s, which no longer exists (left out)", id, t))
+			case !slices.Contains(spec.Topics, t):
+				notes = append(notes, fmt.Sprintf("%s owns partitions of %s but no longer subscribes to it (left out)", id, t))
+			default:
+				for _, p := range m.Assignment[t] {
+					spec.Owned = append(spec.Owned, model.TP{Topic: t, Partition: p})
+				}
+			}
+		}
+		if m.Rack != nil {
+			notes = append(notes, fmt.Sprintf("%s is in rack %s: the scenario format has no member racks, so rack-aware assignment is not simulated", id, *m.Rack))
+		}
+		if len(spec.Topics) == 0 {
+			notes = append(notes, fmt.Sprintf("%s (member id %s) subscribes to no existing topic: left out, as Kafka's assignors give it nothing", id, m.MemberID))
+			continue
+		}
+		out = append(out, spec)
+	}
+	return out, notes
+}
+
+// startEpoch is the generation (KIP-848: group epoch) the scenario starts
+// at, and what it could not carry: a KIP-848 group is imported as settled
+// (every member at the group epoch, holding its current assignment as
+// its target).
+func (g *Group) startEpoch(notes []string) (int32, []string) {
+	if g.Type == Consumer {
+		e := int32(1)
+		if g.GroupEpoch != nil && *g.GroupEpoch > 0 {
+			e = *g.GroupEpoch
+		}
+		for _, m := range g.Members {
+			if (m.MemberEpoch != nil && *m.MemberEpoch != e) || (m.Target != nil && AssignmentString(m.Target) != AssignmentString(m.Assignment)) {
+				notes = append(notes, fmt.Sprintf("the group was still reconciling (member epochs or targets differ from group epoch %d); it starts settled on the current assignments", e))
+				break
+			}
+		}
+		return e, notes
+	}
+	if g.Generation != nil && *g.Generation > 0 {
+		return *g.Generation, notes
+	}
+	return 1, append(notes, "the generation is unknown; 1 assumed")
+}

@@ -1,0 +1,64 @@
+package live
+
+import (
+	"github.com/kvizlab/kviz/model"
+)
+
+// Snapshot is one read of a live group as the live lab shows it: the group
+// imported as a scenario from its state, what moved since the previous
+// read, and the lag.
+type Snapshot struct {
+	Group    *Group
+	Scenario *model.Scenario
+	Notes    []string     // what the import could not carry exactly
+	Changes  []model.Move // owners (scenario ids) that changed since the previous read
+	// Lag is the sum of the lag of each member's partitions (scenario id);
+	// partitions without a commit count nothing.
+	Lag map[string]int64
+	// PartitionLag is each partition's lag, in the group's offset order;
+	// nil entries have no commit.
+	PartitionLag []Offset
+}
+
+// NewSnapshot imports g and compares it with the previous read (nil for
+// the first).
+func NewSnapshot(g *Group, prev *Snapshot) (*Snapshot, error) {
+	_, sc, notes, err := g.Import()
+	if err != nil {
+		return nil, err
+	}
+	s := &Snapshot{Group: g, Scenario: sc, Notes: notes, Lag: map[string]int64{}, PartitionLag: g.Offsets}
+	owners := OwnersOf(sc)
+	if prev != nil {
+		s.Changes = model.Diff(OwnersOf(prev.Scenario), owners)
+	}
+	for _, o := range g.Offsets {
+		if id, ok := owners[model.TP{Topic: o.Topic, Partition: o.Partition}]; ok && o.Lag != nil {
+			s.Lag[id] += *o.Lag
+		}
+	}
+	return s, nil
+}
+
+// OwnersOf is who owns what at a given start: the scenario's members'
+// owned partitions by scenario id.
+func OwnersOf(sc *model.Scenario) model.Owners {
+	out := model.Owners{}
+	for _, m := range sc.Members {
+		for _, tp := range m.Owned {
+			out[tp] = m.ID
+		}
+	}
+	return out
+}
+
+// Settled reports whether the group is at rest: Stable (KIP-848: STABLE,
+// which Kafka's describe prints as Stable too) or Empty. A rebalancing
+// classic group shows members without assignments.
+func (g *Group) Settled() bool {
+	switch g.State {
+	case "Stable", "STABLE", "Empty", "EMPTY":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,247 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	kvlive "github.com/kvizlab/kviz/live"
+	"github.com/kvizlab/kviz/model"
+)
+
+// LiveRead reads the live group again; prev is the last good read (nil at
+// first), so the snapshot can say what changed.
+type LiveRead func(ctx context.Context, prev *kvlive.Snapshot) (*kvlive.Snapshot, error)
+
+// Live is the lab on a real group: the group imported as a scenario from
+// its state, read again every interval, with one line on top saying where
+// it comes from, what changed since the last read and the lag. A failed
+// read keeps the last picture and says "disconnected, retrying". i imports
+// the group at "now": the simulator stops following the cluster, so d, x,
+// a, w and c answer on the real group.
+type Live struct {
+	app      App
+	read     LiveRead // nil: a fixed group (from a saved describe output)
+	every    time.Duration
+	timeout  time.Duration
+	source   string
+	snap     *kvlive.Snapshot // the last good read
+	stable   *kvlive.Snapshot // the last read of a settled group: what the lab shows
+	moved    []model.Move     // the last read that changed owners, and when
+	movedAt  time.Time
+	shown    *model.Scenario
+	err      error // the last read failed
+	imported bool  // i: the simulator no longer follows the cluster
+	readAt   time.Time
+	reads    int
+	width    int
+	height   int
+}
+
+// liveReadMsg is a read's result.
+type liveReadMsg struct {
+	snap *kvlive.Snapshot
+	err  error
+	at   time.Time
+}
+
+// liveTickMsg asks for the next read.
+type liveTickMsg struct{}
+
+// NewLive opens the lab on a first read of the group. read may be nil for
+// a group that does not change (read from a saved output).
+func NewLive(first *kvlive.Snapshot, source string, read LiveRead, every, timeout time.Duration) (Live, error) {
+	app, err := New(first.Scenario)
+	if err != nil {
+		return Live{}, err
+	}
+	app.keys.Import.SetEnabled(true)
+	l := Live{app: app, read: read, every: every, timeout: timeout, source: source, snap: first,
+		stable: first, shown: first.Scenario, readAt: time.Now(), reads: 1, width: app.width, height: app.height}
+	return l, nil
+}
+
+// Init starts the app and the refresh clock.
+func (l Live) Init() tea.Cmd { return tea.Batch(l.app.Init(), l.next()) }
+
+func (l Live) next() tea.Cmd {
+	if l.read == nil {
+		return nil
+	}
+	return tea.Tick(l.every, func(time.Time) tea.Msg { return liveTickMsg{} })
+}
+
+func (l Live) readCmd() tea.Cmd {
+	read, prev, timeout := l.read, l.stable, l.timeout
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		snap, err := read(ctx, prev)
+		return liveReadMsg{snap: snap, err: err, at: time.Now()}
+	}
+}
+
+// Update handles the reads and i; everything else is the lab's.
+func (l Live) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		l.width, l.height = msg.Width, msg.Height
+		return l.forward(tea.WindowSizeMsg{Width: msg.Width, Height: max(msg.Height-1, 1)})
+	case liveTickMsg:
+		return l, l.readCmd()
+	case liveReadMsg:
+		l.onRead(msg)
+		return l, l.next()
+	case tea.KeyPressMsg:
+		if key.Matches(msg, l.app.keys.Import) {
+			l.toggleImport()
+			return l, nil
+		}
+	}
+	return l.forward(msg)
+}
+
+func (l Live) forward(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m, cmd := l.app.Update(msg)
+	l.app = m.(App)
+	if !l.imported && l.app.Scenario() != l.shown {
+		// a key changed the simulation (an event, a strategy): that is an
+		// experiment on the group as it was, so it stops following
+		l.imported = true
+	}
+	return l, cmd
+}
+
+func (l *Live) onRead(msg liveReadMsg) {
+	if msg.err != nil {
+		l.err = msg.err
+		return
+	}
+	l.err, l.snap, l.readAt, l.reads = nil, msg.snap, msg.at, l.reads+1
+	if !msg.snap.Group.Settled() {
+		return // mid-rebalance: the lab keeps the last settled group; the live line says so
+	}
+	l.stable = msg.snap
+	if len(msg.snap.Changes) > 0 {
+		l.moved, l.movedAt = msg.snap.Changes, msg.at
+	}
+	if !l.imported {
+		l.show(msg.snap.Scenario)
+	}
+}
+
+// show puts a new import on screen, keeping the lab's own state (size,
+// selection, pane).
+func (l *Live) show(sc *model.Scenario) {
+	sim, err := simulateModel(sc)
+	if err != nil {
+		l.err = fmt.Errorf("the group cannot be simulated: %v", err)
+		return
+	}
+	l.app.setSim(sim)
+	l.app.step = 0
+	l.shown = sc
+}
+
+func (l *Live) toggleImport() {
+	if l.imported {
+		l.imported = false
+		l.show(l.stable.Scenario)
+		l.app.setStatus("following the cluster again", false)
+		return
+	}
+	l.imported = true
+	l.app.setStatus(fmt.Sprintf("imported the group as read at %s: d, x, a, w, c answer on it; i follows the cluster again",
+		l.readAt.Format("15:04:05")), false)
+}
+
+// View is the live line over the lab.
+func (l Live) View() tea.View {
+	v := l.app.View()
+	v.Content = l.liveLine() + "\n" + v.Content
+	return v
+}
+
+func (l Live) liveLine() string {
+	st := &l.app.styles
+	sep := st.Faint.Render(" · ")
+	var parts []string
+	switch {
+	case l.err != nil:
+		parts = append(parts, st.Bad.Render(" DISCONNECTED, retrying every "+l.every.String()+" ")+" "+st.Bad.Render(oneLineErr(l.err)))
+	case l.imported:
+		parts = append(parts, st.Warn.Render(" IMPORTED ")+" "+st.Faint.Render("simulating from "+l.shown.GroupID+" as read at "+l.readAt.Format("15:04:05")))
+	case l.read == nil:
+		parts = append(parts, st.Accent.Render(" SAVED ")+" "+st.Faint.Render("from "+l.source))
+	default:
+		parts = append(parts, st.Good.Render(" LIVE ")+" "+st.Faint.Render(l.source+" · read "+l.readAt.Format("15:04:05")))
+	}
+	if l.snap != nil && l.err == nil {
+		parts = append(parts, l.changesText(), l.lagText())
+	}
+	return fit(strings.Join(parts, sep), l.width)
+}
+
+// changesText is the group's state when it is not settled, and the last
+// read that moved partitions: marked while it is the newest read.
+func (l Live) changesText() string {
+	st := &l.app.styles
+	state := ""
+	if g := l.snap.Group; !g.Settled() {
+		state = st.Warn.Render("group "+g.State+": showing the last settled read") + st.Faint.Render(" · ")
+	}
+	if len(l.moved) == 0 {
+		return state + "no moves yet"
+	}
+	var ms []string
+	for _, m := range l.moved {
+		ms = append(ms, fmt.Sprintf("%s-%d %s→%s", m.Topic, m.Partition, orNobody(m.From), orNobody(m.To)))
+	}
+	text := fmt.Sprintf("%d moved %s: %s", len(l.moved), l.movedAt.Format("15:04:05"), strings.Join(ms, ", "))
+	if l.movedAt.Equal(l.readAt) {
+		return state + st.Warn.Render(text)
+	}
+	return state + text
+}
+
+func (l Live) lagText() string {
+	var total int64
+	var parts []string
+	known := false
+	for _, o := range l.snap.PartitionLag {
+		known = known || o.Lag != nil
+		if o.Lag != nil && *o.Lag != 0 {
+			total += *o.Lag
+			parts = append(parts, fmt.Sprintf("%s-%d %d", o.Topic, o.Partition, *o.Lag))
+		}
+	}
+	if !known {
+		return "lag unknown (no committed offsets)"
+	}
+	if len(parts) == 0 {
+		return "lag 0"
+	}
+	return fmt.Sprintf("lag %d: %s", total, strings.Join(parts, " "))
+}
+
+func orNobody(s string) string {
+	if s == "" {
+		return "nobody"
+	}
+	return s
+}
+
+func oneLineErr(err error) string { return strings.ReplaceAll(err.Error(), "\n", " ") }
+
+// Imported reports whether the simulator stopped following the cluster.
+func (l Live) Imported() bool { return l.imported }
+
+// Disconnected is the last read's error (nil when it worked).
+func (l Live) Disconnected() error { return l.err }
+
+// Lab is the lab under the live line.
+func (l Live) Lab() App { return l.app }
