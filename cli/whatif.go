@@ -156,7 +156,7 @@ func movesText(moves []model.Move) string {
 	}
 	var parts []string
 	for _, m := range moves {
-		parts = append(parts, fmt.Sprintf("%s-%d %s→%s", m.Topic, m.Partition, nobody(m.From), nobody(m.To)))
+		parts = append(parts, model.TP{Topic: m.Topic, Partition: m.Partition}.String()+" "+nobody(m.From)+"→"+nobody(m.To))
 	}
 	return strings.Join(parts, ", ")
 }

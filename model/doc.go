@@ -151,5 +151,6 @@
 // PollStalled, PollResumed, SubscriptionChanged, CommitFailed (a commit the
 // client refuses before sending), MetadataRefreshed, AssignmentComputed,
 // MemberRemoved, MemberReplaced, StaticMemberKept, RebalanceDelayed and
-// CreatePartitions.
+// CreatePartitions. Every kind, group state and member state is a typed
+// constant in words.go (StepKind, GroupState, MemberState).
 package model

@@ -1,6 +1,7 @@
 package strategies
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -132,4 +133,30 @@ func TestJavaCapacityAfterMatchesTable(t *testing.T) {
 		want := max(table.Capacity(), initial) // an empty table has none yet
 		require.Equal(t, want, javaCapacityAfter(initial, n, func(i int) uint32 { return javaSpread(hashes[i]) }))
 	})
+}
+
+// The fast paths exist because a group's member order is computed on every
+// assignment: JavaHashMap scans its entries on each put (quadratic), the
+// fast path counts buckets and sorts once.
+func BenchmarkJavaHashMapOrder(b *testing.B) {
+	for _, n := range []int{100, 1000, 5000} {
+		keys := make([]string, n)
+		for i := range keys {
+			keys[i] = fmt.Sprintf("consumer-%d-%08x", i, uint32(i)*2654435761)
+		}
+		b.Run(fmt.Sprintf("fast/%d", n), func(b *testing.B) {
+			for b.Loop() {
+				javaHashMapOrder(keys)
+			}
+		})
+		b.Run(fmt.Sprintf("table/%d", n), func(b *testing.B) {
+			for b.Loop() {
+				t := NewJavaHashMap(JavaHashCode)
+				for _, k := range keys {
+					t.Put(k)
+				}
+				t.Keys()
+			}
+		})
+	}
 }
