@@ -21,7 +21,7 @@ type client struct {
 	topics       []string
 	inc          int // incarnation: bumps on crash/leave so late responses are dropped
 	running      bool
-	status       string
+	status       MemberStatus
 	startedAt    int64
 
 	coord            int // known coordinator broker; -1 = unknown
@@ -86,7 +86,7 @@ func (c *client) changed() {
 
 func (c *client) alive() bool { return c.running }
 
-func (c *client) setStatus(s string) {
+func (c *client) setStatus(s MemberStatus) {
 	if c.status != s {
 		c.status = s
 		c.changed()
@@ -261,7 +261,7 @@ func (c *client) stallOver() {
 	c.poll()
 }
 
-func (c *client) activeStatus() string {
+func (c *client) activeStatus() MemberStatus {
 	switch {
 	case !c.running:
 		return c.status
@@ -290,7 +290,7 @@ func (c *client) crash() {
 func (c *client) sessionTimeout() int64 { return c.w.sc.SessionTimeoutMs }
 
 // stop ends the process and its timers.
-func (c *client) stop(status string) {
+func (c *client) stop(status MemberStatus) {
 	c.inc++
 	c.running = false
 	for _, e := range []*event{c.stallEnd, c.pollTimer, c.hbTimer, c.metaTimer} {

@@ -170,7 +170,7 @@ func (c *client) kipReconcile() {
 	c.kipScheduleHeartbeat(0)
 }
 
-func (c *client) kipStatus() string {
+func (c *client) kipStatus() MemberStatus {
 	switch {
 	case c.stalled:
 		return StatusStalled

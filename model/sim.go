@@ -91,7 +91,7 @@ func (s *Sim) clamp(i int) int {
 }
 
 // consuming: the member's process is part of the group's consumption.
-func consuming(status string) bool {
+func consuming(status MemberStatus) bool {
 	return status == StatusJoining || status == StatusActive || status == StatusRejoining || status == StatusStalled
 }
 

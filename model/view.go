@@ -97,7 +97,7 @@ type BrokerView struct {
 type MemberView struct {
 	ID, InstanceID string
 	MemberID       string
-	Status         string // joining|active|rejoining|stalled|crashed|left|fenced
+	Status         MemberStatus // joining|active|rejoining|stalled|crashed|left|fenced
 	Topics         []string
 	Owned          []strategies.TopicPartition // consumed now
 	Revoking       []strategies.TopicPartition // being revoked (callback running / pending revocation)
@@ -133,13 +133,17 @@ type Rebalance struct {
 	UnownedMs map[strategies.TopicPartition]int64
 }
 
+// MemberStatus is where a member's process is in its life, as the lab
+// draws it (Kafka's own member states are MemberState).
+type MemberStatus string
+
 // Member statuses.
 const (
-	StatusJoining   = "joining"
-	StatusActive    = "active"
-	StatusRejoining = "rejoining"
-	StatusStalled   = "stalled"
-	StatusCrashed   = "crashed"
-	StatusLeft      = "left"
-	StatusFenced    = "fenced"
+	StatusJoining   MemberStatus = "joining"
+	StatusActive    MemberStatus = "active"
+	StatusRejoining MemberStatus = "rejoining"
+	StatusStalled   MemberStatus = "stalled"
+	StatusCrashed   MemberStatus = "crashed"
+	StatusLeft      MemberStatus = "left"
+	StatusFenced    MemberStatus = "fenced"
 )

@@ -155,7 +155,7 @@ func buildGrid(v *model.GroupView, info *simInfo, step int, selected string, fre
 		}
 		mark(m.Revoking, cellRevoking, cellOwned)
 		mark(m.Revoking, cellRevoking, cellNew)
-		if m.MemberState == "UNREVOKED_PARTITIONS" {
+		if m.MemberState == model.MUnrevoked {
 			// KIP-848: the member must still revoke these; it consumes them
 			// until it acknowledges, though the view no longer lists them
 			// as owned.
@@ -186,17 +186,17 @@ func buildGrid(v *model.GroupView, info *simInfo, step int, selected string, fre
 func memberTag(m *model.MemberView) (string, bool) {
 	switch m.Status {
 	case model.StatusCrashed, model.StatusLeft, model.StatusFenced, model.StatusStalled:
-		return m.Status, true
+		return string(m.Status), true
 	}
 	switch m.MemberState { // KIP-848 reconciliation, more telling than "rejoining"
-	case "UNREVOKED_PARTITIONS":
+	case model.MUnrevoked:
 		return "unrevoked", false
-	case "UNRELEASED_PARTITIONS":
+	case model.MUnreleased:
 		return "unreleased", false
 	}
 	switch m.Status {
 	case model.StatusJoining, model.StatusRejoining:
-		return m.Status, false
+		return string(m.Status), false
 	}
 	if len(m.Owned) == 0 && len(m.Revoking) == 0 {
 		if len(m.Pending) > 0 {

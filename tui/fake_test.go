@@ -29,7 +29,7 @@ type frame struct {
 	revoking map[string][]int32
 	pending  map[string][]int32
 	fresh    map[string][]int32
-	status   map[string]string
+	status   map[string]model.MemberStatus
 }
 
 var fakeErr error // set by a test to make Insert fail
