@@ -48,6 +48,8 @@ func (a App) render() (out, title string) {
 	bodyH := a.height - len(header) - len(narration) - len(footer)
 	var body string
 	switch {
+	case a.mode == modePicker:
+		body = a.pickerBody(bodyH)
 	case a.help.ShowAll:
 		body = a.helpBody(bodyH)
 	case a.mode == modeCompare:
@@ -157,8 +159,14 @@ func (a App) helpBody(h int) string {
 	hm := a.help
 	hm.ShowAll = true
 	lines := strings.Split(hm.View(a.keys), "\n")
+	legend := strings.Split(renderLegendHelp(&a.styles), "\n")
+	// What enter does in each place, where the screen has a line to spare.
+	if len(lines)+1+2+len(legend) <= h-2 {
+		lines = append(lines, a.styles.Faint.Render(fit(
+			"enter opens the demo under the cursor (o), accepts a prompt's answer (a, t), closes the what-if preview (w)", a.width-4)))
+	}
 	lines = append(lines, "", a.styles.PaneTitle.Render("Reading the grid"))
-	lines = append(lines, strings.Split(renderLegendHelp(&a.styles), "\n")...)
+	lines = append(lines, legend...)
 	return box(&a.styles, "Keys · ? or esc closes", lines, a.width, h, true)
 }
 
@@ -177,10 +185,46 @@ func renderLegendHelp(st *Styles) string {
 	return strings.Join(rows, "\n")
 }
 
-// wrap splits text into lines of at most w cells.
+// wrap splits text into lines of at most w cells, breaking at spaces only:
+// ansi.Wordwrap also breaks after hyphens, which turns "t0-1779" into
+// "t0-" and "1779". A word wider than a line is split hard.
 func wrap(text string, w int) []string {
 	if w < 1 {
 		return nil
 	}
-	return strings.Split(ansi.Wordwrap(text, w, " "), "\n")
+	var out []string
+	for _, para := range strings.Split(text, "\n") {
+		line, lineW := "", 0
+		for _, word := range strings.Fields(para) {
+			ww := textWidth(word)
+			switch {
+			case lineW == 0:
+			case lineW+1+ww <= w:
+				line, lineW = line+" "+word, lineW+1+ww
+				continue
+			default:
+				out = append(out, line)
+			}
+			for ww > w { // a word that no line can hold
+				out = append(out, ansi.Truncate(word, w, ""))
+				word = ansi.TruncateLeft(word, w, "")
+				ww = textWidth(word)
+			}
+			line, lineW = word, ww
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// wrapN is wrap to at most n lines; when text is left over, the last line
+// ends in "…".
+func wrapN(text string, w, n int) []string {
+	lines := wrap(text, w)
+	if len(lines) <= n {
+		return lines
+	}
+	lines = lines[:n]
+	lines[n-1] = cut(lines[n-1], w) // more follows: the mark, even where the line would fit
+	return lines
 }

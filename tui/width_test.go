@@ -28,3 +28,19 @@ func TestWidthAgreesWithAnsi(t *testing.T) {
 		}
 	})
 }
+
+func TestWrapBreaksAtSpacesOnly(t *testing.T) {
+	got := wrap("calls onPartitionsAssigned([t0-1778, t0-1779])", 36)
+	want := []string{"calls onPartitionsAssigned([t0-1778,", "t0-1779])"}
+	if len(got) != 2 || got[0] != "calls onPartitionsAssigned([t0-1778," || got[1] != "t0-1779])" {
+		t.Fatalf("wrap = %q, want %q", got, want)
+	}
+	for _, l := range wrap("a verylongwordthatcannotfit here", 8) {
+		if textWidth(l) > 8 {
+			t.Fatalf("line %q wider than 8", l)
+		}
+	}
+	if got := wrap("", 10); len(got) != 1 || got[0] != "" {
+		t.Fatalf("empty text: %q", got)
+	}
+}
