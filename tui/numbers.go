@@ -41,7 +41,9 @@ func (a App) numbersLines(w, h int) []string {
 	rows := min(len(rs), avail)
 	first := max(0, min(focus-rows/2, len(rs)-rows))
 	table := a.rebalanceTable(first, first+rows)
-	table.fitTo(w - 1) // the first cell marks the focused row
+	// The first cell marks the focused row; the last stays blank, so a
+	// header word never ends on the edge like a cut one.
+	table.fitTo(w - 2)
 	out = append(out, st.PaneTitle.Render(" "+table.header()))
 	for i := first; i < first+rows; i++ {
 		out = append(out, a.rebalanceRow(table.row(i-first), i, focus, w))
@@ -106,7 +108,11 @@ func (a App) rebalanceTable(first, last int) *columns {
 	// Priority: what a rebalance cost (moves, the longest gap) outlasts
 	// when it happened and the generation it made.
 	t.add("#", num, false, 0)
-	t.add("gen", gen, false, 5)
+	genHead := "gen"
+	if a.view().Protocol == "consumer" {
+		genHead = "epoch" // KIP-848: the group epoch
+	}
+	t.add(genHead, gen, false, 5)
 	t.add("when", when, false, 4)
 	t.add("min–max", spread, true, 3)
 	t.add("moved", moved, true, 1)

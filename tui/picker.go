@@ -68,7 +68,7 @@ func newDemoPicker(current string, isDark bool, w, h int) (*demoPicker, error) {
 
 	in := textinput.New()
 	in.Prompt = "filter: "
-	in.Placeholder = "part of a name or title, an assignor, a protocol, example 11, producers…"
+	in.Placeholder = "a name, an assignor, a protocol, example 11, producers…"
 	in.SetWidth(max(w-len(in.Prompt)-1, 1))
 	in.Focus()
 	p := &demoPicker{input: in, list: l}

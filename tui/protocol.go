@@ -20,7 +20,8 @@ func (a App) protocolLines(w, h int) []string {
 		if h >= 12 {
 			n = 2
 		}
-		for i, l := range wrapN("last change: "+cause, w, n) {
+		// w-1: a wrapped word that ends on the pane's last cell reads as cut
+		for i, l := range wrapN("last change: "+cause, w-1, n) {
 			if i == 0 {
 				l = st.Label.Render("last change: ") + strings.TrimPrefix(l, "last change: ")
 			}
