@@ -201,7 +201,7 @@ func TestCallbacksOfRunningMembersOnly(t *testing.T) {
 	a = realDrive(a, press("G"))
 	var crashed string
 	for _, m := range a.view().Members {
-		if !live(m.Status) && m.LastCallback != "" {
+		if !m.Live() && m.LastCallback != "" {
 			crashed = m.ID
 		}
 	}
