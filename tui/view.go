@@ -187,7 +187,9 @@ func renderLegendHelp(st *Styles) string {
 
 // wrap splits text into lines of at most w cells, breaking at spaces only:
 // ansi.Wordwrap also breaks after hyphens, which turns "t0-1779" into
-// "t0-" and "1779". A word wider than a line is split hard.
+// "t0-" and "1779". Spacing inside a line is kept (indents, columns of
+// moves); the spaces where a line breaks go. A word wider than a line is
+// split hard.
 func wrap(text string, w int) []string {
 	if w < 1 {
 		return nil
@@ -195,14 +197,18 @@ func wrap(text string, w int) []string {
 	var out []string
 	for _, para := range strings.Split(text, "\n") {
 		line, lineW := "", 0
-		for _, word := range strings.Fields(para) {
+		for i, tok := range spacedWords(para) {
+			word := strings.TrimLeft(tok, " ")
+			gap := len(tok) - len(word)
 			ww := textWidth(word)
-			switch {
-			case lineW == 0:
-			case lineW+1+ww <= w:
-				line, lineW = line+" "+word, lineW+1+ww
-				continue
-			default:
+			if i == 0 || lineW+gap+ww <= w {
+				line, lineW = line+tok, lineW+gap+ww
+				if lineW <= w {
+					continue
+				}
+				// a first word wider than the line: split below
+				line, lineW, word, ww = "", 0, tok, textWidth(tok)
+			} else {
 				out = append(out, line)
 			}
 			for ww > w { // a word that no line can hold
@@ -213,6 +219,22 @@ func wrap(text string, w int) []string {
 			line, lineW = word, ww
 		}
 		out = append(out, line)
+	}
+	return out
+}
+
+// spacedWords splits s into words, each with the spaces before it.
+func spacedWords(s string) []string {
+	var out []string
+	start := 0
+	for i := 1; i < len(s); i++ {
+		if s[i] == ' ' && s[i-1] != ' ' {
+			out = append(out, s[start:i])
+			start = i
+		}
+	}
+	if start < len(s) {
+		out = append(out, s[start:])
 	}
 	return out
 }

@@ -44,3 +44,14 @@ func TestWrapBreaksAtSpacesOnly(t *testing.T) {
 		t.Fatalf("empty text: %q", got)
 	}
 }
+
+func TestWrapKeepsSpacingInsideALine(t *testing.T) {
+	got := wrap("   t0-2 B c2→A c1   t0-3 B c2→A c1", 40)
+	if len(got) != 1 || got[0] != "   t0-2 B c2→A c1   t0-3 B c2→A c1" {
+		t.Fatalf("wrap = %q", got)
+	}
+	got = wrap("   aaa bbb   ccc", 9)
+	if len(got) != 2 || got[0] != "   aaa" || got[1] != "bbb   ccc" {
+		t.Fatalf("wrap = %q", got)
+	}
+}
