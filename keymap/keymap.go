@@ -94,7 +94,7 @@ func DefaultKeyMap() KeyMap {
 		ScrollUp:   b([]string{"pgup"}, "pgup", "10 members up"),
 		ScrollDown: b([]string{"pgdown"}, "pgdown", "10 members down"),
 		// enter and esc act in whatever asks: the demo picker, a prompt,
-		// the what-if preview.
+		// compare mode's rows, the what-if preview.
 		Confirm: b([]string{"enter"}, "enter", "open / accept"),
 		Back:    b([]string{"esc"}, "esc", "back / cancel"),
 

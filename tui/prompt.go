@@ -189,10 +189,26 @@ func (a *App) memberEvent(kind string) {
 		a.setStatus("select a member first (↑/↓)", true)
 		return
 	}
+	if (kind == "leave" || kind == "crash") && !a.running(a.selected) {
+		// The model's own answer to "is it running?" (MemberView.Live):
+		// a leave or crash of a stopped member would be a no-op step.
+		a.setStatus(a.selected+" is not running", true)
+		return
+	}
 	verb := map[string]string{"leave": "leaves", "crash": "crashes", "restart": "restarts"}[kind]
 	if err := a.tryInsert(model.Event{Kind: kind, Member: a.selected}, a.selected+" "+verb); err != nil {
 		a.setStatus(err.Error(), true)
 	}
+}
+
+// running reports whether the member is in this step and live.
+func (a *App) running(id string) bool {
+	for _, m := range a.view().Members {
+		if m.ID == id {
+			return m.Live()
+		}
+	}
+	return false
 }
 
 func (a *App) selectedTopics() []string {

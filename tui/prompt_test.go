@@ -99,3 +99,25 @@ func TestAddMemberPromptOnTheRealModel(t *testing.T) {
 	assert.Equal(t, "d", last.Member)
 	assert.Equal(t, "d", a.Selected())
 }
+
+// d and x on a member that is not running say so and insert nothing.
+func TestLeaveOfAStoppedMemberIsRefused(t *testing.T) {
+	a := demoApp(t, 120, 40)
+	a = realDrive(a, press("G"))
+	var stopped string
+	for _, m := range a.view().Members {
+		if !m.Live() {
+			stopped = m.ID
+		}
+	}
+	require.NotEmpty(t, stopped, "the lab demo ends with a crashed member")
+	for a.Selected() != stopped {
+		a = realDrive(a, press("j"))
+	}
+	for _, k := range []string{"d", "x"} {
+		before := len(a.Scenario().Timeline)
+		a = realDrive(a, press(k))
+		assert.Len(t, a.Scenario().Timeline, before, "%s inserts nothing", k)
+		assert.Contains(t, screen(a), "» "+stopped+" is not running")
+	}
+}

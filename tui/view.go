@@ -161,9 +161,12 @@ func (a App) helpBody(h int) string {
 	lines := strings.Split(hm.View(a.keys), "\n")
 	legend := strings.Split(renderLegendHelp(&a.styles), "\n")
 	// What enter does in each place, where the screen has a line to spare.
-	if len(lines)+1+2+len(legend) <= h-2 {
-		lines = append(lines, a.styles.Faint.Render(fit(
-			"enter opens the demo under the cursor (o), accepts a prompt's answer (a, t), closes the what-if preview (w)", a.width-4)))
+	enter := wrap("enter opens the demo under the cursor (o), accepts a prompt's answer (a, t), "+
+		"switches the lab to a compare row (c), closes the what-if preview (w)", a.width-5)
+	if len(lines)+len(enter)+2+len(legend) <= h-2 {
+		for _, l := range enter {
+			lines = append(lines, a.styles.Faint.Render(l))
+		}
 	}
 	lines = append(lines, "", a.styles.PaneTitle.Render("Reading the grid"))
 	lines = append(lines, legend...)
