@@ -1,6 +1,9 @@
 package tui
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // painter merges consecutive pieces that share a brush into one painted run.
 type painter struct {
@@ -53,7 +56,7 @@ func cellText(m *gridMember, c gridColumn, l *gridLayout, st *Styles) (brush, st
 // narrow for the label (or a single cell) keeps the glyph, or a blank that
 // the cell's colour fills (the row names the member).
 func cellGlyph(w int, glyph, label string) string {
-	n := textWidth(label) // "·" is one cell in two bytes
+	n := utf8.RuneCountInString(label) // one cell a rune: "·" is one cell in two bytes
 	switch {
 	case (n > w || w == 1) && glyph != "": // one cell: the state tells more than the row's own label
 		return glyph + strings.Repeat(" ", w-1)
