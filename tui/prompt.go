@@ -178,7 +178,7 @@ func finishPartitions(a *App, values []string) error {
 		return fmt.Errorf("%q is not a number of partitions", values[1])
 	}
 	return a.tryInsert(model.Event{Kind: "add_partitions", Topic: name, Count: int32(n)},
-		fmt.Sprintf("%s grows %d → %d partitions", name, topic.Partitions, n))
+		fmt.Sprintf("%s asked for %d partitions (it has %d)", name, n, topic.Partitions))
 }
 
 // memberEvent makes the selected member leave, crash or restart. When the
