@@ -62,7 +62,7 @@ func TestGoldenDemos(t *testing.T) {
 
 // No line of any pane is cut inside a word without a mark: stepping
 // through every shipped demo at both presenter sizes, with every pane in
-// focus, the help and the demo picker, a line that runs into its pane's
+// focus, the prompts, the help and the demo picker, a line that runs into its pane's
 // edge (or the screen's) ends in "…" or in a whole word's end that the
 // next cell shows to be one (a space, punctuation). What the screen cannot
 // tell apart from a cut is a cut.
@@ -88,7 +88,13 @@ func TestNothingIsCutMidWord(t *testing.T) {
 						break
 					}
 				}
-				a = realDrive(a, press("?"))
+				a = realDrive(a, press("a"))
+				check("the a prompt")
+				a = realDrive(a, press("enter"))
+				check("the a prompt's topics")
+				a = realDrive(a, press("esc"), press("t"))
+				check("the t prompt")
+				a = realDrive(a, press("esc"), press("?"))
 				check("help")
 				a = realDrive(a, press("esc"), press("o"))
 				check("demo picker")
