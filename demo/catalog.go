@@ -24,6 +24,9 @@ type Entry struct {
 	// protocol, "example 9" per example, and "producers", "cluster"
 	// (brokers fail), "static" (group.instance.id) where they apply.
 	Tags []string `json:"tags"`
+	// Notes say what to watch (the scenario's notes:); the picker shows
+	// them under the list. Not part of `kviz demos`' contract.
+	Notes string `json:"-"`
 }
 
 // Tags besides strategy, protocol and examples.
@@ -66,7 +69,7 @@ func Catalog() ([]Entry, error) {
 }
 
 func entryOf(name string, sc *model.Scenario) Entry {
-	e := Entry{Name: name, Title: sc.Title, Strategy: sc.Strategy, Protocol: sc.Protocol, Examples: []int{}}
+	e := Entry{Name: name, Title: sc.Title, Strategy: string(sc.Strategy), Protocol: string(sc.Protocol), Notes: sc.Notes, Examples: []int{}}
 	if m := exampleName.FindStringSubmatch(name); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		e.Examples = append(e.Examples, n)

@@ -181,7 +181,11 @@ func (a App) narrationLines() []string {
 	if failed(s.Error) && !strings.Contains(text, s.Error) {
 		text += "  [" + s.Error + "]"
 	}
-	lines := wrapN(text, a.width-3, maxNarrationLines)
+	n := maxNarrationLines
+	if a.mode == modePicker {
+		text, n = a.picker.notes(), 2 // what to watch in the demo under the cursor
+	}
+	lines := wrapN(text, a.width-3, n)
 	var out []string
 	for _, l := range lines {
 		out = append(out, st.Accent.Render(" ▌")+st.Narration.Render(l))

@@ -94,6 +94,14 @@ func (p *demoPicker) selected() string {
 	return ""
 }
 
+// notes are what to watch in the demo under the cursor.
+func (p *demoPicker) notes() string {
+	if it, ok := p.list.SelectedItem().(demoItem); ok {
+		return it.e.Notes
+	}
+	return "no demo matches; esc goes back"
+}
+
 // filter applies the typed text at once (bubbles filters in a command; the
 // picker wants the list right under the keystroke, and no stale result
 // arriving after a newer one).

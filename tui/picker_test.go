@@ -7,6 +7,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/kvizlab/kviz/demo"
 )
 
 func typeText(s string) []tea.Msg {
@@ -87,4 +89,22 @@ func TestPickerListsEveryDemoWithTags(t *testing.T) {
 	out := screen(a)
 	assert.Contains(t, out, "demo:producers")
 	assert.True(t, strings.Contains(out, "producers ·") || strings.Contains(out, "· producers"), "tags are shown")
+}
+
+// Under the list, the notes of the demo under the cursor say what to watch.
+func TestPickerShowsTheNotesOfTheSelectedDemo(t *testing.T) {
+	a := demoApp(t, 120, 40)
+	a = realDrive(a, press("o"))
+	a = realDrive(a, typeText("failover")...)
+	entries, err := demo.Catalog()
+	require.NoError(t, err)
+	for _, e := range entries {
+		if e.Name == "example-11-failover" {
+			assert.Contains(t, screen(a), firstWords(e.Notes, 5))
+		}
+	}
+	a = realDrive(a, typeText("zzz")...)
+	assert.Contains(t, screen(a), "no demo matches")
+	a = realDrive(a, press("enter"))
+	assert.Equal(t, modePicker, a.mode, "enter on no match stays")
 }
