@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kvizlab/kviz/demo"
+	"github.com/kvizlab/kviz/model"
 	"github.com/kvizlab/kviz/tui"
 )
 
@@ -44,7 +45,7 @@ func completeScenario(_ *cobra.Command, args []string, toComplete string) ([]str
 	if len(args) > 0 {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
-	entries, err := demo.Catalog()
+	entries, err := model.Demos()
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveError
 	}

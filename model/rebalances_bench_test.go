@@ -2,9 +2,10 @@ package model
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/kvizlab/kviz/demo"
 )
 
 // BenchmarkRebalancesScan1000x10000: reading rebalances and outages from
@@ -38,12 +39,7 @@ func BenchmarkRebalancesScan1000x10000(b *testing.B) {
 // BenchmarkRebalancesScanLab: the first Rebalances() of a what-if fork of
 // the lab scenario (later calls hit the Sim's cache).
 func BenchmarkRebalancesScanLab(b *testing.B) {
-	// Read from disk: demo imports model (its catalogue parses every demo),
-	// so this internal test cannot import demo.
-	data, err := os.ReadFile("../demo/lab.yaml")
-	if err != nil {
-		b.Fatal(err)
-	}
+	data, _ := demo.Get("lab")
 	sc, err := ParseScenario("lab.yaml", data)
 	if err != nil {
 		b.Fatal(err)

@@ -25,7 +25,7 @@ type demoPicker struct {
 }
 
 // demoItem is one catalogue entry as a list row.
-type demoItem struct{ e demo.Entry }
+type demoItem struct{ e model.DemoInfo }
 
 func (d demoItem) Title() string { return d.e.Title }
 
@@ -42,7 +42,7 @@ func (d demoItem) FilterValue() string {
 
 // newDemoPicker lists the catalogue; the current demo is selected.
 func newDemoPicker(current string, isDark bool, w, h int) (*demoPicker, error) {
-	entries, err := demo.Catalog()
+	entries, err := model.Demos()
 	if err != nil {
 		return nil, err
 	}
@@ -163,7 +163,7 @@ func (a App) onPickerKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case key.Matches(msg, k.Confirm):
 		if name := p.selected(); name != "" {
-			a.openDemo(name)
+			return a, a.openDemo(name)
 		}
 		return a, nil
 	case typed(msg):
@@ -195,11 +195,12 @@ func typed(msg tea.KeyPressMsg) bool { return msg.Text != "" }
 
 // openDemo replaces the lab's scenario with a shipped demo, from its first
 // step, as `kviz play demo:NAME` would open it.
-func (a *App) openDemo(name string) {
+// A demo that asks for compare (lab: {open: compare}) opens with it.
+func (a *App) openDemo(name string) tea.Cmd {
 	data, ok := demo.Get(name)
 	if !ok {
 		a.setStatus("no demo "+name, true)
-		return
+		return nil
 	}
 	sc, err := model.ParseScenario(name+".yaml", data)
 	if err == nil {
@@ -208,10 +209,21 @@ func (a *App) openDemo(name string) {
 			a.mode, a.picker = modeLab, nil
 			a.reset(sim)
 			a.setStatus(fmt.Sprintf("opened demo:%s — %s", name, sc.Title), false)
-			return
+			return a.openAsAsked()
 		}
 	}
 	a.setStatus("cannot open demo:"+name+": "+err.Error(), true)
+	return nil
+}
+
+// openAsAsked opens the mode the scenario asks for (lab: {open: compare}),
+// as the lab's start does (newApp, Init).
+func (a *App) openAsAsked() tea.Cmd {
+	if a.sim.Scenario().Open != model.OpenCompare {
+		return nil
+	}
+	a.mode, a.compare = modeCompare, nil
+	return a.compareCmd(a.firstEventMs())
 }
 
 // reset starts over on another simulation: first step, first member,

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/kvizlab/kviz/demo"
+	"github.com/kvizlab/kviz/model"
 )
 
 func typeText(s string) []tea.Msg {
@@ -96,7 +96,7 @@ func TestPickerShowsTheNotesOfTheSelectedDemo(t *testing.T) {
 	a := demoApp(t, 120, 40)
 	a = realDrive(a, press("o"))
 	a = realDrive(a, typeText("failover")...)
-	entries, err := demo.Catalog()
+	entries, err := model.Demos()
 	require.NoError(t, err)
 	for _, e := range entries {
 		if e.Name == "example-11-failover" {
@@ -107,4 +107,20 @@ func TestPickerShowsTheNotesOfTheSelectedDemo(t *testing.T) {
 	assert.Contains(t, screen(a), "no demo matches")
 	a = realDrive(a, press("enter"))
 	assert.Equal(t, modePicker, a.mode, "enter on no match stays")
+}
+
+// A demo that asks for compare (example 7: sticky against round robin)
+// opens from the picker with compare ready.
+func TestPickerOpensCompareWhenTheDemoAsks(t *testing.T) {
+	a := demoApp(t, 120, 40)
+	a = realDrive(a, press("o"))
+	a = realDrive(a, typeText("example-07-sticky")...)
+	var m tea.Model = a
+	m, cmd := m.Update(press("enter"))
+	a = m.(App)
+	assert.Equal(t, "example-07-sticky-leave", a.Scenario().Name)
+	assert.Equal(t, modeCompare, a.mode)
+	require.NotNil(t, cmd, "the comparison runs as a command")
+	m, _ = m.Update(cmd())
+	assert.Contains(t, screen(m.(App)), "Compare strategies")
 }

@@ -30,6 +30,9 @@ func shippedDemoApp(t testing.TB, name string, w, h int) App {
 	require.NoError(t, err)
 	var m tea.Model = a
 	m, _ = m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	if a.mode == modeCompare && a.compare == nil { // the comparison a compare demo opens with (Init)
+		m, _ = m.Update(a.compareCmd(a.firstEventMs())())
+	}
 	return m.(App)
 }
 
