@@ -3,11 +3,13 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/kvizlab/kviz/demo"
+	"github.com/kvizlab/kviz/model"
 	"github.com/kvizlab/kviz/tui"
 )
 
@@ -30,10 +32,33 @@ shipped one. The scenario is read and simulated first, so a bad file is reported
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, args []string) error { return showLab(cmd, args[0], quiz) },
+		RunE:              func(cmd *cobra.Command, args []string) error { return showLab(cmd, args[0], quiz) },
+		ValidArgsFunction: completeScenario,
 	}
 	cmd.Flags().BoolVar(&quiz, "quiz", false, "start in quiz mode: stop before each rebalance's outcome and ask (z toggles it)")
 	return cmd
+}
+
+// completeScenario completes demo:NAME (with each demo's title as its
+// description) and, unless the word already starts with demo:, files.
+func completeScenario(_ *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	if len(args) > 0 {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	entries, err := model.Demos()
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveError
+	}
+	var out []string
+	for _, e := range entries {
+		if name := "demo:" + e.Name; strings.HasPrefix(name, toComplete) {
+			out = append(out, name+"\t"+e.Title)
+		}
+	}
+	if strings.HasPrefix(toComplete, "demo:") {
+		return out, cobra.ShellCompDirectiveNoFileComp
+	}
+	return out, cobra.ShellCompDirectiveDefault // and scenario files
 }
 
 // openLab loads, simulates and shows a scenario ("" = the default demo).

@@ -59,3 +59,18 @@ func TestLabWithoutTerminal(t *testing.T) {
 		assert.Contains(t, errOut, "the lab needs a terminal; for a text trace run: kviz simulate demo:lab")
 	}
 }
+
+// The shell completes demo: names for play, with their titles.
+func TestPlayCompletesDemoNames(t *testing.T) {
+	code, out, _ := runKviz(t, "__complete", "play", "demo:example-1")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "demo:example-11-failover\tExample 11")
+	assert.NotContains(t, out, "demo:lab")
+	assert.Contains(t, out, ":4\n", "no file names after demo: (ShellCompDirectiveNoFileComp)")
+
+	_, out, _ = runKviz(t, "__complete", "play", "")
+	for _, name := range []string{"demo:lab", "demo:producers"} {
+		assert.Contains(t, out, name+"\t")
+	}
+	assert.Contains(t, out, ":0\n", "and files otherwise")
+}

@@ -35,6 +35,7 @@ type KeyMap struct {
 	Protocol key.Binding
 	Compare  key.Binding
 	WhatIf   key.Binding
+	Open     key.Binding // the demo picker
 	// Import is kviz live's: the real group into the simulator, now.
 	Import key.Binding
 
@@ -83,6 +84,7 @@ func DefaultKeyMap() KeyMap {
 		Protocol: b([]string{"e"}, "e", "next protocol"),
 		Compare:  b([]string{"c"}, "c", "compare mode"),
 		WhatIf:   b([]string{"w"}, "w", "what-if"),
+		Open:     b([]string{"o"}, "o", "open a demo"),
 		Import:   b([]string{"i"}, "i", "import live"),
 
 		Quiz:   b([]string{"z"}, "z", "quiz mode"),
@@ -91,8 +93,10 @@ func DefaultKeyMap() KeyMap {
 		Pane:       b([]string{"tab"}, "tab", "next pane"),
 		ScrollUp:   b([]string{"pgup"}, "pgup", "10 members up"),
 		ScrollDown: b([]string{"pgdown"}, "pgdown", "10 members down"),
-		Confirm:    b([]string{"enter"}, "enter", "confirm"),
-		Back:       b([]string{"esc"}, "esc", "close"),
+		// enter and esc act in whatever asks: the demo picker, a prompt,
+		// compare mode's rows, the what-if preview.
+		Confirm: b([]string{"enter"}, "enter", "open / accept"),
+		Back:    b([]string{"esc"}, "esc", "back / cancel"),
 
 		Help: b([]string{"?"}, "?", "full help"),
 		Quit: b([]string{"q", "ctrl+c"}, "q", "quit"),
@@ -120,6 +124,6 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Next, k.Prev, k.NextRebalance, k.PrevRebalance, k.First, k.Last, k.Play, k.Faster, k.Slower, k.Quiz},
 		{k.Up, k.Down, k.ScrollUp, k.ScrollDown, k.AddMember, k.Leave, k.Crash, k.Restart, k.AddPartitions, k.Answer},
-		{k.Strategy, k.Protocol, k.Compare, k.WhatIf, k.Import, k.Confirm, k.Back, k.Pane, k.Help, k.Quit},
+		{k.Strategy, k.Protocol, k.Compare, k.WhatIf, k.Open, k.Import, k.Confirm, k.Back, k.Pane, k.Help, k.Quit},
 	}
 }

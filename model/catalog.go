@@ -18,6 +18,10 @@ type DemoInfo struct {
 	// Given: it starts from a given state; Producers: it has a data path.
 	Given, Producers bool
 	Brokers          int
+	// Notes say what to watch (the scenario's notes:); Tags what the demo
+	// is about, for the lab's picker to filter on (demo_tags.go).
+	Notes string
+	Tags  []string
 }
 
 // Demos describes every shipped demo, in name order. A demo that does not
@@ -31,7 +35,8 @@ func Demos() ([]DemoInfo, error) {
 			return nil, fmt.Errorf("demo %s: %w", name, err)
 		}
 		out = append(out, DemoInfo{Name: name, Title: sc.Title, Examples: sc.Examples, Strategy: sc.Strategy,
-			Protocol: sc.Protocol, Open: sc.Open, Given: sc.GivenStart(), Producers: sc.Flow != nil, Brokers: sc.Brokers})
+			Protocol: sc.Protocol, Open: sc.Open, Given: sc.GivenStart(), Producers: sc.Flow != nil, Brokers: sc.Brokers,
+			Notes: sc.Notes, Tags: demoTags(sc)})
 	}
 	return out, nil
 }

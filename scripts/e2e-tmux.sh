@@ -106,6 +106,32 @@ wait_for "make the terminal larger"
 tmux resize-window -t "$session" -x 120 -y 40
 wait_for "Assignment"
 
+echo "e2e: the demo picker opens a demo in place"
+keys o
+wait_for "Open a demo"
+keys f a i l
+wait_for "Example 11"
+wait_gone "Example 9"
+keys Enter
+wait_for "opened demo:example-11-failover"
+wait_for "step 1/"
+
+echo "e2e: a asks for the new member's id and topics"
+keys G a
+wait_for "add a member (1/2)"
+wait_for "id: d"
+keys Enter
+wait_for "topics: t0"
+keys Enter
+wait_for "d joins (subscribed to t0)"
+
+echo "e2e: esc cancels a prompt"
+keys t
+wait_for "add partitions (1/2)"
+sleep 0.3 # a lone ESC, not the start of an alt+key
+keys Escape
+wait_for "add partitions: cancelled"
+
 echo "e2e: q restores the terminal"
 keys q
 wait_for "EXIT=0"

@@ -17,10 +17,6 @@ type simInfo struct {
 	moved      []map[model.TP]bool // per rebalance: its moves that took a partition from a member
 }
 
-// rosterGlyphs are the member letters: 62 distinct ones before they repeat
-// (a repeat still differs by colour and by row).
-const rosterGlyphs = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-
 func newSimInfo(sim simulation) *simInfo {
 	info := &simInfo{letters: map[string]int{}}
 	add := func(id string) {
@@ -60,8 +56,7 @@ func (info *simInfo) letter(id string) (string, int) {
 		i = len(info.letters)
 		info.letters[id] = i
 	}
-	g := rosterGlyphs[i%len(rosterGlyphs)]
-	return string(g), i
+	return rosterLabel(i, len(info.letters)), i
 }
 
 // lastRebalance is the index of the latest rebalance finished by step i, or -1.

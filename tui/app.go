@@ -38,6 +38,7 @@ const (
 	modeLab     mode = iota // the grid and panes
 	modeCompare             // strategies side by side
 	modeWhatIf              // preview of the selected member leaving or crashing
+	modePicker              // the demo picker (picker.go)
 )
 
 // speeds are the autoplay rates; the interval is baseTick divided by them.
@@ -76,10 +77,15 @@ type App struct {
 	mode      mode
 	status    string // one line of feedback on the last action
 	statusBad bool
+	// statusMode is the mode the status was given in: a hint of the
+	// what-if preview ("d commits the leave") goes when the preview does.
+	statusMode mode
 
 	compare *compareTable
 	whatIf  *whatIfPreview
-	quiz    quizState // predict, then reveal (quiz.go)
+	quiz    quizState   // predict, then reveal (quiz.go)
+	picker  *demoPicker // open in modePicker
+	prompt  *prompt     // a question on the status lines (prompt.go); nil when none
 
 	memo *memo
 }

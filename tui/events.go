@@ -4,86 +4,34 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strconv"
 
 	"github.com/kvizlab/kviz/model"
 )
 
 // insert adds an event at the current virtual time and swaps in the
-// recomputed simulation. The event goes 1 ms after the step on screen: the
-// model runs an event before other work due in the same millisecond, so at
-// the very same time it could rewrite steps the user has already seen.
-// One millisecond later, every step up to the cursor is unchanged, and
-// stepping back and forward again replays exactly.
+// recomputed simulation; a refusal is the status line.
 func (a *App) insert(ev model.Event, what string) bool {
-	ev.AtMs = a.view().TimeMs + 1
-	next, err := a.sim.Insert(ev)
-	if err != nil {
+	if err := a.tryInsert(ev, what); err != nil {
 		a.setStatus("cannot "+what+": "+err.Error(), true)
 		return false
 	}
-	a.setSim(next)
-	a.setStatus(fmt.Sprintf("%s at %s — step on to see what happens", what, formatMs(ev.AtMs)), false)
 	return true
 }
 
-// addMember joins a new dynamic member subscribed like the selected one
-// (or to every topic), with the first free id c1, c2, ...
-func (a *App) addMember() {
-	id := ""
-	for n := 1; id == ""; n++ {
-		if _, used := a.info.letters["c"+strconv.Itoa(n)]; !used {
-			id = "c" + strconv.Itoa(n)
-		}
+// tryInsert is insert that hands the model's refusal back (a prompt keeps
+// it on screen to fix the answer). The event goes 1 ms after the step on
+// screen: the model runs an event before other work due in the same
+// millisecond, so at the very same time it could rewrite steps the user
+// has already seen. One millisecond later, every step up to the cursor is
+// unchanged, and stepping back and forward again replays exactly.
+func (a *App) tryInsert(ev model.Event, what string) error {
+	ev.AtMs = a.view().TimeMs + 1
+	next, err := a.sim.Insert(ev)
+	if err != nil {
+		return err
 	}
-	topics := a.selectedTopics()
-	if len(topics) == 0 {
-		for _, t := range a.view().Topics {
-			topics = append(topics, t.Name)
-		}
-	}
-	if a.insert(model.Event{Kind: "join", Member: id, Topics: topics}, id+" joins") {
-		a.selected = id
-	}
-}
-
-// memberEvent makes the selected member leave, crash or restart.
-func (a *App) memberEvent(kind string) {
-	if a.selected == "" {
-		a.setStatus("select a member first (↑/↓)", true)
-		return
-	}
-	verb := map[string]string{"leave": "leaves", "crash": "crashes", "restart": "restarts"}[kind]
-	a.insert(model.Event{Kind: kind, Member: a.selected}, a.selected+" "+verb)
-}
-
-// addPartitions doubles the partition count of the selected member's first
-// topic (Kafka can only grow a topic), like the seeds' 6 → 12 example.
-func (a *App) addPartitions() {
-	v := a.view()
-	if len(v.Topics) == 0 {
-		a.setStatus("no topic to grow", true)
-		return
-	}
-	topic := v.Topics[0]
-	if ts := a.selectedTopics(); len(ts) > 0 {
-		for _, t := range v.Topics {
-			if t.Name == ts[0] {
-				topic = t
-			}
-		}
-	}
-	count := min(max(topic.Partitions*2, 1), model.MaxPartitions)
-	a.insert(model.Event{Kind: "add_partitions", Topic: topic.Name, Count: count},
-		fmt.Sprintf("%s grows %d → %d partitions", topic.Name, topic.Partitions, count))
-}
-
-func (a *App) selectedTopics() []string {
-	for _, m := range a.view().Members {
-		if m.ID == a.selected {
-			return slices.Clone(m.Topics)
-		}
-	}
+	a.setSim(next)
+	a.setStatus(fmt.Sprintf("%s at %s — step on to see what happens", what, formatMs(ev.AtMs)), false)
 	return nil
 }
 

@@ -30,7 +30,7 @@ func renderGrid(g *gridData, st *Styles, width, height int) string {
 	var out []string
 	above := ""
 	if first > 0 {
-		above = "↑ " + strconv.Itoa(first) + " more"
+		above = scrollMark("↑", first, l.LabelW)
 	}
 	out = append(out, fit(b.faint.paint(pad(above, l.LabelW))+topicHeader(g, &l, st), width))
 	out = append(out, fit(strings.Repeat(" ", l.LabelW)+numberHeader(g, &l, st)+b.faint.paint(pad(" held", l.CountW+l.TagW+1)), width))
@@ -40,15 +40,28 @@ func renderGrid(g *gridData, st *Styles, width, height int) string {
 			out = append(out, fit(memberUnderline(g, i, &l, st), width))
 		}
 	}
-	below := "status"
+	below := "  status"
 	if last < len(g.Members) {
-		below = "↓ " + strconv.Itoa(len(g.Members)-last) + " more"
+		below = scrollMark("↓", len(g.Members)-last, l.LabelW)
 	}
-	out = append(out, fit(b.faint.paint(pad("  "+below, l.LabelW))+statusRow(g, &l, st), width))
+	out = append(out, fit(b.faint.paint(pad(below, l.LabelW))+statusRow(g, &l, st), width))
 	if legend {
 		out = append(out, fit(gridLegend(&l, st), width))
 	}
 	return strings.Join(out, "\n")
+}
+
+// scrollMark says how many member rows are off screen ("  ↑ 13 more"),
+// short enough to leave the label column's last cell blank: it shares its
+// line with the topic names or the status row and must never run into them.
+func scrollMark(arrow string, n, labelW int) string {
+	num := strconv.Itoa(n)
+	for _, s := range []string{"  " + arrow + " " + num + " more", arrow + " " + num + " more", arrow + num + " more", arrow + " " + num, arrow + num} {
+		if textWidth(s) < labelW {
+			return s
+		}
+	}
+	return arrow
 }
 
 func topicHeader(g *gridData, l *gridLayout, st *Styles) string {
@@ -143,7 +156,7 @@ func memberRow(g *gridData, i int, l *gridLayout, st *Styles) string {
 		name = b.fg[m.Color%len(b.fg)].paint(name)
 	}
 	sb.WriteString(b.selected.paint(marker))
-	sb.WriteString(b.fg[m.Color%len(b.fg)].paint(m.Letter))
+	sb.WriteString(b.fg[m.Color%len(b.fg)].paint(pad(m.Letter, l.LetterW)))
 	sb.WriteString(" " + name + " ")
 	// Neighbouring cells with the same look are painted as one run: far
 	// fewer escape sequences for the terminal and for us.

@@ -175,3 +175,44 @@ func TestNumberHeaderLabelsAreWhole(t *testing.T) {
 		}
 	}
 }
+
+// Past 62 members every label has two characters, and no two members of
+// a run share one.
+func TestRosterLabelsStayUnique(t *testing.T) {
+	for _, n := range []int{1, 62, 63, 200, 3844, 3845} {
+		seen := map[string]bool{}
+		width := len(rosterLabel(0, n))
+		for i := range n {
+			l := rosterLabel(i, n)
+			if seen[l] {
+				t.Fatalf("%d members: label %q twice", n, l)
+			}
+			if len(l) != width {
+				t.Fatalf("%d members: label %q is not %d wide like the first", n, l, width)
+			}
+			seen[l] = true
+		}
+	}
+	if rosterLabel(61, 62) != "9" || rosterLabel(62, 63) != "BA" {
+		t.Fatalf("labels: %q %q", rosterLabel(61, 62), rosterLabel(62, 63))
+	}
+}
+
+func TestCellGlyphFitsItsCell(t *testing.T) {
+	for _, label := range []string{"A", "AB"} {
+		for _, glyph := range []string{"", "+"} {
+			for w := 1; w <= 7; w++ {
+				c := cellGlyph(w, glyph, label)
+				if len(c) != w {
+					t.Errorf("cellGlyph(%d, %q, %q) = %q: %d wide", w, glyph, label, c, len(c))
+				}
+				if w > len(label) && !strings.Contains(c, label) {
+					t.Errorf("cellGlyph(%d, %q, %q) = %q lost the label", w, glyph, label, c)
+				}
+				if w > len(label) && glyph != "" && w > 1 && !strings.Contains(c, glyph+label) {
+					t.Errorf("cellGlyph(%d, %q, %q) = %q: the glyph goes right before the label", w, glyph, label, c)
+				}
+			}
+		}
+	}
+}

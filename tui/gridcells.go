@@ -1,6 +1,9 @@
 package tui
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // painter merges consecutive pieces that share a brush into one painted run.
 type painter struct {
@@ -48,24 +51,30 @@ func cellText(m *gridMember, c gridColumn, l *gridLayout, st *Styles) (brush, st
 	}
 }
 
-// cellGlyph centres a letter in a w-wide cell with its state glyph just
-// before it; a 1-wide cell keeps only the glyph (the row names the member).
-func cellGlyph(w int, glyph, letter string) string {
-	if w == 1 {
-		if glyph != "" {
-			return glyph
-		}
-		return letter
+// cellGlyph centres a label in a w-wide cell with its state glyph just
+// before it. A cell too narrow for both keeps the label, and one too
+// narrow for the label (or a single cell) keeps the glyph, or a blank that
+// the cell's colour fills (the row names the member).
+func cellGlyph(w int, glyph, label string) string {
+	n := utf8.RuneCountInString(label) // one cell a rune: "·" is one cell in two bytes
+	switch {
+	case (n > w || w == 1) && glyph != "": // one cell: the state tells more than the row's own label
+		return glyph + strings.Repeat(" ", w-1)
+	case n > w:
+		return strings.Repeat(" ", w)
+	case n == w:
+		return label
 	}
 	at := w / 2
 	if w == 2 {
 		at = 1
 	}
+	at = min(at, w-n)
 	cell := []byte(strings.Repeat(" ", w))
-	if glyph != "" {
+	if glyph != "" && at > 0 {
 		cell[at-1] = glyph[0]
 	}
-	return string(cell[:at]) + letter + string(cell[at+1:])
+	return string(cell[:at]) + label + string(cell[at+n:])
 }
 
 // condensedCell shows a run of partitions as one character: a state glyph

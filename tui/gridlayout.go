@@ -11,6 +11,7 @@ type gridColumn struct {
 // column (1 unless condensed), and the columns themselves.
 type gridLayout struct {
 	LabelW, NameW int
+	LetterW       int // member labels: 1 cell up to 62 members, then 2
 	TagW, CountW  int
 	CellW         int // cells per column on screen
 	PerCol        int // partitions per column (>1 = condensed)
@@ -35,11 +36,12 @@ const (
 // columns that each stand for several partitions of one topic.
 func layoutGrid(g *gridData, width int) gridLayout {
 	l := gridLayout{TagW: tagW, CountW: countW}
-	l.NameW = 4
+	l.NameW, l.LetterW = 4, 1
 	for _, m := range g.Members {
 		l.NameW = max(l.NameW, min(textWidth(m.ID), maxNameW))
+		l.LetterW = max(l.LetterW, textWidth(m.Letter))
 	}
-	l.LabelW = 2 + 1 + 1 + l.NameW + 1 // "▸ A name "
+	l.LabelW = 2 + l.LetterW + 1 + l.NameW + 1 // "▸ A name "
 	avail := width - l.LabelW - l.TagW - l.CountW
 	if avail < 8 { // very narrow: give up the tag column first
 		avail += l.TagW

@@ -2,8 +2,10 @@ package tui
 
 import (
 	"fmt"
+	"regexp"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -26,6 +28,25 @@ func TestNumbersPaneShowsOutages(t *testing.T) {
 	for _, r := range a.info.rebalances {
 		assert.False(t, gens[r.Generation], "generation %d appears twice", r.Generation)
 		gens[r.Generation] = true
-		assert.Contains(t, got, fmt.Sprintf(" %-4d %-15s", r.Generation, formatSpan(r.StartMs, r.EndMs)))
+		assert.Regexp(t, regexp.MustCompile(fmt.Sprintf(` %d +%s `, r.Generation, regexp.QuoteMeta(formatSpan(r.StartMs, r.EndMs)))), got)
+	}
+}
+
+// A narrow numbers pane drops whole columns, least needed first: at 120
+// columns the pane is 44 wide and keeps "moved" and "worst gap" entire.
+func TestNumbersPaneDropsColumnsWhole(t *testing.T) {
+	a := demoApp(t, 120, 40)
+	a, _ = drive(t, a, keys("G")...)
+	lines := a.numbersLines(44, 20)
+	head := ansi.Strip(lines[1])
+	assert.Contains(t, head, "moved")
+	assert.Contains(t, head, "worst gap")
+	assert.NotContains(t, head, "Σ gap", "the sum goes first")
+	wide := ansi.Strip(a.numbersLines(100, 20)[1])
+	for _, h := range []string{"#", "gen", "when", "min–max", "moved", "worst gap", "Σ gap"} {
+		assert.Contains(t, wide, h, "a wide pane shows every column")
+	}
+	for _, l := range lines {
+		assert.LessOrEqual(t, textWidth(l), 44)
 	}
 }

@@ -15,11 +15,23 @@ func (a App) protocolLines(w, h int) []string {
 	st := &a.styles
 	out := []string{a.stateDiagram(v, w)}
 	if cause := a.lastTransition(); cause != "" {
-		out = append(out, fit(st.Label.Render("last change: ")+cause, w))
+		// Two lines where the pane is tall enough to spare one.
+		n := 1
+		if h >= 12 {
+			n = 2
+		}
+		// w-1: a wrapped word that ends on the pane's last cell reads as cut
+		for i, l := range wrapN("last change: "+cause, w-1, n) {
+			if i == 0 {
+				l = st.Label.Render("last change: ") + strings.TrimPrefix(l, "last change: ")
+			}
+			out = append(out, l)
+		}
 	}
 	var callbacks []string
 	for _, m := range v.Members {
-		if m.LastCallback != "" {
+		// Only running members: a crashed one's last callback is history.
+		if m.LastCallback != "" && m.Live() {
 			letter, color := a.info.letter(m.ID)
 			callbacks = append(callbacks, st.MemberFg(color).Render(letter+" "+m.ID)+" "+m.LastCallback)
 		}

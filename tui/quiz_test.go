@@ -169,7 +169,8 @@ func TestQuizReloadsAfterAnEvent(t *testing.T) {
 	a = pressZ(t, a)
 	a, _ = drive(t, a, keys("G", answerKey(qs[0].Answer))...)
 	before := a.sim
-	m, cmd := a.Update(press("a"))
+	a, _ = drive(t, a, keys("a", "enter")...) // a asks the id, then the topics
+	m, cmd := a.Update(press("enter"))
 	a = m.(App)
 	require.True(t, before != a.sim, "a adds a member: a new simulation")
 	require.NotNil(t, cmd, "the new simulation's questions are written in a command")

@@ -16,7 +16,7 @@ import (
 // panics (the recover in Update or View would show as a message).
 func TestAnyKeysAnySizeFits(t *testing.T) {
 	all := []string{"n", "b", "]", "[", "g", "G", "p", "+", "-", "j", "k", "a", "d", "x", "r", "t",
-		"s", "e", "c", "w", "tab", "?", "esc", "enter", "space", "left", "right", "up", "down"}
+		"s", "e", "c", "w", "o", "tab", "?", "esc", "enter", "space", "left", "right", "up", "down"}
 	rapid.Check(t, func(t *rapid.T) {
 		w := rapid.IntRange(60, 220).Draw(t, "w")
 		h := rapid.IntRange(20, 70).Draw(t, "h")

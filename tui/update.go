@@ -62,6 +62,17 @@ func (a App) onTick(msg tickMsg) (tea.Model, tea.Cmd) {
 
 func (a App) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	k := &a.keys
+	// Screens that take text get every typed key (q is a letter there);
+	// ctrl+c still quits.
+	if key.Matches(msg, k.Quit) && !typed(msg) {
+		return a, tea.Quit
+	}
+	switch {
+	case a.prompt != nil:
+		return a.onPromptKey(msg)
+	case a.mode == modePicker:
+		return a.onPickerKey(msg)
+	}
 	switch {
 	case key.Matches(msg, k.Quit):
 		return a, tea.Quit
@@ -116,7 +127,7 @@ func (a App) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Pane):
 		a.focus = a.nextPane()
 	case key.Matches(msg, k.AddMember):
-		a.addMember()
+		a.askMember()
 	case key.Matches(msg, k.Leave):
 		a.memberEvent("leave")
 	case key.Matches(msg, k.Crash):
@@ -124,7 +135,7 @@ func (a App) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Restart):
 		a.memberEvent("restart")
 	case key.Matches(msg, k.AddPartitions):
-		a.addPartitions()
+		a.askPartitions()
 	case key.Matches(msg, k.Strategy):
 		a.nextStrategy()
 	case key.Matches(msg, k.Protocol):
@@ -133,6 +144,8 @@ func (a App) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return a, a.toggleCompare()
 	case key.Matches(msg, k.WhatIf):
 		return a, a.openWhatIf()
+	case key.Matches(msg, k.Open):
+		a.openPicker()
 	}
 	return a, nil
 }
@@ -220,7 +233,15 @@ func (a *App) moveSelection(delta int) {
 	a.selected = ms[max(0, min(cur+delta, len(ms)-1))].ID
 }
 
-func (a *App) setStatus(s string, bad bool) { a.status, a.statusBad = s, bad }
+func (a *App) setStatus(s string, bad bool) { a.status, a.statusBad, a.statusMode = s, bad, a.mode }
+
+// shownStatus is the status unless it was a hint of a mode since closed.
+func (a *App) shownStatus() string {
+	if a.statusMode != modeLab && a.statusMode != a.mode {
+		return ""
+	}
+	return a.status
+}
 
 // keepSelection selects the first member when nobody is selected yet (the
 // group starts empty) so that d, x, r and w work without a hunt for ↓. A

@@ -48,6 +48,8 @@ func (a App) render() (out, title string) {
 	bodyH := a.height - len(header) - len(narration) - len(footer)
 	var body string
 	switch {
+	case a.mode == modePicker:
+		body = a.pickerBody(bodyH)
 	case a.help.ShowAll:
 		body = a.helpBody(bodyH)
 	case a.mode == modeCompare:
@@ -157,8 +159,17 @@ func (a App) helpBody(h int) string {
 	hm := a.help
 	hm.ShowAll = true
 	lines := strings.Split(hm.View(a.keys), "\n")
+	legend := strings.Split(renderLegendHelp(&a.styles), "\n")
+	// What enter does in each place, where the screen has a line to spare.
+	enter := wrap("enter opens the demo under the cursor (o), accepts a prompt's answer (a, t), "+
+		"switches the lab to a compare row (c), closes the what-if preview (w)", a.width-5)
+	if len(lines)+len(enter)+2+len(legend) <= h-2 {
+		for _, l := range enter {
+			lines = append(lines, a.styles.Faint.Render(l))
+		}
+	}
 	lines = append(lines, "", a.styles.PaneTitle.Render("Reading the grid"))
-	lines = append(lines, strings.Split(renderLegendHelp(&a.styles), "\n")...)
+	lines = append(lines, legend...)
 	return box(&a.styles, "Keys · ? or esc closes", lines, a.width, h, true)
 }
 
@@ -177,10 +188,68 @@ func renderLegendHelp(st *Styles) string {
 	return strings.Join(rows, "\n")
 }
 
-// wrap splits text into lines of at most w cells.
+// wrap splits text into lines of at most w cells, breaking at spaces only:
+// ansi.Wordwrap also breaks after hyphens, which turns "t0-1779" into
+// "t0-" and "1779". Spacing inside a line is kept (indents, columns of
+// moves); the spaces where a line breaks go. A word wider than a line is
+// split hard.
 func wrap(text string, w int) []string {
 	if w < 1 {
 		return nil
 	}
-	return strings.Split(ansi.Wordwrap(text, w, " "), "\n")
+	var out []string
+	for _, para := range strings.Split(text, "\n") {
+		line, lineW := "", 0
+		for i, tok := range spacedWords(para) {
+			word := strings.TrimLeft(tok, " ")
+			gap := len(tok) - len(word)
+			ww := textWidth(word)
+			if i == 0 || lineW+gap+ww <= w {
+				line, lineW = line+tok, lineW+gap+ww
+				if lineW <= w {
+					continue
+				}
+				// a first word wider than the line: split below
+				line, lineW, word, ww = "", 0, tok, textWidth(tok)
+			} else {
+				out = append(out, line)
+			}
+			for ww > w { // a word that no line can hold
+				out = append(out, ansi.Truncate(word, w, ""))
+				word = ansi.TruncateLeft(word, w, "")
+				ww = textWidth(word)
+			}
+			line, lineW = word, ww
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// spacedWords splits s into words, each with the spaces before it.
+func spacedWords(s string) []string {
+	var out []string
+	start := 0
+	for i := 1; i < len(s); i++ {
+		if s[i] == ' ' && s[i-1] != ' ' {
+			out = append(out, s[start:i])
+			start = i
+		}
+	}
+	if start < len(s) {
+		out = append(out, s[start:])
+	}
+	return out
+}
+
+// wrapN is wrap to at most n lines; when text is left over, the last line
+// ends in "…".
+func wrapN(text string, w, n int) []string {
+	lines := wrap(text, w)
+	if len(lines) <= n {
+		return lines
+	}
+	lines = lines[:n]
+	lines[n-1] = cut(lines[n-1], w) // more follows: the mark, even where the line would fit
+	return lines
 }

@@ -28,3 +28,30 @@ func TestWidthAgreesWithAnsi(t *testing.T) {
 		}
 	})
 }
+
+func TestWrapBreaksAtSpacesOnly(t *testing.T) {
+	got := wrap("calls onPartitionsAssigned([t0-1778, t0-1779])", 36)
+	want := []string{"calls onPartitionsAssigned([t0-1778,", "t0-1779])"}
+	if len(got) != 2 || got[0] != "calls onPartitionsAssigned([t0-1778," || got[1] != "t0-1779])" {
+		t.Fatalf("wrap = %q, want %q", got, want)
+	}
+	for _, l := range wrap("a verylongwordthatcannotfit here", 8) {
+		if textWidth(l) > 8 {
+			t.Fatalf("line %q wider than 8", l)
+		}
+	}
+	if got := wrap("", 10); len(got) != 1 || got[0] != "" {
+		t.Fatalf("empty text: %q", got)
+	}
+}
+
+func TestWrapKeepsSpacingInsideALine(t *testing.T) {
+	got := wrap("   t0-2 B c2→A c1   t0-3 B c2→A c1", 40)
+	if len(got) != 1 || got[0] != "   t0-2 B c2→A c1   t0-3 B c2→A c1" {
+		t.Fatalf("wrap = %q", got)
+	}
+	got = wrap("   aaa bbb   ccc", 9)
+	if len(got) != 2 || got[0] != "   aaa" || got[1] != "bbb   ccc" {
+		t.Fatalf("wrap = %q", got)
+	}
+}

@@ -1,0 +1,235 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/kvizlab/kviz/model"
+)
+
+// prompt asks for one or more values on the status lines before an event
+// is inserted: `a` asks for the new member's id and topics, `t` for a topic
+// and its new partition count. Each field starts with the lab's choice, and
+// the line under it says why it chose that, so enter alone is always a
+// sensible answer. esc cancels at any field.
+type prompt struct {
+	title  string // "add a member"
+	fields []promptField
+	at     int      // the field being asked
+	values []string // the answers so far
+	input  textinput.Model
+	err    string // why the last answer was refused; the prompt stays open
+	// finish inserts the event; an error keeps the prompt open to fix it.
+	finish func(a *App, values []string) error
+}
+
+// promptField is one question: its label, the default and the reason for it.
+type promptField struct {
+	label, value, why string
+}
+
+func newPrompt(title string, isDark bool, width int, finish func(*App, []string) error, fields ...promptField) *prompt {
+	p := &prompt{title: title, fields: fields, finish: finish, input: newInput(isDark)}
+	p.ask(0, width)
+	return p
+}
+
+// newInput is a focused text field with a steady cursor: a blinking one
+// would need a timer running under every screen.
+func newInput(isDark bool) textinput.Model {
+	in := textinput.New()
+	s := textinput.DefaultStyles(isDark)
+	s.Cursor.Blink = false
+	in.SetStyles(s)
+	in.Focus()
+	return in
+}
+
+// ask moves to field i, filled with its default.
+func (p *prompt) ask(i, width int) {
+	p.at = i
+	f := p.fields[i]
+	p.input.Prompt = f.label + ": "
+	p.input.SetValue(f.value)
+	p.input.CursorEnd()
+	p.input.SetWidth(max(width-len(p.input.Prompt)-textWidth(p.title)-12, 8))
+}
+
+// onPromptKey: enter accepts the field (the last one inserts the event),
+// esc cancels, anything else edits the field.
+func (a App) onPromptKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	p := a.prompt
+	switch {
+	case key.Matches(msg, a.keys.Back):
+		a.prompt = nil
+		a.setStatus(p.title+": cancelled", false)
+		return a, nil
+	case key.Matches(msg, a.keys.Confirm):
+		p.err = ""
+		values := append(slices.Clone(p.values), strings.TrimSpace(p.input.Value()))
+		if p.at+1 < len(p.fields) {
+			p.values = values
+			p.ask(p.at+1, a.width)
+			return a, nil
+		}
+		if err := p.finish(&a, values); err != nil {
+			p.err = err.Error()
+			return a, nil
+		}
+		a.prompt = nil
+		return a, nil
+	}
+	var cmd tea.Cmd
+	p.input, cmd = p.input.Update(msg)
+	return a, cmd
+}
+
+// promptLines replace the narration while a prompt is open: the question,
+// then why the default is what it is (or why the answer was refused).
+func (a App) promptLines() []string {
+	p, st := a.prompt, &a.styles
+	step := ""
+	if len(p.fields) > 1 {
+		step = fmt.Sprintf(" (%d/%d)", p.at+1, len(p.fields))
+	}
+	head := st.Accent.Render(" ▌") + st.Value.Render(p.title+step) + "  " + p.input.View()
+	note := st.Faint.Render(" » " + p.fields[p.at].why)
+	if p.err != "" {
+		note = st.Bad.Render(" » " + p.err)
+	}
+	keys := st.Faint.Render(" » enter accepts · esc cancels")
+	return []string{fit(head, a.width), fit(note, a.width), keys}
+}
+
+// askMember opens the prompt for `a`: the next free id in the group's own
+// style, subscribed to every topic of the group unless changed.
+func (a *App) askMember() {
+	sc := a.sim.Scenario()
+	id := model.NextMemberID(sc)
+	topics := a.topicNames()
+	a.prompt = newPrompt("add a member", a.isDark, a.width, finishMember,
+		promptField{"id", id, id + " is the next free id in the group's style"},
+		promptField{"topics", strings.Join(topics, ", "), "every topic of the group; separate topics by commas"})
+}
+
+func finishMember(a *App, values []string) error {
+	id, topics := values[0], splitList(values[1])
+	if id == "" {
+		return fmt.Errorf("a member needs an id")
+	}
+	if len(topics) == 0 {
+		return fmt.Errorf("a member needs at least one topic")
+	}
+	err := a.tryInsert(model.Event{Kind: "join", Member: id, Topics: topics},
+		fmt.Sprintf("%s joins (subscribed to %s)", id, strings.Join(topics, ", ")))
+	if err == nil {
+		a.selected = id
+	}
+	return err
+}
+
+// askPartitions opens the prompt for `t`: the selected member's first topic
+// (or the group's first), doubled, like the seeds' 6 → 12 example.
+func (a *App) askPartitions() {
+	v := a.view()
+	if len(v.Topics) == 0 {
+		a.setStatus("no topic to grow", true)
+		return
+	}
+	topic := v.Topics[0]
+	if ts := a.selectedTopics(); len(ts) > 0 {
+		for _, t := range v.Topics {
+			if t.Name == ts[0] {
+				topic = t
+			}
+		}
+	}
+	var sizes []string
+	for _, t := range v.Topics {
+		sizes = append(sizes, fmt.Sprintf("%s (%d)", t.Name, t.Partitions))
+	}
+	count := max(topic.Partitions*2, 1)
+	a.prompt = newPrompt("add partitions", a.isDark, a.width, finishPartitions,
+		promptField{"topic", topic.Name, "topics: " + strings.Join(sizes, ", ")},
+		promptField{"partitions", strconv.Itoa(int(count)), "the new total: Kafka only adds partitions"})
+}
+
+func finishPartitions(a *App, values []string) error {
+	name := values[0]
+	var topic *model.TopicView
+	for _, t := range a.view().Topics {
+		if t.Name == name {
+			topic = &t
+		}
+	}
+	if topic == nil {
+		return fmt.Errorf("no topic %q (topics: %s)", name, strings.Join(a.topicNames(), ", "))
+	}
+	// The model judges the count (a topic only grows: asking for fewer is
+	// a step that explains Kafka's InvalidPartitionsException).
+	n, err := strconv.ParseInt(values[1], 10, 32)
+	if err != nil {
+		return fmt.Errorf("%q is not a number of partitions", values[1])
+	}
+	return a.tryInsert(model.Event{Kind: "add_partitions", Topic: name, Count: int32(n)},
+		fmt.Sprintf("%s asked for %d partitions (it has %d)", name, n, topic.Partitions))
+}
+
+// memberEvent makes the selected member leave, crash or restart. When the
+// model refuses (d on a member that is not running), its answer is the
+// whole message.
+func (a *App) memberEvent(kind string) {
+	if a.selected == "" {
+		a.setStatus("select a member first (↑/↓)", true)
+		return
+	}
+	if (kind == "leave" || kind == "crash") && !a.running(a.selected) {
+		// The model's own answer to "is it running?" (MemberView.Live):
+		// a leave or crash of a stopped member would be a no-op step.
+		a.setStatus(a.selected+" is not running", true)
+		return
+	}
+	verb := map[string]string{"leave": "leaves", "crash": "crashes", "restart": "restarts"}[kind]
+	if err := a.tryInsert(model.Event{Kind: kind, Member: a.selected}, a.selected+" "+verb); err != nil {
+		a.setStatus(err.Error(), true)
+	}
+}
+
+// running reports whether the member is in this step and live.
+func (a *App) running(id string) bool {
+	for _, m := range a.view().Members {
+		if m.ID == id {
+			return m.Live()
+		}
+	}
+	return false
+}
+
+func (a *App) selectedTopics() []string {
+	for _, m := range a.view().Members {
+		if m.ID == a.selected {
+			return slices.Clone(m.Topics)
+		}
+	}
+	return nil
+}
+
+// topicNames are the group's topics, in the view's order.
+func (a *App) topicNames() []string {
+	var out []string
+	for _, t := range a.view().Topics {
+		out = append(out, t.Name)
+	}
+	return out
+}
+
+// splitList reads "t0, t1" or "t0 t1".
+func splitList(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' })
+}
