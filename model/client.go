@@ -75,6 +75,9 @@ func (c *client) reset(instance string, topics []string) {
 	c.stalled, c.pollTimedOut, c.findingCoord = false, false, false
 	c.findBackoff = retryBackoffMs
 	c.kip = nil
+	if c.w.modern != nil {
+		c.w.modern.detachedStale = true // its old member, if still held, is no longer its view's
+	}
 	c.changed()
 }
 

@@ -119,8 +119,5 @@ func (g *consumerGroup) startGiven(gen int32, clients []*client) {
 		target[m.id] = c.owned
 		g.touchSession(m)
 	}
-	g.target = target
-	if len(clients) > 0 {
-		g.state = KStable
-	}
+	g.target = target // the state, STABLE with members, follows (derive)
 }
