@@ -70,7 +70,10 @@ func (c *client) startGiven(gen int32, owned []TP) {
 	c.owned = owned
 	c.assignTopicGen = c.w.topicGen
 	if c.w.consumer {
-		c.kip = &kipClient{c: c, epoch: gen, state: MStable, assigned: owned, sentTopics: c.topics, joined: true}
+		k := newKipClient(c)
+		k.epoch, k.state, k.assigned, k.sentTopics, k.joined = gen, MStable, owned, c.topics, true
+		k.intervalMs = c.w.sc.HeartbeatIntervalMs // an answer gave it long ago
+		c.kip = k
 		c.setStatus(c.kipStatus())
 		c.kipScheduleHeartbeat(c.w.sc.HeartbeatIntervalMs)
 		return
