@@ -21,6 +21,14 @@ type kipClient struct {
 	ackDue bool
 	// timerDue: the heartbeat timer expired while a heartbeat was in flight.
 	timerDue bool
+	// lostDue: fenced while poll() was not running, it releases its
+	// partitions (onPartitionsLost, on the application thread) and rejoins
+	// at its next poll().
+	lostDue bool
+	// left counts the times it left the group (a poll timeout): an answer
+	// to a heartbeat sent before is ignored, as onHeartbeatSuccess ignores
+	// answers to a member not in the group.
+	left int
 	// intervalMs is the heartbeat interval the coordinator gave; 0 until its
 	// first answer, as HeartbeatRequestState starts.
 	intervalMs int64
@@ -73,12 +81,12 @@ func (c *client) kipPoll() {
 	k := c.kip
 	if c.pollTimedOut {
 		c.pollTimedOut = false
-		if lost := union(c.owned, c.heldLost); len(lost) > 0 {
-			c.heldLost = nil
-			c.callback(KindPartitionsLost, lost, "it left the group when its poll timed out")
-			c.giveUp(lost)
-		}
+		c.kipLose("it left the group when its poll timed out")
 		k.joined, k.epoch = false, joinEpoch
+	}
+	if k.lostDue {
+		k.lostDue = false
+		c.kipLose("it was fenced")
 	}
 	if k.reconcileDue {
 		c.kipReconcile()
@@ -127,10 +135,14 @@ func (c *client) kipHeartbeat() {
 	k.inflight = true
 	k.ackDue, k.timerDue = false, false
 	c.kipResetTimer()
-	joining := !k.joined
+	joining, left := !k.joined, k.left
 	c.send(!joining, func() {
 		r, routine := c.w.modern.heartbeat(c, req)
-		c.reply(routine, func() { c.kipResponse(req, r, routine) })
+		c.reply(routine, func() {
+			if k.left == left {
+				c.kipResponse(req, r, routine)
+			}
+		})
 	}, func(e string) {
 		k.inflight = false
 		c.w.record(KindConsumerGroupHeartbeatResponse, c.id, e, false, fmt.Sprintf("%s's heartbeat fails with %s: it looks for the coordinator again.", c.id, e))
@@ -146,12 +158,15 @@ func (c *client) kipResponse(req kRequest, r kResponse, routine bool) {
 	case "FENCED_MEMBER_EPOCH", "UNKNOWN_MEMBER_ID":
 		c.w.record(KindConsumerGroupHeartbeatResponse, c.id, r.err, false, fmt.Sprintf(
 			"The coordinator answers %s with %s: it gives up its partitions as lost and rejoins with epoch 0.", c.id, r.err))
-		if len(c.owned) > 0 {
-			c.callback(KindPartitionsLost, c.owned, "it was fenced")
-			c.giveUp(c.owned)
-		}
 		k.joined, k.epoch, k.assigned, k.state = false, joinEpoch, nil, ""
 		c.setStatus(StatusRejoining)
+		if c.stalled && len(union(c.owned, c.heldLost)) > 0 {
+			// It heartbeats again only once the callback has run
+			// (ConsumerHeartbeatRequestManagerTest.testFencedMemberStopHeartbeatUntilItReleasesAssignmentToRejoin).
+			k.lostDue = true
+			return
+		}
+		c.kipLose("it was fenced")
 		c.kipScheduleHeartbeat(0)
 		return
 	case "UNRELEASED_INSTANCE_ID":
@@ -208,6 +223,16 @@ func (c *client) kipResponse(req kRequest, r kResponse, routine bool) {
 	}
 }
 
+// kipLose gives up everything it holds, a zombie's partitions the
+// coordinator already took away included, with onPartitionsLost.
+func (c *client) kipLose(why string) {
+	if lost := union(c.owned, c.heldLost); len(lost) > 0 {
+		c.heldLost = nil
+		c.callback(KindPartitionsLost, lost, why)
+		c.giveUp(lost)
+	}
+}
+
 // kipReconcile revokes first, then assigns, then acknowledges at once with
 // a heartbeat (AbstractMembershipManager.revokeAndAssign).
 func (c *client) kipReconcile() {
@@ -261,6 +286,7 @@ func (c *client) kipPollExpired() {
 		c.id, c.w.sc.MaxPollIntervalMs, epoch))
 	c.w.clock.cancel(k.hbTimer)
 	k.inflight, k.reconcileDue, k.assigned, k.state = false, false, nil, ""
+	k.left++
 	c.kipSendLeave(epoch)
 	k.joined = false
 }

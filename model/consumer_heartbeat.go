@@ -66,6 +66,9 @@ func (g *consumerGroup) heartbeat(c *client, req kRequest) (kResponse, bool) {
 }
 
 func (g *consumerGroup) requestText(c *client, req kRequest) string {
+	if req.topics != nil { // a changed subscription rides a heartbeat
+		return fmt.Sprintf("%s sends ConsumerGroupHeartbeat (epoch %d, owns %s, subscribing to %v).", c.id, req.epoch, fmtTPs(req.owned), req.topics)
+	}
 	return fmt.Sprintf("%s sends ConsumerGroupHeartbeat (epoch %d, owns %s).", c.id, req.epoch, fmtTPs(req.owned))
 }
 
