@@ -29,16 +29,17 @@ type consumerGroup struct {
 	groupEpoch    int32
 	assignEpoch   int32
 	members       map[string]*kMember
-	order         []string          // member ids in join order
+	order         []*kMember        // the members in join order
 	instances     map[string]string // group.instance.id -> member id
 	target        map[string][]TP   // member id -> target assignment
-	owner         map[TP]string     // partition -> member that holds it (assigned or revoking)
+	owner         ownerIndex        // partition -> member that holds it (assigned or revoking)
 	metaStale     bool              // partition counts changed since the last heartbeat
 	// filterTargets: a subscription or partition count changed, so old
 	// targets may name partitions the assignor must not see as owned.
 	filterTargets bool
 	input         []strategies.Member // computeTarget's input, reused between runs
 	prevs         [][]TP              // computeTarget's: each member's current target, by input index
+	missing       []int               // computeTarget's: input indexes of members g.target does not map
 	seen          []bool              // runAssignor's: members the assignor gave partitions
 	partTexts     map[string]partText // client -> its last "client target" text
 }
@@ -71,7 +72,7 @@ type awayMember struct {
 
 func newConsumerGroup(w *world) *consumerGroup {
 	return &consumerGroup{w: w, shown: KEmpty, members: map[string]*kMember{}, instances: map[string]string{},
-		target: map[string][]TP{}, owner: map[TP]string{}}
+		target: map[string][]TP{}}
 }
 
 // fillSnap shares the target map: it is replaced, never changed, once
@@ -139,9 +140,9 @@ func (g *consumerGroup) detachedMembers() []awayMember {
 	}
 	g.detachedStale = false
 	var out []awayMember
-	for _, id := range g.order {
-		if m := g.members[id]; !g.attached(m) {
-			out = append(out, awayMember{id: id, epoch: m.epoch, state: m.state})
+	for _, m := range g.order {
+		if !g.attached(m) {
+			out = append(out, awayMember{id: m.id, epoch: m.epoch, state: m.state})
 		}
 	}
 	g.detached = out
@@ -176,10 +177,9 @@ func (g *consumerGroup) settled() bool {
 	if st := g.derive(); (st != KStable && st != KEmpty) || (g.metaStale && len(g.members) > 0) {
 		return false
 	}
-	for _, id := range g.order {
-		m := g.members[id]
+	for _, m := range g.order {
 		c := g.w.byID[m.client]
-		if c == nil || !c.running || c.memberID != id || m.epoch != g.assignEpoch || m.state != MStable {
+		if c == nil || !c.running || c.memberID != m.id || m.epoch != g.assignEpoch || m.state != MStable {
 			return false
 		}
 	}
@@ -203,7 +203,7 @@ func (g *consumerGroup) bumpEpoch(why string) {
 func (g *consumerGroup) add(m *kMember) {
 	g.members[m.id] = m
 	m.countedAt = -1
-	g.order = append(g.order, m.id)
+	g.order = append(g.order, m)
 	if m.instance != "" {
 		g.instances[m.instance] = m.id
 	}
@@ -227,7 +227,7 @@ func (g *consumerGroup) remove(id string) {
 		g.setTarget(id, nil)
 	}
 	for i, x := range g.order {
-		if x == id {
+		if x == m {
 			g.order = append(g.order[:i:i], g.order[i+1:]...)
 			break
 		}
@@ -240,17 +240,17 @@ func (g *consumerGroup) remove(id string) {
 // setHeld changes what a member holds, keeping the owner index right.
 func (g *consumerGroup) setHeld(m *kMember, assigned, revoking []TP) {
 	for _, tp := range m.assigned {
-		delete(g.owner, tp)
+		g.owner.set(tp, "")
 	}
 	for _, tp := range m.revoking {
-		delete(g.owner, tp)
+		g.owner.set(tp, "")
 	}
 	m.assigned, m.revoking = assigned, revoking
 	for _, tp := range assigned {
-		g.owner[tp] = m.id
+		g.owner.set(tp, m.id)
 	}
 	for _, tp := range revoking {
-		g.owner[tp] = m.id
+		g.owner.set(tp, m.id)
 	}
 }
 
@@ -289,22 +289,33 @@ func (g *consumerGroup) computeTarget() {
 	if g.groupEpoch <= g.assignEpoch {
 		return
 	}
-	members, prevs := g.input[:0], g.prevs[:0]
-	known := 0 // members g.target maps
-	for _, id := range g.order {
-		m := g.members[id]
+	prevs, missing := g.prevs[:0], g.missing[:0]
+	members := slices.Grow(g.input[:0], len(g.order))[:len(g.order)]
+	for i, m := range g.order {
+		id := m.id
 		owned, ok := g.target[id]
-		if ok {
-			known++
+		if !ok {
+			missing = append(missing, i)
 		}
 		prevs = append(prevs, owned)
 		if g.filterTargets {
 			owned = g.w.existing(onTopics(owned, m.topics))
 		}
-		members = append(members, strategies.Member{ID: id, InstanceID: m.instance, Topics: m.topics,
-			Owned: owned, Generation: g.assignEpoch})
+		// The input of the last run mostly holds the same members in the
+		// same places: only what changed is written.
+		in := &members[i]
+		if in.ID != id {
+			*in = strategies.Member{ID: id, InstanceID: m.instance}
+		}
+		if !sameStrings(in.Topics, m.topics) {
+			in.Topics = m.topics
+		}
+		if !sameSlice(in.Owned, owned) {
+			in.Owned = owned
+		}
+		in.Generation = g.assignEpoch
 	}
-	g.input, g.prevs = members, prevs
+	g.input, g.prevs, g.missing = members, prevs, missing
 	grp := strategies.Group{Topics: g.w.subscribedTopics(members), Members: members}
 	// Targets only ever name partitions of subscribed topics (the assignor
 	// made them, partitions never go away, and a subscription or partition
@@ -317,10 +328,12 @@ func (g *consumerGroup) computeTarget() {
 			return
 		}
 	}
-	target := g.runAssignor(grp, prevs, known == len(g.order) && len(g.target) == known)
+	// Every key of g.target is a member when g.target maps all members but
+	// the missing ones (member ids are unique).
+	target := g.runAssignor(grp, prevs, missing, len(g.target) == len(g.order)-len(missing))
 	parts := make([]string, 0, min(len(g.order), maxListed+1))
-	for _, id := range g.order[:min(len(g.order), maxListed+1)] {
-		parts = append(parts, g.partText(g.members[id].client, target[id]))
+	for _, m := range g.order[:min(len(g.order), maxListed+1)] {
+		parts = append(parts, g.partText(m.client, target[m.id]))
 	}
 	g.target = target
 	g.filterTargets = false
@@ -362,7 +375,7 @@ func (g *consumerGroup) reconcile(m *kMember, owned []TP) {
 	revoke := minus(m.assigned, kept)
 	var free, unreleased []TP
 	for _, tp := range minus(target, kept) {
-		if o, held := g.owner[tp]; held && o != m.id {
+		if o := g.owner.get(tp); o != "" && o != m.id {
 			unreleased = append(unreleased, tp)
 		} else {
 			free = append(free, tp)
@@ -421,8 +434,7 @@ func (g *consumerGroup) scheduleRevokeTimeout(m *kMember) {
 // moved: a consumer group is rebuilt from its records on the new
 // coordinator exactly as it was (every change was written), timers restart.
 func (g *consumerGroup) moved(from, to int) {
-	for _, id := range g.order {
-		m := g.members[id]
+	for _, m := range g.order {
 		g.w.clock.cancel(m.session)
 		g.w.clock.cancel(m.revokeTimer)
 		m.revokeTimer = nil
@@ -432,10 +444,9 @@ func (g *consumerGroup) moved(from, to int) {
 			"Broker %d unloads %s; no broker leads partition %d now.", from, g.w.sc.GroupID, g.w.cluster.groupPartition))
 		return
 	}
-	for _, id := range g.order {
+	for _, m := range g.order {
 		// GroupMetadataManager.onLoaded: sessions, and rebalance timeouts
 		// of the members that must revoke, start again.
-		m := g.members[id]
 		g.touchSession(m)
 		if m.state == MUnrevoked {
 			g.scheduleRevokeTimeout(m)
