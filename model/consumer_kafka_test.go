@@ -17,15 +17,15 @@ import (
 type jsonStep struct {
 	Step            int                           `json:"step"`
 	TimeMs          int64                         `json:"time_ms"`
-	Kind            string                        `json:"kind"`
+	Kind            model.StepKind                `json:"kind"`
 	Member          string                        `json:"member"`
 	Text            string                        `json:"text"`
-	GroupState      string                        `json:"group_state"`
+	GroupState      model.GroupState              `json:"group_state"`
 	Generation      int32                         `json:"generation"`
 	AssignmentEpoch *int32                        `json:"assignment_epoch"`
 	Owned           map[string]map[string][]int32 `json:"owned"`
 	MemberEpochs    map[string]int32              `json:"member_epochs"`
-	MemberStates    map[string]string             `json:"member_states"`
+	MemberStates    map[string]model.MemberState  `json:"member_states"`
 	Target          map[string]map[string][]int32 `json:"target"`
 }
 
@@ -40,7 +40,7 @@ func jsonSteps(t interface{ Fatalf(string, ...any) }, sim *model.Sim) []jsonStep
 }
 
 // derivedState is ConsumerGroup.maybeUpdateGroupState on what one step shows.
-func derivedState(st jsonStep) string {
+func derivedState(st jsonStep) model.GroupState {
 	switch {
 	case len(st.MemberEpochs) == 0:
 		return model.KEmpty
@@ -57,7 +57,7 @@ func derivedState(st jsonStep) string {
 
 // requests lists a member's ConsumerGroupHeartbeatRequest steps.
 func requests(sim *model.Sim, member string) []model.Step {
-	return steps(sim, "ConsumerGroupHeartbeatRequest", member)
+	return steps(sim, model.KindConsumerGroupHeartbeatRequest, member)
 }
 
 // 1. A subscription change rides the next regular heartbeat; subscribe()
@@ -99,14 +99,14 @@ timeline:
 	for i := change; i < sim.Len(); i++ {
 		st := sim.Step(i)
 		if st.TimeMs < carrying.TimeMs {
-			if st.Member == "c1" && strings.HasPrefix(st.Kind, "Partitions") {
+			if st.Member == "c1" && st.Kind.IsCallback() {
 				t.Errorf("step %d: %s before the coordinator answered: subscribe() runs no callback", i, st.Text)
 			}
 			if !owns(st, "c1", "t0", 0, 1) {
 				t.Errorf("step %d: c1 stopped consuming t0 before the coordinator took it away: %v", i, st.Owned["c1"])
 			}
 		}
-		if st.Kind == "PartitionsRevoked" && st.Member == "c1" {
+		if st.Kind == model.KindPartitionsRevoked && st.Member == "c1" {
 			revoked = append(revoked, st)
 		}
 	}
@@ -114,7 +114,7 @@ timeline:
 		t.Fatalf("c1's revocations: %+v, want one of [t0-0, t0-1]", revoked)
 	}
 	next := sim.Step(revoked[0].Index + 1)
-	if next.Kind != "PartitionsAssigned" || next.Member != "c1" {
+	if next.Kind != model.KindPartitionsAssigned || next.Member != "c1" {
 		t.Errorf("after revoking, c1 assigns at once (revokeAndAssign): step %d is %s %s", next.Index, next.Kind, next.Member)
 	}
 	end := last(sim)
@@ -138,7 +138,7 @@ timeline:
   - {at_ms: 10000, join: {id: c2}}
 `)
 	var answer model.Step
-	for _, r := range steps(sim, "ConsumerGroupHeartbeatResponse", "c2") {
+	for _, r := range steps(sim, model.KindConsumerGroupHeartbeatResponse, "c2") {
 		answer = r
 		break
 	}
@@ -146,7 +146,7 @@ timeline:
 		t.Fatalf("c2's first answer: %q, want an empty assignment", answer.Text)
 	}
 	cb := sim.Step(answer.Index + 1)
-	if cb.Kind != "PartitionsAssigned" || cb.Member != "c2" || cb.Text != "c2 calls onPartitionsAssigned([])." {
+	if cb.Kind != model.KindPartitionsAssigned || cb.Member != "c2" || cb.Text != "c2 calls onPartitionsAssigned([])." {
 		t.Fatalf("after the empty answer: %s %s %q, want onPartitionsAssigned([])", cb.Kind, cb.Member, cb.Text)
 	}
 	reqs := requests(sim, "c2")
@@ -171,7 +171,7 @@ timeline:
   - {at_ms: 31000, commit: c1}
 `)
 	reqs := requests(sim, "c1")
-	answers := steps(sim, "ConsumerGroupHeartbeatResponse", "c1")
+	answers := steps(sim, model.KindConsumerGroupHeartbeatResponse, "c1")
 	if len(reqs) < 6 {
 		t.Fatalf("%d heartbeats, want a few", len(reqs))
 	}
@@ -204,10 +204,10 @@ timeline:
   - {at_ms: 35000, crash: c1}
 `)
 	var unrevoked model.Step // the heartbeat that put c1 into UNREVOKED_PARTITIONS
-	for _, a := range steps(sim, "ConsumerGroupHeartbeatResponse", "c1") {
+	for _, a := range steps(sim, model.KindConsumerGroupHeartbeatResponse, "c1") {
 		if a.TimeMs > 30000 && strings.Contains(a.Text, "UNREVOKED_PARTITIONS") {
 			unrevoked = sim.Step(a.Index - 1)
-			for unrevoked.Kind != "ConsumerGroupHeartbeatRequest" || unrevoked.Member != "c1" {
+			for unrevoked.Kind != model.KindConsumerGroupHeartbeatRequest || unrevoked.Member != "c1" {
 				unrevoked = sim.Step(unrevoked.Index - 1)
 			}
 			break
@@ -216,11 +216,11 @@ timeline:
 	if unrevoked.Kind == "" {
 		t.Fatal("c1 was never asked to revoke")
 	}
-	removed := steps(sim, "MemberRemoved", "c1")
+	removed := steps(sim, model.KindMemberRemoved, "c1")
 	if len(removed) != 1 || removed[0].TimeMs != unrevoked.TimeMs+10000 || !strings.Contains(removed[0].Text, "did not revoke") {
 		t.Fatalf("c1 asked to revoke at %d ms; removals %+v, want one at +10000 ms", unrevoked.TimeMs, removed)
 	}
-	if exp := steps(sim, "SessionExpired", "c1"); len(exp) != 0 {
+	if exp := steps(sim, model.KindSessionExpired, "c1"); len(exp) != 0 {
 		t.Errorf("c1 was fenced by the rebalance timeout; its session cannot expire after: %+v", exp)
 	}
 	if after := sim.Step(removed[0].Index + 1); after.Generation != removed[0].Generation+1 {
@@ -244,7 +244,7 @@ timeline:
   - {at_ms: 29000, stall: {id: c1, ms: 20000}}
   - {at_ms: 30000, join: {id: c3}}
 `)
-	if r := steps(sim, "MemberRemoved", ""); len(r) != 0 {
+	if r := steps(sim, model.KindMemberRemoved, ""); len(r) != 0 {
 		t.Fatalf("no one should be fenced: %+v", r)
 	}
 	var leave model.Step
@@ -331,7 +331,7 @@ func TestKIP848StateFollowsFromEveryStep(t *testing.T) {
 	}
 	// demo:kip848-join's first join: ASSIGNING until the target is in.
 	sim := simDemo(t, "kip848-join")
-	bump := steps(sim, "GroupStateChanged", "")[1]
+	bump := steps(sim, model.KindGroupStateChanged, "")[1]
 	if bump.Text != "Group epoch 1: c1 joined." || bump.GroupState != model.KAssigning {
 		t.Errorf("the first bump: %q %s, want ASSIGNING", bump.Text, bump.GroupState)
 	}
@@ -356,11 +356,11 @@ timeline:
   - {at_ms: 13, stall: {id: c1, ms: 343961}}
   - {at_ms: 6695, join: {id: c4, topics: [t0, t1]}}
 `)
-	timeout := steps(sim, "PollTimeout", "c1")
+	timeout := steps(sim, model.KindPollTimeout, "c1")
 	if len(timeout) != 1 {
 		t.Fatalf("c1's poll should time out once: %+v", timeout)
 	}
-	for _, a := range steps(sim, "ConsumerGroupHeartbeatResponse", "c1") {
+	for _, a := range steps(sim, model.KindConsumerGroupHeartbeatResponse, "c1") {
 		if a.TimeMs > timeout[0].TimeMs && a.TimeMs < 343974 {
 			t.Errorf("c1 heeds an answer after leaving: %q at %d ms", a.Text, a.TimeMs)
 		}

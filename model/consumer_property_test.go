@@ -6,7 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kvizlab/kviz/demo"
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/strategies"
 	"pgregory.net/rapid"
 )
 
@@ -39,16 +41,18 @@ func TestKIP848RandomEventSequences(t *testing.T) {
 		if err != nil {
 			t.Fatalf("simulate: %v\n%s", err, src)
 		}
-		checkKIP848Trace(t, jsonSteps(t, sim), src)
+		checkKIP848Trace(t.Fatalf, jsonSteps(t, sim), src)
 	})
 }
 
-func checkKIP848Trace(t *rapid.T, trace []jsonStep, src string) {
+// checkKIP848Trace checks the rules on every step; fatalf reports the first
+// broken one.
+func checkKIP848Trace(fatalf func(string, ...any), trace []jsonStep, src string) {
 	epochs := map[string]int32{}
 	cbs := newCallbackLedger()
 	for _, st := range trace {
 		fail := func(format string, args ...any) {
-			t.Fatalf("step %d (%d ms, %s %s): %s\n%s", st.Step, st.TimeMs, st.Kind, st.Member, fmt.Sprintf(format, args...), src)
+			fatalf("step %d (%d ms, %s %s): %s\n%s", st.Step, st.TimeMs, st.Kind, st.Member, fmt.Sprintf(format, args...), src)
 		}
 		if st.AssignmentEpoch == nil {
 			fail("no assignment_epoch")
@@ -105,15 +109,15 @@ func newCallbackLedger() *callbackLedger {
 func (l *callbackLedger) step(st jsonStep) string {
 	m := st.Member
 	switch st.Kind {
-	case "MemberStarted", "MemberCrashed", "MemberStopped":
-		if st.Kind != "MemberStarted" || !strings.Contains(st.Text, "is not running") {
+	case model.KindMemberStarted, model.KindMemberCrashed, model.KindMemberStopped:
+		if st.Kind != model.KindMemberStarted || !strings.Contains(st.Text, "is not running") {
 			delete(l.held, m) // a new process, or none: no partitions, no listener
 		}
 		l.assigned[m] = false
-	case "ConsumerGroupHeartbeatResponse":
+	case model.KindConsumerGroupHeartbeatResponse:
 		l.assigned[m] = false
-	case "PartitionsRevoked", "PartitionsLost":
-		if st.Kind == "PartitionsRevoked" && l.assigned[m] && !strings.Contains(st.Text, "it is closing") {
+	case model.KindPartitionsRevoked, model.KindPartitionsLost:
+		if st.Kind == model.KindPartitionsRevoked && l.assigned[m] && !strings.Contains(st.Text, "it is closing") {
 			return m + " revokes after assigning in one reconciliation (revokeAndAssign revokes first)"
 		}
 		for _, p := range callbackPartitions(st.Text) {
@@ -122,7 +126,7 @@ func (l *callbackLedger) step(st jsonStep) string {
 			}
 		}
 		l.held[m] = slices.DeleteFunc(l.held[m], func(p string) bool { return slices.Contains(callbackPartitions(st.Text), p) })
-	case "PartitionsAssigned":
+	case model.KindPartitionsAssigned:
 		for _, p := range callbackPartitions(st.Text) {
 			if slices.Contains(l.held[m], p) {
 				return fmt.Sprintf("%s is assigned %s again", m, p)
@@ -161,4 +165,35 @@ func sameNames(a, b []string) bool {
 	slices.Sort(a)
 	slices.Sort(b)
 	return slices.Equal(a, b)
+}
+
+// TestKIP848EveryDemoUnderTheConsumerProtocol runs every shipped demo under
+// uniform and range-server with the consumer protocol and checks the same
+// rules on every step (issue 13 item 5: the state rule on every demo).
+func TestKIP848EveryDemoUnderTheConsumerProtocol(t *testing.T) {
+	ran := 0
+	for _, strategy := range []string{"uniform", "range-server"} {
+		if _, err := strategies.Lookup(strategy); err != nil {
+			continue
+		}
+		for _, name := range demo.Names() {
+			data, _ := demo.Get(name)
+			sc, err := model.ParseScenario(name+".yaml", data)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if sc, err = sc.WithStrategy(strategy, "consumer"); err != nil {
+				continue // member assignor lists: not a consumer-protocol group
+			}
+			sim, err := model.Simulate(sc)
+			if err != nil {
+				t.Fatalf("%s under %s: %v", name, strategy, err)
+			}
+			ran++
+			checkKIP848Trace(t.Fatalf, jsonSteps(t, sim), "demo:"+name+" under "+strategy)
+		}
+	}
+	if ran == 0 {
+		t.Skip("no server-side assignor registered")
+	}
 }
