@@ -75,6 +75,9 @@ func (c *client) reset(instance string, topics []string) {
 	c.stalled, c.pollTimedOut, c.findingCoord = false, false, false
 	c.findBackoff = retryBackoffMs
 	c.kip = nil
+	if c.w.modern != nil {
+		c.w.modern.detachedStale = true // its old member, if still held, is no longer its view's
+	}
 	c.changed()
 }
 
@@ -330,9 +333,16 @@ func (c *client) subscribe(topics []string) {
 	}
 	c.topics = topics
 	c.changed()
-	c.w.record(KindSubscriptionChanged, c.id, "", false, fmt.Sprintf("%s changes its subscription from %v to %v.", c.id, old, topics))
+	text := fmt.Sprintf("%s changes its subscription from %v to %v.", c.id, old, topics)
 	if c.w.consumer {
-		c.kipSubscriptionChanged()
+		// subscribe() runs no callback and sends nothing: the new topics
+		// ride the next regular heartbeat (ConsumerHeartbeatRequestManager
+		// sends a changed subscription; AbstractMembershipManager.
+		// onSubscriptionUpdated only joins a member not yet in the group).
+		text = fmt.Sprintf("%s changes its subscription from %v to %v: no callback; its next heartbeat carries it, and it keeps consuming what it owns until the coordinator takes it away.", c.id, old, topics)
+	}
+	c.w.record(KindSubscriptionChanged, c.id, "", false, text)
+	if c.w.consumer {
 		return
 	}
 	c.requestRejoin("its subscription changed")

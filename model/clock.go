@@ -75,6 +75,27 @@ func (c *clock) cancel(e *event) {
 	}
 }
 
+// again schedules e to run (once more) at now+delay, exactly as cancel(e)
+// followed by after(delay, e.routine, e.run) would, without allocating:
+// a timer that is re-armed on every message (the KIP-848 heartbeat) keeps
+// one event for its whole life.
+func (c *clock) again(e *event, delay int64) {
+	if delay < 0 {
+		delay = 0
+	}
+	c.seq++
+	e.at, e.seq = c.now+delay, c.seq
+	if e.index >= 0 && !e.cancelled {
+		heap.Fix(&c.q, e.index)
+		return
+	}
+	e.cancelled = false
+	heap.Push(&c.q, e)
+	if !e.routine {
+		c.nonRoutine++
+	}
+}
+
 // next pops the earliest event and advances the clock to it.
 func (c *clock) next() *event {
 	if len(c.q) == 0 {

@@ -16,13 +16,51 @@ type kipClient struct {
 	joined       bool
 	inflight     bool
 	reconcileDue bool // an assignment arrived while poll() was not running
-	hbTimer      *event
+	// ackDue: the member reconciled (ACKNOWLEDGING) and heartbeats as soon
+	// as no heartbeat is in flight (AbstractMembershipManager.shouldHeartbeatNow).
+	ackDue bool
+	// timerDue: the heartbeat timer expired while a heartbeat was in flight.
+	timerDue bool
+	// lostDue: fenced while poll() was not running, it releases its
+	// partitions (onPartitionsLost, on the application thread) and rejoins
+	// at its next poll().
+	lostDue bool
+	// left counts the times it left the group (a poll timeout): an answer
+	// to a heartbeat sent before is ignored, as onHeartbeatSuccess ignores
+	// answers to a member not in the group.
+	left int
+	// intervalMs is the heartbeat interval the coordinator gave; 0 until its
+	// first answer, as HeartbeatRequestState starts.
+	intervalMs int64
+	// hbTimer is the heartbeat timer: one event, re-armed (clock.again) on
+	// every send, answer and acknowledgement.
+	hbTimer *event
+}
+
+func newKipClient(c *client) *kipClient {
+	k := &kipClient{c: c}
+	inc := c.inc // a kipClient lives one incarnation of its process (reset drops it)
+	k.hbTimer = &event{routine: true, index: -1, run: func() {
+		if c.inc != inc {
+			return
+		}
+		if k.inflight {
+			k.timerDue = true
+			return
+		}
+		c.kipHeartbeat()
+	}}
+	return k
 }
 
 func (k *kipClient) stop() { k.c.w.clock.cancel(k.hbTimer) }
 
+// settled: the member holds what the coordinator last gave it, STABLE, and
+// the coordinator has its subscription. A heartbeat in flight (a routine
+// one, or the acknowledgement of what it holds) cannot change that while
+// the coordinator's side is settled too, so it does not keep the run going.
 func (k *kipClient) settled() bool {
-	return k.joined && !k.inflight && !k.reconcileDue && slices.Equal(k.assigned, k.c.owned) && k.state == MStable &&
+	return k.joined && !k.reconcileDue && k.state == MStable && (sameSlice(k.assigned, k.c.owned) || slices.Equal(k.assigned, k.c.owned)) &&
 		slices.Equal(k.sentTopics, k.c.topics)
 }
 
@@ -36,19 +74,19 @@ func (k *kipClient) pendingView() []TP {
 // kipPoll runs what needs the application thread: joining, reconciling.
 func (c *client) kipPoll() {
 	if c.kip == nil {
-		c.kip = &kipClient{c: c}
+		c.kip = newKipClient(c)
 		c.memberID = c.w.newMemberID(c.id) // KIP-1082: the client makes its own member id
 		c.changed()
 	}
 	k := c.kip
 	if c.pollTimedOut {
 		c.pollTimedOut = false
-		if lost := union(c.owned, c.heldLost); len(lost) > 0 {
-			c.heldLost = nil
-			c.callback(KindPartitionsLost, lost, "it left the group when its poll timed out")
-			c.giveUp(lost)
-		}
+		c.kipLose("it left the group when its poll timed out")
 		k.joined, k.epoch = false, joinEpoch
+	}
+	if k.lostDue {
+		k.lostDue = false
+		c.kipLose("it was fenced")
 	}
 	if k.reconcileDue {
 		c.kipReconcile()
@@ -59,16 +97,25 @@ func (c *client) kipPoll() {
 	}
 }
 
+// kipScheduleHeartbeat sets the heartbeat timer to fire after delay: 0 for
+// a heartbeat now (joining, acknowledging, rejoining after a fence), the
+// interval after a send. A timer that fires while a heartbeat is in flight
+// waits for its answer, as canSendRequest does.
 func (c *client) kipScheduleHeartbeat(delay int64) {
+	c.w.clock.again(c.kip.hbTimer, delay)
+}
+
+// kipResetTimer restarts the heartbeat interval now: Kafka resets the timer
+// when a heartbeat is sent (AbstractHeartbeatRequestManager.makeHeartbeatRequest),
+// so routine heartbeats are an interval apart send to send. With no
+// interval yet (before the first answer) there is nothing to wait for.
+func (c *client) kipResetTimer() {
 	k := c.kip
-	c.w.clock.cancel(k.hbTimer)
-	inc := c.inc
-	k.hbTimer = c.w.clock.after(delay, true, func() {
-		if c.inc == inc {
-			k.hbTimer = nil
-			c.kipHeartbeat()
-		}
-	})
+	if k.intervalMs > 0 {
+		c.kipScheduleHeartbeat(k.intervalMs)
+	} else {
+		c.w.clock.cancel(k.hbTimer)
+	}
 }
 
 // kipHeartbeat sends a ConsumerGroupHeartbeat.
@@ -86,10 +133,16 @@ func (c *client) kipHeartbeat() {
 		req.topics = c.topics
 	}
 	k.inflight = true
-	joining := !k.joined
+	k.ackDue, k.timerDue = false, false
+	c.kipResetTimer()
+	joining, left := !k.joined, k.left
 	c.send(!joining, func() {
 		r, routine := c.w.modern.heartbeat(c, req)
-		c.reply(routine, func() { c.kipResponse(req, r, routine) })
+		c.reply(routine, func() {
+			if k.left == left {
+				c.kipResponse(req, r, routine)
+			}
+		})
 	}, func(e string) {
 		k.inflight = false
 		c.w.record(KindConsumerGroupHeartbeatResponse, c.id, e, false, fmt.Sprintf("%s's heartbeat fails with %s: it looks for the coordinator again.", c.id, e))
@@ -105,12 +158,15 @@ func (c *client) kipResponse(req kRequest, r kResponse, routine bool) {
 	case "FENCED_MEMBER_EPOCH", "UNKNOWN_MEMBER_ID":
 		c.w.record(KindConsumerGroupHeartbeatResponse, c.id, r.err, false, fmt.Sprintf(
 			"The coordinator answers %s with %s: it gives up its partitions as lost and rejoins with epoch 0.", c.id, r.err))
-		if len(c.owned) > 0 {
-			c.callback(KindPartitionsLost, c.owned, "it was fenced")
-			c.giveUp(c.owned)
-		}
 		k.joined, k.epoch, k.assigned, k.state = false, joinEpoch, nil, ""
 		c.setStatus(StatusRejoining)
+		if c.stalled && len(union(c.owned, c.heldLost)) > 0 {
+			// It heartbeats again only once the callback has run
+			// (ConsumerHeartbeatRequestManagerTest.testFencedMemberStopHeartbeatUntilItReleasesAssignmentToRejoin).
+			k.lostDue = true
+			return
+		}
+		c.kipLose("it was fenced")
 		c.kipScheduleHeartbeat(0)
 		return
 	case "UNRELEASED_INSTANCE_ID":
@@ -129,25 +185,52 @@ func (c *client) kipResponse(req kRequest, r kResponse, routine bool) {
 	if req.topics != nil {
 		k.sentTopics = req.topics
 	}
-	changed := !k.joined || k.epoch != r.epoch || !slices.Equal(k.assigned, r.assigned) || k.state != r.memberState
+	// The answer carries an assignment to a full request (a join) or when
+	// the member's assignment changed (GroupMetadataManager.consumerGroupHeartbeat).
+	// After a join the client holds no target (LocalAssignment.NONE), so
+	// even an empty one is reconciled: onPartitionsAssigned([]), then an
+	// acknowledging heartbeat (ConsumerMembershipManagerTest.
+	// testMemberJoiningCallsRebalanceListenerWhenReceivingEmptyAssignment).
+	full := req.epoch == joinEpoch
+	news := full || !slices.Equal(k.assigned, r.assigned)
+	changed := !k.joined || k.epoch != r.epoch || news || k.state != r.memberState
 	k.joined, k.epoch, k.state = true, r.epoch, r.memberState
 	k.assigned = r.assigned
 	c.changed()
 	c.w.record(KindConsumerGroupHeartbeatResponse, c.id, "NONE", routine && !changed, fmt.Sprintf(
 		"The coordinator answers %s: member epoch %d, %s, assignment %s.", c.id, r.epoch, r.memberState, fmtTPs(r.assigned)))
-	if !slices.Equal(k.assigned, c.owned) {
+	if hb := c.w.sc.HeartbeatIntervalMs; k.intervalMs != hb {
+		// The first answer sets the interval and restarts the timer from
+		// now (HeartbeatRequestState.updateHeartbeatIntervalMs).
+		k.intervalMs = hb
+		c.kipResetTimer()
+	}
+	switch {
+	case news && (full || !slices.Equal(k.assigned, c.owned)):
 		k.reconcileDue = true
 		if !c.stalled {
 			c.kipReconcile()
 			return
 		}
+	case news:
+		// A new assignment that is what it already holds: acknowledged
+		// without callbacks (AbstractMembershipManager.maybeReconcile).
+		k.ackDue = true
 	}
 	c.setStatus(c.kipStatus())
-	next := c.w.sc.HeartbeatIntervalMs
-	if !slices.Equal(k.sentTopics, c.topics) {
-		next = 0 // a subscription change goes out at once
+	if k.ackDue || k.timerDue {
+		c.kipScheduleHeartbeat(0)
 	}
-	c.kipScheduleHeartbeat(next)
+}
+
+// kipLose gives up everything it holds, a zombie's partitions the
+// coordinator already took away included, with onPartitionsLost.
+func (c *client) kipLose(why string) {
+	if lost := union(c.owned, c.heldLost); len(lost) > 0 {
+		c.heldLost = nil
+		c.callback(KindPartitionsLost, lost, why)
+		c.giveUp(lost)
+	}
 }
 
 // kipReconcile revokes first, then assigns, then acknowledges at once with
@@ -167,7 +250,10 @@ func (c *client) kipReconcile() {
 	c.revoking = nil
 	c.setStatus(c.kipStatus())
 	c.callback(KindPartitionsAssigned, added, "")
-	c.kipScheduleHeartbeat(0)
+	k.ackDue = true
+	if !k.inflight {
+		c.kipScheduleHeartbeat(0)
+	}
 }
 
 func (c *client) kipStatus() MemberStatus {
@@ -180,17 +266,6 @@ func (c *client) kipStatus() MemberStatus {
 		return StatusActive
 	default:
 		return StatusRejoining
-	}
-}
-
-func (c *client) kipSubscriptionChanged() {
-	if c.kip != nil && c.kip.joined {
-		gone := minus(c.owned, onTopics(c.owned, c.topics))
-		if len(gone) > 0 && !c.stalled {
-			c.callback(KindPartitionsRevoked, gone, "they belong to topics it no longer subscribes to")
-			c.giveUp(gone)
-		}
-		c.kipScheduleHeartbeat(0)
 	}
 }
 
@@ -211,6 +286,7 @@ func (c *client) kipPollExpired() {
 		c.id, c.w.sc.MaxPollIntervalMs, epoch))
 	c.w.clock.cancel(k.hbTimer)
 	k.inflight, k.reconcileDue, k.assigned, k.state = false, false, nil, ""
+	k.left++
 	c.kipSendLeave(epoch)
 	k.joined = false
 }

@@ -16,21 +16,30 @@ const (
 
 // consumerGroup is the coordinator's side of a KIP-848 group.
 type consumerGroup struct {
-	w           *world
-	state       GroupState
-	groupEpoch  int32
-	assignEpoch int32
-	members     map[string]*kMember
-	order       []string          // member ids in join order
-	instances   map[string]string // group.instance.id -> member id
-	target      map[string][]TP   // member id -> target assignment
-	owner       map[TP]string     // partition -> member that holds it (assigned or revoking)
-	metaStale   bool              // partition counts changed since the last heartbeat
+	w *world
+	// shown is the group state the last step showed: the state is derived
+	// (derive) at every step, and a GroupStateChanged step tells of a change
+	// no other step showed.
+	shown       GroupState
+	reconciledN int // members STABLE at the assignment epoch (kMember.countedAt)
+	// detached: members no client view shows (see detachedMembers), rebuilt
+	// when detachedStale.
+	detached      []awayMember
+	detachedStale bool
+	groupEpoch    int32
+	assignEpoch   int32
+	members       map[string]*kMember
+	order         []*kMember        // the members in join order
+	instances     map[string]string // group.instance.id -> member id
+	target        map[string][]TP   // member id -> target assignment
+	owner         ownerIndex        // partition -> member that holds it (assigned or revoking)
+	metaStale     bool              // partition counts changed since the last heartbeat
 	// filterTargets: a subscription or partition count changed, so old
 	// targets may name partitions the assignor must not see as owned.
 	filterTargets bool
 	input         []strategies.Member // computeTarget's input, reused between runs
 	prevs         [][]TP              // computeTarget's: each member's current target, by input index
+	missing       []int               // computeTarget's: input indexes of members g.target does not map
 	seen          []bool              // runAssignor's: members the assignor gave partitions
 	partTexts     map[string]partText // client -> its last "client target" text
 }
@@ -44,26 +53,100 @@ type kMember struct {
 	assigned, revoking   []TP
 	session, revokeTimer *event
 	version              int // bumps on every change the member's heartbeat answer shows
+	// countedAt is the assignment epoch at which the member was counted in
+	// reconciledN (STABLE at that epoch, isReconciledTo), or -1. A new
+	// assignment epoch finds no member at it yet, so it uncounts them all
+	// at once.
+	countedAt int32
+}
+
+// awayMember is a member the coordinator holds that no client view shows:
+// the old member of a process that restarted before its session expired
+// (a dynamic one, or a static one away at epoch -2 or crashed). Traces list
+// it by member id.
+type awayMember struct {
+	id    string
+	epoch int32
+	state MemberState
 }
 
 func newConsumerGroup(w *world) *consumerGroup {
-	return &consumerGroup{w: w, state: KEmpty, members: map[string]*kMember{}, instances: map[string]string{},
-		target: map[string][]TP{}, owner: map[TP]string{}}
+	return &consumerGroup{w: w, shown: KEmpty, members: map[string]*kMember{}, instances: map[string]string{},
+		target: map[string][]TP{}}
 }
 
 // fillSnap shares the target map: it is replaced, never changed, once
-// published. Member epochs travel in the members' views.
+// published. Member epochs travel in the members' views, but for the
+// detached members no view shows.
 func (g *consumerGroup) fillSnap(s *groupSnap) {
-	s.state, s.generation, s.assignEpoch = g.state, g.groupEpoch, g.assignEpoch
+	g.shown = g.derive()
+	s.state, s.generation, s.assignEpoch = g.shown, g.groupEpoch, g.assignEpoch
 	s.target = g.target
+	s.away = g.detachedMembers()
+}
+
+// derive is the group state by Kafka's rule (ConsumerGroup.maybeUpdateGroupState):
+// EMPTY with no members, ASSIGNING while the group epoch is ahead of the
+// assignment epoch, RECONCILING while a member is not STABLE at the
+// assignment epoch, else STABLE. Kafka derives it on every change, so every
+// step shows it, the steps between a bump and its target too.
+func (g *consumerGroup) derive() GroupState {
+	switch {
+	case len(g.members) == 0:
+		return KEmpty
+	case g.groupEpoch > g.assignEpoch:
+		return KAssigning
+	case g.reconciledN < len(g.members):
+		return KReconciling
+	}
+	return KStable
+}
+
+// noteReconciled keeps m's part of reconciledN right.
+func (g *consumerGroup) noteReconciled(m *kMember) {
+	r := m.state == MStable && m.epoch == g.assignEpoch
+	switch counted := m.countedAt == g.assignEpoch; {
+	case r && !counted:
+		m.countedAt = g.assignEpoch
+		g.reconciledN++
+	case !r && counted:
+		m.countedAt = -1
+		g.reconciledN--
+	}
 }
 
 // touch notes a change to a member that its view (epoch, state) shows.
 func (g *consumerGroup) touch(m *kMember) {
 	m.version++
-	if c := g.w.byID[m.client]; c != nil && c.memberID == m.id {
-		c.changed()
+	g.noteReconciled(m)
+	if g.attached(m) {
+		g.w.byID[m.client].changed()
+	} else {
+		g.detachedStale = true // also when it was, and is being removed
 	}
+}
+
+// attached: the member's client shows it in its view (client.view).
+func (g *consumerGroup) attached(m *kMember) bool {
+	c := g.w.byID[m.client]
+	return c != nil && c.kip != nil && c.memberID == m.id
+}
+
+// detachedMembers lists, in join order, the members no client view shows.
+// The list is replaced, never changed, once published.
+func (g *consumerGroup) detachedMembers() []awayMember {
+	if !g.detachedStale {
+		return g.detached
+	}
+	g.detachedStale = false
+	var out []awayMember
+	for _, m := range g.order {
+		if !g.attached(m) {
+			out = append(out, awayMember{id: m.id, epoch: m.epoch, state: m.state})
+		}
+	}
+	g.detached = out
+	return out
 }
 
 // setTarget replaces one member's target, copying the map (snapshots share it).
@@ -91,39 +174,24 @@ func (g *consumerGroup) displayName(id string) string {
 }
 
 func (g *consumerGroup) settled() bool {
-	if (g.state != KStable && g.state != KEmpty) || (g.metaStale && len(g.members) > 0) {
+	if st := g.derive(); (st != KStable && st != KEmpty) || (g.metaStale && len(g.members) > 0) {
 		return false
 	}
-	for _, id := range g.order {
-		m := g.members[id]
+	for _, m := range g.order {
 		c := g.w.byID[m.client]
-		if c == nil || !c.running || c.memberID != id || m.epoch != g.assignEpoch || m.state != MStable {
+		if c == nil || !c.running || c.memberID != m.id || m.epoch != g.assignEpoch || m.state != MStable {
 			return false
 		}
 	}
 	return true
 }
 
-// updateState derives the group state (maybeUpdateGroupState).
+// updateState tells of a change of the group state that the last step did
+// not show (a member's reconciliation moved it).
 func (g *consumerGroup) updateState() {
-	old := g.state
-	switch {
-	case len(g.members) == 0:
-		g.state = KEmpty
-	case g.groupEpoch > g.assignEpoch:
-		g.state = KAssigning
-	default:
-		g.state = KStable
-		for _, m := range g.members {
-			if m.epoch != g.assignEpoch || m.state != MStable {
-				g.state = KReconciling
-				break
-			}
-		}
-	}
-	if old != g.state {
+	if st := g.derive(); st != g.shown {
 		g.w.record(KindGroupStateChanged, "", "", false, fmt.Sprintf("The group goes from %s to %s (group epoch %d, assignment epoch %d).",
-			old, g.state, g.groupEpoch, g.assignEpoch))
+			g.shown, st, g.groupEpoch, g.assignEpoch))
 	}
 }
 
@@ -134,7 +202,8 @@ func (g *consumerGroup) bumpEpoch(why string) {
 
 func (g *consumerGroup) add(m *kMember) {
 	g.members[m.id] = m
-	g.order = append(g.order, m.id)
+	m.countedAt = -1
+	g.order = append(g.order, m)
 	if m.instance != "" {
 		g.instances[m.instance] = m.id
 	}
@@ -152,13 +221,13 @@ func (g *consumerGroup) remove(id string) {
 	g.w.orphan(m.client, id)
 	g.setHeld(m, nil, nil)
 	m.epoch = leaveEpoch
-	g.touch(m)
+	g.touch(m) // uncounts it: its epoch is -1
 	delete(g.members, id)
 	if _, ok := g.target[id]; ok {
 		g.setTarget(id, nil)
 	}
 	for i, x := range g.order {
-		if x == id {
+		if x == m {
 			g.order = append(g.order[:i:i], g.order[i+1:]...)
 			break
 		}
@@ -171,17 +240,17 @@ func (g *consumerGroup) remove(id string) {
 // setHeld changes what a member holds, keeping the owner index right.
 func (g *consumerGroup) setHeld(m *kMember, assigned, revoking []TP) {
 	for _, tp := range m.assigned {
-		delete(g.owner, tp)
+		g.owner.set(tp, "")
 	}
 	for _, tp := range m.revoking {
-		delete(g.owner, tp)
+		g.owner.set(tp, "")
 	}
 	m.assigned, m.revoking = assigned, revoking
 	for _, tp := range assigned {
-		g.owner[tp] = m.id
+		g.owner.set(tp, m.id)
 	}
 	for _, tp := range revoking {
-		g.owner[tp] = m.id
+		g.owner.set(tp, m.id)
 	}
 }
 
@@ -220,22 +289,33 @@ func (g *consumerGroup) computeTarget() {
 	if g.groupEpoch <= g.assignEpoch {
 		return
 	}
-	members, prevs := g.input[:0], g.prevs[:0]
-	known := 0 // members g.target maps
-	for _, id := range g.order {
-		m := g.members[id]
+	prevs, missing := g.prevs[:0], g.missing[:0]
+	members := slices.Grow(g.input[:0], len(g.order))[:len(g.order)]
+	for i, m := range g.order {
+		id := m.id
 		owned, ok := g.target[id]
-		if ok {
-			known++
+		if !ok {
+			missing = append(missing, i)
 		}
 		prevs = append(prevs, owned)
 		if g.filterTargets {
 			owned = g.w.existing(onTopics(owned, m.topics))
 		}
-		members = append(members, strategies.Member{ID: id, InstanceID: m.instance, Topics: m.topics,
-			Owned: owned, Generation: g.assignEpoch})
+		// The input of the last run mostly holds the same members in the
+		// same places: only what changed is written.
+		in := &members[i]
+		if in.ID != id {
+			*in = strategies.Member{ID: id, InstanceID: m.instance}
+		}
+		if !sameStrings(in.Topics, m.topics) {
+			in.Topics = m.topics
+		}
+		if !sameSlice(in.Owned, owned) {
+			in.Owned = owned
+		}
+		in.Generation = g.assignEpoch
 	}
-	g.input, g.prevs = members, prevs
+	g.input, g.prevs, g.missing = members, prevs, missing
 	grp := strategies.Group{Topics: g.w.subscribedTopics(members), Members: members}
 	// Targets only ever name partitions of subscribed topics (the assignor
 	// made them, partitions never go away, and a subscription or partition
@@ -248,14 +328,17 @@ func (g *consumerGroup) computeTarget() {
 			return
 		}
 	}
-	target := g.runAssignor(grp, prevs, known == len(g.order) && len(g.target) == known)
+	// Every key of g.target is a member when g.target maps all members but
+	// the missing ones (member ids are unique).
+	target := g.runAssignor(grp, prevs, missing, len(g.target) == len(g.order)-len(missing))
 	parts := make([]string, 0, min(len(g.order), maxListed+1))
-	for _, id := range g.order[:min(len(g.order), maxListed+1)] {
-		parts = append(parts, g.partText(g.members[id].client, target[id]))
+	for _, m := range g.order[:min(len(g.order), maxListed+1)] {
+		parts = append(parts, g.partText(m.client, target[m.id]))
 	}
 	g.target = target
 	g.filterTargets = false
 	g.assignEpoch = g.groupEpoch
+	g.reconciledN = 0 // member epochs never run ahead of the assignment epoch
 	text := fmt.Sprintf("The coordinator runs the %s assignor for epoch %d: target %s.", g.w.assignor.KafkaName(), g.assignEpoch, summarize(parts))
 	if len(members) == 0 {
 		text = fmt.Sprintf("The group has no members: the target assignment for epoch %d is empty.", g.assignEpoch)
@@ -265,16 +348,23 @@ func (g *consumerGroup) computeTarget() {
 
 // reconcile is CurrentAssignmentBuilder: move the member towards its target.
 func (g *consumerGroup) reconcile(m *kMember, owned []TP) {
-	if m.state == MUnrevoked && len(intersect(owned, m.revoking)) > 0 {
-		return // still owns partitions it must revoke
-	}
 	if m.state == MStable && m.epoch == g.assignEpoch {
 		return
+	}
+	// The epoch a member that must revoke stays at: its own, or, once it
+	// has revoked what it had to, the next one (CurrentAssignmentBuilder.build).
+	revokeEpoch := m.epoch
+	if m.state == MUnrevoked {
+		if len(intersect(owned, m.revoking)) > 0 {
+			return // still owns partitions it must revoke
+		}
+		revokeEpoch = m.epoch + 1
 	}
 	oldEpoch, oldState, oldAssigned, oldRevoking := m.epoch, m.state, m.assigned, m.revoking
 	defer func() {
 		if oldEpoch != m.epoch || oldState != m.state || !slices.Equal(oldAssigned, m.assigned) || !slices.Equal(oldRevoking, m.revoking) {
 			g.touch(m)
+			g.revokeTimeout(m)
 		}
 	}()
 	target := g.target[m.id]
@@ -285,17 +375,19 @@ func (g *consumerGroup) reconcile(m *kMember, owned []TP) {
 	revoke := minus(m.assigned, kept)
 	var free, unreleased []TP
 	for _, tp := range minus(target, kept) {
-		if o, held := g.owner[tp]; held && o != m.id {
+		if o := g.owner.get(tp); o != "" && o != m.id {
 			unreleased = append(unreleased, tp)
 		} else {
 			free = append(free, tp)
 		}
 	}
+	// Every branch moves the epoch with updateMemberEpoch, which keeps the
+	// one before as the previous epoch.
 	switch {
 	case len(revoke) > 0 && len(intersect(owned, revoke)) > 0:
 		g.setHeld(m, kept, revoke)
+		m.prevEpoch, m.epoch = m.epoch, revokeEpoch
 		m.state = MUnrevoked
-		g.startRevokeTimer(m)
 	case len(free) > 0 || len(unreleased) > 0:
 		g.setHeld(m, union(kept, free), nil)
 		m.prevEpoch, m.epoch = m.epoch, g.assignEpoch
@@ -308,44 +400,57 @@ func (g *consumerGroup) reconcile(m *kMember, owned []TP) {
 		m.prevEpoch, m.epoch = m.epoch, g.assignEpoch
 		m.state = MStable
 	}
-	if m.state != MUnrevoked {
-		g.w.clock.cancel(m.revokeTimer)
-		m.revokeTimer = nil
+}
+
+// revokeTimeout follows a member's change: one that must revoke gets (a
+// fresh) rebalance timeout, max.poll.interval.ms; any other loses it
+// (GroupMetadataManager.maybeReconcile).
+func (g *consumerGroup) revokeTimeout(m *kMember) {
+	g.w.clock.cancel(m.revokeTimer)
+	m.revokeTimer = nil
+	if m.state == MUnrevoked {
+		g.scheduleRevokeTimeout(m)
 	}
 }
 
-// startRevokeTimer: a member must revoke within the rebalance timeout
-// (max.poll.interval.ms) or be fenced.
-func (g *consumerGroup) startRevokeTimer(m *kMember) {
-	if m.revokeTimer != nil {
-		return
-	}
-	id := m.id
+// scheduleRevokeTimeout: a member still at this epoch when its rebalance
+// timeout runs out did not revoke, and is fenced
+// (GroupMetadataManager.scheduleConsumerGroupRebalanceTimeout).
+func (g *consumerGroup) scheduleRevokeTimeout(m *kMember) {
+	id, epoch := m.id, m.epoch
 	m.revokeTimer = g.w.clock.after(g.w.sc.MaxPollIntervalMs, false, func() {
 		mm := g.members[id]
-		if mm == nil || mm.state != MUnrevoked {
+		if mm == nil || mm.epoch != epoch {
 			return
 		}
 		mm.revokeTimer = nil
 		g.w.record(KindMemberRemoved, mm.client, "", false, fmt.Sprintf(
-			"%s did not revoke %s within the rebalance timeout (%d ms): the coordinator fences it.", mm.client, fmtTPs(mm.revoking), g.w.sc.MaxPollIntervalMs))
-		g.fence(id, fmt.Sprintf("%s was fenced for not revoking", mm.client))
+			"%s did not revoke %s within the rebalance timeout (%d ms, its max.poll.interval.ms): the coordinator fences it.",
+			g.displayName(id), fmtTPs(mm.revoking), g.w.sc.MaxPollIntervalMs))
+		g.fence(id, fmt.Sprintf("%s was fenced for not revoking in time", g.displayName(id)))
 	})
 }
 
 // moved: a consumer group is rebuilt from its records on the new
 // coordinator exactly as it was (every change was written), timers restart.
 func (g *consumerGroup) moved(from, to int) {
-	for _, id := range g.order {
-		g.w.clock.cancel(g.members[id].session)
+	for _, m := range g.order {
+		g.w.clock.cancel(m.session)
+		g.w.clock.cancel(m.revokeTimer)
+		m.revokeTimer = nil
 	}
 	if to < 0 {
 		g.w.record(KindCoordinatorMoved, "", "", false, fmt.Sprintf(
 			"Broker %d unloads %s; no broker leads partition %d now.", from, g.w.sc.GroupID, g.w.cluster.groupPartition))
 		return
 	}
-	for _, id := range g.order {
-		g.touchSession(g.members[id])
+	for _, m := range g.order {
+		// GroupMetadataManager.onLoaded: sessions, and rebalance timeouts
+		// of the members that must revoke, start again.
+		g.touchSession(m)
+		if m.state == MUnrevoked {
+			g.scheduleRevokeTimeout(m)
+		}
 	}
 	g.w.record(KindCoordinatorMoved, "", "", false, fmt.Sprintf(
 		"Broker %d becomes the coordinator of %s and replays its records: epochs, targets and assignments come back unchanged. Members rediscover it with FindCoordinator.",

@@ -66,6 +66,9 @@ func (g *consumerGroup) heartbeat(c *client, req kRequest) (kResponse, bool) {
 }
 
 func (g *consumerGroup) requestText(c *client, req kRequest) string {
+	if req.topics != nil { // a changed subscription rides a heartbeat
+		return fmt.Sprintf("%s sends ConsumerGroupHeartbeat (epoch %d, owns %s, subscribing to %v).", c.id, req.epoch, fmtTPs(req.owned), req.topics)
+	}
 	return fmt.Sprintf("%s sends ConsumerGroupHeartbeat (epoch %d, owns %s).", c.id, req.epoch, fmtTPs(req.owned))
 }
 
@@ -81,9 +84,12 @@ func (g *consumerGroup) join(c *client, req kRequest) (kResponse, bool) {
 			}
 			g.w.record(KindConsumerGroupHeartbeatRequest, c.id, "", false, fmt.Sprintf(
 				"%s rejoins with group.instance.id %s (epoch 0): it takes over %s's slot, assignment and target, with no new group epoch.", c.id, req.instance, old))
+			// A copy under the new member id, at epoch 0
+			// (getOrMaybeSubscribeStaticConsumerGroupMember); its
+			// reconciliation brings it to the target epoch.
 			nm := *om
 			nm.id, nm.client, nm.session, nm.revokeTimer = req.memberID, c.id, nil, nil
-			nm.epoch = om.prevEpoch
+			nm.epoch, nm.prevEpoch = joinEpoch, joinEpoch
 			assigned, revoking := om.assigned, om.revoking
 			target := g.target[old]
 			g.remove(old)
@@ -120,7 +126,13 @@ func (g *consumerGroup) leave(c *client, req kRequest) kResponse {
 	if req.epoch == staticLeaveEpoch {
 		g.w.record(KindConsumerGroupHeartbeatRequest, c.id, "", false, fmt.Sprintf(
 			"%s leaves temporarily (epoch -2, static): the coordinator keeps its slot and assignment until its session expires.", c.id))
-		m.prevEpoch, m.epoch = m.epoch, staticLeaveEpoch
+		// consumerGroupStaticMemberGroupLeave: epoch -2 and no partitions
+		// pending revocation, so whoever waits for them gets them. Its
+		// rebalance timeout can no longer fence it (the epoch moved on).
+		m.epoch = staticLeaveEpoch
+		g.setHeld(m, m.assigned, nil)
+		g.w.clock.cancel(m.revokeTimer)
+		m.revokeTimer = nil
 		g.touch(m)
 		g.updateState()
 		return kResponse{err: "NONE", epoch: staticLeaveEpoch}

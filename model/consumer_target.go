@@ -92,26 +92,30 @@ func fmtShort(tps []TP) string {
 // unchanged target's slice. An assignor that can hand out its result member
 // by member (uniform) is asked to, and says which members keep their
 // target: converting and comparing a thousand members' Assignment maps cost
-// more than computing them (issue 3). When the members are the ones
-// g.target already maps (sameKeys), the new map starts as its copy and only
-// changed targets are written.
-func (g *consumerGroup) runAssignor(grp strategies.Group, prevs [][]TP, sameKeys bool) map[string][]TP {
+// more than computing them (issue 3). When every key of g.target is still a
+// member (ownKeys), the new map starts as its copy (cheaper than a thousand
+// inserts), with the members it does not map (missing: new joiners) added,
+// and only changed targets are written.
+func (g *consumerGroup) runAssignor(grp strategies.Group, prevs [][]TP, missing []int, ownKeys bool) map[string][]TP {
 	each, ok := g.w.assignor.(strategies.EachAssigner)
 	if !ok {
 		target := make(map[string][]TP, len(g.order))
 		res := g.w.assignor.Assign(grp, nil)
-		for i, id := range g.order {
-			target[id] = sameOrNew(res.Assignment[id], prevs[i])
+		for i, m := range g.order {
+			target[m.id] = sameOrNew(res.Assignment[m.id], prevs[i])
 		}
 		return target
 	}
 	var target map[string][]TP
-	if sameKeys {
+	if ownKeys {
 		target = maps.Clone(g.target)
+		for _, i := range missing {
+			target[g.order[i].id] = nil
+		}
 	} else {
 		target = make(map[string][]TP, len(g.order))
-		for i, id := range g.order {
-			target[id] = prevs[i]
+		for i, m := range g.order {
+			target[m.id] = prevs[i]
 		}
 	}
 	seen := g.seen[:0]
@@ -123,22 +127,22 @@ func (g *consumerGroup) runAssignor(grp strategies.Group, prevs [][]TP, sameKeys
 		// that target without the partitions of topics it left.
 		seen[m] = true
 		if owned := grp.Members[m].Owned; !sameSlice(owned, prevs[m]) {
-			target[g.order[m]] = slices.Clip(owned)
+			target[g.order[m].id] = slices.Clip(owned)
 		}
 	}, func(m int, topic string, ps []int32) {
 		if m != b.member {
 			b.flush(target)
 			seen[m] = true
-			b = targetBuilder{member: m, id: g.order[m]}
+			b = targetBuilder{member: m, id: g.order[m].id}
 		}
 		b.add(topic, ps)
 	})
 	b.flush(target)
 	// A member the assignor gives nothing gets nil, or keeps its empty
 	// target, as sameOrNew would.
-	for i, id := range g.order {
+	for i, m := range g.order {
 		if !seen[i] && len(prevs[i]) > 0 {
-			target[id] = nil
+			target[m.id] = nil
 		}
 	}
 	return target
@@ -166,6 +170,11 @@ func (b *targetBuilder) flush(target map[string][]TP) {
 	if b.member >= 0 {
 		target[b.id] = slices.Clip(b.built)
 	}
+}
+
+// sameStrings: a and b are the very same list.
+func sameStrings(a, b []string) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // sameSlice: a and b are the very same list.

@@ -60,16 +60,43 @@
 //     becomes a follower (preferred-leader elections are not simulated)
 //     unless it was a leaderless partition's last in-sync replica (unclean
 //     election is off, as by default).
-//   - KIP-848 epochs: a heartbeat that bumps the group epoch and computes
-//     the new target is shown as two steps (the bump, then
-//     AssignmentComputed), but Kafka writes both in one batch of records, so
-//     group_state stays the state the group had until the target is in: no
-//     one can observe ASSIGNING in between. A fenced or leaving member bumps
-//     the epoch alone (consumerGroupFenceMember); the target waits for the
-//     next heartbeat, and the group shows ASSIGNING until then. Every bump
-//     runs the assignor, as in Kafka 4.0 (assignment batching,
-//     group.consumer.assignment.interval.ms from KAFKA-20291 in 2026 for
-//     Kafka 4.3, is not modelled).
+//   - KIP-848 epochs and states: Kafka handles a heartbeat in one batch of
+//     records, so no one observes its middle; kviz shows it as steps (the
+//     group-epoch bump, AssignmentComputed, the member's reconciliation)
+//     and labels every step with the state Kafka's rule gives for what the
+//     step shows (ConsumerGroup.maybeUpdateGroupState: EMPTY, ASSIGNING
+//     while the group epoch is ahead of the assignment epoch, RECONCILING
+//     while a member is not STABLE at it, STABLE), so a bump shows ASSIGNING
+//     and a fresh target RECONCILING until the member catches up. A
+//     GroupStateChanged step tells only of a change no other step showed. A
+//     fenced or leaving member bumps the epoch alone (consumerGroupFenceMember);
+//     the target waits for the next heartbeat, and the group is ASSIGNING
+//     until then. Every bump runs the assignor, as in Kafka 4.0 (assignment
+//     batching, group.consumer.assignment.interval.ms from KAFKA-20291 in
+//     2026 for Kafka 4.3, is not modelled).
+//   - KIP-848 trace: JSONL under the consumer protocol carries
+//     assignment_epoch, member_epochs, member_states and target, so a step's
+//     group state follows from the step alone. Members are keyed by client
+//     id; a member the coordinator still holds after its process restarted
+//     (a dynamic consumer's old self until its session expires, a static one
+//     away at epoch -2 or crashed until it is replaced or expires) is keyed
+//     by its member id, the same in all three maps.
+//   - KIP-848 client: heartbeats are an interval apart send to send (the
+//     timer restarts when one is sent); the interval starts at 0 and the
+//     first answer sets it, so the first routine heartbeat after a process
+//     joins comes an interval after that answer. A member heartbeats early
+//     only to join, to acknowledge a reconciliation (also of an empty first
+//     assignment: onPartitionsAssigned([]) runs) and to leave. subscribe()
+//     runs no callback: the new subscription rides the next regular
+//     heartbeat, and the member consumes what it owns until the coordinator's
+//     answer takes it away. Callbacks run at once unless poll() is stalled,
+//     then at the next poll (kviz runs them inside the step that triggers
+//     them; Kafka runs them whenever the application next polls).
+//   - KIP-848 rebalance timeout: a member asked to revoke is fenced if it is
+//     still at that epoch max.poll.interval.ms later (the rebalance timeout
+//     it sent at its join; one value per scenario here); a static member
+//     leaving with epoch -2 drops what it had to revoke, so nothing fences
+//     it for that.
 //   - Quiet: a run ends when the timeline is done and only routine heartbeats
 //     remain, or when no broker can coordinate the group.
 //   - Rebalances and outages (Sim.Rebalances, Sim.Outages): a classic

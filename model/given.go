@@ -70,7 +70,10 @@ func (c *client) startGiven(gen int32, owned []TP) {
 	c.owned = owned
 	c.assignTopicGen = c.w.topicGen
 	if c.w.consumer {
-		c.kip = &kipClient{c: c, epoch: gen, state: MStable, assigned: owned, sentTopics: c.topics, joined: true}
+		k := newKipClient(c)
+		k.epoch, k.state, k.assigned, k.sentTopics, k.joined = gen, MStable, owned, c.topics, true
+		k.intervalMs = c.w.sc.HeartbeatIntervalMs // an answer gave it long ago
+		c.kip = k
 		c.setStatus(c.kipStatus())
 		c.kipScheduleHeartbeat(c.w.sc.HeartbeatIntervalMs)
 		return
@@ -119,8 +122,5 @@ func (g *consumerGroup) startGiven(gen int32, clients []*client) {
 		target[m.id] = c.owned
 		g.touchSession(m)
 	}
-	g.target = target
-	if len(clients) > 0 {
-		g.state = KStable
-	}
+	g.target = target // the state, STABLE with members, follows (derive)
 }

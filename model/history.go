@@ -43,6 +43,7 @@ type groupSnap struct {
 	topics      []TopicView
 	brokers     []BrokerView
 	target      map[string][]TP // consumer protocol: member id -> target (shared, never changed)
+	away        []awayMember    // consumer protocol: members no client view shows (shared, never changed)
 }
 
 func newHistory(w *world) *history {
@@ -100,7 +101,11 @@ func (h *history) snapshot() *snapshot {
 func sameGroupSnap(a, b groupSnap) bool {
 	return a.state == b.state && a.generation == b.generation && a.assignEpoch == b.assignEpoch &&
 		a.leader == b.leader && sameTopics(a.topics, b.topics) && sameBrokers(a.brokers, b.brokers) &&
-		sameTargets(a.target, b.target)
+		sameTargets(a.target, b.target) && sameAway(a.away, b.away)
+}
+
+func sameAway(a, b []awayMember) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 func sameTopics(a, b []TopicView) bool {

@@ -125,7 +125,7 @@ func TestStepLineAgreesWithStep(t *testing.T) {
 		sim := simDemo(t, name)
 		for i := -1; i <= sim.Len(); i++ {
 			line, st := sim.StepLine(i), sim.Step(i)
-			st.Owned, st.MemberEpochs, st.Target, st.Lag = nil, nil, nil, nil
+			st.Owned, st.MemberEpochs, st.MemberStates, st.Target, st.Lag = nil, nil, nil, nil, nil
 			if !reflect.DeepEqual(line, st) {
 				t.Fatalf("%s step %d: StepLine %+v, Step %+v", name, i, line, st)
 			}

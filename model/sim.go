@@ -58,8 +58,10 @@ func (s *Sim) Step(i int) Step {
 	if st.consumer {
 		epochs, targets := consumerSets(sn)
 		st.MemberEpochs = make(map[string]int32, len(epochs))
+		st.MemberStates = make(map[string]MemberState, len(epochs))
 		for _, e := range epochs {
 			st.MemberEpochs[e.name] = e.epoch
+			st.MemberStates[e.name] = e.state
 		}
 		st.Target = setsAsMaps(targets)
 	}
@@ -80,7 +82,7 @@ func (s *Sim) StepLine(i int) Step {
 	r := s.steps[i]
 	g := r.snap.g
 	return Step{Index: i, TimeMs: r.at, Kind: r.kind, Member: r.member, Text: r.text, GroupState: g.state,
-		Generation: g.generation, Leader: g.leader, Error: r.errName, Routine: r.routine,
+		Generation: g.generation, AssignmentEpoch: g.assignEpoch, Leader: g.leader, Error: r.errName, Routine: r.routine,
 		consumer: isConsumer(s.sc)}
 }
 
@@ -183,22 +185,30 @@ func setsAsMaps(sets []memberSet) map[string]map[string][]int32 {
 	return out
 }
 
+// memberEpoch is one member's epoch and reconciliation state, by name.
 type memberEpoch struct {
 	name  string
 	epoch int32
+	state MemberState
 }
 
-// consumerSets is member_epochs and target, by name: the client id (a
-// restarted dynamic consumer's old member, still in the group, by its member
-// id).
+// consumerSets is member_epochs (with member_states) and target, by name:
+// the client id, or, for a member the coordinator still holds though its
+// process has since restarted (a dynamic consumer's old self, a static one
+// away at epoch -2 or crashed, until it is replaced or its session
+// expires), its member id. Both lists name every member the same way, so a
+// member in target is in member_epochs under the same key.
 func consumerSets(sn *snapshot) ([]memberEpoch, []memberSet) {
 	var epochs []memberEpoch
 	names := make(map[string]string, sn.members.len())
 	for _, m := range sn.members.all() {
 		if m.InGroup {
 			names[m.MemberID] = m.ID
-			epochs = append(epochs, memberEpoch{m.ID, m.MemberEpoch})
+			epochs = append(epochs, memberEpoch{m.ID, m.MemberEpoch, m.MemberState})
 		}
+	}
+	for _, a := range sn.g.away {
+		epochs = append(epochs, memberEpoch{a.id, a.epoch, a.state})
 	}
 	slices.SortStableFunc(epochs, func(a, b memberEpoch) int { return strings.Compare(a.name, b.name) })
 	epochs = lastOfEach(epochs, func(e memberEpoch) string { return e.name })

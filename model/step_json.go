@@ -7,25 +7,31 @@ import (
 )
 
 // MarshalJSON writes a step as `kviz simulate --format jsonl` documents it:
-// member_epochs and target appear under the consumer protocol only, and
-// always there (an empty group has {}), so scripts can rely on them.
+// assignment_epoch, member_epochs, member_states and target appear under the
+// consumer protocol only, and always there (an empty group has {}), so
+// scripts can rely on them.
 func (s Step) MarshalJSON() ([]byte, error) {
 	type plain Step // no methods: no recursion
 	if !s.consumer {
 		return json.Marshal(plain(s))
 	}
-	epochs, target := s.MemberEpochs, s.Target
+	epochs, states, target := s.MemberEpochs, s.MemberStates, s.Target
 	if epochs == nil {
 		epochs = map[string]int32{}
+	}
+	if states == nil {
+		states = map[string]MemberState{}
 	}
 	if target == nil {
 		target = map[string]map[string][]int32{}
 	}
 	return json.Marshal(struct {
 		plain
-		MemberEpochs map[string]int32              `json:"member_epochs"`
-		Target       map[string]map[string][]int32 `json:"target"`
-	}{plain(s), epochs, target})
+		AssignmentEpoch int32                         `json:"assignment_epoch"`
+		MemberEpochs    map[string]int32              `json:"member_epochs"`
+		MemberStates    map[string]MemberState        `json:"member_states"`
+		Target          map[string]map[string][]int32 `json:"target"`
+	}{plain(s), s.AssignmentEpoch, epochs, states, target})
 }
 
 // AppendStepJSON appends step i as json.Marshal(s.Step(i)) writes it, byte
@@ -65,6 +71,8 @@ func (s *Sim) AppendStepJSON(b []byte, i int) []byte {
 		b = appendRaw(b, "lag", lag)
 		b = appendRaw(b, "readers", readers)
 		epochs, targets := consumerSets(sn)
+		b = append(b, `,"assignment_epoch":`...)
+		b = strconv.AppendInt(b, int64(sn.g.assignEpoch), 10)
 		b = append(b, `,"member_epochs":{`...)
 		for k, e := range epochs {
 			if k > 0 {
@@ -73,6 +81,15 @@ func (s *Sim) AppendStepJSON(b []byte, i int) []byte {
 			b = appendJSONString(b, e.name)
 			b = append(b, ':')
 			b = strconv.AppendInt(b, int64(e.epoch), 10)
+		}
+		b = append(b, `},"member_states":{`...)
+		for k, e := range epochs {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, e.name)
+			b = append(b, ':')
+			b = appendJSONString(b, string(e.state))
 		}
 		b = append(b, `},"target":`...)
 		b = appendMemberSets(b, targets)

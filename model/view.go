@@ -28,17 +28,24 @@ var EventKinds = []string{"join", "leave", "crash", "restart", "stall", "subscri
 
 // Step is one line of the trace: a request, a response, a callback, a timer.
 type Step struct {
-	Index        int                           `json:"step"`
-	TimeMs       int64                         `json:"time_ms"`
-	Kind         StepKind                      `json:"kind"`
-	Member       string                        `json:"member"`
-	Text         string                        `json:"text"`
-	GroupState   GroupState                    `json:"group_state"`
-	Generation   int32                         `json:"generation"`
-	Leader       string                        `json:"leader"`
-	Error        string                        `json:"error,omitempty"`
-	Owned        map[string]map[string][]int32 `json:"owned"`
-	MemberEpochs map[string]int32              `json:"member_epochs,omitempty"`
+	Index      int        `json:"step"`
+	TimeMs     int64      `json:"time_ms"`
+	Kind       StepKind   `json:"kind"`
+	Member     string     `json:"member"`
+	Text       string     `json:"text"`
+	GroupState GroupState `json:"group_state"`
+	Generation int32      `json:"generation"`
+	// AssignmentEpoch is the epoch of the target assignment (consumer
+	// protocol only; JSONL "assignment_epoch").
+	AssignmentEpoch int32                         `json:"-"`
+	Leader          string                        `json:"leader"`
+	Error           string                        `json:"error,omitempty"`
+	Owned           map[string]map[string][]int32 `json:"owned"`
+	MemberEpochs    map[string]int32              `json:"member_epochs,omitempty"`
+	// MemberStates is each member's reconciliation state, keyed as
+	// MemberEpochs (consumer protocol only; JSONL "member_states"): with
+	// the epochs it makes the group state derivable from the step.
+	MemberStates map[string]MemberState        `json:"-"`
 	Target       map[string]map[string][]int32 `json:"target,omitempty"`
 	// Lag is the group's lag per topic and partition (partitions with a
 	// committed offset); only in scenarios with producers.
