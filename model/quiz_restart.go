@@ -66,6 +66,11 @@ func (q *quizzer) restartQuestion(ev Event) (Question, bool) {
 	if reveal < 0 {
 		return Question{}, false
 	}
+	if !yes && s.steps[ask].snap.g.generation != s.steps[reveal].snap.g.generation {
+		// The group moved on meanwhile (a join still under way when the
+		// group was starting): "no rebalance" would not be the whole truth.
+		return Question{}, false
+	}
 	choices := []string{"Yes: the group rebalances", "No: no rebalance"}
 	answer, verdict := 1, "No."
 	if yes {
