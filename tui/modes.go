@@ -75,20 +75,29 @@ func newCompareLayout(w int, topics []model.TopicView) compareLayout {
 		l.total += int(t.Partitions)
 	}
 	avail := w - 1 - compareNameW
-	want := min(2*l.total+2*len(topics), avail)
-	minCells := min(want, 14)
-	used := 0
-	for i, c := range compareColumns {
-		if avail-(used+1+c.width) < minCells {
-			break
+	used := func(cols int) int {
+		n := 0
+		for _, c := range compareColumns[:cols] {
+			n += 1 + c.width
 		}
-		used += 1 + c.width
-		l.cols = i + 1
+		return n
 	}
-	room := avail - used - 1
-	l.cells = min(l.total, max(room/2-len(topics)+1, 1))
-	if l.cells < l.total {
-		l.cells = max((room-4)/2-len(topics)+1, 1) // leave room for "…+N"
+	// Every partition's cell comes first: drop number columns (keeping
+	// moved and rounds) until they all fit.
+	for cols := len(compareColumns); cols >= 2; cols-- {
+		l.cols, l.cells = cols, l.total
+		if l.cellsWidth(topics) <= avail-used(cols)-1 {
+			return l
+		}
+	}
+	// They cannot all fit (a big topic): keep the columns that leave a
+	// useful strip of cells, and show as many cells as fit.
+	l.cols = 0
+	for cols := 1; cols <= len(compareColumns) && avail-used(cols)-1 >= 14; cols++ {
+		l.cols = cols
+	}
+	room := avail - used(l.cols) - 1
+	for l.cells = l.total; l.cells > 1 && l.cellsWidth(topics) > room; l.cells-- {
 	}
 	return l
 }
