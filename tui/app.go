@@ -81,6 +81,8 @@ type App struct {
 	whatIf  *whatIfPreview
 	quiz    quizState // predict, then reveal (quiz.go)
 
+	seat seat // in a room served over SSH (follow.go)
+
 	memo *memo
 }
 
@@ -119,6 +121,7 @@ func newApp(sim simulation) App {
 		height:   24,
 	}
 	a.keys.Import.SetEnabled(false) // kviz live's key: the live lab turns it on (live.go)
+	a.keys.Follow.SetEnabled(false) // only in a room with a trainer (follow.go)
 	a.styles = NewStyles(true).WithNoColor(os.Getenv("NO_COLOR") != "")
 	a.help.Styles = help.DefaultStyles(true)
 	a.setSim(sim)

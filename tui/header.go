@@ -74,6 +74,9 @@ func (a App) headerVariant(short bool) []string {
 	if short {
 		line2 = " " + st.StateLit.Render(" "+string(v.State)+" ") + sep + step + sep + kv("t", "t", formatMs(v.TimeMs)) + sep + play + sep + gen
 	}
+	if badge := a.roomBadge(); badge != "" {
+		line2 = " " + badge + sep + strings.TrimPrefix(line2, " ")
+	}
 	return []string{line1, line2}
 }
 
