@@ -1,0 +1,136 @@
+package serve
+
+import (
+	"fmt"
+	"sync"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/kvizlab/kviz/tui"
+)
+
+// Room is the sessions of one server: it admits them up to its cap and
+// carries the trainer's lab to the labs that follow it.
+//
+// Quiz mode's hook: a trainer's question travels like the trainer's state
+// (in tui.RoomState, through publish), and an attendee's answer comes back
+// through a method here that counts answers per choice and sends the tally
+// to the trainer's program, as publish sends states to the followers.
+type Room struct {
+	max int
+
+	mu       sync.Mutex
+	sessions map[string]*seat
+	state    tui.RoomState // the trainer's last state
+	hasState bool
+	closing  bool
+}
+
+// seat is one session in the room. Its mailbox holds the newest trainer
+// state not yet delivered: a slow session skips states instead of holding
+// up the trainer (p.Send blocks until the program takes the message).
+type seat struct {
+	trainer bool
+	program *tea.Program
+	mailbox chan tui.RoomState
+	done    chan struct{}
+}
+
+// errRoomFull is what a session over the cap is told.
+type errRoomFull int
+
+func (e errRoomFull) Error() string { return fmt.Sprintf("the room is full (%d sessions)", int(e)) }
+
+func newRoom(max int) *Room { return &Room{max: max, sessions: map[string]*seat{}} }
+
+// enter admits session id, or says why not.
+func (r *Room) enter(id string, trainer bool) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch {
+	case r.closing:
+		return fmt.Errorf("the room is closing")
+	case len(r.sessions) >= r.max:
+		return errRoomFull(len(r.sessions))
+	}
+	r.sessions[id] = &seat{trainer: trainer}
+	return nil
+}
+
+// sit attaches a session's program; a follower gets the trainer's state at once.
+func (r *Room) sit(id string, p *tea.Program) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s, ok := r.sessions[id]
+	if !ok || s.program != nil {
+		return
+	}
+	s.program, s.mailbox, s.done = p, make(chan tui.RoomState, 1), make(chan struct{})
+	go s.deliver()
+	if r.hasState && !s.trainer {
+		s.post(r.state)
+	}
+}
+
+// leave frees the session's place.
+func (r *Room) leave(id string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if s, ok := r.sessions[id]; ok {
+		if s.done != nil {
+			close(s.done)
+		}
+		delete(r.sessions, id)
+	}
+}
+
+// Len is the number of sessions in the room.
+func (r *Room) Len() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.sessions)
+}
+
+// publish is the trainer's lab showing something new.
+func (r *Room) publish(st tui.RoomState) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.state, r.hasState = st, true
+	for _, s := range r.sessions {
+		if !s.trainer && s.program != nil {
+			s.post(st)
+		}
+	}
+}
+
+// close stops admitting and tells every session the room is closing.
+func (r *Room) close() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.closing = true
+	for _, s := range r.sessions {
+		if s.program != nil {
+			go s.program.Send(roomClosingMsg{})
+		}
+	}
+}
+
+// post replaces what waits in the mailbox with st.
+func (s *seat) post(st tui.RoomState) {
+	select {
+	case <-s.mailbox:
+	default:
+	}
+	s.mailbox <- st // cannot block: the mailbox is empty, and only post (under the room's lock) fills it
+}
+
+func (s *seat) deliver() {
+	for {
+		select {
+		case <-s.done:
+			return
+		case st := <-s.mailbox:
+			s.program.Send(st)
+		}
+	}
+}
