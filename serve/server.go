@@ -50,7 +50,8 @@ type Server struct {
 	room *Room
 	log  *log.Logger
 
-	newApp func() tui.App // the lab a session opens; tests replace it
+	newApp func() tui.App          // the lab a session opens
+	wrap   func(tea.Model) tea.Model // tests wrap the session's program (a panicking lab)
 }
 
 // stopGrace is how long sessions get to say goodbye when the room closes.
@@ -165,7 +166,11 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	// The server's signals are the room's (Serve closes it); a session's
 	// program must not take them as its own.
 	opts := append(bubbletea.MakeOptions(sess), tea.WithoutSignalHandler())
-	p := tea.NewProgram(m, opts...)
+	var model tea.Model = m
+	if s.wrap != nil {
+		model = s.wrap(m)
+	}
+	p := tea.NewProgram(model, opts...)
 	s.room.sit(id, p)
 	return p
 }

@@ -1,0 +1,69 @@
+package serve
+
+import (
+	"testing"
+
+	"charm.land/ssh"
+	"github.com/stretchr/testify/assert"
+)
+
+func TestTheRoomFollowsTheTrainer(t *testing.T) {
+	signer, pub := newKey(t)
+	_, otherPub := newKey(t)
+	r := startRoom(t, Config{TrainerKeys: []ssh.PublicKey{otherPub, pub}})
+
+	trainer := connect(t, r.addr, 120, 40, signer)
+	trainer.waitFor("step 1/")
+	assert.NotContains(t, trainer.screen.String(), "following the trainer", "the trainer leads")
+
+	attendee := connect(t, r.addr, 100, 30, nil)
+	attendee.waitFor("following the trainer")
+	trainer.press("n", "n", "n")
+	trainer.waitFor("step 4/")
+	attendee.waitFor("step 4/")
+
+	attendee.press("n") // keys that would leave the trainer's step say how instead
+	attendee.waitFor("the trainer drives")
+	assert.Equal(t, "4", step(t, attendee.screen.String()))
+
+	// An attendee with a key of their own is an attendee too.
+	keyed, _ := newKey(t)
+	late := connect(t, r.addr, 100, 30, keyed)
+	late.waitFor("following the trainer")
+	late.waitFor("step 4/") // a latecomer joins at the trainer's step
+
+	attendee.press("f")
+	attendee.waitFor("on your own")
+	trainer.press("n", "n")
+	trainer.waitFor("step 6/")
+	late.waitFor("step 6/")
+	assert.Equal(t, "4", step(t, attendee.screen.String()), "on their own, the attendee stays")
+	attendee.press("n")
+	attendee.waitFor("step 5/") // and steps their own timeline
+
+	before := stepOf.FindString(trainer.screen.String())
+	trainer.press("a") // the trainer inserts an event: followers get the same timeline
+	trainer.waitFor("joins at")
+	after := stepOf.FindString(trainer.waitFor("step 6/"))
+	assert.NotEqual(t, before, after, "the join makes a longer timeline")
+	late.waitFor(after)
+
+	attendee.press("f")
+	attendee.waitFor("following the trainer")
+	attendee.waitFor(after)
+}
+
+func TestWithoutTrainerKeysEverySessionIsIndependent(t *testing.T) {
+	r := startRoom(t, Config{})
+	signer, _ := newKey(t)
+	a := connect(t, r.addr, 100, 30, signer)
+	b := connect(t, r.addr, 100, 30, nil)
+	a.waitFor("step 1/")
+	b.waitFor("step 1/")
+	a.press("n", "n")
+	a.waitFor("step 3/")
+	assert.NotContains(t, b.screen.String(), "following")
+	assert.Equal(t, "1", step(t, b.screen.String()))
+	b.press("f") // no room to follow: f does nothing
+	assert.NotContains(t, b.screen.String(), "following")
+}
