@@ -50,7 +50,7 @@ type Server struct {
 	room *Room
 	log  *log.Logger
 
-	newApp func() tui.App          // the lab a session opens
+	newApp func() tui.App            // the lab a session opens
 	wrap   func(tea.Model) tea.Model // tests wrap the session's program (a panicking lab)
 }
 

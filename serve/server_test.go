@@ -26,7 +26,7 @@ func TestSessionDrawsAtItsSizeAndFollowsAWindowChange(t *testing.T) {
 	r := startRoom(t, Config{})
 	c := connect(t, r.addr, 80, 24, nil)
 	c.waitFor("Protocol · tab: numbers") // below 120 columns the panes take turns
-	c.waitRow(23, "q quit") // the footer is on the terminal's last row
+	c.waitRow(23, "q quit")              // the footer is on the terminal's last row
 	assert.Contains(t, c.row(0), "kviz")
 	grid := []rune(c.row(2))
 	require.Len(t, grid, 80)
