@@ -84,7 +84,7 @@ type terminal struct {
 	t      testing.TB
 	client *gossh.Client
 	sess   *gossh.Session
-	screen *vt.SafeEmulator
+	screen *screen
 	stdin  io.Writer
 	stderr *syncBuffer
 	ended  chan struct{}
@@ -126,7 +126,7 @@ func dial(t testing.TB, addr string, signer gossh.Signer) (*terminal, error) {
 // terminal: it draws the output and answers the program's queries.
 func (c *terminal) start(w, h int, run func(*gossh.Session) error) {
 	c.t.Helper()
-	c.screen = vt.NewSafeEmulator(w, h)
+	c.screen = &screen{em: vt.NewEmulator(w, h)}
 	stdin, err := c.sess.StdinPipe()
 	require.NoError(c.t, err)
 	stdout, err := c.sess.StdoutPipe()
@@ -220,6 +220,34 @@ func newKey(t testing.TB) (gossh.Signer, ssh.PublicKey) {
 	signer, err := gossh.NewSignerFromKey(priv)
 	require.NoError(t, err)
 	return signer, signer.PublicKey()
+}
+
+// screen is the emulator behind one lock: the session's output draws on
+// it while the test reads it. Its replies to the program's queries come
+// out of a pipe, which needs no lock.
+type screen struct {
+	mu sync.Mutex
+	em *vt.Emulator
+}
+
+func (s *screen) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.em.Write(p)
+}
+
+func (s *screen) Read(p []byte) (int, error) { return s.em.Read(p) }
+
+func (s *screen) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.em.String()
+}
+
+func (s *screen) Resize(w, h int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.em.Resize(w, h)
 }
 
 // syncBuffer is a bytes.Buffer safe for a writer and a reader at once.
