@@ -16,8 +16,10 @@ func TestTheRoomFollowsTheTrainer(t *testing.T) {
 	trainer.waitFor("step 1/")
 	assert.NotContains(t, trainer.screen.String(), "following the trainer", "the trainer leads")
 
+	trainer.waitFor("★ trainer · 0 of 0 following")
 	attendee := connect(t, r.addr, 100, 30, nil)
 	attendee.waitFor("following the trainer")
+	trainer.waitFor("1 of 1 following")
 	trainer.press("n", "n", "n")
 	trainer.waitFor("step 4/")
 	attendee.waitFor("step 4/")
@@ -32,8 +34,10 @@ func TestTheRoomFollowsTheTrainer(t *testing.T) {
 	late.waitFor("following the trainer")
 	late.waitFor("step 4/") // a latecomer joins at the trainer's step
 
+	trainer.waitFor("2 of 2 following")
 	attendee.press("f")
 	attendee.waitFor("on your own")
+	trainer.waitFor("1 of 2 following")
 	trainer.press("n", "n")
 	trainer.waitFor("step 6/")
 	late.waitFor("step 6/")
@@ -51,6 +55,18 @@ func TestTheRoomFollowsTheTrainer(t *testing.T) {
 	attendee.press("f")
 	attendee.waitFor("following the trainer")
 	attendee.waitFor(after)
+	trainer.waitFor("2 of 2 following")
+
+	// The trainer's connection drops; back, the trainer goes on where the
+	// room is, and the room keeps following.
+	trainer.press("q")
+	trainer.waitEnded()
+	back := connect(t, r.addr, 120, 40, signer)
+	back.waitFor(after)
+	back.press("n")
+	back.waitFor("step 7/")
+	attendee.waitFor("step 7/")
+	late.waitFor("step 7/")
 }
 
 func TestWithoutTrainerKeysEverySessionIsIndependent(t *testing.T) {

@@ -30,10 +30,12 @@ type Room struct {
 // state not yet delivered: a slow session skips states instead of holding
 // up the trainer (p.Send blocks until the program takes the message).
 type seat struct {
-	trainer bool
-	program *tea.Program
-	mailbox chan tui.RoomState
-	done    chan struct{}
+	trainer   bool
+	following bool // an attendee's lab follows the trainer now
+	program   *tea.Program
+	mailbox   chan tui.RoomState
+	counts    chan tui.RoomCount // the trainer's: the newest count of followers
+	done      chan struct{}
 }
 
 // errRoomFull is what a session over the cap is told.
@@ -43,8 +45,9 @@ func (e errRoomFull) Error() string { return fmt.Sprintf("the room is full (%d s
 
 func newRoom(max int) *Room { return &Room{max: max, sessions: map[string]*seat{}} }
 
-// enter admits session id, or says why not.
-func (r *Room) enter(id string, trainer bool) error {
+// enter admits session id, or says why not; following: its lab opens
+// following the trainer.
+func (r *Room) enter(id string, trainer, following bool) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	switch {
@@ -53,7 +56,7 @@ func (r *Room) enter(id string, trainer bool) error {
 	case len(r.sessions) >= r.max:
 		return errRoomFull(len(r.sessions))
 	}
-	r.sessions[id] = &seat{trainer: trainer}
+	r.sessions[id] = &seat{trainer: trainer, following: following}
 	return nil
 }
 
@@ -65,10 +68,54 @@ func (r *Room) sit(id string, p *tea.Program) {
 	if !ok || s.program != nil {
 		return
 	}
-	s.program, s.mailbox, s.done = p, make(chan tui.RoomState, 1), make(chan struct{})
+	s.program, s.mailbox, s.counts, s.done = p, make(chan tui.RoomState, 1), make(chan tui.RoomCount, 1), make(chan struct{})
 	go s.deliver()
 	if r.hasState && !s.trainer {
 		s.post(r.state)
+	}
+	r.countLocked()
+}
+
+// last is the trainer's last state, if a trainer has been here.
+func (r *Room) last() *tui.RoomState {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.hasState {
+		return nil
+	}
+	st := r.state
+	return &st
+}
+
+// follows records whether an attendee's lab follows the trainer now.
+func (r *Room) follows(id string, following bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if s, ok := r.sessions[id]; ok && s.following != following {
+		s.following = following
+		r.countLocked()
+	}
+}
+
+// countLocked sends the trainers how many attendees follow them.
+func (r *Room) countLocked() {
+	var c tui.RoomCount
+	for _, s := range r.sessions {
+		if !s.trainer {
+			c.Attendees++
+			if s.following {
+				c.Following++
+			}
+		}
+	}
+	for _, s := range r.sessions {
+		if s.trainer && s.counts != nil {
+			select {
+			case <-s.counts:
+			default:
+			}
+			s.counts <- c
+		}
 	}
 }
 
@@ -81,6 +128,7 @@ func (r *Room) leave(id string) {
 			close(s.done)
 		}
 		delete(r.sessions, id)
+		r.countLocked()
 	}
 }
 
@@ -131,6 +179,8 @@ func (s *seat) deliver() {
 			return
 		case st := <-s.mailbox:
 			s.program.Send(st)
+		case c := <-s.counts:
+			s.program.Send(c)
 		}
 	}
 }

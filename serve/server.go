@@ -155,11 +155,14 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	id := sessionID(sess)
 	trainer := s.isTrainer(sess.PublicKey())
 	app := s.newApp().OverSSH()
-	if len(s.cfg.TrainerKeys) > 0 && !trainer {
+	switch {
+	case trainer:
+		app = app.Trainer(s.room.last())
+	case s.follows(trainer):
 		app = app.Follower()
 	}
-	m := labSession{app: app, room: s.room, trainer: trainer, idle: s.cfg.IdleTimeout, maxTime: s.cfg.MaxSessionTime,
-		lastActive: time.Now()}
+	m := labSession{app: app, room: s.room, id: id, trainer: trainer, following: app.Following(),
+		idle: s.cfg.IdleTimeout, maxTime: s.cfg.MaxSessionTime, lastActive: time.Now()}
 	if pty, _, ok := sess.Pty(); ok {
 		m.width, m.height = pty.Window.Width, pty.Window.Height
 	}
@@ -175,6 +178,9 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	return p
 }
 
+// follows reports whether a session's lab opens following the trainer.
+func (s *Server) follows(trainer bool) bool { return !trainer && len(s.cfg.TrainerKeys) > 0 }
+
 // admit refuses commands and a full room; a session admitted is counted
 // until it ends.
 func (s *Server) admit(next ssh.Handler) ssh.Handler {
@@ -183,8 +189,8 @@ func (s *Server) admit(next ssh.Handler) ssh.Handler {
 			wish.Fatalln(sess, "kviz: this server runs only the lab: connect without a command (ssh -p PORT HOST)")
 			return
 		}
-		id := sessionID(sess)
-		if err := s.room.enter(id, s.isTrainer(sess.PublicKey())); err != nil {
+		id, trainer := sessionID(sess), s.isTrainer(sess.PublicKey())
+		if err := s.room.enter(id, trainer, s.follows(trainer)); err != nil {
 			wish.Fatalln(sess, "kviz: "+err.Error())
 			return
 		}

@@ -14,10 +14,12 @@ import (
 // around it (the idle and session clocks, the closing room, and, for the
 // trainer, publishing what the lab shows).
 type labSession struct {
-	app     tui.App
-	room    *Room
-	trainer bool
-	shown   tui.RoomState // what the trainer's lab published last
+	app       tui.App
+	room      *Room
+	id        string
+	trainer   bool
+	shown     tui.RoomState // what the trainer's lab published last
+	following bool          // what the room was told of an attendee's lab
 
 	idle, maxTime time.Duration
 	lastActive    time.Time
@@ -81,6 +83,10 @@ func (m labSession) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if st := m.app.RoomState(); m.trainer && !st.Same(m.shown) {
 		m.shown = st
 		m.room.publish(st)
+	}
+	if !m.trainer && m.app.Following() != m.following {
+		m.following = m.app.Following()
+		m.room.follows(m.id, m.following)
 	}
 	return m, cmd
 }

@@ -43,7 +43,14 @@ type seat struct {
 	following  bool
 	trainer    RoomState // the trainer's last state, to rejoin
 	hasTrainer bool      // trainer holds something: the trainer has been here
+
+	leads bool      // this is the trainer's lab
+	count RoomCount // the trainer's view of the room
 }
+
+// RoomCount is how many attendees the trainer's lab has, and how many of
+// them follow it now.
+type RoomCount struct{ Following, Attendees int }
 
 // OverSSH is the lab for a remote session: v would write on the server's
 // disk, so it is not offered.
@@ -58,6 +65,18 @@ func (a App) Follower() App {
 	a.seat = seat{inRoom: true, following: true}
 	a.keys.Follow.SetEnabled(true)
 	a.setStatus("following the trainer; the trainer has not started yet — f to explore on your own", false)
+	return a
+}
+
+// Trainer is the lab of the room's trainer: it drives, and its header
+// counts who follows. With the room's last state (the trainer's session
+// before a dropped connection), it goes on from there instead of sending
+// the whole room back to the start.
+func (a App) Trainer(last *RoomState) App {
+	a.seat = seat{leads: true}
+	if last != nil {
+		a.follow(*last)
+	}
 	return a
 }
 
@@ -124,6 +143,9 @@ func (a *App) heldByTrainer(msg tea.KeyPressMsg) bool {
 // roomBadge is the header's mark of a lab in a room ("" outside one).
 func (a App) roomBadge() string {
 	switch {
+	case a.seat.leads:
+		c := a.seat.count
+		return a.styles.Title.Render(fmt.Sprintf("★ trainer · %d of %d following", c.Following, c.Attendees))
 	case !a.seat.inRoom:
 		return ""
 	case a.seat.following:

@@ -43,6 +43,8 @@ func (a App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		a.onQuizDone(msg)
 	case RoomState:
 		a.onRoomState(msg)
+	case RoomCount:
+		a.seat.count = msg
 	case frameSavedMsg:
 		a.onFrameSaved(msg)
 	case tea.KeyPressMsg:
