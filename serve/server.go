@@ -200,10 +200,15 @@ func (s *Server) admit(next ssh.Handler) ssh.Handler {
 }
 
 // logSession logs the session's connect and disconnect through wish's
-// logging middleware, each line led by the session's id.
+// logging middleware, each line led by the session's id (and whether it
+// is the trainer's).
 func (s *Server) logSession(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
-		logging.MiddlewareWithLogger(sessionLog{s.log, sessionID(sess)})(next)(sess)
+		id := sessionID(sess)
+		if s.isTrainer(sess.PublicKey()) {
+			id += " (trainer)"
+		}
+		logging.MiddlewareWithLogger(sessionLog{s.log, id})(next)(sess)
 	}
 }
 

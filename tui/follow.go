@@ -64,7 +64,7 @@ func (a App) OverSSH() App {
 func (a App) Follower() App {
 	a.seat = seat{inRoom: true, following: true}
 	a.keys.Follow.SetEnabled(true)
-	a.setStatus("following the trainer; the trainer has not started yet — f to explore on your own", false)
+	a.setStatus("the trainer has not joined yet — f to explore on your own", false)
 	return a
 }
 
@@ -151,6 +151,6 @@ func (a App) roomBadge() string {
 	case a.seat.following:
 		return a.styles.Title.Render("◉ following the trainer")
 	default:
-		return a.styles.Faint.Render("○ on your own · f follows the trainer")
+		return a.styles.Faint.Render("○ on your own · f rejoins")
 	}
 }
