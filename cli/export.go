@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -80,13 +79,9 @@ func runExport(cmd *cobra.Command, file string, o exportOpts) error {
 	if cmd.Flags().Changed("step") && o.step < 0 {
 		return usageErrf("--step must not be negative, got %d", o.step)
 	}
-	sc, err := loadScenario(file)
+	app, err := labApp(file)
 	if err != nil {
 		return err
-	}
-	app, err := tui.New(sc)
-	if err != nil {
-		return failure(fmt.Errorf("%s: %v", sc.File, err))
 	}
 	if o.step >= app.Steps() {
 		return usageErrf("--step %d: %s has steps 0..%d", o.step, file, app.Steps()-1)

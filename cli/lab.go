@@ -36,6 +36,20 @@ shipped one. The scenario is read and simulated first, so a bad file is reported
 	return cmd
 }
 
+// labApp loads and simulates a scenario and opens the lab on it (the
+// screen is not touched: export draws it without a terminal).
+func labApp(file string) (tui.App, error) {
+	sc, err := loadScenario(file)
+	if err != nil {
+		return tui.App{}, err
+	}
+	app, err := tui.New(sc)
+	if err != nil {
+		return tui.App{}, failure(fmt.Errorf("%s: %v", sc.File, err))
+	}
+	return app, nil
+}
+
 // openLab loads, simulates and shows a scenario ("" = the default demo).
 // Every check that can fail happens before Bubble Tea takes the terminal,
 // so an error is one plain line on a normal screen.
@@ -46,13 +60,9 @@ func showLab(cmd *cobra.Command, file string, quiz bool) error {
 	if file == "" {
 		file = "demo:" + demo.DefaultName
 	}
-	sc, err := loadScenario(file)
+	app, err := labApp(file)
 	if err != nil {
 		return err
-	}
-	app, err := tui.New(sc)
-	if err != nil {
-		return failure(fmt.Errorf("%s: %v", sc.File, err))
 	}
 	if !isTerminal(cmd.OutOrStdout()) {
 		return usageErrf("the lab needs a terminal; for a text trace run: kviz simulate %s", file)

@@ -44,10 +44,7 @@ func TestSessionDrawsAtItsSizeAndFollowsAWindowChange(t *testing.T) {
 
 func TestSessionsAreIndependent(t *testing.T) {
 	r := startRoom(t, Config{})
-	a := connect(t, r.addr, 100, 30, nil)
-	b := connect(t, r.addr, 100, 30, nil)
-	a.waitFor("step 1/")
-	b.waitFor("step 1/")
+	a, b := twoLabs(t, r, 100, 30)
 	a.press("n", "n", "n")
 	a.waitFor("step 4/")
 	b.press("G") // the end of b's timeline
@@ -93,10 +90,7 @@ func TestSessionTimeLimit(t *testing.T) {
 
 func TestQuitEndsOneSessionNotTheServer(t *testing.T) {
 	r := startRoom(t, Config{})
-	a := connect(t, r.addr, 80, 24, nil)
-	b := connect(t, r.addr, 80, 24, nil)
-	a.waitFor("step 1/")
-	b.waitFor("step 1/")
+	a, b := twoLabs(t, r, 80, 24)
 	a.press("q")
 	a.waitEnded()
 	b.press("n")
@@ -141,10 +135,7 @@ func (p panicOn) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func TestPanicEndsOnlyThatSession(t *testing.T) {
 	r := startRoom(t, Config{}, func(s *Server) { s.wrap = func(m tea.Model) tea.Model { return panicOn{m} } })
-	a := connect(t, r.addr, 80, 24, nil)
-	b := connect(t, r.addr, 80, 24, nil)
-	a.waitFor("step 1/")
-	b.waitFor("step 1/")
+	a, b := twoLabs(t, r, 80, 24)
 	a.press("!")
 	a.waitEnded()
 	b.press("n")
@@ -154,10 +145,7 @@ func TestPanicEndsOnlyThatSession(t *testing.T) {
 
 func TestClosingTheRoomTellsEverySession(t *testing.T) {
 	r := startRoom(t, Config{})
-	a := connect(t, r.addr, 80, 24, nil)
-	b := connect(t, r.addr, 80, 24, nil)
-	a.waitFor("step 1/")
-	b.waitFor("step 1/")
+	a, b := twoLabs(t, r, 80, 24)
 	start := time.Now()
 	done := make(chan error, 1)
 	go func() { done <- r.stop() }()
@@ -189,4 +177,13 @@ func TestOneLogLinePerConnectAndDisconnect(t *testing.T) {
 	assert.Regexp(t, `session [0-9a-f]{8}: attendee connect `+regexp.QuoteMeta(local)+` .*xterm-256color 80 24`, lines[0])
 	assert.Regexp(t, `session [0-9a-f]{8}: `+regexp.QuoteMeta(local)+` disconnect \d+(\.\d+)?(ms|s)$`, lines[1])
 	assert.Equal(t, lines[0][strings.Index(lines[0], "session "):][:16], lines[1][strings.Index(lines[1], "session "):][:16], "the same session id")
+}
+
+// twoLabs connects two attendees and waits for both labs to open.
+func twoLabs(t *testing.T, r *room, w, h int) (a, b *terminal) {
+	t.Helper()
+	a, b = connect(t, r.addr, w, h, nil), connect(t, r.addr, w, h, nil)
+	a.waitFor("step 1/")
+	b.waitFor("step 1/")
+	return a, b
 }
