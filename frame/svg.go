@@ -14,10 +14,10 @@ import (
 // stretched to exactly its cells (textLength), so box drawing lines up
 // whatever monospace font the viewer picks.
 const (
-	CellWidth  = 8.4
+	CellWidth  = 8.8
 	CellHeight = 17.0
 	Padding    = 10.0
-	fontSize   = 14.0
+	fontSize   = 14.6
 )
 
 // The screen's own colours, where a cell has none: a dark terminal, the

@@ -87,15 +87,26 @@ type terminal struct {
 	screen *screen
 	stdin  io.Writer
 	stderr *syncBuffer
+	raw    *syncBuffer // every byte the session wrote
 	ended  chan struct{}
 }
 
 // connect opens a PTY session of w×h; signer, when set, is the key offered.
 func connect(t testing.TB, addr string, w, h int, signer gossh.Signer) *terminal {
 	t.Helper()
+	return connectAs(t, addr, w, h, signer, "xterm-256color")
+}
+
+// connectAs is connect with the client's TERM and environment (NAME=VALUE).
+func connectAs(t testing.TB, addr string, w, h int, signer gossh.Signer, termName string, env ...string) *terminal {
+	t.Helper()
 	term, err := dial(t, addr, signer)
 	require.NoError(t, err)
-	require.NoError(t, term.sess.RequestPty("xterm-256color", h, w, gossh.TerminalModes{}))
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		require.NoError(t, term.sess.Setenv(k, v))
+	}
+	require.NoError(t, term.sess.RequestPty(termName, h, w, gossh.TerminalModes{}))
 	term.start(w, h, func(s *gossh.Session) error { return s.Shell() })
 	return term
 }
@@ -117,7 +128,7 @@ func dial(t testing.TB, addr string, signer gossh.Signer) (*terminal, error) {
 		client.Close()
 		return nil, err
 	}
-	term := &terminal{t: t, client: client, sess: sess, stderr: &syncBuffer{}, ended: make(chan struct{})}
+	term := &terminal{t: t, client: client, sess: sess, stderr: &syncBuffer{}, raw: &syncBuffer{}, ended: make(chan struct{})}
 	t.Cleanup(func() { sess.Close(); client.Close() })
 	return term, nil
 }
@@ -134,7 +145,7 @@ func (c *terminal) start(w, h int, run func(*gossh.Session) error) {
 	c.sess.Stderr = c.stderr
 	c.stdin = stdin
 	require.NoError(c.t, run(c.sess))
-	go func() { _, _ = io.Copy(c.screen, stdout) }()
+	go func() { _, _ = io.Copy(io.MultiWriter(c.screen, c.raw), stdout) }()
 	go func() { _, _ = io.Copy(stdin, c.screen) }()
 	go func() { _ = c.sess.Wait(); close(c.ended) }()
 }

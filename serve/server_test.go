@@ -187,3 +187,35 @@ func twoLabs(t *testing.T, r *room, w, h int) (a, b *terminal) {
 	b.waitFor("step 1/")
 	return a, b
 }
+
+// Each session's colours follow its own terminal: TERM from the PTY
+// request, COLORTERM from the client's environment.
+func TestColoursFollowEachSessionsTerminal(t *testing.T) {
+	r := startRoom(t, Config{})
+	cases := []struct {
+		term, env string
+		want      *regexp.Regexp // a foreground colour as this terminal takes it
+		not       string
+	}{
+		{"xterm-256color", "COLORTERM=truecolor", regexp.MustCompile(`\x1b\[[0-9;]*38;2;`), ""},
+		{"xterm-256color", "", regexp.MustCompile(`\x1b\[[0-9;]*38;5;`), "38;2;"},
+		{"dumb", "", nil, "\x1b[38"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.term+" "+tc.env, func(t *testing.T) {
+			var env []string
+			if tc.env != "" {
+				env = append(env, tc.env)
+			}
+			c := connectAs(t, r.addr, 80, 24, nil, tc.term, env...)
+			c.waitRow(23, "q quit")
+			raw := c.raw.String()
+			if tc.want != nil {
+				assert.Regexp(t, tc.want, raw)
+			}
+			if tc.not != "" {
+				assert.NotContains(t, raw, tc.not)
+			}
+		})
+	}
+}
