@@ -54,6 +54,9 @@ type Server struct {
 	wrap   func(tea.Model) tea.Model // tests wrap the session's program (a panicking lab)
 }
 
+// handshakeTimeout bounds a connection that never finishes logging in.
+const handshakeTimeout = 30 * time.Second
+
 // stopGrace is how long sessions get to say goodbye when the room closes.
 const stopGrace = 3 * time.Second
 
@@ -100,6 +103,7 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("host key %s: %w", cfg.HostKeyPath, err)
 	}
+	srv.HandshakeTimeout = handshakeTimeout
 	s.ssh = srv
 	return s, nil
 }
@@ -164,11 +168,14 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	m := labSession{app: app, room: s.room, id: id, trainer: trainer, following: app.Following(),
 		idle: s.cfg.IdleTimeout, maxTime: s.cfg.MaxSessionTime, lastActive: time.Now()}
 	if pty, _, ok := sess.Pty(); ok {
-		m.width, m.height = pty.Window.Width, pty.Window.Height
+		m.width, m.height = clampSize(pty.Window.Width, pty.Window.Height)
 	}
 	// The server's signals are the room's (Serve closes it); a session's
 	// program must not take them as its own.
-	opts := append(bubbletea.MakeOptions(sess), tea.WithoutSignalHandler())
+	opts := append(bubbletea.MakeOptions(sess), tea.WithoutSignalHandler(), tea.WithFilter(sizeFilter))
+	if pty, _, ok := sess.Pty(); ok {
+		opts = append(opts, tea.WithWindowSize(clampSize(pty.Window.Width, pty.Window.Height)))
+	}
 	var model tea.Model = m
 	if s.wrap != nil {
 		model = s.wrap(m)

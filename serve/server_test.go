@@ -219,3 +219,25 @@ func TestColoursFollowEachSessionsTerminal(t *testing.T) {
 		})
 	}
 }
+
+// A client cannot make its lab draw a giant window: the size is clamped.
+func TestHugeWindowIsClamped(t *testing.T) {
+	r := startRoom(t, Config{})
+	c := connect(t, r.addr, 80, 24, nil)
+	c.waitRow(23, "q quit")
+	c.screen.Resize(maxColumns+20, maxRows+10) // first, so that no frame lands on the old size
+	require.NoError(t, c.sess.WindowChange(maxRows+50, maxColumns+100))
+	c.waitRow(maxRows-1, "q quit") // the footer on the clamped last row
+	assert.Empty(t, strings.TrimSpace(c.row(maxRows+5)))
+	for y := range maxRows {
+		assert.LessOrEqual(t, len([]rune(strings.TrimRight(c.row(y), " "))), maxColumns, "row %d", y)
+	}
+	c.press("n")
+	c.waitFor("step 2/")
+}
+
+func TestSizeFilter(t *testing.T) {
+	assert.Equal(t, tea.WindowSizeMsg{Width: maxColumns, Height: maxRows}, sizeFilter(nil, tea.WindowSizeMsg{Width: 1 << 30, Height: 1 << 30}))
+	assert.Equal(t, tea.WindowSizeMsg{Width: 80, Height: 24}, sizeFilter(nil, tea.WindowSizeMsg{Width: 80, Height: 24}))
+	assert.Equal(t, tea.ResumeMsg{}, sizeFilter(nil, tea.SuspendMsg{}))
+}
