@@ -101,6 +101,9 @@ func (a *App) onRoomState(s RoomState) {
 func (a *App) follow(s RoomState) {
 	if a.sim != s.sim {
 		a.sim, a.info, a.compare = s.sim, s.info, nil
+		if a.mode == modeCompare {
+			a.mode = modeLab // its table was of the simulation just replaced
+		}
 	}
 	a.playing = false // the trainer's steps arrive as they happen
 	a.playGen++

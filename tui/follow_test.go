@@ -41,6 +41,16 @@ func TestFollowerTakesTheTrainersStateUntilF(t *testing.T) {
 	assert.Equal(t, trainer.Step(), follower.Step(), "f rejoins at the trainer's latest step")
 }
 
+func TestFollowerLeavesATableOfAReplacedSimulation(t *testing.T) {
+	trainer := fakeApp(t, 100, 30).Trainer(nil)
+	follower, _ := drive(t, fakeApp(t, 100, 30).Follower(), press("c"))
+	require.Contains(t, screen(follower), "Compare strategies")
+	trainer, _ = drive(t, trainer, press("a"))
+	follower, _ = drive(t, follower, trainer.RoomState())
+	assert.NotContains(t, screen(follower), "Compare strategies")
+	assert.Contains(t, screen(follower), "Assignment")
+}
+
 func TestTrainerResumesTheRoomsState(t *testing.T) {
 	before, _ := drive(t, fakeApp(t, 100, 30), keys("n", "n", "n")...)
 	st := before.RoomState()
