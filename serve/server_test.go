@@ -241,3 +241,20 @@ func TestSizeFilter(t *testing.T) {
 	assert.Equal(t, tea.WindowSizeMsg{Width: 80, Height: 24}, sizeFilter(nil, tea.WindowSizeMsg{Width: 80, Height: 24}))
 	assert.Equal(t, tea.ResumeMsg{}, sizeFilter(nil, tea.SuspendMsg{}))
 }
+
+// One address reconnecting in a loop is slowed down: after a burst as
+// large as the room (a whole class behind one NAT) it is refused.
+func TestRateLimitPerAddress(t *testing.T) {
+	r := startRoom(t, Config{MaxSessions: 1}) // a burst of 10
+	for i := range 40 {
+		c, err := dial(t, r.addr, nil)
+		require.NoError(t, err)
+		out, _ := c.sess.CombinedOutput("")
+		if strings.Contains(string(out), "rate limit exceeded") {
+			assert.GreaterOrEqual(t, i, 10, "the first ten get in at once")
+			return
+		}
+		assert.Contains(t, string(out), "PTY", "attempt %d is let in, and refused for having no PTY", i)
+	}
+	t.Fatal("forty connections in a row were never slowed down")
+}
