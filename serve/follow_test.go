@@ -83,3 +83,23 @@ func TestWithoutTrainerKeysEverySessionIsIndependent(t *testing.T) {
 	b.press("f") // no room to follow: f does nothing
 	assert.NotContains(t, b.screen.String(), "following")
 }
+
+// In quiz mode the trainer's question is on every following screen, and
+// the trainer sees how the room answers.
+func TestTheRoomAnswersTheTrainersQuestion(t *testing.T) {
+	signer, pub := newKey(t)
+	r := startRoom(t, Config{TrainerKeys: []ssh.PublicKey{pub}})
+	trainer := connect(t, r.addr, 120, 40, signer)
+	attendee := connect(t, r.addr, 120, 40, nil)
+	trainer.waitFor("1 of 1 following")
+	trainer.press("z")
+	trainer.waitFor("quiz on:")
+	trainer.press("G") // the quiz stops at its first question
+	trainer.waitFor("Quiz · question 1")
+	trainer.waitFor("no answer yet · 1 in the room")
+	attendee.waitFor("Quiz · question 1")
+	attendee.press("1")
+	attendee.waitFor("answer sent")
+	trainer.waitFor("1 of 1 answered")
+	assert.Contains(t, trainer.screen.String(), "1) ×1")
+}

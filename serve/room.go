@@ -12,10 +12,9 @@ import (
 // Room is the sessions of one server: it admits them up to its cap and
 // carries the trainer's lab to the labs that follow it.
 //
-// Quiz mode's hook: a trainer's question travels like the trainer's state
-// (in tui.RoomState, through publish), and an attendee's answer comes back
-// through a method here that counts answers per choice and sends the tally
-// to the trainer's program, as publish sends states to the followers.
+// In quiz mode the trainer's question travels with the trainer's state
+// (tui.RoomState, through publish); an attendee's answer comes back as a
+// vote, and the room sends the trainer the count per choice.
 type Room struct {
 	max int
 
@@ -32,9 +31,12 @@ type Room struct {
 type seat struct {
 	trainer   bool
 	following bool // an attendee's lab follows the trainer now
+	vote      tui.QuizVote
+	voted     bool
 	program   *tea.Program
 	mailbox   chan tui.RoomState
 	counts    chan tui.RoomCount // the trainer's: the newest count of followers
+	tallies   chan tui.QuizTally // the trainer's: the newest count of answers
 	done      chan struct{}
 }
 
@@ -68,7 +70,8 @@ func (r *Room) sit(id string, p *tea.Program) {
 	if !ok || s.program != nil {
 		return
 	}
-	s.program, s.mailbox, s.counts, s.done = p, make(chan tui.RoomState, 1), make(chan tui.RoomCount, 1), make(chan struct{})
+	s.program, s.done = p, make(chan struct{})
+	s.mailbox, s.counts, s.tallies = make(chan tui.RoomState, 1), make(chan tui.RoomCount, 1), make(chan tui.QuizTally, 1)
 	go s.deliver()
 	if r.hasState && !s.trainer {
 		s.post(r.state)
@@ -97,6 +100,34 @@ func (r *Room) follows(id string, following bool) {
 	}
 }
 
+// answer records an attendee's answer to the trainer's question and sends
+// the trainers the new count.
+func (r *Room) answer(id string, v tui.QuizVote) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s, ok := r.sessions[id]
+	if !ok {
+		return
+	}
+	s.vote, s.voted = v, true
+	var votes []tui.QuizVote
+	attendees := 0
+	for _, o := range r.sessions {
+		if !o.trainer {
+			attendees++
+		}
+		if o.voted {
+			votes = append(votes, o.vote)
+		}
+	}
+	t := tui.TallyOf(v, votes, attendees)
+	for _, o := range r.sessions {
+		if o.trainer && o.tallies != nil {
+			replace(o.tallies, t)
+		}
+	}
+}
+
 // countLocked sends the trainers how many attendees follow them.
 func (r *Room) countLocked() {
 	var c tui.RoomCount
@@ -110,11 +141,7 @@ func (r *Room) countLocked() {
 	}
 	for _, s := range r.sessions {
 		if s.trainer && s.counts != nil {
-			select {
-			case <-s.counts:
-			default:
-			}
-			s.counts <- c
+			replace(s.counts, c)
 		}
 	}
 }
@@ -164,12 +191,16 @@ func (r *Room) close() {
 }
 
 // post replaces what waits in the mailbox with st.
-func (s *seat) post(st tui.RoomState) {
+func (s *seat) post(st tui.RoomState) { replace(s.mailbox, st) }
+
+// replace puts v in a one-slot channel in place of what waits there. It
+// cannot block: the room's lock is held by every writer.
+func replace[T any](ch chan T, v T) {
 	select {
-	case <-s.mailbox:
+	case <-ch:
 	default:
 	}
-	s.mailbox <- st // cannot block: the mailbox is empty, and only post (under the room's lock) fills it
+	ch <- v
 }
 
 func (s *seat) deliver() {
@@ -181,6 +212,8 @@ func (s *seat) deliver() {
 			s.program.Send(st)
 		case c := <-s.counts:
 			s.program.Send(c)
+		case t := <-s.tallies:
+			s.program.Send(t)
 		}
 	}
 }

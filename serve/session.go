@@ -20,6 +20,7 @@ type labSession struct {
 	trainer   bool
 	shown     tui.RoomState // what the trainer's lab published last
 	following bool          // what the room was told of an attendee's lab
+	voted     tui.QuizVote  // the answer the room was told last
 
 	idle, maxTime time.Duration
 	lastActive    time.Time
@@ -87,6 +88,10 @@ func (m labSession) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if !m.trainer && m.app.Following() != m.following {
 		m.following = m.app.Following()
 		m.room.follows(m.id, m.following)
+	}
+	if v, ok := m.app.QuizVote(); ok && v != m.voted {
+		m.voted = v
+		m.room.answer(m.id, v)
 	}
 	return m, cmd
 }

@@ -18,13 +18,15 @@ import (
 // simulation itself (immutable, so the labs share it rather than
 // re-simulate) and the step on screen.
 //
-// Quiz mode's hook: the trainer's open question belongs here, so that it
-// reaches every following lab with the step it is about; the answers go
-// back through the room (serve.Room), which counts them for the trainer.
+// With quiz mode on in the trainer's lab, it is on in the following labs:
+// the same simulation asks the same question at the same step. Their
+// answers go back through the room (QuizVote), which counts them for the
+// trainer (QuizTally).
 type RoomState struct {
 	sim  simulation
 	info *simInfo
 	step int
+	quiz bool
 }
 
 // Step is the step on the trainer's screen.
@@ -32,10 +34,12 @@ func (s RoomState) Step() int { return s.step }
 
 // Same reports whether two states show the same thing (a lab publishes
 // only changes).
-func (s RoomState) Same(o RoomState) bool { return s.sim == o.sim && s.step == o.step }
+func (s RoomState) Same(o RoomState) bool { return s == o }
 
 // RoomState is what this lab shows, for the labs following it.
-func (a App) RoomState() RoomState { return RoomState{sim: a.sim, info: a.info, step: a.step} }
+func (a App) RoomState() RoomState {
+	return RoomState{sim: a.sim, info: a.info, step: a.step, quiz: a.quiz.on}
+}
 
 // seat is this lab's place in a room.
 type seat struct {
@@ -46,6 +50,7 @@ type seat struct {
 
 	leads bool      // this is the trainer's lab
 	count RoomCount // the trainer's view of the room
+	votes QuizTally // the room's answers to the trainer's latest question
 }
 
 // RoomCount is how many attendees the trainer's lab has, and how many of
@@ -107,7 +112,9 @@ func (a *App) follow(s RoomState) {
 	}
 	a.playing = false // the trainer's steps arrive as they happen
 	a.playGen++
+	a.quiz.on = false // no quiz stop: the trainer's step is where the room is
 	a.goTo(s.step)
+	a.quiz.on = s.quiz
 }
 
 // toggleFollow leaves the trainer (the lab goes on from this very state,

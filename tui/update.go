@@ -43,6 +43,9 @@ func (a App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		a.onQuizDone(msg)
 	case RoomState:
 		a.onRoomState(msg)
+		return a, a.quizLoad() // the trainer may have turned quiz mode on
+	case QuizTally:
+		a.onQuizTally(msg)
 	case RoomCount:
 		a.seat.count = msg
 	case frameSavedMsg:
