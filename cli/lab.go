@@ -61,6 +61,20 @@ func completeScenario(_ *cobra.Command, args []string, toComplete string) ([]str
 	return out, cobra.ShellCompDirectiveDefault // and scenario files
 }
 
+// labApp loads and simulates a scenario and opens the lab on it (the
+// screen is not touched: export draws it without a terminal).
+func labApp(file string) (tui.App, error) {
+	sc, err := loadScenario(file)
+	if err != nil {
+		return tui.App{}, err
+	}
+	app, err := tui.New(sc)
+	if err != nil {
+		return tui.App{}, failure(fmt.Errorf("%s: %v", sc.File, err))
+	}
+	return app, nil
+}
+
 // openLab loads, simulates and shows a scenario ("" = the default demo).
 // Every check that can fail happens before Bubble Tea takes the terminal,
 // so an error is one plain line on a normal screen.
@@ -71,13 +85,9 @@ func showLab(cmd *cobra.Command, file string, quiz bool) error {
 	if file == "" {
 		file = "demo:" + demo.DefaultName
 	}
-	sc, err := loadScenario(file)
+	app, err := labApp(file)
 	if err != nil {
 		return err
-	}
-	app, err := tui.New(sc)
-	if err != nil {
-		return failure(fmt.Errorf("%s: %v", sc.File, err))
 	}
 	if !isTerminal(cmd.OutOrStdout()) {
 		return usageErrf("the lab needs a terminal; for a text trace run: kviz simulate %s", file)

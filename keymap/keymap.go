@@ -43,6 +43,10 @@ type KeyMap struct {
 	Quiz   key.Binding
 	Answer key.Binding // 1–4: the choices of the question on screen
 
+	// A room served over SSH, and frames for slides.
+	Follow    key.Binding // only in a room with a trainer (kviz serve --trainer-key)
+	SaveFrame key.Binding // not offered over SSH: it writes on the server
+
 	// Moving around the screen.
 	Pane       key.Binding
 	ScrollUp   key.Binding
@@ -90,6 +94,9 @@ func DefaultKeyMap() KeyMap {
 		Quiz:   b([]string{"z"}, "z", "quiz mode"),
 		Answer: b([]string{"1", "2", "3", "4"}, "1–4", "answer the quiz"),
 
+		Follow:    b([]string{"f"}, "f", "follow trainer"),
+		SaveFrame: b([]string{"v"}, "v", "save frame"),
+
 		Pane:       b([]string{"tab"}, "tab", "next pane"),
 		ScrollUp:   b([]string{"pgup"}, "pgup", "10 members up"),
 		ScrollDown: b([]string{"pgdown"}, "pgdown", "10 members down"),
@@ -124,6 +131,6 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Next, k.Prev, k.NextRebalance, k.PrevRebalance, k.First, k.Last, k.Play, k.Faster, k.Slower, k.Quiz},
 		{k.Up, k.Down, k.ScrollUp, k.ScrollDown, k.AddMember, k.Leave, k.Crash, k.Restart, k.AddPartitions, k.Answer},
-		{k.Strategy, k.Protocol, k.Compare, k.WhatIf, k.Open, k.Import, k.Confirm, k.Back, k.Pane, k.Help, k.Quit},
+		{k.Strategy, k.Protocol, k.Compare, k.WhatIf, k.Open, k.Import, k.Confirm, k.Back, k.Pane, k.Help, k.Quit, k.Follow, k.SaveFrame},
 	}
 }

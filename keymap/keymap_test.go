@@ -69,6 +69,8 @@ func TestContractKeysMatchRealKeyPresses(t *testing.T) {
 		{"s", r('s'), km.Strategy},
 		{"e", r('e'), km.Protocol},
 		{"c", r('c'), km.Compare},
+		{"f", r('f'), km.Follow},
+		{"v", r('v'), km.SaveFrame},
 		{"w", r('w'), km.WhatIf},
 		{"z", r('z'), km.Quiz},
 		{"1", r('1'), km.Answer},

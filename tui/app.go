@@ -87,6 +87,8 @@ type App struct {
 	picker  *demoPicker // open in modePicker
 	prompt  *prompt     // a question on the status lines (prompt.go); nil when none
 
+	seat seat // in a room served over SSH (follow.go)
+
 	memo *memo
 }
 
@@ -125,6 +127,7 @@ func newApp(sim simulation) App {
 		height:   24,
 	}
 	a.keys.Import.SetEnabled(false) // kviz live's key: the live lab turns it on (live.go)
+	a.keys.Follow.SetEnabled(false) // only in a room with a trainer (follow.go)
 	a.styles = NewStyles(true).WithNoColor(os.Getenv("NO_COLOR") != "")
 	a.help.Styles = help.DefaultStyles(true)
 	a.setSim(sim)

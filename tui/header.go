@@ -14,7 +14,16 @@ import (
 // up, one step at a time, wide separators, then labels, then long values,
 // then its least needed parts, so 120 columns lose a word, not the layout.
 func (a App) headerLines() []string {
-	return []string{fitHeader(a.headerWho(), &a.styles, a.width), fitHeader(a.headerWhere(), &a.styles, a.width)}
+	where := a.width
+	badge := a.roomBadge() // in a room: following the trainer, or not
+	if badge != "" {
+		where -= textWidth(badge) + 3
+	}
+	second := fitHeader(a.headerWhere(), &a.styles, max(where, 0))
+	if badge != "" {
+		second = " " + badge + a.styles.Faint.Render(" │") + second
+	}
+	return []string{fitHeader(a.headerWho(), &a.styles, a.width), fit(second, a.width)}
 }
 
 // headerPart is one "label value" of a header line. Short forms are used

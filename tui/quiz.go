@@ -233,6 +233,9 @@ func (a *App) answerQuiz(c int) {
 		a.quiz.right++
 	}
 	a.status = ""
+	if a.waitsForTrainer() {
+		return // the trainer reveals (follow.go)
+	}
 	a.goTo(q.RevealStep)
 }
 
@@ -255,10 +258,10 @@ func (a App) quizLines() []string {
 	if k := a.quizPending(); k >= 0 {
 		q := a.quiz.questions[k]
 		title = fmt.Sprintf("Quiz · question %d of %d · press 1–%d", k+1, len(a.quiz.questions), len(q.Choices))
-		lines = a.questionLines(q, inner, tall)
+		lines = append(a.questionLines(q, inner, tall), a.roomVotesLines(q, inner)...)
 	} else if k := a.quizRevealed(); k >= 0 {
 		title = fmt.Sprintf("Quiz · question %d of %d revealed", k+1, len(a.quiz.questions))
-		lines = a.verdictLines(k, inner, tall)
+		lines = append(a.verdictLines(k, inner, tall), a.roomVotesLines(a.quiz.questions[k], inner)...)
 	} else {
 		return nil
 	}

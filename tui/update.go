@@ -41,6 +41,15 @@ func (a App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		return a, a.quizLoad()
 	case quizDoneMsg:
 		a.onQuizDone(msg)
+	case RoomState:
+		a.onRoomState(msg)
+		return a, a.quizLoad() // the trainer may have turned quiz mode on
+	case QuizTally:
+		a.onQuizTally(msg)
+	case RoomCount:
+		a.seat.count = msg
+	case frameSavedMsg:
+		a.onFrameSaved(msg)
 	case tea.KeyPressMsg:
 		return withQuizLoad(a.onKey(msg))
 	}
@@ -84,7 +93,7 @@ func (a App) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		a.mode = modeLab
 		return a, nil
 	}
-	if a.onQuizKey(msg) {
+	if a.heldByTrainer(msg) || a.onQuizKey(msg) {
 		return a, nil
 	}
 	if a.mode == modeWhatIf {
@@ -146,6 +155,10 @@ func (a App) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return a, a.openWhatIf()
 	case key.Matches(msg, k.Open):
 		a.openPicker()
+	case key.Matches(msg, k.Follow):
+		a.toggleFollow()
+	case key.Matches(msg, k.SaveFrame):
+		return a, a.saveFrame()
 	}
 	return a, nil
 }

@@ -1,0 +1,105 @@
+package serve
+
+import (
+	"testing"
+
+	"charm.land/ssh"
+	"github.com/stretchr/testify/assert"
+)
+
+func TestTheRoomFollowsTheTrainer(t *testing.T) {
+	signer, pub := newKey(t)
+	_, otherPub := newKey(t)
+	r := startRoom(t, Config{TrainerKeys: []ssh.PublicKey{otherPub, pub}})
+
+	trainer := connect(t, r.addr, 120, 40, signer)
+	trainer.waitFor("step 1/")
+	assert.NotContains(t, trainer.screen.String(), "following the trainer", "the trainer leads")
+
+	trainer.waitFor("★ trainer · 0 of 0 following")
+	attendee := connect(t, r.addr, 100, 30, nil)
+	attendee.waitFor("following the trainer")
+	trainer.waitFor("1 of 1 following")
+	trainer.press("n", "n", "n")
+	trainer.waitFor("step 4/")
+	attendee.waitFor("step 4/")
+
+	attendee.press("n") // keys that would leave the trainer's step say how instead
+	attendee.waitFor("the trainer drives")
+	assert.Equal(t, "4", step(t, attendee.screen.String()))
+
+	// An attendee with a key of their own is an attendee too.
+	keyed, _ := newKey(t)
+	late := connect(t, r.addr, 100, 30, keyed)
+	late.waitFor("following the trainer")
+	late.waitFor("step 4/") // a latecomer joins at the trainer's step
+
+	trainer.waitFor("2 of 2 following")
+	attendee.press("f")
+	attendee.waitFor("on your own")
+	trainer.waitFor("1 of 2 following")
+	trainer.press("n", "n")
+	trainer.waitFor("step 6/")
+	late.waitFor("step 6/")
+	assert.Equal(t, "4", step(t, attendee.screen.String()), "on their own, the attendee stays")
+	attendee.press("n")
+	attendee.waitFor("step 5/") // and steps their own timeline
+
+	before := stepOf.FindString(trainer.screen.String())
+	trainer.press("a", "\r", "\r") // the trainer inserts an event: followers get the same timeline
+	trainer.waitFor("— step on to see what happens")
+	after := stepOf.FindString(trainer.waitFor("step 6/"))
+	assert.NotEqual(t, before, after, "the join makes a longer timeline")
+	late.waitFor(after)
+
+	attendee.press("f")
+	attendee.waitFor("following the trainer")
+	attendee.waitFor(after)
+	trainer.waitFor("2 of 2 following")
+
+	// The trainer's connection drops; back, the trainer goes on where the
+	// room is, and the room keeps following.
+	trainer.press("q")
+	trainer.waitEnded()
+	back := connect(t, r.addr, 120, 40, signer)
+	back.waitFor(after)
+	back.press("n")
+	back.waitFor("step 7/")
+	attendee.waitFor("step 7/")
+	late.waitFor("step 7/")
+}
+
+func TestWithoutTrainerKeysEverySessionIsIndependent(t *testing.T) {
+	r := startRoom(t, Config{})
+	signer, _ := newKey(t)
+	a := connect(t, r.addr, 100, 30, signer)
+	b := connect(t, r.addr, 100, 30, nil)
+	a.waitFor("step 1/")
+	b.waitFor("step 1/")
+	a.press("n", "n")
+	a.waitFor("step 3/")
+	assert.NotContains(t, b.screen.String(), "following")
+	assert.Equal(t, "1", step(t, b.screen.String()))
+	b.press("f") // no room to follow: f does nothing
+	assert.NotContains(t, b.screen.String(), "following")
+}
+
+// In quiz mode the trainer's question is on every following screen, and
+// the trainer sees how the room answers.
+func TestTheRoomAnswersTheTrainersQuestion(t *testing.T) {
+	signer, pub := newKey(t)
+	r := startRoom(t, Config{TrainerKeys: []ssh.PublicKey{pub}})
+	trainer := connect(t, r.addr, 120, 40, signer)
+	attendee := connect(t, r.addr, 120, 40, nil)
+	trainer.waitFor("1 of 1 following")
+	trainer.press("z")
+	trainer.waitFor("quiz on:")
+	trainer.press("G") // the quiz stops at its first question
+	trainer.waitFor("Quiz · question 1")
+	trainer.waitFor("no answer yet · 1 in the room")
+	attendee.waitFor("Quiz · question 1")
+	attendee.press("1")
+	attendee.waitFor("answer sent")
+	trainer.waitFor("1 of 1 answered")
+	assert.Contains(t, trainer.screen.String(), "1) ×1")
+}

@@ -1,0 +1,219 @@
+package serve
+
+import (
+	"fmt"
+	"sync"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/kvizlab/kviz/tui"
+)
+
+// Room is the sessions of one server: it admits them up to its cap and
+// carries the trainer's lab to the labs that follow it.
+//
+// In quiz mode the trainer's question travels with the trainer's state
+// (tui.RoomState, through publish); an attendee's answer comes back as a
+// vote, and the room sends the trainer the count per choice.
+type Room struct {
+	max int
+
+	mu       sync.Mutex
+	sessions map[string]*seat
+	state    tui.RoomState // the trainer's last state
+	hasState bool
+	closing  bool
+}
+
+// seat is one session in the room. Its mailbox holds the newest trainer
+// state not yet delivered: a slow session skips states instead of holding
+// up the trainer (p.Send blocks until the program takes the message).
+type seat struct {
+	trainer   bool
+	following bool // an attendee's lab follows the trainer now
+	vote      tui.QuizVote
+	voted     bool
+	program   *tea.Program
+	mailbox   chan tui.RoomState
+	counts    chan tui.RoomCount // the trainer's: the newest count of followers
+	tallies   chan tui.QuizTally // the trainer's: the newest count of answers
+	done      chan struct{}
+}
+
+// errRoomFull is what a session over the cap is told.
+type errRoomFull int
+
+func (e errRoomFull) Error() string { return fmt.Sprintf("the room is full (%d sessions)", int(e)) }
+
+func newRoom(max int) *Room { return &Room{max: max, sessions: map[string]*seat{}} }
+
+// enter admits session id, or says why not; following: its lab opens
+// following the trainer.
+func (r *Room) enter(id string, trainer, following bool) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch {
+	case r.closing:
+		return fmt.Errorf("the room is closing")
+	case len(r.sessions) >= r.max:
+		return errRoomFull(len(r.sessions))
+	}
+	r.sessions[id] = &seat{trainer: trainer, following: following}
+	return nil
+}
+
+// sit attaches a session's program; a follower gets the trainer's state at once.
+func (r *Room) sit(id string, p *tea.Program) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s, ok := r.sessions[id]
+	if !ok || s.program != nil {
+		return
+	}
+	s.program, s.done = p, make(chan struct{})
+	s.mailbox, s.counts, s.tallies = make(chan tui.RoomState, 1), make(chan tui.RoomCount, 1), make(chan tui.QuizTally, 1)
+	go s.deliver()
+	if r.hasState && !s.trainer {
+		s.post(r.state)
+	}
+	r.countLocked()
+}
+
+// last is the trainer's last state, if a trainer has been here.
+func (r *Room) last() *tui.RoomState {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.hasState {
+		return nil
+	}
+	st := r.state
+	return &st
+}
+
+// follows records whether an attendee's lab follows the trainer now.
+func (r *Room) follows(id string, following bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if s, ok := r.sessions[id]; ok && s.following != following {
+		s.following = following
+		r.countLocked()
+	}
+}
+
+// answer records an attendee's answer to the trainer's question and sends
+// the trainers the new count.
+func (r *Room) answer(id string, v tui.QuizVote) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s, ok := r.sessions[id]
+	if !ok {
+		return
+	}
+	s.vote, s.voted = v, true
+	var votes []tui.QuizVote
+	attendees := 0
+	for _, o := range r.sessions {
+		if !o.trainer {
+			attendees++
+		}
+		if o.voted {
+			votes = append(votes, o.vote)
+		}
+	}
+	t := tui.TallyOf(v, votes, attendees)
+	for _, o := range r.sessions {
+		if o.trainer && o.tallies != nil {
+			replace(o.tallies, t)
+		}
+	}
+}
+
+// countLocked sends the trainers how many attendees follow them.
+func (r *Room) countLocked() {
+	var c tui.RoomCount
+	for _, s := range r.sessions {
+		if !s.trainer {
+			c.Attendees++
+			if s.following {
+				c.Following++
+			}
+		}
+	}
+	for _, s := range r.sessions {
+		if s.trainer && s.counts != nil {
+			replace(s.counts, c)
+		}
+	}
+}
+
+// leave frees the session's place.
+func (r *Room) leave(id string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if s, ok := r.sessions[id]; ok {
+		if s.done != nil {
+			close(s.done)
+		}
+		delete(r.sessions, id)
+		r.countLocked()
+	}
+}
+
+// Len is the number of sessions in the room.
+func (r *Room) Len() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.sessions)
+}
+
+// publish is the trainer's lab showing something new.
+func (r *Room) publish(st tui.RoomState) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.state, r.hasState = st, true
+	for _, s := range r.sessions {
+		if !s.trainer && s.program != nil {
+			s.post(st)
+		}
+	}
+}
+
+// close stops admitting and tells every session the room is closing.
+func (r *Room) close() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.closing = true
+	for _, s := range r.sessions {
+		if s.program != nil {
+			go s.program.Send(roomClosingMsg{})
+		}
+	}
+}
+
+// post replaces what waits in the mailbox with st.
+func (s *seat) post(st tui.RoomState) { replace(s.mailbox, st) }
+
+// replace puts v in a one-slot channel in place of what waits there. It
+// cannot block: the room's lock is held by every writer.
+func replace[T any](ch chan T, v T) {
+	select {
+	case <-ch:
+	default:
+	}
+	ch <- v
+}
+
+func (s *seat) deliver() {
+	for {
+		select {
+		case <-s.done:
+			return
+		case st := <-s.mailbox:
+			s.program.Send(st)
+		case c := <-s.counts:
+			s.program.Send(c)
+		case t := <-s.tallies:
+			s.program.Send(t)
+		}
+	}
+}

@@ -1,0 +1,65 @@
+package tui
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	framepkg "github.com/kvizlab/kviz/frame"
+)
+
+// frameSavedMsg reports where v wrote the frame.
+type frameSavedMsg struct {
+	svg, txt string
+	err      error
+}
+
+// saveFrame writes the screen as it is now (before the status line says
+// so) as SVG and text into the working directory, off the event loop.
+func (a App) saveFrame() tea.Cmd {
+	content, w, h := a.Frame(), a.width, a.height
+	base := fmt.Sprintf("kviz-%s-step%d", fileSlug(strings.TrimSuffix(filepath.Base(a.sim.Scenario().File), ".yaml")), a.step)
+	return func() tea.Msg {
+		g := framepkg.Parse(content, w, h)
+		dir, err := os.Getwd()
+		if err != nil {
+			return frameSavedMsg{err: err}
+		}
+		msg := frameSavedMsg{svg: filepath.Join(dir, base+".svg"), txt: filepath.Join(dir, base+".txt")}
+		if err := os.WriteFile(msg.svg, g.SVG(), 0o644); err != nil {
+			return frameSavedMsg{err: err}
+		}
+		if err := os.WriteFile(msg.txt, []byte(g.Text()), 0o644); err != nil {
+			return frameSavedMsg{err: err}
+		}
+		return msg
+	}
+}
+
+func (a *App) onFrameSaved(msg frameSavedMsg) {
+	if msg.err != nil {
+		a.setStatus("cannot save the frame: "+msg.err.Error(), true)
+		return
+	}
+	a.setStatus(fmt.Sprintf("saved %s and %s", msg.svg, filepath.Base(msg.txt)), false)
+}
+
+// fileSlug keeps a scenario file's letters, digits and dashes, for a file name.
+func fileSlug(name string) string {
+	s := strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '-':
+			return r
+		case r >= 'A' && r <= 'Z':
+			return r + 'a' - 'A'
+		}
+		return '-'
+	}, name)
+	if s = strings.Trim(s, "-"); s == "" {
+		return "lab"
+	}
+	return s
+}
