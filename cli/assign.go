@@ -38,7 +38,12 @@ Input (from --in FILE, or stdin when --in is absent or "-"):
 Only "members" and each member's "id" are required. A member without "topics"
 subscribes to every topic. "generation" defaults to -1 (none), "partition_racks"
 lists the racks of each partition's replicas, "instance" is group.instance.id.
-Unknown fields are errors.
+Unknown fields are errors. A member may subscribe to a topic that is not in
+"topics" (deleted, or never created), own partitions of one, or list a topic
+twice: each assignor treats that as Kafka's does, and a "note:" line says how
+(under the table, on stderr with json, first in --explain). An owned partition
+beyond an existing topic's count is refused by the assignors that read owned
+partitions (sticky, cooperative-sticky, uniform).
 
 Output with --format json: {"c0": {"t0": [0, 1, 2], "t1": [0]}, "c1": {}}
 on one line: every member in input order, its topics in name order,
@@ -86,7 +91,7 @@ func runAssign(cmd *cobra.Command, strategy, in, format string, explain bool) er
 	if err != nil {
 		return usageErr(err)
 	}
-	g, err := parseAssignInput(data)
+	g, err := parseAssignInput(data, assignor)
 	if err != nil {
 		return usageErrf("%s: %v", source, err)
 	}
@@ -96,6 +101,10 @@ func runAssign(cmd *cobra.Command, strategy, in, format string, explain bool) er
 	if explain {
 		ex = strategies.NewExplainer(0)
 	}
+	// What a tidy input would not hold (a topic that does not exist, one
+	// listed twice) is said once: in the explanation, else on stderr beside
+	// json, else under the table.
+	notes := strategies.InputNotes(assignor, g)
 	res := assignor.Assign(g, ex)
 
 	w := bufio.NewWriterSize(stdout, 1<<16)
@@ -106,15 +115,24 @@ func runAssign(cmd *cobra.Command, strategy, in, format string, explain bool) er
 	} else {
 		writeAssignmentTable(w, g, res)
 	}
-	if explain {
-		if format == "table" {
+	if explain || format == "json" {
+		if explain && format == "table" {
 			fmt.Fprintln(w)
 		}
-		for _, line := range res.Explanation {
-			fmt.Fprintln(explainTo, line)
+		for _, n := range notes {
+			fmt.Fprintln(explainTo, "note: "+n)
+		}
+		if explain {
+			for _, line := range res.Explanation {
+				fmt.Fprintln(explainTo, line)
+			}
 		}
 		if err := explainTo.Flush(); err != nil {
 			return failure(err)
+		}
+	} else {
+		for _, n := range notes {
+			fmt.Fprintln(w, "note: "+n)
 		}
 	}
 	if err := w.Flush(); err != nil {
@@ -281,6 +299,9 @@ func movedPartitions(g strategies.Group, res strategies.Result) (owned, moved in
 	state := make(map[string][]uint8)
 	for _, m := range g.Members {
 		for _, tp := range m.Owned {
+			if tp.Partition >= g.Topics[tp.Topic] {
+				continue // does not exist (any more): it cannot change owner
+			}
 			st := state[tp.Topic]
 			if st == nil {
 				st = make([]uint8, g.Topics[tp.Topic])

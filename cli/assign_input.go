@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,6 +24,8 @@ import (
 // Only "members" and each member's "id" are required. A member without
 // "topics" (or with null) subscribes to every topic; "topics": []
 // subscribes to none. Unknown fields are errors; null counts as absent.
+// Topics a member names or owns that are not in "topics", and topics it
+// lists twice, are Kafka's to judge (strategies.InputNotes).
 //
 // The parser is written for this one schema instead of using encoding/json:
 // a 1M-partition group with owned partitions is tens of MB of JSON, and
@@ -45,7 +48,7 @@ type assignMemberInput struct {
 	id, rack, instance string
 	topics             []string // nil with allTopics: every topic
 	allTopics          bool
-	sharedTopics       bool // topics is the previous member's (already checked) list
+	sharedTopics       bool // topics is the previous member's list, shared
 	owned              []ownedInput
 	generation         int32
 }
@@ -58,7 +61,7 @@ type ownedInput struct {
 // parseAssignInput decodes and checks the input. Every error is one line
 // naming where the problem is: a line and column for JSON problems, the
 // field path for values kviz cannot use.
-func parseAssignInput(data []byte) (strategies.Group, error) {
+func parseAssignInput(data []byte, assignor strategies.Assignor) (strategies.Group, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return strategies.Group{}, errors.New(`the input is empty: expected a JSON object with "topics" and "members"`)
 	}
@@ -90,24 +93,25 @@ func parseAssignInput(data []byte) (strategies.Group, error) {
 		return g, fmt.Errorf("topics: %d partitions in all; at most %d are supported", total, maxTotalPartitions)
 	}
 	order := newTopicOrder(g.Topics)
-	seen := make([]int, len(order.names)) // member index+1 that last listed each topic
 	g.Members = make([]strategies.Member, len(in.members))
 	for i, m := range in.members {
-		member, err := m.member(i, order, g.Topics, seen)
+		member, err := m.member(i, order)
 		if err != nil {
 			return g, err
 		}
 		g.Members[i] = member
 	}
-	if err := g.Validate(); err != nil {
+	if err := g.CheckFor(assignor); err != nil {
 		return g, err
 	}
 	return g, nil
 }
 
 // member converts one member, catching what Group.Validate cannot see
-// (topics or partitions listed twice, partitions that do not fit).
-func (m assignMemberInput) member(i int, order topicOrder, counts map[string]int32, seen []int) (strategies.Member, error) {
+// (partitions listed twice, partition numbers that do not fit). Topics that
+// do not exist and topics listed twice are Kafka's to judge: each assignor
+// has its rule (strategies.InputNotes).
+func (m assignMemberInput) member(i int, order topicOrder) (strategies.Member, error) {
 	where := fmt.Sprintf("members[%d] (%s)", i, m.id)
 	if m.id == "" {
 		where = fmt.Sprintf("members[%d]", i)
@@ -115,46 +119,38 @@ func (m assignMemberInput) member(i int, order topicOrder, counts map[string]int
 	out := strategies.Member{ID: m.id, InstanceID: m.instance, Rack: m.rack, Generation: m.generation, Topics: m.topics}
 	if m.allTopics {
 		out.Topics = order.names
-	} else if !m.sharedTopics {
-		for _, t := range m.topics {
-			r, known := order.rank[t]
-			if !known {
-				return out, fmt.Errorf("%s: subscribes to unknown topic %q", where, t)
-			}
-			if seen[r] == i+1 {
-				return out, fmt.Errorf("%s: topic %q is listed twice", where, t)
-			}
-			seen[r] = i + 1
-		}
 	}
 	type claim struct {
-		rank int
-		p    int64
+		rank  int // the topic's rank, or len(order.names) for a topic that does not exist
+		topic string
+		p     int64
 	}
 	claims := make([]claim, 0, len(m.owned))
 	for _, o := range m.owned {
+		if o.partition < 0 || o.partition > math.MaxInt32 {
+			return out, fmt.Errorf("%s: owns %s-%d, but partitions are numbered 0..%d", where, o.topic, o.partition, int32(math.MaxInt32))
+		}
 		r, known := order.rank[o.topic]
 		if !known {
-			return out, fmt.Errorf("%s: owns a partition of unknown topic %q", where, o.topic)
+			r = len(order.names)
 		}
-		if n := counts[o.topic]; o.partition < 0 || o.partition >= int64(n) {
-			return out, fmt.Errorf("%s: owns %s-%d, but %q has partitions 0..%d", where, o.topic, o.partition, o.topic, n-1)
-		}
-		claims = append(claims, claim{r, o.partition})
+		claims = append(claims, claim{r, o.topic, o.partition})
 	}
 	// Owned partitions in (topic in Java order, partition) order.
 	slices.SortFunc(claims, func(a, b claim) int {
 		if a.rank != b.rank {
 			return a.rank - b.rank
 		}
+		if a.topic != b.topic {
+			return strategies.JavaCompare(a.topic, b.topic)
+		}
 		return int(a.p - b.p)
 	})
 	for j, c := range claims {
-		t := order.names[c.rank]
 		if j > 0 && claims[j-1] == c {
-			return out, fmt.Errorf("%s: owns %s-%d twice", where, t, c.p)
+			return out, fmt.Errorf("%s: owns %s-%d twice", where, c.topic, c.p)
 		}
-		out.Owned = append(out.Owned, strategies.TopicPartition{Topic: t, Partition: int32(c.p)})
+		out.Owned = append(out.Owned, strategies.TopicPartition{Topic: c.topic, Partition: int32(c.p)})
 	}
 	return out, nil
 }

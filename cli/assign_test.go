@@ -108,11 +108,12 @@ func TestAssignBadInputIsOneLineExit2(t *testing.T) {
 		{"negative count", `{"topics": {"t0": -1}, "members": [{"id": "a"}]}`, nil, `topics: "t0" has a negative partition count (-1)`},
 		{"absurd count", `{"topics": {"t0": 3000000000}, "members": [{"id": "a"}]}`, nil, `topics: "t0" has 3000000000 partitions; at most 1048576 are supported`},
 		{"absurd total", `{"topics": {"a": 1048576, "b": 1048576, "c": 1048576, "d": 1048576, "e": 1}, "members": [{"id": "a"}]}`, nil, "topics: 4194305 partitions in all; at most 4194304 are supported"},
-		{"owned out of range", `{"topics": {"t0": 3}, "members": [{"id": "c0", "owned": {"t0": [3]}}]}`, nil, `members[0] (c0): owns t0-3, but "t0" has partitions 0..2`},
-		{"owned unknown topic", `{"topics": {"t0": 3}, "members": [{"id": "c0", "owned": {"x": [0]}}]}`, nil, `members[0] (c0): owns a partition of unknown topic "x"`},
+		{"owned out of range (sticky)", `{"topics": {"t0": 3}, "members": [{"id": "c0", "owned": {"t0": [3]}}]}`, []string{"--strategy", "sticky"},
+			`members[0] (c0): owns t0-3, but "t0" has partitions 0..2: Kafka's sticky assignor cannot take a partition that does not exist`},
+		{"owned out of range (uniform)", `{"topics": {"t0": 3}, "members": [{"id": "c0", "owned": {"t0": [3]}}]}`, []string{"--strategy", "uniform"}, `owns t0-3, but "t0" has partitions 0..2`},
+		{"owned negative", `{"topics": {"t0": 3}, "members": [{"id": "c0", "owned": {"t0": [-1]}}]}`, nil, `members[0] (c0): owns t0--1, but partitions are numbered 0..2147483647`},
 		{"owned twice", `{"topics": {"t0": 3}, "members": [{"id": "c0", "owned": {"t0": [1, 1]}}]}`, nil, `members[0] (c0): owns t0-1 twice`},
-		{"unknown subscription", `{"topics": {"t0": 3}, "members": [{"id": "c0", "topics": ["t9"]}]}`, nil, `members[0] (c0): subscribes to unknown topic "t9"`},
-		{"topic listed twice", `{"topics": {"t0": 3}, "members": [{"id": "c0", "topics": ["t0", "t0"]}]}`, nil, `members[0] (c0): topic "t0" is listed twice`},
+		{"owned twice, topic gone", `{"topics": {"t0": 3}, "members": [{"id": "c0", "owned": {"x": [1, 1]}}]}`, nil, `members[0] (c0): owns x-1 twice`},
 		{"racks wrong length", `{"topics": {"t0": 3}, "partition_racks": {"t0": [["a"]]}, "members": [{"id": "c0"}]}`, nil,
 			`partition_racks: "t0" lists racks for 1 partitions but the topic has 3`},
 		{"no members", `{"topics": {"t0": 3}}`, nil, `"members" is missing`},
@@ -142,6 +143,42 @@ func TestAssignBadInputIsOneLineExit2(t *testing.T) {
 			assert.True(t, strings.HasPrefix(errOut, "kviz: "), errOut)
 			assert.Contains(t, errOut, c.want)
 		})
+	}
+}
+
+// What Kafka's assignors take from real groups kviz takes too: a topic that
+// no longer exists (subscribed to, or owned), a topic listed twice. Each
+// is said once: under the table, on stderr beside json, or in --explain.
+func TestAssignTakesKafkasInputsAsTheyCome(t *testing.T) {
+	in := `{"topics": {"t0": 3}, "members": [
+	  {"id": "c0", "topics": ["t0", "gone", "t0"], "owned": {"gone": [0], "t0": [0]}, "generation": 2},
+	  {"id": "c1", "topics": ["t0"], "owned": {"t0": [1]}, "generation": 2}]}`
+	for _, strategy := range strategies.Names() {
+		code, out, errOut := run(t, in, "assign", "--strategy", strategy, "--format", "json")
+		require.Equal(t, 0, code, "%s: %s", strategy, errOut)
+		var parsed map[string]map[string][]int32
+		require.NoError(t, json.Unmarshal([]byte(out), &parsed), strategy)
+		assert.Equal(t, 3, len(parsed["c0"]["t0"])+len(parsed["c1"]["t0"]), "%s: t0 is assigned in full: %s", strategy, out)
+		assert.NotContains(t, out, "gone")
+		lines := strings.Split(strings.TrimSpace(errOut), "\n")
+		require.Len(t, lines, 3, "%s: %q", strategy, errOut)
+		assert.True(t, strings.HasPrefix(lines[0], `note: c0 subscribes to "gone", which does not exist: `), lines[0])
+		assert.True(t, strings.HasPrefix(lines[1], `note: c0 lists "t0" twice: `), lines[1])
+		assert.True(t, strings.HasPrefix(lines[2], `note: c0 owns gone-0, which does not exist: `), lines[2])
+
+		code, out, errOut = run(t, in, "assign", "--strategy", strategy, "--format", "table")
+		require.Equal(t, 0, code)
+		assert.Empty(t, errOut)
+		assert.Equal(t, 3, strings.Count(out, "\nnote: "), out)
+		assert.Contains(t, out, "moved: ", "the partition of the deleted topic is not counted as moved")
+
+		code, out, errOut = run(t, in, "assign", "--strategy", strategy, "--format", "table", "--explain")
+		require.Equal(t, 0, code)
+		assert.Empty(t, errOut)
+		_, steps, _ := strings.Cut(out, "\n\n")
+		_, steps, _ = strings.Cut(steps, "\n\n")
+		assert.True(t, strings.HasPrefix(steps, `note: c0 subscribes to "gone"`), "the explanation opens with the notes: %q", steps)
+		assert.Equal(t, 3, strings.Count(out, "note: "), "said once: %s", out)
 	}
 }
 

@@ -51,13 +51,21 @@ func newGeneralBuilder(in *stickyInput, claims *stickyClaims, ex *Explainer) *ge
 		b.owner[i] = -1
 	}
 	for _, m := range in.order {
+		// topic2AllPotentialConsumers and getMaxAssignmentSize read the
+		// member's list: a repeated topic counts as often as it is listed.
 		for _, t := range in.subscribed[m] {
 			b.potential[t] = append(b.potential[t], m)
 		}
-		if len(in.subscribed[m]) == len(in.topics) {
+		for _, t := range in.repeats[m] {
+			b.potential[t] = append(b.potential[t], m)
+		}
+		if len(in.subscribed[m])+len(in.repeats[m]) == len(in.topics) {
 			b.maxSize[m] = in.numP
 		} else {
 			for _, t := range in.subscribed[m] {
+				b.maxSize[m] += int(in.counts[t])
+			}
+			for _, t := range in.repeats[m] {
 				b.maxSize[m] += int(in.counts[t])
 			}
 		}

@@ -29,10 +29,15 @@ type stickyInput struct {
 	// subscribed[m] lists the member's topics (indices) that are in
 	// partitionsPerTopic, subBits[m] the same as a bitset; subAll[m] is its
 	// whole subscription (topics without partitions too), subCount[m] its size.
+	// listed[m] is the length of its topic list as given, repeats included,
+	// and repeats[m] the repeated entries that are in partitionsPerTopic
+	// (AbstractStickyAssignor reads the list, not a set: see sameSubscription).
 	subscribed [][]int
 	subBits    []bitset
 	subAll     []bitset
 	subCount   []int
+	listed     []int
+	repeats    [][]int
 
 	// rawOwned[m] is what the member reports owning, as pids, keeping only
 	// partitions of topics in partitionsPerTopic (Kafka drops the others
@@ -144,18 +149,25 @@ func (in *stickyInput) indexTopics(g Group, names []string) []int {
 
 // indexSubscriptions turns each member's topic list into bitsets: over every
 // topic it names (its raw subscription, for allSubscriptionsEqual) and over
-// partitionsPerTopic. A repeated topic counts once: a Kafka consumer sends
-// its subscription from a Set, so it can never repeat.
+// partitionsPerTopic. A real consumer sends its subscription from a Set, but
+// the assignor takes a List (Kafka's own tests repeat topics in it), so a
+// repeat is kept aside in repeats: the sets count it once, the list twice.
 func (in *stickyInput) indexSubscriptions(numNamed int, remap []int, perMember [][]int32) {
 	n := len(in.members)
 	in.subscribed = make([][]int, n)
 	in.subAll = make([]bitset, n)
 	in.subBits = make([]bitset, n)
 	in.subCount = make([]int, n)
+	in.listed = make([]int, n)
+	in.repeats = make([][]int, n)
 	for i, ids := range perMember {
+		in.listed[i] = len(ids)
 		all, usedBits := newBitset(numNamed), newBitset(len(in.topics))
 		for _, id := range ids {
 			if all.has(int(id)) {
+				if ti := remap[id]; ti >= 0 {
+					in.repeats[i] = append(in.repeats[i], ti)
+				}
 				continue
 			}
 			all.set(int(id))
@@ -173,9 +185,24 @@ func (in *stickyInput) indexSubscriptions(numNamed int, remap []int, perMember [
 // subscribes reports whether member m subscribes to topic t (an index into topics).
 func (in *stickyInput) subscribes(m int, t int32) bool { return in.subBits[m].has(int(t)) }
 
-// sameSubscription compares two members' whole subscriptions.
-func (in *stickyInput) sameSubscription(a, b int) bool {
-	return in.subCount[a] == in.subCount[b] && slices.Equal(in.subAll[a], in.subAll[b])
+// sameSubscription is allSubscriptionsEqual's test of member m against the
+// set of the first member's topics: m's list has as many entries as that set
+// and names only topics in it. Without repeats this is set equality; with
+// them Kafka counts the list, so [a, a] equals {a, b} and [a, a] differs
+// from {a}.
+func (in *stickyInput) sameSubscription(first, m int) bool {
+	if in.listed[m] != in.subCount[first] {
+		return false
+	}
+	if in.listed[m] == in.subCount[m] {
+		return slices.Equal(in.subAll[first], in.subAll[m])
+	}
+	for w, bits := range in.subAll[m] {
+		if bits&^in.subAll[first][w] != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func (in *stickyInput) indexOwned() {

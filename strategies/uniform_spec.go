@@ -20,6 +20,10 @@ type serverSpec struct {
 
 	members []Member  // in the coordinator's HashMap order (serverMemberOrder)
 	subs    [][]int32 // per member: subscribed topics, ascending, without duplicates
+	// missingDiffer: members name different topics that do not exist. The
+	// assignor never sees those, but the group counts them when it decides
+	// whether subscriptions are homogeneous (ModernGroup.subscriptionType).
+	missingDiffer bool
 
 	// claims holds, per member, the flat partitions of its current target
 	// (Member.Owned) that it may keep: in a subscribed topic, not listed twice,
@@ -68,8 +72,35 @@ func newServerSpecIn(g Group, order []int, sc *uniformScratch) *serverSpec {
 		s.members[i] = g.Members[k]
 	}
 	s.subs = srvSubscriptionIndicesInto(s.members, index, srvGrow(&sc.subs, len(order)))
+	s.missingDiffer = missingNamesDiffer(s.members, index)
 	s.readClaims(index)
 	return s
+}
+
+// missingNamesDiffer reports whether two members name different sets of
+// topics that are not in index. Members sharing one topic list are compared
+// once.
+func missingNamesDiffer(members []Member, index map[string]int32) bool {
+	var first []string
+	for i, m := range members {
+		if i > 0 && slices.Equal(m.Topics, members[i-1].Topics) {
+			continue
+		}
+		var missing []string
+		for _, t := range m.Topics {
+			if _, ok := index[t]; !ok {
+				missing = append(missing, t)
+			}
+		}
+		slices.Sort(missing)
+		missing = slices.Compact(missing)
+		if i == 0 {
+			first = missing
+		} else if !slices.Equal(first, missing) {
+			return true
+		}
+	}
+	return false
 }
 
 // srvSubscriptionIndices maps each member's subscription to topic indices.
@@ -249,9 +280,12 @@ func (s *serverSpec) tp(f int) TopicPartition {
 }
 
 // homogeneous reports whether every member subscribes to the same topics
-// (Kafka's SubscriptionType.HOMOGENEOUS: each subscribed topic has as many
-// subscribers as the group has members).
+// (Kafka's SubscriptionType.HOMOGENEOUS: each subscribed topic name, existing
+// or not, has as many subscribers as the group has members).
 func (s *serverSpec) homogeneous() bool {
+	if s.missingDiffer {
+		return false
+	}
 	for i := 1; i < len(s.subs); i++ {
 		if !slices.Equal(s.subs[i], s.subs[0]) {
 			return false
