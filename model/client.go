@@ -149,7 +149,7 @@ func (c *client) start() {
 	if c.instance != "" {
 		kind = fmt.Sprintf("static, group.instance.id %s", c.instance)
 	}
-	c.w.record(KindMemberStarted, c.id, "", false, fmt.Sprintf("%s starts (%s), subscribing to %v.", c.id, kind, c.topics))
+	c.w.record(KindMemberStarted, c.id, "", false, fmt.Sprintf("%s starts (%s), subscribing to %v.", c.id, kind, c.topics)+c.w.missingTopicsNote(c.topics))
 	c.rejoinNeeded = true
 	c.rejoinReason = "it is starting"
 	c.poll()
@@ -341,7 +341,7 @@ func (c *client) subscribe(topics []string) {
 		// onSubscriptionUpdated only joins a member not yet in the group).
 		text = fmt.Sprintf("%s changes its subscription from %v to %v: no callback; its next heartbeat carries it, and it keeps consuming what it owns until the coordinator takes it away.", c.id, old, topics)
 	}
-	c.w.record(KindSubscriptionChanged, c.id, "", false, text)
+	c.w.record(KindSubscriptionChanged, c.id, "", false, text+c.w.missingTopicsNote(topics))
 	if c.w.consumer {
 		return
 	}

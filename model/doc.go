@@ -52,6 +52,17 @@
 //     notices at its next metadata refresh (metadata.max.age.ms, 300000 ms,
 //     counted from its start). The KIP-848 coordinator bumps the group epoch
 //     at the next heartbeat after the change.
+//   - Topics that do not exist: a member (at start, on a join or in a
+//     subscribe) may name a topic the scenario does not have, as a real
+//     consumer may subscribe to a deleted or never-created topic. Kafka takes
+//     it: the classic leader's assignor gets no metadata for it
+//     (AbstractPartitionAssignor skips it), the KIP-848 coordinator resolves
+//     only names in its metadata image (TopicIds) though the name still
+//     counts when it judges subscriptions homogeneous. Nothing of it is
+//     assigned, and the MemberStarted or SubscriptionChanged step says so.
+//     The topic is never auto-created (as with auto.create.topics.enable=false,
+//     the usual production setting; Kafka's default would create it with
+//     num.partitions partitions at the consumer's first metadata request).
 //   - Brokers: the leaders of __consumer_offsets come from Kafka's
 //     rack-unaware placement with a replication factor of min(3, brokers), the
 //     start index and shift drawn from the seed; one cluster model

@@ -118,13 +118,11 @@ func (p *parser) topicList(n *yaml.Node, sc *Scenario, what string) ([]string, e
 	if err != nil {
 		return nil, err
 	}
-	known := strategies.SortedTopics(sc.Topics)
 	seen := map[string]bool{}
 	var out []string
 	for _, t := range ts {
-		if _, ok := sc.Topics[t]; !ok {
-			return nil, p.errf(n, "%s: unknown topic %q%s", what, t, suggest(t, known))
-		}
+		// A topic not in topics: is a subscription to a topic that does not
+		// exist, which Kafka takes (see doc.go, "Topics that do not exist").
 		if !seen[t] {
 			seen[t] = true
 			out = append(out, t)
