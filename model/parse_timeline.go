@@ -28,10 +28,35 @@ func (p *parser) timeline(n *yaml.Node, sc *Scenario) error {
 		sc.Timeline = append(sc.Timeline, ev)
 	}
 	sort.SliceStable(sc.Timeline, func(i, j int) bool { return sc.Timeline[i].AtMs < sc.Timeline[j].AtMs })
+	running := map[string]bool{}
+	for _, m := range sc.Members {
+		running[m.ID] = true
+	}
 	for _, ev := range sc.Timeline {
 		if err := checkEvent(sc, ev); err != nil {
 			return fmt.Errorf("%s:%d: %v", p.file, ev.line, err)
 		}
+		if err := p.checkRunning(ev, running); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkRunning follows which members' processes run, as far as the
+// timeline alone decides it, and refuses a leave or crash of one that does
+// not: it would send nothing. (A member fenced during the simulation is
+// caught when it runs: world.notRunning.)
+func (p *parser) checkRunning(ev Event, running map[string]bool) error {
+	switch ev.Kind {
+	case "join", "restart":
+		running[ev.Member] = true
+	case "leave", "crash":
+		if !running[ev.Member] {
+			return fmt.Errorf("%s:%d: %s: %s is not running at %d ms (it left or crashed earlier; restart or join it first)",
+				p.file, ev.line, ev.Kind, ev.Member, ev.AtMs)
+		}
+		running[ev.Member] = false
 	}
 	return nil
 }

@@ -150,9 +150,14 @@ func (s *Sim) Insert(ev Event) (*Sim, error) {
 	if err := checkEvent(sc, ev); err != nil {
 		return nil, fmt.Errorf("insert: %v", err)
 	}
+	ev.inserting = true
 	sc.Timeline = append(sc.Timeline, ev)
 	sort.SliceStable(sc.Timeline, func(i, j int) bool { return sc.Timeline[i].AtMs < sc.Timeline[j].AtMs })
-	return Simulate(sc)
+	sim, err := Simulate(sc)
+	for i := range sc.Timeline {
+		sc.Timeline[i].inserting = false // judged once, when inserted
+	}
+	return sim, err
 }
 
 func coordinatorPartitionOf(sc *Scenario) int32 {

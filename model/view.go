@@ -19,7 +19,8 @@ type Event struct {
 	// Generation, when set on a commit, is the generation the commit carries
 	// (an application holding stale group metadata); nil = the member's own.
 	Generation *int32
-	line       int // scenario line, for error messages; 0 when inserted
+	line       int  // scenario line, for error messages; 0 when inserted
+	inserting  bool // the event Sim.Insert is adding: a leave or crash of a stopped member is an error
 }
 
 // EventKinds lists the event kinds in the order the docs present them.

@@ -202,6 +202,10 @@ func (w *world) apply(ev Event) {
 }
 
 func (w *world) memberEvent(c *client, ev Event) {
+	if (ev.Kind == "leave" || ev.Kind == "crash") && !c.running {
+		w.notRunning(c, ev)
+		return
+	}
 	switch ev.Kind {
 	case "leave":
 		c.leave()
@@ -216,6 +220,20 @@ func (w *world) memberEvent(c *client, ev Event) {
 	case "commit":
 		c.commit(ev.Generation)
 	}
+}
+
+// notRunning handles a leave or crash of a member whose process does not
+// run: nothing is sent, so no request step may show one. The parser refuses
+// such an entry when the timeline alone decides it; the event Sim.Insert
+// adds is refused with just the fact ("c2 is not running"). Any other (a
+// member fenced meanwhile, or stopped by an inserted event) does nothing,
+// and the trace says so.
+func (w *world) notRunning(c *client, ev Event) {
+	if ev.inserting {
+		w.err = fmt.Errorf("%s is not running", c.id)
+		return
+	}
+	w.record("MemberStopped", c.id, "", false, fmt.Sprintf("%s is not running (%s): the timeline's %s does nothing.", c.id, c.status, ev.Kind))
 }
 
 // startClient starts a consumer process (or restarts a stopped one).
