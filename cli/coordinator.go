@@ -79,6 +79,9 @@ func runCoordinator(cmd *cobra.Command, group string, offsetsPartitions, brokers
 	if err != nil {
 		return err
 	}
+	if err := strategies.CheckGroupID(group); err != nil {
+		return usageErrf("--group %q: %v", group, err)
+	}
 	if offsetsPartitions < 1 || offsetsPartitions > strategies.MaxPartitions {
 		return usageErrf("--offsets-partitions must be between 1 and %d, got %d", strategies.MaxPartitions, offsetsPartitions)
 	}

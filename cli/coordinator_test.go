@@ -14,7 +14,6 @@ func TestCoordinatorSeedExample14(t *testing.T) {
 		{"my-group", `{"partition": 12, "hash": -1906497762}`},
 		{"test", `{"partition": 48, "hash": 3556498}`},
 		{"polygenelubricants", `{"partition": 0, "hash": -2147483648}`},
-		{"", `{"partition": 0, "hash": 0}`},
 	} {
 		code, out, errOut := run(t, "", "coordinator", "--group", c.group)
 		require.Equal(t, 0, code, errOut)
@@ -57,4 +56,15 @@ func TestCoordinatorBadInput(t *testing.T) {
 	}
 	_, _, errOut := run(t, "", "coordinator", "--group", "g", "--brokers", "2")
 	assert.Contains(t, errOut, "COORDINATOR_NOT_AVAILABLE")
+}
+
+// An empty group.id is no group's (InvalidGroupIdException, INVALID_GROUP_ID).
+func TestCoordinatorRefusesAnEmptyGroupID(t *testing.T) {
+	for _, g := range []string{"", " ", "\t"} {
+		code, out, errOut := run(t, "", "coordinator", "--group", g)
+		assert.Equal(t, 2, code)
+		assert.Empty(t, out)
+		assert.Contains(t, errOut, "an empty group.id is invalid")
+		assert.Equal(t, 1, strings.Count(errOut, "\n"))
+	}
 }

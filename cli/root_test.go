@@ -43,3 +43,18 @@ func TestDevNullIsNotATerminal(t *testing.T) {
 	assert.False(t, isTerminal(f), "/dev/null is a character device but no terminal")
 	assert.False(t, isTerminal(&bytes.Buffer{}))
 }
+
+func TestCompletionWritesEachShellAndRefusesOthers(t *testing.T) {
+	for _, shell := range []string{"bash", "zsh", "fish", "powershell"} {
+		code, out, errOut := run(t, "", "completion", shell)
+		assert.Equal(t, 0, code, errOut)
+		assert.Contains(t, out, "kviz", shell)
+	}
+	for _, args := range [][]string{{"completion", "foo"}, {"completion"}, {"completion", "bash", "zsh"}} {
+		code, out, errOut := run(t, "", args...)
+		assert.Equal(t, 2, code, "%v", args)
+		assert.Empty(t, out)
+		assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line: %q", errOut)
+		assert.True(t, strings.HasPrefix(errOut, "kviz: completion"), errOut)
+	}
+}

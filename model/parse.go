@@ -287,6 +287,11 @@ func (p *parser) group(n, root *yaml.Node, sc *Scenario) error {
 			switch key {
 			case "id":
 				sc.GroupID, err = p.str(v, "group.id")
+				if err == nil {
+					if bad := strategies.CheckGroupID(sc.GroupID); bad != nil {
+						err = p.errf(v, "group.id: %v", bad)
+					}
+				}
 			case "strategy":
 				strategyNode = v
 				sc.Strategy, err = p.str(v, "group.strategy")

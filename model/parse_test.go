@@ -43,6 +43,7 @@ func TestParseErrors(t *testing.T) {
 		{"topics: {t0: 3}\ntimeline:\n  - {at_ms: 5, leav: c1}\n", `s.yaml:3: unknown action "leav" (did you mean "leave"?)`},
 		{"topics: {t0: 3}\ngroup: {strategy: roundrobin, protocol: cooperative}\n", `s.yaml:2: group.protocol: roundrobin cannot run under the cooperative protocol`},
 		{"topics: {t0: 3}\ngrup: {id: x}\n", `s.yaml:2: unknown key "grup" in the scenario (did you mean "group"?)`},
+		{"topics: {t0: 3}\ngroup: {id: \" \"}\n", `s.yaml:2: group.id: an empty group.id is invalid: the consumer refuses it (InvalidGroupIdException)`},
 		{"topics: {t0: 3, __consumer_offsets: 50}\n", `s.yaml:1: topic __consumer_offsets is Kafka's internal offsets topic (set its size with cluster.offsets_partitions)`},
 		{"topics: {t0: 3}\ntimeline:\n  - {at_ms: 5, crash: c9}\n", `s.yaml:3: crash: no member "c9" has joined by 5 ms`},
 		{"topics: {t0: 0}\n", `s.yaml:1: topics.t0 must be between 1 and`},

@@ -1,6 +1,10 @@
 package strategies
 
-import "unicode/utf8"
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
 
 // Kafka's orders and hashes are Java's. These helpers reproduce them so kviz
 // gives the same answer as the JVM for any name, not just ASCII ones.
@@ -91,6 +95,19 @@ func KafkaAbs(n int32) int32 {
 // Its leader broker is the group coordinator.
 func CoordinatorPartition(groupID string, offsetsPartitions int32) int32 {
 	return KafkaAbs(JavaHashCode(groupID)) % offsetsPartitions
+}
+
+// CheckGroupID refuses a group.id no consumer group can have: empty, or
+// nothing but what Java's String.trim drops (ConfigDef trims string
+// configs: every character up to U+0020). The consumer throws
+// InvalidGroupIdException at construction, and the coordinator answers
+// JoinGroup, SyncGroup, Heartbeat and LeaveGroup for "" with INVALID_GROUP_ID
+// (GroupCoordinator.isValidGroupId; only offset and admin APIs accept it).
+func CheckGroupID(id string) error {
+	if strings.TrimFunc(id, func(r rune) bool { return r <= ' ' }) == "" {
+		return fmt.Errorf("an empty group.id is invalid: the consumer refuses it (InvalidGroupIdException) and the coordinator answers INVALID_GROUP_ID")
+	}
+	return nil
 }
 
 func firstUTF16(r rune) rune {
