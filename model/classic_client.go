@@ -197,17 +197,21 @@ func (c *client) assign(r joinResponse) (map[string][]TP, []strategies.Withheld,
 			members[i].Owned = r.prevAssigned[i]
 		}
 	}
+	counts, gen := c.leaderMetadata(members)
 	for i := range members {
 		members[i].Owned = onTopics(members[i].Owned, members[i].Topics)
-		members[i].Owned = c.w.existing(members[i].Owned)
+		members[i].Owned = existingIn(counts, members[i].Owned)
 	}
-	grp := strategies.Group{Topics: c.w.subscribedTopics(members), Members: members}
+	grp := strategies.Group{Topics: subscribedIn(counts, members), Members: members}
 	if err := grp.Validate(); err != nil {
 		c.w.fail("leader %s: %v", c.id, err)
 		return nil, nil, false
 	}
 	res := r.assignor.Assign(grp, nil)
-	c.assignTopicGen = c.w.topicGen
+	c.assignTopicGen = gen // assignmentSnapshot
+	if gen != c.w.topicGen {
+		c.scheduleMetadataRefresh() // its next refresh will show what it missed
+	}
 	out := make(map[string][]TP, len(members))
 	var parts []string
 	for _, m := range strategies.SortMembers(members) {
@@ -224,6 +228,9 @@ func (c *client) assign(r joinResponse) (map[string][]TP, []strategies.Withheld,
 			wh = append(wh, fmt.Sprintf("%s (%s → %s)", x.TopicPartition, c.w.clientName(x.From), c.w.clientName(x.To)))
 		}
 		text += "; withheld until their owner revokes them: " + strings.Join(wh, ", ")
+	}
+	if gen != c.w.topicGen {
+		text += "; its metadata predates partitions added since, which it sees at its next metadata refresh"
 	}
 	c.w.record(KindAssignmentComputed, c.id, "", false, text+".")
 	return out, res.Withheld, true

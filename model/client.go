@@ -16,13 +16,14 @@ const (
 // client is one consumer process: its configuration, what it believes about
 // the group, and the partitions it consumes.
 type client struct {
-	w            *world
-	id, instance string
-	topics       []string
-	inc          int // incarnation: bumps on crash/leave so late responses are dropped
-	running      bool
-	status       MemberStatus
-	startedAt    int64
+	w             *world
+	id, instance  string
+	topics        []string
+	inc           int // incarnation: bumps on crash/leave so late responses are dropped
+	running       bool
+	status        MemberStatus
+	startedAt     int64
+	metaFetchedAt int64 // its last metadata fetch outside the periodic refresh (classic_metadata.go)
 
 	coord            int // known coordinator broker; -1 = unknown
 	findingCoord     bool
@@ -332,6 +333,7 @@ func (c *client) subscribe(topics []string) {
 		return
 	}
 	c.topics = topics
+	c.metaFetchedAt = c.w.clock.now // subscribe() requests metadata for the new topics
 	c.changed()
 	text := fmt.Sprintf("%s changes its subscription from %v to %v.", c.id, old, topics)
 	if c.w.consumer {

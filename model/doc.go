@@ -50,7 +50,10 @@
 //     what the group validly consumes.
 //   - Partition growth: only the classic leader watches partition counts; it
 //     notices at its next metadata refresh (metadata.max.age.ms, 300000 ms,
-//     counted from its start). The KIP-848 coordinator bumps the group epoch
+//     counted from its start). It also assigns with the metadata it has
+//     (classic_metadata.go): partitions added during a rebalance wait for
+//     that refresh, unless the group subscribes to a topic the leader does
+//     not, which makes it fetch fresh metadata first (updateGroupSubscription). The KIP-848 coordinator bumps the group epoch
 //     at the next heartbeat after the change.
 //   - Topics that do not exist: a member (at start, on a join or in a
 //     subscribe) may name a topic the scenario does not have, as a real

@@ -33,7 +33,8 @@ type world struct {
 	eager    bool
 
 	topics   map[string]int32
-	topicGen int // bumps when a partition count changes
+	topicGen int           // bumps when a partition count changes
+	topicLog []topicChange // every count change, in time order (len = topicGen)
 
 	clients []*client // in start order
 	byID    map[string]*client
@@ -233,7 +234,7 @@ func (w *world) notRunning(c *client, ev Event) {
 		w.err = fmt.Errorf("%s is not running", c.id)
 		return
 	}
-	w.record("MemberStopped", c.id, "", false, fmt.Sprintf("%s is not running (%s): the timeline's %s does nothing.", c.id, c.status, ev.Kind))
+	w.record(KindMemberStopped, c.id, "", false, fmt.Sprintf("%s is not running (%s): the timeline's %s does nothing.", c.id, c.status, ev.Kind))
 }
 
 // startClient starts a consumer process (or restarts a stopped one).
@@ -260,6 +261,7 @@ func (w *world) addPartitions(topic string, count int32) {
 	w.topics[topic] = count
 	w.cluster.grow(topic, count)
 	w.topicGen++
+	w.topicLog = append(w.topicLog, topicChange{w.clock.now, topic, count})
 	w.hist.topicsChanged()
 	w.record(KindCreatePartitions, "", "", false, fmt.Sprintf("%s grows from %d to %d partitions.", topic, old, count))
 	if w.consumer {
@@ -283,18 +285,26 @@ func sortedIDs[V any](m map[string]V) []string {
 }
 
 // existing drops partitions of topics that no longer exist or beyond the count.
-func (w *world) existing(tps []TP) []TP {
+func (w *world) existing(tps []TP) []TP { return existingIn(w.topics, tps) }
+
+// existingIn drops partitions of topics not in counts or beyond their count.
+func existingIn(counts map[string]int32, tps []TP) []TP {
 	var out []TP
 	for _, tp := range tps {
-		if n, ok := w.topics[tp.Topic]; ok && tp.Partition < n {
+		if n, ok := counts[tp.Topic]; ok && tp.Partition < n {
 			out = append(out, tp)
 		}
 	}
 	return out
 }
 
-// subscribedTopics is the leader's metadata for the topics anyone subscribes to.
+// subscribedTopics is the cluster's metadata for the topics anyone subscribes to.
 func (w *world) subscribedTopics(members []strategies.Member) map[string]int32 {
+	return subscribedIn(w.topics, members)
+}
+
+// subscribedIn is counts for the topics anyone subscribes to that exist.
+func subscribedIn(counts map[string]int32, members []strategies.Member) map[string]int32 {
 	out := map[string]int32{}
 	var last []string
 	for _, m := range members {
@@ -304,7 +314,9 @@ func (w *world) subscribedTopics(members []strategies.Member) map[string]int32 {
 		}
 		last = m.Topics
 		for _, t := range m.Topics {
-			out[t] = w.topics[t]
+			if n, ok := counts[t]; ok {
+				out[t] = n
+			}
 		}
 	}
 	return out
