@@ -61,3 +61,23 @@ func TestInsertedLeaveOrCrashOfAStoppedMember(t *testing.T) {
 	_, err = fork.Insert(model.Event{AtMs: 50000, Kind: "restart", Member: "c2"})
 	assert.NoError(t, err)
 }
+
+// Found by .ci/run's deep TestRandomInserts (rapid seed 17383119014071359533):
+// an event inserted at the very millisecond of a timeline leave runs after
+// it, when the member is no longer running.
+func TestInsertedLeaveAtTheMillisecondOfATimelineLeave(t *testing.T) {
+	sim := simYAML(t, "s.yaml", `topics: {t0: 1, t1: 1}
+group: {id: g0, strategy: uniform, protocol: consumer}
+members:
+  - {id: c1, topics: [t0], instance: ic1}
+timeline:
+  - {at_ms: 12, join: {id: c2, topics: [t0]}}
+  - {at_ms: 13, leave: c1}
+  - {at_ms: 15, restart: c1}
+`)
+	_, err := sim.Insert(model.Event{AtMs: 13, Kind: "leave", Member: "c1"})
+	require.Error(t, err)
+	assert.Equal(t, "c1 is not running", err.Error())
+	_, err = sim.Insert(model.Event{AtMs: 16, Kind: "leave", Member: "c1"})
+	assert.NoError(t, err)
+}
