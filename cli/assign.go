@@ -22,11 +22,11 @@ func init() { subcommands = append(subcommands, newAssignCmd) }
 // are a contract other tools rely on.
 func newAssignCmd() *cobra.Command {
 	var (
-		strategy, in, format string
-		explain              bool
+		strategy, in, format, version string
+		explain                       bool
 	)
 	cmd := &cobra.Command{
-		Use:   "assign --strategy S [--in FILE|-] [--format json|table] [--explain]",
+		Use:   "assign --strategy S [--in FILE|-] [--format json|table] [--explain] [--kafka-version V]",
 		Short: "Assign a group's partitions with one of Kafka's assignors",
 		Long: `Reads a group as JSON and prints the assignment Kafka's assignor gives it.
 
@@ -52,10 +52,15 @@ no member's list; --format table and --explain name them.
 --format table (the default on a terminal) prints MEMBER, INSTANCE, #PARTITIONS
 and ASSIGNMENT (t0:0,1;t1:2), the balance, and, when "owned" was given, how
 many partitions moved. --explain adds the assignor's steps: after the table,
-or on stderr with --format json so stdout stays parseable.`,
+or on stderr with --format json so stdout stays parseable.
+
+--kafka-version V (major.minor[.patch]; default the newest kviz models, `+strategies.LatestClientVersion.String()+`)
+runs the assignor as that release has it. What changed, release by release
+(the same versions select the producer's partitioners in scenarios):
+`+strategies.VersionHelp(),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runAssign(cmd, strategy, in, format, explain)
+			return runAssign(cmd, strategy, in, format, version, explain)
 		},
 	}
 	f := cmd.Flags()
@@ -63,6 +68,7 @@ or on stderr with --format json so stdout stays parseable.`,
 	f.StringVar(&in, "in", "-", `input JSON file ("-" = stdin)`)
 	addFormatFlag(cmd, &format, "", "output format: json or table (default: table on a terminal, json otherwise)", "json", "table")
 	f.BoolVar(&explain, "explain", false, "print the assignor's steps")
+	f.StringVar(&version, "kafka-version", "", "the Kafka release whose assignor runs (default: the newest kviz models)")
 	_ = cmd.MarkFlagRequired("strategy")
 	_ = cmd.RegisterFlagCompletionFunc("strategy", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return strategies.Names(), cobra.ShellCompDirectiveNoFileComp
@@ -71,10 +77,19 @@ or on stderr with --format json so stdout stays parseable.`,
 	return cmd
 }
 
-func runAssign(cmd *cobra.Command, strategy, in, format string, explain bool) error {
+func runAssign(cmd *cobra.Command, strategy, in, format, version string, explain bool) error {
 	assignor, err := strategies.Lookup(strategy)
 	if err != nil {
 		return usageErr(err)
+	}
+	var release strategies.ClientVersion
+	if cmd.Flags().Changed("kafka-version") {
+		if release, err = strategies.ParseClientVersion(version); err != nil {
+			return usageErrf("--kafka-version: %v", err)
+		}
+		if err := strategies.CheckRelease(assignor, release); err != nil {
+			return usageErrf("--kafka-version: %v", err)
+		}
 	}
 	stdout := cmd.OutOrStdout()
 	switch format {
@@ -96,6 +111,7 @@ func runAssign(cmd *cobra.Command, strategy, in, format string, explain bool) er
 		return usageErrf("%s: %v", source, err)
 	}
 	data = nil // the raw input can go before the assignment allocates
+	g.Version = release
 
 	var ex *strategies.Explainer
 	if explain {

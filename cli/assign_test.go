@@ -251,3 +251,27 @@ func TestAssignSeedExample9CooperativeRoundOne(t *testing.T) {
 	require.Equal(t, 0, code)
 	assert.Contains(t, out, "withheld: t0-1 from c3 this round: c1 must revoke it first")
 }
+
+// Kafka 4.0's testFirstAssignmentNumMembersGreaterThanTotalNumPartitions, as
+// recorded on 4.0 (before KAFKA-18688), and the newest release's answer.
+func TestAssignKafkaVersion(t *testing.T) {
+	in := `{"topics": {"topic3": 2}, "members": [{"id": "A"}, {"id": "B"}, {"id": "C"}]}`
+	code, out, errOut := run(t, in, "assign", "--strategy", "uniform", "--kafka-version", "4.0")
+	require.Equal(t, 0, code, errOut)
+	assert.Equal(t, `{"A": {"topic3": [0]}, "B": {"topic3": [1]}, "C": {}}`+"\n", out)
+	code, out, _ = run(t, in, "assign", "--strategy", "uniform")
+	require.Equal(t, 0, code)
+	assert.Equal(t, `{"A": {}, "B": {"topic3": [0]}, "C": {"topic3": [1]}}`+"\n", out)
+
+	for _, c := range []struct{ version, want string }{
+		{"3.9", "kviz models the server-side uniform assignor from Kafka 4.0"},
+		{"four", `--kafka-version: kafka version "four": want major.minor`},
+	} {
+		code, out, errOut = run(t, in, "assign", "--strategy", "uniform", "--kafka-version", c.version)
+		assert.Equal(t, 2, code)
+		assert.Empty(t, out)
+		assert.Contains(t, errOut, c.want)
+	}
+	_, out, _ = run(t, "", "assign", "--help")
+	assert.Contains(t, out, "4.1    coordinator: the homogeneous uniform builder")
+}

@@ -42,6 +42,9 @@ type Group struct {
 	Topics         map[string]int32      // topic -> partition count
 	PartitionRacks map[string][][]string // topic -> partition -> racks of its replicas (optional)
 	Members        []Member
+	// Version is the Kafka release whose assignor runs (versions.go); the
+	// zero value is the newest kviz models.
+	Version ClientVersion
 }
 
 // Assignment maps member id -> topic -> partitions, ascending.

@@ -6,13 +6,16 @@ import (
 	"strings"
 )
 
-// ClientVersion is a Kafka client release, "major.minor[.patch]". Producer
-// partitioning changed in 2.4 (KIP-480), 3.3 (KIP-794) and 4.0, and a bug fix
-// landed in a patch release, so kviz compares all three parts.
+// ClientVersion is a Kafka release, "major.minor[.patch]": kviz's one notion
+// of a version, for the producer's partitioners and the consumer's and the
+// coordinator's assignors alike (versions.go lists what changed when).
+// Producer partitioning changed in 2.4 (KIP-480), 3.3 (KIP-794) and 4.0, and
+// a bug fix landed in a patch release, so kviz compares all three parts.
 type ClientVersion struct{ Major, Minor, Patch int }
 
-// LatestClientVersion is what an empty version string means.
-var LatestClientVersion = ClientVersion{4, 0, 0}
+// LatestClientVersion is what an empty version string means: the newest
+// release whose changes kviz models.
+var LatestClientVersion = ClientVersion{4, 1, 0}
 
 // ParseClientVersion reads "2.3", "3.9.1" or "4.0.0" ("" = latest).
 func ParseClientVersion(s string) (ClientVersion, error) {

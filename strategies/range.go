@@ -25,6 +25,7 @@ func (rangeAssignor) Protocols() []Protocol { return []Protocol{Eager} }
 // Assign follows RangeAssignor.assignPartitions: an optional rack-matching
 // pass, then the plain range pass over whatever is left.
 func (rangeAssignor) Assign(g Group, ex *Explainer) Result {
+	g = g.racksAsOf(ex)
 	members := SortMembers(g.Members)
 	explainMemberOrder(ex, members)
 	idx := newSubscriptionIndex(g, members)

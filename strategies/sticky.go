@@ -41,6 +41,7 @@ type stickyRun struct {
 }
 
 func runSticky(g Group, ex *Explainer) *stickyRun {
+	g = g.racksAsOf(ex)
 	in := newStickyInput(g)
 	run := &stickyRun{in: in}
 	run.claims = resolveClaims(in, ex)

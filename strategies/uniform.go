@@ -45,7 +45,10 @@ func assignUniformIn(g Group, ex *Explainer, sc *uniformScratch) Result {
 	explainServerOrder(ex, s, buckets)
 	explainConflicts(ex, s)
 	var owner []int32
-	if s.homogeneous() {
+	if s.homogeneous() && !g.release().AtLeast(4, 1, 0) {
+		ex.Addf("all members subscribe to the same topics: homogeneous builder as in Kafka %s (keep targets up to quota, then fill; before KAFKA-18688 the first members in order take the extra partitions)", g.release())
+		owner = assignUniformHomogeneousKafka40(s, ex)
+	} else if s.homogeneous() {
 		ex.Addf("all members subscribe to the same topics: homogeneous builder (keep targets up to quota, then fill; KAFKA-18688: any member may keep its extra partition)")
 		owner = assignUniformHomogeneous(s, ex)
 	} else {

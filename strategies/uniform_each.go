@@ -26,7 +26,9 @@ func (uniformAssignor) AssignEach(g Group, kept func(member int), fn func(member
 	order, _ := sc.memberOrder(g.Members)
 	s := newServerSpecIn(g, order, sc)
 	var owner []int32
-	if s.homogeneous() {
+	if s.homogeneous() && !g.release().AtLeast(4, 1, 0) {
+		owner = assignUniformHomogeneousKafka40(s, nil)
+	} else if s.homogeneous() {
 		owner = assignUniformHomogeneous(s, nil)
 	} else {
 		owner = assignUniformHeterogeneous(s, nil)

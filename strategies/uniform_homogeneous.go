@@ -44,8 +44,8 @@ func assignUniformHomogeneous(s *serverSpec, ex *Explainer) []int32 {
 
 // assignUniformHomogeneousKafka40 follows Kafka 4.0, before KAFKA-18688: the
 // first P%M members in order get the extra slots whatever their targets, so
-// a balanced target can still move. kviz's uniform does not use it; it lets
-// tests check everything else against Kafka 4.0's code, and shows the fix.
+// a balanced target can still move. The uniform assignor uses it for a group
+// at Kafka 4.0 (Group.Version).
 func assignUniformHomogeneousKafka40(s *serverSpec, ex *Explainer) []int32 {
 	return buildUniformHomogeneous(&uniformHomogeneous{s: s, ex: ex, topics: s.subs[0], kafka40: true})
 }
