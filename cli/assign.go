@@ -54,10 +54,10 @@ and ASSIGNMENT (t0:0,1;t1:2), the balance, and, when "owned" was given, how
 many partitions moved. --explain adds the assignor's steps: after the table,
 or on stderr with --format json so stdout stays parseable.
 
---kafka-version V (major.minor[.patch]; default the newest kviz models, `+strategies.LatestClientVersion.String()+`)
+--kafka-version V (major.minor[.patch]; default the newest kviz models, ` + strategies.LatestClientVersion.String() + `)
 runs the assignor as that release has it. What changed, release by release
 (the same versions select the producer's partitioners in scenarios):
-`+strategies.VersionHelp(),
+` + strategies.VersionHelp(),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runAssign(cmd, strategy, in, format, version, explain)
