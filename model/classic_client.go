@@ -202,7 +202,7 @@ func (c *client) assign(r joinResponse) (map[string][]TP, []strategies.Withheld,
 		members[i].Owned = onTopics(members[i].Owned, members[i].Topics)
 		members[i].Owned = existingIn(counts, members[i].Owned)
 	}
-	grp := strategies.Group{Topics: subscribedIn(counts, members), Members: members}
+	grp := strategies.Group{Topics: subscribedIn(counts, members), Members: members, Version: c.w.sc.KafkaVersion}
 	if err := grp.Validate(); err != nil {
 		c.w.fail("leader %s: %v", c.id, err)
 		return nil, nil, false

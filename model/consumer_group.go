@@ -316,7 +316,7 @@ func (g *consumerGroup) computeTarget() {
 		in.Generation = g.assignEpoch
 	}
 	g.input, g.prevs, g.missing = members, prevs, missing
-	grp := strategies.Group{Topics: g.w.subscribedTopics(members), Members: members}
+	grp := strategies.Group{Topics: g.w.subscribedTopics(members), Members: members, Version: g.w.sc.KafkaVersion}
 	// Targets only ever name partitions of subscribed topics (the assignor
 	// made them, partitions never go away, and a subscription or partition
 	// change filters them first), and member ids are the group's map keys:

@@ -66,6 +66,17 @@
 //     The topic is never auto-created (as with auto.create.topics.enable=false,
 //     the usual production setting; Kafka's default would create it with
 //     num.partitions partitions at the consumer's first metadata request).
+//   - Kafka versions: group.kafka_version (default: the newest release kviz
+//     models, strategies.LatestClientVersion, 4.1) selects the assignors'
+//     behaviour of that release, with the same version notion as the
+//     producers' kafka_version (strategies/versions.go lists every change):
+//     before 3.5 the client assignors ignore racks (KIP-881); at 4.0 the
+//     uniform homogeneous builder gives the extra partitions to the first
+//     members in order (fixed in 4.1 by KAFKA-18688); the server-side
+//     assignors are modelled from 4.0 (KIP-848 GA) on. The rest of the
+//     protocol is modelled as of Kafka 3.9/4.0 (apache/kafka 1eb7644) and
+//     4.1's fixes named above; 4.3's batching of target assignments
+//     (KAFKA-20291) and KIP-1251's assignment epochs are not modelled.
 //   - Brokers: the leaders of __consumer_offsets come from Kafka's
 //     rack-unaware placement with a replication factor of min(3, brokers), the
 //     start index and shift drawn from the seed; one cluster model

@@ -270,7 +270,7 @@ const (
 
 func isConsumer(sc *Scenario) bool { return sc.Protocol == string(ProtocolConsumer) }
 
-var groupKeys = []string{"id", "strategy", "protocol", "session_timeout_ms", "heartbeat_interval_ms",
+var groupKeys = []string{"id", "strategy", "protocol", "kafka_version", "session_timeout_ms", "heartbeat_interval_ms",
 
 	"max_poll_interval_ms", "initial_rebalance_delay_ms",
 	// a given start (parse_given.go)
@@ -279,7 +279,7 @@ var groupKeys = []string{"id", "strategy", "protocol", "session_timeout_ms", "he
 	"rate", "enable_auto_commit", "auto_commit_interval_ms", "commit", "auto_offset_reset"}
 
 func (p *parser) group(n, root *yaml.Node, sc *Scenario) error {
-	var protoNode, strategyNode, sessionNode *yaml.Node
+	var protoNode, strategyNode, sessionNode, versionNode *yaml.Node
 	set := map[string]int64{}
 	if n != nil {
 		err := p.fields(n, "group", groupKeys, func(key string, _, v *yaml.Node) error {
@@ -298,6 +298,14 @@ func (p *parser) group(n, root *yaml.Node, sc *Scenario) error {
 			case "protocol":
 				protoNode = v
 				sc.Protocol, err = p.str(v, "group.protocol")
+			case "kafka_version":
+				versionNode = v
+				var raw string
+				if raw, err = p.str(v, "group.kafka_version"); err == nil {
+					if sc.KafkaVersion, err = strategies.ParseClientVersion(raw); err != nil {
+						err = p.errf(v, "group.kafka_version: %v", err)
+					}
+				}
 			case "rate", "enable_auto_commit", "auto_commit_interval_ms", "commit", "auto_offset_reset":
 				err = p.consumerKey(&p.flow.group, key, "group", v)
 			case "generation", "group_epoch":
@@ -330,6 +338,8 @@ func (p *parser) group(n, root *yaml.Node, sc *Scenario) error {
 			node = orNode(protoNode, at)
 		case "session_timeout_ms":
 			node = orNode(sessionNode, at)
+		case "kafka_version":
+			node = orNode(versionNode, at)
 		}
 		return p.errf(node, "%s", gerr.msg)
 	}
@@ -358,6 +368,9 @@ func deriveGroup(sc *Scenario) *groupError {
 	if !strategies.Supports(a, Protocol(sc.Protocol)) {
 		return &groupError{"protocol", fmt.Sprintf("group.protocol: %s cannot run under the %s protocol (it supports %s)",
 			sc.Strategy, sc.Protocol, protocolList(a))}
+	}
+	if err := strategies.CheckRelease(a, sc.KafkaVersion); err != nil {
+		return &groupError{"kafka_version", "group.kafka_version: " + err.Error()}
 	}
 	applyTimeoutDefaults(sc, sc.groupSet)
 	if !isConsumer(sc) && (sc.SessionTimeoutMs < minSessionMs || sc.SessionTimeoutMs > maxSessionMs) {

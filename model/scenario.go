@@ -1,5 +1,7 @@
 package model
 
+import "github.com/kvizlab/kviz/strategies"
+
 // Scenario is a parsed scenario file: the cluster, the group's settings, the
 // members present at time 0 and the timeline of what happens next.
 type Scenario struct {
@@ -22,6 +24,9 @@ type Scenario struct {
 	GroupID                 string
 	Strategy                string // kviz strategy name
 	Protocol                string // eager | cooperative | consumer
+	// KafkaVersion is group.kafka_version: the release whose assignors run
+	// (the zero value: the newest kviz models; strategies/versions.go).
+	KafkaVersion strategies.ClientVersion
 	SessionTimeoutMs        int64
 	HeartbeatIntervalMs     int64
 	MaxPollIntervalMs       int64 // also the rebalance timeout
@@ -78,3 +83,12 @@ const OpenCompare LabOpen = "compare"
 
 // LabOpens lists the valid lab.open values.
 var LabOpens = []LabOpen{OpenCompare}
+
+// KafkaVersionLabel is group.kafka_version as the lab's header shows it, ""
+// when the scenario runs the newest release kviz models.
+func (sc *Scenario) KafkaVersionLabel() string {
+	if sc.KafkaVersion == (strategies.ClientVersion{}) {
+		return ""
+	}
+	return sc.KafkaVersion.String()
+}

@@ -58,13 +58,17 @@ func (a App) headerWho() []headerPart {
 		coord = fmt.Sprintf("broker %d · __consumer_offsets-%d", v.CoordinatorBroker, v.CoordinatorPartition)
 		short = fmt.Sprintf("broker %d", v.CoordinatorBroker)
 	}
-	return []headerPart{
+	parts := []headerPart{
 		{value: "kviz", look: lookTitle},
 		{label: "group", value: v.GroupID},
 		{label: "coordinator", shortLabel: "coord", value: coord, shortValue: short, drop: 1},
 		{label: "protocol", value: protocolLabel(v.Protocol), shortValue: string(v.Protocol)},
 		{label: "strategy", value: v.Strategy},
 	}
+	if sc := a.sim.Scenario(); sc != nil && sc.KafkaVersionLabel() != "" {
+		parts = append(parts, headerPart{label: "kafka", value: sc.KafkaVersionLabel()}) // group.kafka_version
+	}
+	return parts
 }
 
 func (a App) headerWhere() []headerPart {
