@@ -21,12 +21,12 @@ type Scenario struct {
 	OffsetsPartitions int32
 	Topics            map[string]int32 // topic -> partition count
 
-	GroupID                 string
-	Strategy                string // kviz strategy name
-	Protocol                string // eager | cooperative | consumer
+	GroupID  string
+	Strategy string // kviz strategy name
+	Protocol string // eager | cooperative | consumer
 	// KafkaVersion is group.kafka_version: the release whose assignors run
 	// (the zero value: the newest kviz models; strategies/versions.go).
-	KafkaVersion strategies.ClientVersion
+	KafkaVersion            strategies.ClientVersion
 	SessionTimeoutMs        int64
 	HeartbeatIntervalMs     int64
 	MaxPollIntervalMs       int64 // also the rebalance timeout
