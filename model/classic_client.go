@@ -198,8 +198,13 @@ func (c *client) assign(r joinResponse) (map[string][]TP, []strategies.Withheld,
 		}
 	}
 	counts, gen := c.leaderMetadata(members)
+	// Owned partitions go to the assignor as the members reported them
+	// (Subscription.ownedPartitions), those of topics a member no longer
+	// subscribes to included: onJoinPrepare revokes them only before the
+	// first JoinGroup of a rebalance, so a subscription changed during one
+	// still reports them, and CooperativeStickyAssignor withholds them
+	// (computePartitionsTransferringOwnership reads the raw list).
 	for i := range members {
-		members[i].Owned = onTopics(members[i].Owned, members[i].Topics)
 		members[i].Owned = existingIn(counts, members[i].Owned)
 	}
 	grp := strategies.Group{Topics: subscribedIn(counts, members), Members: members, Version: c.w.sc.KafkaVersion}
