@@ -123,6 +123,16 @@ func text(t *rapid.T, label string, minLen int) string {
 	return rapid.StringOfN(rapid.RuneFrom(alphabet), minLen, 12, -1).Draw(t, label)
 }
 
+// groupIDText is text a group.id may be: not empty once trimmed
+// (strategies.CheckGroupID; Kafka refuses an empty group.id).
+func groupIDText(t *rapid.T) string {
+	id := text(t, "group", 0)
+	if strategies.CheckGroupID(id) != nil {
+		return "g" + id
+	}
+	return id
+}
+
 func distinct(t *rapid.T, label string, n, minLen int) []string {
 	return rapid.SliceOfNDistinct(rapid.Custom(func(t *rapid.T) string { return text(t, "s", minLen) }), n, n, func(s string) string { return s }).Draw(t, label)
 }
@@ -155,7 +165,7 @@ func genCanonical(t *rapid.T) *Scenario {
 	setup := rapid.SampledFrom(setups).Draw(t, "setup")
 	sc := &Scenario{Name: text(t, "name", 0), Title: text(t, "title", 0), Notes: text(t, "notes", 0),
 		Seed: rapid.Int64().Draw(t, "seed"), Brokers: rapid.IntRange(1, 5).Draw(t, "brokers"),
-		OffsetsPartitions: rapid.Int32Range(1, 100).Draw(t, "offsets"), GroupID: text(t, "group", 0),
+		OffsetsPartitions: rapid.Int32Range(1, 100).Draw(t, "offsets"), GroupID: groupIDText(t),
 		Strategy: setup[0], Protocol: setup[1], Topics: map[string]int32{}}
 	if ex := rapid.SliceOfNDistinct(rapid.IntRange(1, maxExample), 0, 3, func(i int) int { return i }).Draw(t, "examples"); len(ex) > 0 {
 		sc.Examples = ex
@@ -220,6 +230,7 @@ func genCanonical(t *rapid.T) *Scenario {
 		sc.Members = append(sc.Members, m)
 	}
 	known := slices.Clone(ids)
+	stopped := map[string]bool{} // the parser refuses a leave or crash of a stopped member
 	var at int64
 	for range rapid.IntRange(0, 6).Draw(t, "events") {
 		at += rapid.Int64Range(0, 100000).Draw(t, "gap")
@@ -240,6 +251,7 @@ func genCanonical(t *rapid.T) *Scenario {
 				ev.Strategies = subset(t, "join assignors", classicAssignors)
 			}
 			known = append(known, ev.Member)
+			stopped[ev.Member] = false
 		case "add_partitions":
 			ev.Topic = rapid.SampledFrom(topics).Draw(t, "grow")
 			ev.Count = rapid.Int32Range(1, 20).Draw(t, "to")
@@ -247,6 +259,14 @@ func genCanonical(t *rapid.T) *Scenario {
 			ev.Broker = rapid.IntRange(0, sc.Brokers-1).Draw(t, "broker")
 		default:
 			ev.Member = rapid.SampledFrom(known).Draw(t, "who")
+			switch {
+			case (ev.Kind == "leave" || ev.Kind == "crash") && stopped[ev.Member]:
+				ev.Kind, stopped[ev.Member] = "restart", false
+			case ev.Kind == "leave" || ev.Kind == "crash":
+				stopped[ev.Member] = true
+			case ev.Kind == "restart":
+				stopped[ev.Member] = false
+			}
 			switch ev.Kind {
 			case "stall":
 				ev.Ms = rapid.Int64Range(1, 1000000).Draw(t, "ms")

@@ -134,3 +134,18 @@ func (p *parser) topicList(n *yaml.Node, sc *Scenario, what string) ([]string, e
 	}
 	return out, nil
 }
+
+// existingTopicList is topicList for a list that must name existing topics
+// (a data-path reader reads records, so its topics must be there).
+func (p *parser) existingTopicList(n *yaml.Node, sc *Scenario, what string) ([]string, error) {
+	ts, err := p.topicList(n, sc, what)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range ts {
+		if _, ok := sc.Topics[t]; !ok {
+			return nil, p.errf(n, "%s: unknown topic %q%s", what, t, suggest(t, strategies.SortedTopics(sc.Topics)))
+		}
+	}
+	return ts, nil
+}

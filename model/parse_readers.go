@@ -42,7 +42,7 @@ func (p *parser) reader(n *yaml.Node, sc *Scenario, what string) (ReaderSpec, er
 		case "group":
 			r.Group, err = p.str(v, what+".group")
 		case "topics":
-			r.Topics, err = p.topicList(v, sc, what+".topics")
+			r.Topics, err = p.existingTopicList(v, sc, what+".topics")
 		case "at_ms":
 			r.AtMs, err = p.int64(v, what+".at_ms", 0, maxTimelineMs)
 		default:
