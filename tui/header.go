@@ -66,7 +66,7 @@ func (a App) headerWho() []headerPart {
 		{label: "strategy", value: v.Strategy},
 	}
 	if sc := a.sim.Scenario(); sc != nil && sc.KafkaVersionLabel() != "" {
-		parts = append(parts, headerPart{label: "kafka", value: sc.KafkaVersionLabel()}) // group.kafka_version
+		parts = append(parts, headerPart{label: "kafka", shortLabel: "kafka", value: sc.KafkaVersionLabel()}) // group.kafka_version
 	}
 	return parts
 }
