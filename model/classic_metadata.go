@@ -1,7 +1,6 @@
 package model
 
 import (
-	"slices"
 
 	"github.com/kvizlab/kviz/strategies"
 )
@@ -58,17 +57,10 @@ func (c *client) leaderMetadata(members []strategies.Member) (map[string]int32, 
 
 // widerThan reports whether some member subscribes to a topic own lacks.
 func widerThan(members []strategies.Member, own []string) bool {
-	var last []string
-	for _, m := range members {
-		if last != nil && slices.Equal(m.Topics, last) {
-			continue
-		}
-		last = m.Topics
-		for _, t := range m.Topics {
-			if !contains(own, t) {
-				return true
-			}
-		}
-	}
-	return false
+	wider := false
+	eachSubscribedTopic(members, func(t string) bool {
+		wider = !contains(own, t)
+		return !wider
+	})
+	return wider
 }

@@ -306,20 +306,31 @@ func (w *world) subscribedTopics(members []strategies.Member) map[string]int32 {
 // subscribedIn is counts for the topics anyone subscribes to that exist.
 func subscribedIn(counts map[string]int32, members []strategies.Member) map[string]int32 {
 	out := map[string]int32{}
+	eachSubscribedTopic(members, func(t string) bool {
+		if n, ok := counts[t]; ok {
+			out[t] = n
+		}
+		return true
+	})
+	return out
+}
+
+// eachSubscribedTopic calls f for the topics of each run of members that
+// share a subscription (members mostly do: one pass per distinct run),
+// until f returns false.
+func eachSubscribedTopic(members []strategies.Member, f func(topic string) bool) {
 	var last []string
 	for _, m := range members {
-		// Members mostly share a subscription: one pass per distinct run.
 		if last != nil && slices.Equal(m.Topics, last) {
 			continue
 		}
 		last = m.Topics
 		for _, t := range m.Topics {
-			if n, ok := counts[t]; ok {
-				out[t] = n
+			if !f(t) {
+				return
 			}
 		}
 	}
-	return out
 }
 
 // clientName maps a member id to the client id the lab shows.
