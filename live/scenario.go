@@ -133,10 +133,11 @@ func (g *Group) memberSpecs() ([]model.MemberSpec, []string) {
 			notes = append(notes, fmt.Sprintf("%s's subscription is unknown while the group is %s: taken as all the group's topics", id, g.State))
 		}
 		for _, t := range topics {
-			if _, ok := g.Topics[t]; ok {
-				spec.Topics = append(spec.Topics, t)
-			} else {
-				notes = append(notes, fmt.Sprintf("%s subscribes to %s, which does not exist (left out)", id, t))
+			spec.Topics = append(spec.Topics, t)
+			if _, ok := g.Topics[t]; !ok {
+				// Kept: Kafka's assignors give a missing topic's
+				// subscribers nothing of it, and the model does the same.
+				notes = append(notes, fmt.Sprintf("%s subscribes to %s, which does not exist (kept: nothing of it is assigned)", id, t))
 			}
 		}
 		if m.Regex != nil {
@@ -159,7 +160,7 @@ func (g *Group) memberSpecs() ([]model.MemberSpec, []string) {
 			notes = append(notes, fmt.Sprintf("%s is in rack %s: the scenario format has no member racks, so rack-aware assignment is not simulated", id, *m.Rack))
 		}
 		if len(spec.Topics) == 0 {
-			notes = append(notes, fmt.Sprintf("%s (member id %s) subscribes to no existing topic: left out, as Kafka's assignors give it nothing", id, m.MemberID))
+			notes = append(notes, fmt.Sprintf("%s (member id %s) subscribes to nothing: left out", id, m.MemberID))
 			continue
 		}
 		out = append(out, spec)
