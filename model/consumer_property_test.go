@@ -33,14 +33,7 @@ func TestKIP848RandomEventSequences(t *testing.T) {
 	}
 	rapid.Check(t, func(t *rapid.T) {
 		src := genScenario(t, rapid.SampledFrom(consumer).Draw(t, "setup"))
-		sc, err := model.ParseScenario("random.yaml", []byte(src))
-		if err != nil {
-			t.Fatalf("generated scenario does not parse: %v\n%s", err, src)
-		}
-		sim, err := model.Simulate(sc)
-		if err != nil {
-			t.Fatalf("simulate: %v\n%s", err, src)
-		}
+		sim := simGenerated(t, src)
 		checkKIP848Trace(t.Fatalf, jsonSteps(t, sim), src)
 	})
 }
