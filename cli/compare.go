@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -61,8 +62,13 @@ key as a command; --format table prints the slide.`,
 	return cmd
 }
 
-// parseVariants reads --strategies and --protocol.
+// parseVariants reads --strategies and --protocol. An unknown strategy or
+// protocol is bad input; a known strategy that cannot run under the
+// protocol is a row of its own that says so.
 func parseVariants(list, protocol string) ([]model.Variant, error) {
+	if protocol != "" && !slices.Contains(model.Protocols(), model.Protocol(protocol)) {
+		return nil, usageErrf("--protocol must be eager, cooperative or consumer, got %q", protocol)
+	}
 	names := model.CompareStrategies()
 	if list != "" {
 		names = strings.Split(list, ",")
@@ -71,6 +77,9 @@ func parseVariants(list, protocol string) ([]model.Variant, error) {
 	for _, s := range names {
 		if s = strings.TrimSpace(s); s == "" {
 			return nil, usageErrf("--strategies has an empty name in %q", list)
+		}
+		if model.PreferredProtocol(s) == "" {
+			return nil, usageErrf("--strategies: unknown strategy %q (valid: %s)", s, strings.Join(model.StrategyNames(), ", "))
 		}
 		out = append(out, model.Variant{Strategy: s, Protocol: protocol})
 	}

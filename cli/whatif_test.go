@@ -134,3 +134,15 @@ func TestWhatIfBadInput(t *testing.T) {
 		require.Equal(t, tc.want, stderr.String(), tc.args)
 	}
 }
+
+// An unknown strategy or protocol given to compare is bad input, not a row.
+func TestCompareRefusesUnknownNames(t *testing.T) {
+	for args, want := range map[string]string{
+		"--strategies=nope":  "kviz: --strategies: unknown strategy \"nope\" (valid: range, roundrobin, sticky, cooperative-sticky, uniform, range-server)\n",
+		"--protocol=classic": "kviz: --protocol must be eager, cooperative or consumer, got \"classic\"\n",
+	} {
+		var stdout, stderr bytes.Buffer
+		require.Equal(t, 2, Execute([]string{"compare", "demo:lab", args}, nil, &stdout, &stderr), args)
+		require.Equal(t, want, stderr.String(), args)
+	}
+}
