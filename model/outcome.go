@@ -119,16 +119,20 @@ func (m MemberView) Live() bool {
 // Balance is the fewest and most partitions a live member consumes.
 type Balance struct{ Min, Max int }
 
+// It counts per member, building no partition map: the lab asks it every
+// frame (BenchmarkFrame50x1000).
 func balanceOf(v *GroupView) Balance {
-	o := ownersOf(v)
-	count := map[string]int{}
-	for _, id := range o {
-		count[id]++
+	count := make(map[string]int, len(v.Members))
+	for i := range v.Members {
+		count[v.Members[i].ID] += len(consumedBy(&v.Members[i]))
 	}
 	var b Balance
 	first := true
-	for _, id := range liveIDs(v) {
-		n := count[id]
+	for i := range v.Members {
+		if !v.Members[i].Live() {
+			continue
+		}
+		n := count[v.Members[i].ID]
 		if first {
 			b, first = Balance{n, n}, false
 		}
@@ -146,7 +150,10 @@ func (v *GroupView) Consumed() (held, total int) {
 	for _, t := range v.Topics {
 		total += int(t.Partitions)
 	}
-	return len(ownersOf(v)), total
+	for i := range v.Members {
+		held += len(consumedBy(&v.Members[i])) // a partition has one consumer: no double count
+	}
+	return held, total
 }
 
 // gapStats is the longest and the summed time of per-partition gaps.
