@@ -42,7 +42,7 @@ trace.`,
 			}
 			sim, err := model.Simulate(sc)
 			if err != nil {
-				return failure(fmt.Errorf("%s: %v", sc.File, err))
+				return simFailure(sc, err)
 			}
 			qs := sim.Quiz()
 			if format == "json" {

@@ -111,7 +111,7 @@ func roomScenario(demoName string, files []string) (*model.Sim, error) {
 		}
 		sim, err := model.Simulate(sc)
 		if err != nil {
-			return nil, failure(fmt.Errorf("%s: %v", sc.File, err))
+			return nil, simFailure(sc, err)
 		}
 		if open == nil {
 			open = sim

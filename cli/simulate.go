@@ -19,7 +19,7 @@ func init() { subcommands = append(subcommands, newSimulateCmd) }
 func newSimulateCmd() *cobra.Command {
 	var format string
 	var untilMs int64
-	var all bool
+	var all, everyHeartbeat bool
 	var vary variation
 	cmd := &cobra.Command{
 		Use:   "simulate FILE",
@@ -28,7 +28,11 @@ func newSimulateCmd() *cobra.Command {
 timeline) through Kafka's group protocol on a virtual clock and prints one step
 per line: every JoinGroup, SyncGroup, callback and state change. FILE is a path,
 or demo:NAME for a shipped scenario (` + strings.Join(demo.Names(), ", ") + `).
-Routine heartbeats that change nothing are left out unless --all.
+Routine heartbeats that change nothing are left out unless --all. A quiet
+stretch of ten heartbeat intervals or more runs as one QuietStretch step
+("45 min quiet: 900 heartbeats per member, nothing changed");
+--every-heartbeat runs each of its heartbeats instead (with --all, to see
+them one by one; long scenarios can then reach the step cap).
 --strategy and --protocol run the scenario as if its group: said so, with every
 default that depends on them derived again.`,
 		Args: cobra.ExactArgs(1),
@@ -46,12 +50,17 @@ default that depends on them derived again.`,
 			if sc, err = vary.apply(sc); err != nil {
 				return err
 			}
+			if everyHeartbeat {
+				every := *sc
+				every.EveryHeartbeat = true
+				sc = &every
+			}
 			sim, err := model.Simulate(sc)
 			if err != nil {
 				if sim != nil && sim.Len() > 0 {
 					_ = printSim(cmd.OutOrStdout(), sim, format, untilMs, all)
 				}
-				return failure(fmt.Errorf("%s: %v", sc.File, err))
+				return simFailure(sc, err)
 			}
 			return printSim(cmd.OutOrStdout(), sim, format, untilMs, all)
 		},
@@ -59,6 +68,7 @@ default that depends on them derived again.`,
 	addFormatFlag(cmd, &format, "text", "output format: text or jsonl", "text", "jsonl")
 	cmd.Flags().Int64Var(&untilMs, "until-ms", -1, "print only the steps up to this virtual time (ms)")
 	cmd.Flags().BoolVar(&all, "all", false, "include routine heartbeats that change nothing")
+	cmd.Flags().BoolVar(&everyHeartbeat, "every-heartbeat", false, "run every heartbeat of a quiet stretch instead of jumping it")
 	vary.addFlags(cmd)
 	return cmd
 }
@@ -87,6 +97,17 @@ func (v *variation) apply(sc *model.Scenario) (*model.Scenario, error) {
 		return nil, usageErrf("%s: %v", sc.File, err)
 	}
 	return varied, nil
+}
+
+// simFailure is a simulation that stopped with err, named by its scenario:
+// the step cap guards against a loop and refuses the scenario (exit 2);
+// anything else is a failure of kviz (exit 1).
+func simFailure(sc *model.Scenario, err error) error {
+	err = fmt.Errorf("%s: %w", sc.File, err)
+	if capped := (*model.StepCapError)(nil); errors.As(err, &capped) {
+		return usageErr(err)
+	}
+	return failure(err)
 }
 
 // loadScenario reads a scenario from a path or a demo:NAME.

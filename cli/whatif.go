@@ -53,7 +53,7 @@ without a consumer. It is the lab's w key as a command.`,
 			}
 			sim, err := model.Simulate(sc)
 			if err != nil {
-				return failure(fmt.Errorf("%s: %v", sc.File, err))
+				return simFailure(sc, err)
 			}
 			f, err := sim.Forecast(*event)
 			if err != nil {

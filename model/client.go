@@ -99,16 +99,26 @@ func (c *client) setStatus(s MemberStatus) {
 
 // settled: nothing in flight for this client.
 func (c *client) settled() bool {
-	if !c.running {
-		return true
-	}
-	if c.stalled || c.findingCoord || c.rejoinNeeded {
+	return !c.running || !c.stalled && c.idle()
+}
+
+// idle: the client holds what the group gave it and does nothing but
+// heartbeat (it may be stalled meanwhile).
+func (c *client) idle() bool {
+	if c.findingCoord || c.rejoinNeeded {
 		return false
 	}
 	if c.w.consumer {
 		return c.kip != nil && c.kip.settled()
 	}
 	return c.phase == phaseStable
+}
+
+// waiting: nothing about the client changes before one of its timers that
+// is not routine fires (a stall's end, a poll timeout): it is stopped, idle,
+// or stalled out of the group after its poll timed out.
+func (c *client) waiting() bool {
+	return !c.running || c.idle() || c.stalled && c.pollTimedOut
 }
 
 // send delivers a request to the coordinator after the network delay. If the

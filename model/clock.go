@@ -1,6 +1,10 @@
 package model
 
-import "container/heap"
+import (
+	"cmp"
+	"container/heap"
+	"slices"
+)
 
 // event is something scheduled on the virtual clock: a message arriving, a
 // timer firing, a timeline entry. Events at the same time run in the order
@@ -115,4 +119,37 @@ func (c *clock) peekTime() int64 {
 		return -1
 	}
 	return c.q[0].at
+}
+
+// shift moves every routine event delta ms later and the clock with it, as
+// if the heartbeat cycles that fill a quiet stretch had run (quiet.go).
+// Shifted events get fresh sequence numbers, in their old order: had the
+// cycles run, each would have been scheduled after every event still queued
+// that is not routine, so at a tie those run first, as they would have.
+func (c *clock) shift(delta int64) {
+	routine := make([]*event, 0, len(c.q))
+	for _, e := range c.q {
+		if e.routine {
+			routine = append(routine, e)
+		}
+	}
+	slices.SortFunc(routine, func(a, b *event) int { return cmp.Compare(a.seq, b.seq) })
+	for _, e := range routine {
+		c.seq++
+		e.at, e.seq = e.at+delta, c.seq
+	}
+	heap.Init(&c.q)
+	c.now += delta
+}
+
+// nextNonRoutine is the time of the earliest queued event that is not
+// routine, or -1.
+func (c *clock) nextNonRoutine() int64 {
+	t := int64(-1)
+	for _, e := range c.q {
+		if !e.routine && (t < 0 || e.at < t) {
+			t = e.at
+		}
+	}
+	return t
 }

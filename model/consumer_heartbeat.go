@@ -60,7 +60,7 @@ func (g *consumerGroup) heartbeat(c *client, req kRequest) (kResponse, bool) {
 	g.updateState()
 	changed := before != [3]int{m.version, int(g.groupEpoch), int(g.assignEpoch)}
 	if changed && reqStep >= 0 {
-		g.w.hist.steps[reqStep].routine = false
+		g.w.hist.changed(reqStep)
 	}
 	return kResponse{err: "NONE", epoch: m.epoch, assigned: m.assigned, memberState: m.state}, !changed
 }

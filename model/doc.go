@@ -123,7 +123,11 @@
 //     leaving with epoch -2 drops what it had to revoke, so nothing fences
 //     it for that.
 //   - Quiet: a run ends when the timeline is done and only routine heartbeats
-//     remain, or when no broker can coordinate the group.
+//     remain, or when no broker can coordinate the group. Between events a
+//     settled group's heartbeats are jumped, whole cycles at a time, and
+//     shown as one routine QuietStretch step (quiet.go: why the jump is
+//     exact); cost grows with events, not with virtual time. Timeouts,
+//     metadata refreshes and scripted events keep their exact millisecond.
 //   - Rebalances and outages (Sim.Rebalances, Sim.Outages): a classic
 //     rebalance runs from the first join phase or eager revocation to Stable
 //     at a later generation with nobody rejoining or waiting for a withheld

@@ -16,6 +16,9 @@ type history struct {
 	topics  []TopicView
 	brokers []BrokerView
 	topicsD bool
+
+	// lastChangeAt is the time of the last step that was not routine.
+	lastChangeAt int64
 }
 
 type stepRec struct {
@@ -61,12 +64,22 @@ func (h *history) markDirty(c *client) {
 	}
 }
 
+// changed marks step i, recorded as routine, as a change after all (a
+// heartbeat whose handling turned out to change the group).
+func (h *history) changed(i int) {
+	h.steps[i].routine = false
+	h.lastChangeAt = max(h.lastChangeAt, h.steps[i].at)
+}
+
 func (h *history) topicsChanged() { h.topicsD = true }
 
 // brokersChanged drops the cached broker list.
 func (h *history) brokersChanged() { h.brokers = nil }
 
 func (h *history) record(kind StepKind, member, errName string, routine bool, text string) {
+	if !routine {
+		h.lastChangeAt = h.w.clock.now
+	}
 	h.steps = append(h.steps, stepRec{at: h.w.clock.now, kind: kind, member: member,
 		errName: errName, text: text, routine: routine, snap: h.snapshot()})
 }

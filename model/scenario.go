@@ -42,6 +42,12 @@ type Scenario struct {
 	Members  []MemberSpec // start at time 0, in this order
 	Timeline []Event      // sorted by AtMs, stable
 
+	// EveryHeartbeat runs every routine heartbeat of a quiet stretch
+	// instead of jumping it (quiet.go): `kviz simulate --all
+	// --every-heartbeat`, for a short scenario whose heartbeats a user
+	// wants to see one by one. Not part of the file format.
+	EveryHeartbeat bool
+
 	// Flow is the data path (producers, consumer rates, offsets); nil when
 	// the scenario has no producers: and no produce: entries.
 	Flow *FlowSpec

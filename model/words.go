@@ -56,6 +56,9 @@ const (
 	KindStaticMemberKept    StepKind = "StaticMemberKept"
 	KindRebalanceDelayed    StepKind = "RebalanceDelayed"
 	KindCreatePartitions    StepKind = "CreatePartitions"
+	// KindQuietStretch stands for the routine heartbeats of a stretch in
+	// which nothing changed (quiet.go); routine, like them.
+	KindQuietStretch StepKind = "QuietStretch"
 )
 
 // API is the Kafka API a request or response step belongs to

@@ -16,8 +16,9 @@ const (
 	retryBackoffMs = 100  // retry.backoff.ms
 	retryMaxMs     = 1000 // retry.backoff.max.ms
 	metadataMaxAge = 300000
-	// settleLimitMs bounds how long the group may take to go quiet after the
-	// timeline ends before the simulation gives up with an error.
+	// settleLimitMs bounds how long the group may heartbeat without a change
+	// and without settling, after the timeline ends, before the simulation
+	// gives up with an error.
 	settleLimitMs = 2 * 3600 * 1000
 	maxSteps      = 5_000_000
 )
@@ -45,6 +46,9 @@ type world struct {
 
 	hist *history
 	err  error // the first internal error (an invalid transition): the run stops
+
+	nextQuietTry int64 // quiet.go: no jump is tried before this time
+	quietSteps   int   // QuietStretch steps recorded
 }
 
 func newWorld(sc *Scenario) (*world, error) {
@@ -108,18 +112,39 @@ func (w *world) run() error {
 		if w.clock.now >= lastEvent && w.clock.nonRoutine == 0 && w.quiet() {
 			return nil
 		}
+		w.quietStretch()
 		e := w.clock.next()
 		if e == nil {
 			return nil
 		}
-		if e.at > lastEvent+settleLimitMs {
+		// Only heartbeats left, nothing changed for settleLimitMs, and yet
+		// the group is not quiet: it never will be.
+		if e.routine && w.clock.nonRoutine == 0 && e.at > lastEvent+settleLimitMs && e.at > w.hist.lastChangeAt+settleLimitMs {
 			return fmt.Errorf("the group did not settle within %d ms after the last timeline event (last change: %s)", settleLimitMs, w.hist.lastChange())
 		}
 		e.run()
 		if w.hist.len() > maxSteps {
-			return fmt.Errorf("the simulation passed %d steps; is the scenario looping?", maxSteps)
+			return &StepCapError{Steps: maxSteps, AtMs: w.clock.now, EveryHeartbeat: w.sc.EveryHeartbeat}
 		}
 	}
+}
+
+// StepCapError is a run stopped by the step cap: a guard against a loop in
+// the model, never reached by a valid scenario (quiet stretches are jumped,
+// quiet.go). The scenario is as good as refused: exit code 2.
+type StepCapError struct {
+	Steps int
+	AtMs  int64 // the virtual time reached
+	// EveryHeartbeat: the run did not jump quiet stretches, as asked.
+	EveryHeartbeat bool
+}
+
+func (e *StepCapError) Error() string {
+	hint := "is the scenario looping?"
+	if e.EveryHeartbeat {
+		hint = "every heartbeat was run, as asked (--every-heartbeat): without it quiet stretches are jumped"
+	}
+	return fmt.Sprintf("the simulation passed %d steps by %s of virtual time (t=%d ms); %s", e.Steps, spanText(e.AtMs), e.AtMs, hint)
 }
 
 // at schedules a timeline event at an absolute time.

@@ -1,0 +1,133 @@
+package model
+
+import "fmt"
+
+// Quiet stretches. A settled group does nothing but heartbeat: every member
+// sends one every heartbeat.interval.ms, the coordinator restarts its
+// session timer and answers, and nothing changes. Simulated one by one,
+// a 30-day scenario would cost millions of steps; instead the run jumps
+// over whole heartbeat cycles and records one QuietStretch step.
+//
+// The jump is exact. While the group is quiet every queued routine event
+// (a heartbeat timer, a heartbeat on the wire, a session timer the last
+// heartbeat restarted) belongs to a cycle that repeats itself one
+// heartbeat interval later, unchanged but for the time: so running k
+// cycles leaves the queue as it is now with every routine event k
+// intervals later (clock.shift). Everything else that is queued (the
+// timeline, session and poll timeouts, metadata refreshes, a deferred
+// rebalance) is not routine and stays on its exact millisecond; the jump
+// stops at least one whole cycle before the earliest of them, so the
+// heartbeats just before it run as always. A test runs random scenarios
+// both ways and compares every step that is not a routine heartbeat.
+
+// minQuietCycles is the shortest stretch worth jumping, in heartbeat
+// intervals: shorter ones keep their heartbeats, which is what a workshop
+// wants to see in `kviz simulate --all`.
+const minQuietCycles = 10
+
+// quietStretch jumps the clock over whole heartbeat cycles when the group
+// has been quiet for one full cycle and the next event that is not a
+// heartbeat is far enough away. It reports whether it jumped.
+func (w *world) quietStretch() bool {
+	p := w.sc.HeartbeatIntervalMs
+	now := w.clock.now
+	if w.sc.EveryHeartbeat || p <= 0 || now < w.nextQuietTry {
+		return false
+	}
+	// One whole cycle since the last change: every routine event in the
+	// queue was scheduled by a heartbeat, none by the rebalance before.
+	cycle := p + 4*netMs
+	if now-w.hist.lastChangeAt < cycle {
+		w.nextQuietTry = w.hist.lastChangeAt + cycle
+		return false
+	}
+	w.nextQuietTry = now + p
+	next := w.clock.nextNonRoutine()
+	if next < 0 || w.clock.nonRoutine == 0 {
+		return false // the run ends once the group is quiet
+	}
+	k := (next-now)/p - 1 // leave the last cycle before the event to run
+	if k < minQuietCycles || !w.jumpable() {
+		return false
+	}
+	from := now
+	w.clock.shift(k * p)
+	w.quietSteps++
+	w.record(KindQuietStretch, "", "", true, quietText(from, w.clock.now, k, w.heartbeating()))
+	return true
+}
+
+// jumpable: the group is settled and no client can change before a timer
+// that is not routine fires. Unlike quiet, a stalled member is fine: its
+// heartbeat thread goes on, and its stall's end and poll timeout are
+// timers that are not routine. No coordinator is not: the clients retry
+// FindCoordinator on a backoff, which is not a heartbeat cycle.
+func (w *world) jumpable() bool {
+	if w.cluster.coordinator() < 0 {
+		return false
+	}
+	if w.consumer && !w.modern.settled() || !w.consumer && !w.classic.settled() {
+		return false
+	}
+	for _, c := range w.clients {
+		if !c.waiting() {
+			return false
+		}
+	}
+	return true
+}
+
+// heartbeating counts the members whose heartbeats a stretch stood for.
+func (w *world) heartbeating() int {
+	n := 0
+	for _, c := range w.clients {
+		if c.running && c.idle() {
+			n++
+		}
+	}
+	return n
+}
+
+func quietText(from, to, beats int64, members int) string {
+	who := "per member"
+	if members == 1 {
+		who = "from its one member"
+	}
+	return fmt.Sprintf("%s quiet (%s → %s): %d heartbeats %s, nothing changed.",
+		spanText(to-from), clockText(from), clockText(to), beats, who)
+}
+
+// spanText says a length of virtual time the way a person would: "45 min",
+// "3 h 20 min", "30 days".
+func spanText(ms int64) string {
+	const (
+		sec  = 1000
+		min  = 60 * sec
+		hour = 60 * min
+		day  = 24 * hour
+	)
+	switch {
+	case ms < min:
+		return fmt.Sprintf("%.1f s", float64(ms)/sec)
+	case ms < hour:
+		return joinUnits(ms/min, "min", ms%min/sec, "s")
+	case ms < day:
+		return joinUnits(ms/hour, "h", ms%hour/min, "min")
+	default:
+		days := "days"
+		if ms/day == 1 {
+			days = "day"
+		}
+		return joinUnits(ms/day, days, ms%day/hour, "h")
+	}
+}
+
+func joinUnits(a int64, au string, b int64, bu string) string {
+	if b == 0 {
+		return fmt.Sprintf("%d %s", a, au)
+	}
+	return fmt.Sprintf("%d %s %d %s", a, au, b, bu)
+}
+
+// clockText is a virtual time as the trace prints it (seconds, ms exact).
+func clockText(ms int64) string { return fmt.Sprintf("%d.%03d s", ms/1000, ms%1000) }

@@ -1,0 +1,121 @@
+package model_test
+
+import (
+	"fmt"
+	"reflect"
+	"regexp"
+	"strconv"
+	"testing"
+
+	"github.com/kvizlab/kviz/model"
+	"pgregory.net/rapid"
+)
+
+var timeKey = regexp.MustCompile(`\b(at_ms|ms): (\d+)`)
+
+// stretch multiplies a generated timeline's times by at and its stalls by
+// stall, so the random groups get quiet stretches of minutes to hours
+// between events, and stalls that outlast them.
+func stretch(src string, at, stall int64) string {
+	return timeKey.ReplaceAllStringFunc(src, func(m string) string {
+		g := timeKey.FindStringSubmatch(m)
+		n, _ := strconv.ParseInt(g[2], 10, 64)
+		if g[1] == "ms" {
+			return fmt.Sprintf("ms: %d", n*stall)
+		}
+		return fmt.Sprintf("at_ms: %d", n*at)
+	})
+}
+
+// changes is every step that is not a routine heartbeat, without its index
+// (jumping a stretch drops routine steps before it).
+func changes(sim *model.Sim) []model.Step {
+	var out []model.Step
+	for i := 0; i < sim.Len(); i++ {
+		if st := sim.Step(i); !st.Routine {
+			st.Index = 0
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+// TestQuietStretchesAreExact runs random scenarios with long quiet
+// stretches twice, jumping them and running every heartbeat, and checks
+// that every step that changes something is the same, at the same time,
+// with the same state after it.
+func TestQuietStretchesAreExact(t *testing.T) {
+	available := registeredSetups()
+	rapid.Check(t, func(t *rapid.T) {
+		src := genScenario(t, rapid.SampledFrom(available).Draw(t, "setup"))
+		src = stretch(src, rapid.Int64Range(1, 120).Draw(t, "stretch"), rapid.Int64Range(1, 20).Draw(t, "stall stretch"))
+		sc, err := model.ParseScenario("random.yaml", []byte(src))
+		if err != nil {
+			t.Fatalf("generated scenario does not parse: %v\n%s", err, src)
+		}
+		jumped, err := model.Simulate(sc)
+		if err != nil {
+			t.Fatalf("simulate: %v\n%s", err, src)
+		}
+		every := *sc
+		every.EveryHeartbeat = true
+		full, err := model.Simulate(&every)
+		if err != nil {
+			t.Fatalf("simulate every heartbeat: %v\n%s", err, src)
+		}
+		a, b := changes(jumped), changes(full)
+		if len(a) != len(b) {
+			t.Fatalf("%d changing steps when jumping, %d with every heartbeat\n%s", len(a), len(b), src)
+		}
+		for i := range a {
+			if !reflect.DeepEqual(a[i], b[i]) {
+				t.Fatalf("changing step %d differs:\njumped %+v\nevery  %+v\n%s", i, a[i], b[i], src)
+			}
+		}
+		if full.Len() < jumped.Len() {
+			t.Fatalf("jumping made the trace longer: %d > %d steps", jumped.Len(), full.Len())
+		}
+	})
+}
+
+// TestThirtyDaysIsOneStretch: a crash after 30 quiet days runs as one
+// QuietStretch step and the rebalance it sets off, on its exact millisecond.
+func TestThirtyDaysIsOneStretch(t *testing.T) {
+	const at = 30 * 24 * 3600 * 1000
+	src := fmt.Sprintf(`topics: {t0: 6}
+group: {id: g, strategy: range}
+members: [{id: c1}, {id: c2}, {id: c3}]
+timeline: [{at_ms: %d, crash: c1}]
+`, at)
+	sc, err := model.ParseScenario("d30.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim, err := model.Simulate(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sim.Len() > 1000 {
+		t.Fatalf("%d steps: the quiet month was not jumped", sim.Len())
+	}
+	var quiet, crash *model.Step
+	for i := 0; i < sim.Len(); i++ {
+		st := sim.StepLine(i)
+		switch st.Kind {
+		case model.KindQuietStretch:
+			quiet = &st
+		case model.KindMemberCrashed:
+			crash = &st
+		}
+	}
+	if quiet == nil || !quiet.Routine {
+		t.Fatalf("no routine QuietStretch step")
+	}
+	if crash == nil || crash.TimeMs != at {
+		t.Fatalf("crash step %+v, want one at %d ms", crash, at)
+	}
+	last := sim.StepLine(sim.Len() - 1)
+	if last.GroupState != model.Stable || last.Generation != 2 {
+		t.Fatalf("ends %s gen %d, want Stable gen 2", last.GroupState, last.Generation)
+	}
+}
