@@ -354,12 +354,12 @@ func (g *classicGroup) moved(from, to int) {
 	}
 	g.load(g.stored)
 	what := fmt.Sprintf("%s at generation %d", g.state, g.generation)
-	lost := ""
+	lost := " It"
 	if from >= 0 {
-		lost = fmt.Sprintf(" Broker %d's in-memory state (any rebalance in flight) is lost;", from)
+		lost = fmt.Sprintf(" Broker %d's in-memory state (any rebalance in flight) is lost; it", from)
 	}
 	g.w.record(KindCoordinatorMoved, "", "", false, fmt.Sprintf(
-		"Broker %d becomes the coordinator of %s.%s it replays __consumer_offsets partition %d and restores the group %s. Members rediscover it with FindCoordinator.",
+		"Broker %d becomes the coordinator of %s.%s replays __consumer_offsets partition %d and restores the group %s. Members rediscover it with FindCoordinator.",
 		to, g.w.sc.GroupID, lost, g.w.cluster.groupPartition, what))
 }
 

@@ -28,6 +28,7 @@ type client struct {
 	coord            int // known coordinator broker; -1 = unknown
 	findingCoord     bool
 	findBackoff      int64
+	findRepeat       bool // the last FindCoordinator retry already waited retryMaxMs
 	memberID         string
 	generation       int32
 	phase            string
@@ -74,7 +75,7 @@ func (c *client) reset(instance string, topics []string) {
 	c.owned, c.heldLost, c.revoking, c.pending, c.newlyAssigned = nil, nil, nil, nil, nil
 	c.lastAssigned, c.lastAssignedGen, c.lastCallback = nil, -1, ""
 	c.stalled, c.pollTimedOut, c.findingCoord = false, false, false
-	c.findBackoff = retryBackoffMs
+	c.findBackoff, c.findRepeat = retryBackoffMs, false
 	c.kip = nil
 	if c.w.modern != nil {
 		c.w.modern.detachedStale = true // its old member, if still held, is no longer its view's
@@ -173,7 +174,10 @@ func (c *client) findCoordinator(then func()) {
 	}
 	c.findingCoord = true
 	inc := c.inc
-	c.w.clock.after(netMs, false, func() {
+	// A retry at the longest backoff after one already was changes nothing:
+	// it is routine, like a heartbeat, and a cycle quiet.go may jump.
+	repeat := c.findRepeat && c.findBackoff == retryMaxMs
+	hop := c.w.clock.after(netMs, repeat, func() {
 		if c.inc != inc {
 			return
 		}
@@ -181,11 +185,12 @@ func (c *client) findCoordinator(then func()) {
 		asked := cl.anyUp()
 		coord := cl.coordinator()
 		if asked < 0 || coord < 0 {
-			c.w.record(KindFindCoordinatorRequest, c.id, "", false, fmt.Sprintf(
+			c.w.record(KindFindCoordinatorRequest, c.id, "", repeat, fmt.Sprintf(
 				"%s looks for the coordinator of %s: COORDINATOR_NOT_AVAILABLE (partition %d has no leader); it retries in %d ms.",
 				c.id, c.w.sc.GroupID, cl.groupPartition, c.findBackoff))
 			backoff := c.findBackoff
 			c.findBackoff = min(c.findBackoff*2, retryMaxMs)
+			c.findRepeat = backoff == retryMaxMs
 			// Routine: with no leader for the partition, the group waits
 			// for a broker to come back; retries alone do not keep it busy.
 			c.w.clock.after(backoff+netMs, true, func() {
@@ -193,7 +198,7 @@ func (c *client) findCoordinator(then func()) {
 					c.findingCoord = false
 					c.findCoordinator(then)
 				}
-			})
+			}).retry = true
 			return
 		}
 		c.w.record(KindFindCoordinatorRequest, c.id, "", false, fmt.Sprintf(
@@ -201,11 +206,12 @@ func (c *client) findCoordinator(then func()) {
 			c.id, asked, c.w.sc.GroupID, coord, cl.groupPartition, c.w.sc.GroupID, c.w.sc.OffsetsPartitions))
 		c.reply(false, func() {
 			c.findingCoord = false
-			c.findBackoff = retryBackoffMs
+			c.findBackoff, c.findRepeat = retryBackoffMs, false
 			c.coord = coord
 			then()
 		})
 	})
+	hop.retry = repeat
 }
 
 // coordinatorLost handles NOT_COORDINATOR or a disconnect: rediscover after

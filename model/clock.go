@@ -14,6 +14,7 @@ type event struct {
 	seq       uint64
 	run       func()
 	routine   bool // a heartbeat or its timer: the group would do it forever
+	retry     bool // a FindCoordinator retry at the longest backoff, routine too
 	cancelled bool
 	index     int
 }

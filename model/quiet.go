@@ -25,17 +25,20 @@ import "fmt"
 // wants to see in `kviz simulate --all`.
 const minQuietCycles = 10
 
-// quietStretch jumps the clock over whole heartbeat cycles when the group
-// has been quiet for one full cycle and the next event that is not a
-// heartbeat is far enough away. It reports whether it jumped.
+// quietStretch jumps the clock over whole cycles when the group has been
+// quiet for one full cycle and the next event that is not routine is far
+// enough away. It reports whether it jumped.
 func (w *world) quietStretch() bool {
-	p := w.sc.HeartbeatIntervalMs
 	now := w.clock.now
-	if w.sc.EveryHeartbeat || p <= 0 || now < w.nextQuietTry {
+	if w.sc.EveryHeartbeat || now < w.nextQuietTry {
 		return false
 	}
+	p, outage := w.sc.HeartbeatIntervalMs, w.cluster.coordinator() < 0
+	if outage {
+		p = retryMaxMs + 2*netMs // a FindCoordinator retry at the longest backoff
+	}
 	// One whole cycle since the last change: every routine event in the
-	// queue was scheduled by a heartbeat, none by the rebalance before.
+	// queue was scheduled by the cycle, none by what came before.
 	cycle := p + 4*netMs
 	if now-w.hist.lastChangeAt < cycle {
 		w.nextQuietTry = w.hist.lastChangeAt + cycle
@@ -47,13 +50,30 @@ func (w *world) quietStretch() bool {
 		return false // the run ends once the group is quiet
 	}
 	k := (next-now)/p - 1 // leave the last cycle before the event to run
-	if k < minQuietCycles || !w.jumpable() {
+	if k < minQuietCycles || outage && !w.retrying() || !outage && !w.jumpable() {
 		return false
 	}
 	from := now
 	w.clock.shift(k * p)
 	w.quietSteps++
-	w.record(KindQuietStretch, "", "", true, quietText(from, w.clock.now, k, w.heartbeating()))
+	w.record(KindQuietStretch, "", "", true, quietText(from, w.clock.now, k, outage, w.cycling(outage)))
+	return true
+}
+
+// retrying: no broker coordinates the group and every running client
+// retries FindCoordinator at the longest backoff, the only routine events
+// queued. (The group's own timers went with its coordinator.)
+func (w *world) retrying() bool {
+	for _, c := range w.clients {
+		if c.running && !(c.findingCoord && c.findRepeat && c.findBackoff == retryMaxMs) {
+			return false
+		}
+	}
+	for _, e := range w.clock.q {
+		if e.routine && !e.retry {
+			return false
+		}
+	}
 	return true
 }
 
@@ -77,24 +97,38 @@ func (w *world) jumpable() bool {
 	return true
 }
 
-// heartbeating counts the members whose heartbeats a stretch stood for.
-func (w *world) heartbeating() int {
+// cycling counts the members whose heartbeats (or retries) a stretch
+// stood for.
+func (w *world) cycling(outage bool) int {
 	n := 0
 	for _, c := range w.clients {
-		if c.running && c.idle() {
+		if c.running && (outage || c.idle()) {
 			n++
 		}
 	}
 	return n
 }
 
-func quietText(from, to, beats int64, members int) string {
+func quietText(from, to, cycles int64, outage bool, members int) string {
+	what, how := "heartbeats", "quiet"
+	if outage {
+		what, how = "FindCoordinator retries", "without a coordinator"
+	}
 	who := "per member"
 	if members == 1 {
 		who = "from its one member"
 	}
-	return fmt.Sprintf("%s quiet (%s → %s): %d heartbeats %s, nothing changed.",
-		spanText(to-from), clockText(from), clockText(to), beats, who)
+	return fmt.Sprintf("%s %s (%s to %s): %s %s %s, nothing changed.",
+		spanText(to-from), how, clockText(from), clockText(to), thousands(cycles), what, who)
+}
+
+// thousands writes n with thousands separators: 863,994.
+func thousands(n int64) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // spanText says a length of virtual time the way a person would: "45 min",

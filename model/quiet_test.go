@@ -119,3 +119,45 @@ timeline: [{at_ms: %d, crash: c1}]
 		t.Fatalf("ends %s gen %d, want Stable gen 2", last.GroupState, last.Generation)
 	}
 }
+
+// TestMonthWithoutCoordinator: a one-broker cluster down for a month runs
+// its clients' FindCoordinator retries as one stretch, and the group comes
+// back at its stored generation when the broker does.
+func TestMonthWithoutCoordinator(t *testing.T) {
+	const at = 30 * 24 * 3600 * 1000
+	src := fmt.Sprintf(`cluster: {brokers: 1}
+topics: {t0: 6}
+group: {id: g, strategy: range}
+members: [{id: c1}, {id: c2}, {id: c3}]
+timeline:
+  - {at_ms: 10000, fail_broker: 0}
+  - {at_ms: %d, recover_broker: 0}
+`, at)
+	sc, err := model.ParseScenario("outage.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim, err := model.Simulate(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sim.Len() > 1000 {
+		t.Fatalf("%d steps: the month without a coordinator was not jumped", sim.Len())
+	}
+	stretches, recovered := 0, false
+	for i := 0; i < sim.Len(); i++ {
+		st := sim.StepLine(i)
+		switch {
+		case st.Kind == model.KindQuietStretch:
+			stretches++
+		case st.Kind == model.KindBrokerRecovered && st.TimeMs == at:
+			recovered = true
+		}
+	}
+	if stretches == 0 || !recovered {
+		t.Fatalf("%d stretches, recovered at %d ms: %v", stretches, at, recovered)
+	}
+	if last := sim.StepLine(sim.Len() - 1); last.GroupState != model.Stable || last.Generation != 1 {
+		t.Fatalf("ends %s gen %d, want Stable gen 1", last.GroupState, last.Generation)
+	}
+}
