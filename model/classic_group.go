@@ -34,6 +34,7 @@ type classicGroup struct {
 	leader     string // member id; "" when none
 	members    map[string]*cMember
 	order      *strategies.JavaHashMap[string] // member ids in the coordinator's HashMap order
+	unsettled  string                          // the member settled last found out of step
 	instances  map[string]string               // group.instance.id -> member id
 	pending    map[string]*event               // KIP-394 member ids handed out, not yet joined (with their expiry)
 	joinTimer  *event
@@ -117,14 +118,24 @@ func (g *classicGroup) settled() bool {
 	if g.joinTimer != nil || len(g.pending) > 0 {
 		return false
 	}
-	for _, id := range g.order.Keys() {
-		m := g.members[id]
-		c := g.w.byID[m.client]
-		if c == nil || !c.running || c.memberID != id || c.generation != g.generation || c.phase != phaseStable {
+	// The run asks after every event while a dead member's session runs
+	// out: the member that failed last time is asked first.
+	if m := g.members[g.unsettled]; m != nil && !g.inStep(g.unsettled, m) {
+		return false
+	}
+	for id, m := range g.members { // every member must be: any order will do
+		if !g.inStep(id, m) {
+			g.unsettled = id
 			return false
 		}
 	}
 	return true
+}
+
+// inStep: the member's process is alive and holds the group's generation.
+func (g *classicGroup) inStep(id string, m *cMember) bool {
+	c := g.w.byID[m.client]
+	return c != nil && c.running && c.memberID == id && c.generation == g.generation && c.phase == phaseStable
 }
 
 // transition moves the group to a new state, refusing what Kafka refuses.

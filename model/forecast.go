@@ -184,8 +184,12 @@ type Forecast struct {
 // Forecast inserts ev (at ev.AtMs) on a fork and runs it until the group is
 // settled again — Stable (KIP-848: STABLE, every member at its target) — or
 // the timeline ends. The run itself is unchanged.
-func (s *Sim) Forecast(ev Event) (*Forecast, error) {
-	fork, err := s.Insert(ev)
+func (s *Sim) Forecast(ev Event) (*Forecast, error) { return forecast(s.sc, ev) }
+
+// forecast is Forecast for a scenario not simulated yet: the fork holds the
+// whole run, so the run without the event is never needed.
+func forecast(sc *Scenario, ev Event) (*Forecast, error) {
+	fork, err := insert(sc, ev)
 	if err != nil {
 		return nil, err
 	}
@@ -235,16 +239,16 @@ func compareOne(sc *Scenario, atMs int64, ev *Event, v Variant) CompareRow {
 		return row
 	}
 	row.Strategy, row.Protocol = varied.Strategy, varied.Protocol
-	sim, err := Simulate(varied)
-	if err != nil {
-		row.Err = err
-		return row
-	}
 	if ev == nil {
+		sim, err := Simulate(varied)
+		if err != nil {
+			row.Err = err
+			return row
+		}
 		row.Outcome, row.Found = sim.OutcomeOfRebalance(atMs)
 		return row
 	}
-	f, err := sim.Forecast(*ev)
+	f, err := forecast(varied, *ev)
 	if err != nil {
 		row.Err = err
 		return row

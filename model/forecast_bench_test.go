@@ -48,3 +48,49 @@ func BenchmarkWhatIf200x2000(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkInsert200x2000: a key that inserts an event (x, a, d, t) on a
+// settled 200-member group of 2,000 partitions: fork and recompute
+// (target: 50 ms; the lab runs it in the background).
+func BenchmarkInsert200x2000(b *testing.B) {
+	for _, strategy := range []string{"range", "cooperative-sticky", "uniform"} {
+		b.Run(strategy, func(b *testing.B) {
+			sc := benchScenario(b, bigGroupYAML(200, 2000, strategy))
+			sim, err := model.Simulate(sc)
+			if err != nil {
+				b.Fatal(err)
+			}
+			at := sim.Step(sim.Len()-1).TimeMs + 1
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := sim.Insert(model.Event{AtMs: at, Kind: "crash", Member: "c0007"}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkCompare200x2000: the c key on that group: five strategies, each
+// run and read at a leave (target: 250 ms).
+func BenchmarkCompare200x2000(b *testing.B) {
+	sc := benchScenario(b, bigGroupYAML(200, 2000, "range"))
+	sim, err := model.Simulate(sc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	at := sim.Step(sim.Len()-1).TimeMs + 1
+	ev := model.Event{AtMs: at, Kind: "leave", Member: "c0007"}
+	var vs []model.Variant
+	for _, n := range model.CompareStrategies() {
+		vs = append(vs, model.Variant{Strategy: n})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, r := range model.Compare(sc, at, &ev, vs) {
+			if r.Err != nil {
+				b.Fatalf("%s: %v", r.Strategy, r.Err)
+			}
+		}
+	}
+}

@@ -142,11 +142,15 @@ func (s *Sim) buildView(i int) *GroupView {
 // Insert returns a fork with ev added to the timeline at ev.AtMs, everything
 // after it recomputed. The original is unchanged. The event is checked by
 // the rule that checks a file's timeline (checkEvent).
-func (s *Sim) Insert(ev Event) (*Sim, error) {
+func (s *Sim) Insert(ev Event) (*Sim, error) { return insert(s.sc, ev) }
+
+// insert simulates sc with ev added to its timeline: what Insert does, for
+// a caller with no simulation of sc yet (Compare's variants).
+func insert(base *Scenario, ev Event) (*Sim, error) {
 	if ev.Kind == "join" && ev.Topics == nil {
-		ev.Topics = sortedIDs(s.sc.Topics)
+		ev.Topics = sortedIDs(base.Topics)
 	}
-	sc := s.sc.clone()
+	sc := base.clone()
 	if err := checkEvent(sc, ev); err != nil {
 		return nil, fmt.Errorf("insert: %v", err)
 	}

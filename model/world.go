@@ -47,8 +47,9 @@ type world struct {
 	hist *history
 	err  error // the first internal error (an invalid transition): the run stops
 
-	nextQuietTry int64 // quiet.go: no jump is tried before this time
-	quietSteps   int   // QuietStretch steps recorded
+	unsettled    *client // quiet: the client last found unsettled
+	nextQuietTry int64   // quiet.go: no jump is tried before this time
+	quietSteps   int     // QuietStretch steps recorded
 }
 
 func newWorld(sc *Scenario) (*world, error) {
@@ -160,8 +161,12 @@ func (w *world) quiet() bool {
 	if w.consumer && !w.modern.settled() || !w.consumer && !w.classic.settled() {
 		return false
 	}
+	if c := w.unsettled; c != nil && !c.settled() {
+		return false // the client that was not last time, asked first
+	}
 	for _, c := range w.clients {
 		if !c.settled() {
+			w.unsettled = c
 			return false
 		}
 	}
