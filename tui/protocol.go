@@ -96,10 +96,13 @@ func (a App) messageLines(w, n int) []string {
 	var rev []string
 	for i := a.step; i >= 0 && len(rev) < n; i-- {
 		s := a.sim.StepLine(i)
-		if s.Routine && i != a.step {
-			continue
+		if s.Routine && s.Kind != model.KindQuietStretch && i != a.step {
+			continue // a quiet stretch stays: it says where the time went
 		}
 		who := "coordinator"
+		if s.Kind == model.KindQuietStretch {
+			who = "group"
+		}
 		if s.Member != "" {
 			letter, color := a.info.letter(s.Member)
 			who = st.MemberFg(color).Render(pad(letter+" "+s.Member, 10))
@@ -138,6 +141,8 @@ func messageShape(kind model.StepKind) (arrow, name string) {
 		return "◆", "group"
 	case kind.IsCallback():
 		return "↺", kind.ListenerMethod()
+	case kind == model.KindQuietStretch:
+		return "⋯", "quiet stretch: no change"
 	}
 	return "·", string(kind)
 }
