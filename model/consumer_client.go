@@ -196,7 +196,9 @@ func (c *client) kipResponse(req kRequest, r kResponse, routine bool) {
 	changed := !k.joined || k.epoch != r.epoch || news || k.state != r.memberState
 	k.joined, k.epoch, k.state = true, r.epoch, r.memberState
 	k.assigned = r.assigned
-	c.changed()
+	if changed { // a routine answer leaves the view (and the snapshot) as it was
+		c.changed()
+	}
 	c.w.record(KindConsumerGroupHeartbeatResponse, c.id, "NONE", routine && !changed, fmt.Sprintf(
 		"The coordinator answers %s: member epoch %d, %s, assignment %s.", c.id, r.epoch, r.memberState, fmtTPs(r.assigned)))
 	if hb := c.w.sc.HeartbeatIntervalMs; k.intervalMs != hb {

@@ -1,6 +1,9 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Quiet stretches. A settled group does nothing but heartbeat: every member
 // sends one every heartbeat.interval.ms, the coordinator restarts its
@@ -50,7 +53,10 @@ func (w *world) quietStretch() bool {
 		return false // the run ends once the group is quiet
 	}
 	k := (next-now)/p - 1 // leave the last cycle before the event to run
-	if k < minQuietCycles || outage && !w.retrying() || !outage && !w.jumpable() {
+	if k < minQuietCycles {
+		return false
+	}
+	if outage && !w.retrying() || !outage && !w.jumpable() && !w.repeated(p) {
 		return false
 	}
 	from := now
@@ -58,6 +64,40 @@ func (w *world) quietStretch() bool {
 	w.quietSteps++
 	w.record(KindQuietStretch, "", "", true, quietText(from, w.clock.now, k, outage, w.cycling(outage)))
 	return true
+}
+
+// cycleSig is what the run looks like at a moment of a quiet stretch: the
+// state (the snapshot, shared while nothing changed), the last change, and
+// the queue, every event as its distance from now.
+type cycleSig struct {
+	at         int64
+	snap       *snapshot
+	lastChange int64
+	routine    []int64 // sorted offsets of the routine events
+	nonRoutine int
+	next       int64 // the earliest event that is not routine
+}
+
+// repeated: the run is where it was exactly one cycle ago, with every
+// routine event one cycle later and nothing else changed, so the cycle
+// repeats until something that is not routine happens. It catches the
+// quiet stretches jumpable does not know, such as a KIP-848 group waiting
+// for a stalled member to reconcile. (The check lands on the same point of
+// each cycle: it runs after the first event at or after now+p.)
+func (w *world) repeated(p int64) bool {
+	now := w.clock.now
+	sig := &cycleSig{at: now, snap: w.hist.cur, lastChange: w.hist.lastChangeAt,
+		nonRoutine: w.clock.nonRoutine, next: w.clock.nextNonRoutine() - now}
+	for _, e := range w.clock.q {
+		if e.routine {
+			sig.routine = append(sig.routine, e.at-now)
+		}
+	}
+	slices.Sort(sig.routine)
+	prev := w.lastSig
+	w.lastSig = sig
+	return prev != nil && prev.at == now-p && prev.snap == sig.snap && prev.lastChange == sig.lastChange &&
+		prev.nonRoutine == sig.nonRoutine && prev.next == sig.next+p && slices.Equal(prev.routine, sig.routine)
 }
 
 // retrying: no broker coordinates the group and every running client
