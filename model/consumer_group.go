@@ -57,7 +57,10 @@ type kMember struct {
 	state                MemberState
 	assigned, revoking   []TP
 	session, revokeTimer *event
-	version              int // bumps on every change the member's heartbeat answer shows
+	// assignedAt is the member epoch each held partition was assigned at
+	// (KIP-1251, Kafka 4.3; nil before): consumer_commit.go.
+	assignedAt map[TP]int32
+	version    int // bumps on every change the member's heartbeat answer shows
 	// countedAt is the assignment epoch at which the member was counted in
 	// reconciledN (STABLE at that epoch, isReconciledTo), or -1. A new
 	// assignment epoch finds no member at it yet, so it uncounts them all
@@ -264,6 +267,7 @@ func (g *consumerGroup) setHeld(m *kMember, assigned, revoking []TP) {
 	for _, tp := range revoking {
 		g.owner.set(tp, m.id)
 	}
+	g.noteAssignedAt(m)
 }
 
 func (g *consumerGroup) touchSession(m *kMember) {
