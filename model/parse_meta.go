@@ -67,4 +67,3 @@ func (p *parser) assignmentIntervalApplies(n *yaml.Node, sc *Scenario) error {
 	}
 	return nil
 }
-
