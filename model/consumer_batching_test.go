@@ -2,6 +2,7 @@ package model_test
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -131,7 +132,8 @@ func TestFormatAssignmentInterval(t *testing.T) {
 // Random KIP-848 groups and timelines under Kafka 4.3 with a random
 // assignment interval: the state rule and the protocol rules hold on every
 // step (checkKIP848Trace), no two targets are computed closer than the
-// interval, and the group still settles with every subscribed partition
+// interval, jumping quiet stretches changes no step that every heartbeat
+// would not, and the group still settles with every subscribed partition
 // consumed; under uniform with one subscription, balanced (counts within 1).
 func TestKIP848BatchingRandomEventSequences(t *testing.T) {
 	needStrategy(t, "uniform")
@@ -140,8 +142,20 @@ func TestKIP848BatchingRandomEventSequences(t *testing.T) {
 		interval := rapid.SampledFrom([]int64{1000, 3000, 15000}).Draw(t, "interval")
 		src := genScenario(t, setup)
 		src = strings.Replace(src, "protocol: consumer}", fmt.Sprintf("protocol: consumer, kafka_version: \"4.3\", assignment_interval_ms: %d}", interval), 1)
+		src = stretch(src, rapid.SampledFrom([]int64{1, 1, 30}).Draw(t, "stretch"), 1)
 		sim := simGenerated(t, src)
 		checkKIP848Trace(t.Fatalf, jsonSteps(t, sim), src)
+		// A deferred target is no quiet stretch: jumping them changes
+		// nothing that every heartbeat would not.
+		every := *sim.Scenario()
+		every.EveryHeartbeat = true
+		full, err := model.Simulate(&every)
+		if err != nil {
+			t.Fatalf("simulate every heartbeat: %v\n%s", err, src)
+		}
+		if a, b := changes(sim), changes(full); !reflect.DeepEqual(a, b) {
+			t.Fatalf("jumping quiet stretches changed the trace (%d vs %d changing steps)\n%s", len(a), len(b), src)
+		}
 		computed := steps(sim, model.KindAssignmentComputed, "")
 		for i := 1; i < len(computed); i++ {
 			if gap := computed[i].TimeMs - computed[i-1].TimeMs; gap < interval {
