@@ -29,6 +29,11 @@ var VersionChanges = []VersionChange{
 	{ClientVersion{4, 3, 0}, "coordinator: a KIP-848 target is computed at most once per group.consumer.assignment.interval.ms (default 1000; group config consumer.assignment.interval.ms), by the first heartbeat after it (KAFKA-20291, KIP-1263), where 4.0-4.2 compute one on every group-epoch bump; a new group starts at group and assignment epoch 1, so the first target is epoch 2 (KAFKA-20268); an OffsetCommit with an older member epoch is accepted for partitions the member got at or before that epoch (KIP-1251 assignment epochs, KAFKA-20066). Not modelled: 4.3 offloads the assignor to a background thread by default (group.consumer.assignor.offload.enable); kviz computes the target inside the heartbeat, as with offload disabled"},
 }
 
+// NewestKnownRelease is the newest release VersionChanges lists: a version
+// after its minor release is refused (kviz cannot say what it changed);
+// its patch releases are taken as the release.
+func NewestKnownRelease() ClientVersion { return VersionChanges[len(VersionChanges)-1].Since }
+
 // The newest release whose every change kviz models is LatestClientVersion
 // (partitioner_version.go): 4.3 is accepted, but its default assignor
 // offload is not modelled, so a scenario without kafka_version runs 4.1.
