@@ -70,7 +70,7 @@
 //     models whole, strategies.LatestClientVersion, 4.1) selects the behaviour
 //     of that release, with the same version notion as the producers'
 //     kafka_version (strategies/versions.go lists every change; 4.2 and 4.3
-//     are accepted too). Assignors: before 3.5 the client assignors ignore
+//     are accepted too, a later release is refused). Assignors: before 3.5 the client assignors ignore
 //     racks (KIP-881); at 4.0 the uniform homogeneous builder gives the extra
 //     partitions to the first members in order (4.1: any member keeps its
 //     extra, KAFKA-18688); the server-side assignors are modelled from 4.0
