@@ -57,3 +57,15 @@ func (g *consumerGroup) deferTarget() bool {
 	}
 	return true
 }
+
+// heldOffSubscription: m, reconciled to the assignment epoch, still holds
+// partitions of a topic it no longer subscribes to. Before 4.3 that cannot
+// be: the subscription change bumps the group epoch and the same heartbeat
+// computes a new target. With the target deferred the coordinator still
+// takes them at once, against the old target: the member revokes them at
+// its epoch (UNREVOKED_PARTITIONS) and stays at that epoch, STABLE, once
+// it has (ConsumerGroupHeartbeatRequestTest
+// testCommitAcceptedForPartitionRevokedOnUnsubscribe, interval 5000 ms).
+func (g *consumerGroup) heldOffSubscription(m *kMember) bool {
+	return g.w.sc.AssignmentIntervalMs() > 0 && !allOnTopics(m.assigned, m.topics)
+}

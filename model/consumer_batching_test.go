@@ -201,3 +201,44 @@ func checkBalanced(t *rapid.T, sim *model.Sim, src string) {
 		t.Fatalf("the group ends unbalanced (%d to %d partitions per member): %v\n%s", lo, hi, st.Owned, src)
 	}
 }
+
+// Kafka's ConsumerGroupHeartbeatRequestTest.testCommitAcceptedForPartitionRevokedOnUnsubscribe
+// (interval 5000 ms there, 15000 here so the subscription's heartbeat lands
+// inside it): M unsubscribes from bar while the next target must wait; the
+// group epoch goes up, the target stays, M revokes bar-0 at its epoch
+// (UNREVOKED_PARTITIONS, answer {foo-0}) and stays at that epoch, STABLE,
+// once it reports {foo-0}; N, joining for bar, gets bar-0 only from the
+// target a heartbeat after the interval computes.
+func TestUnsubscribeInsideTheInterval(t *testing.T) {
+	needStrategy(t, "uniform")
+	sim := simYAML(t, "u.yaml", `topics: {foo: 1, bar: 1}
+group: {strategy: uniform, kafka_version: "4.3", assignment_interval_ms: 15000}
+members:
+  - {id: m, topics: [foo, bar]}
+timeline:
+  - {at_ms: 1000, subscribe: {id: m, topics: [foo]}}
+  - {at_ms: 8000, join: {id: n, topics: [bar]}}
+`)
+	var revoke, stable *model.Step
+	for _, st := range steps(sim, model.KindConsumerGroupHeartbeatResponse, "m") {
+		switch {
+		case revoke == nil && strings.Contains(st.Text, "UNREVOKED_PARTITIONS"):
+			revoke = &st
+		case revoke != nil && stable == nil:
+			stable = &st
+		}
+	}
+	require.NotNil(t, revoke, "m must be asked to revoke bar-0")
+	assert.Contains(t, revoke.Text, "member epoch 2, UNREVOKED_PARTITIONS, assignment [foo-0]")
+	assert.Equal(t, int32(3), revoke.Generation)
+	assert.Equal(t, int32(2), revoke.AssignmentEpoch, "the target stays")
+	require.NotNil(t, stable)
+	assert.Contains(t, stable.Text, "member epoch 2, STABLE, assignment [foo-0]")
+	assert.Less(t, stable.TimeMs, int64(15006), "before the next target")
+	n := steps(sim, model.KindConsumerGroupHeartbeatResponse, "n")
+	assert.Contains(t, n[0].Text, "member epoch 2, STABLE, assignment []")
+	computed := computedFrom(sim, 1000)
+	require.Len(t, computed, 1)
+	assert.GreaterOrEqual(t, computed[0].TimeMs, int64(15006))
+	assert.Equal(t, map[string][]int32{"bar": {0}}, last(sim).Owned["n"])
+}

@@ -366,7 +366,7 @@ func (g *consumerGroup) computeTarget() {
 
 // reconcile is CurrentAssignmentBuilder: move the member towards its target.
 func (g *consumerGroup) reconcile(m *kMember, owned []TP) {
-	if m.state == MStable && m.epoch == g.assignEpoch {
+	if m.state == MStable && m.epoch == g.assignEpoch && !g.heldOffSubscription(m) {
 		return
 	}
 	// The epoch a member that must revoke stays at: its own, or, once it
