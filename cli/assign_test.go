@@ -266,12 +266,18 @@ func TestAssignKafkaVersion(t *testing.T) {
 	for _, c := range []struct{ version, want string }{
 		{"3.9", "kviz models the server-side uniform assignor from Kafka 4.0"},
 		{"four", `--kafka-version: kafka version "four": want major.minor`},
+		{"4.4", "--kafka-version: kafka version 4.4.0: kviz knows Kafka releases up to 4.3"},
 	} {
 		code, out, errOut = run(t, in, "assign", "--strategy", "uniform", "--kafka-version", c.version)
 		assert.Equal(t, 2, code)
 		assert.Empty(t, out)
 		assert.Contains(t, errOut, c.want)
 	}
+	// 4.3 changed the coordinator's protocol, not the assignor.
+	code, out, _ = run(t, in, "assign", "--strategy", "uniform", "--kafka-version", "4.3")
+	require.Equal(t, 0, code)
+	assert.Equal(t, `{"A": {}, "B": {"topic3": [0]}, "C": {"topic3": [1]}}`+"\n", out)
 	_, out, _ = run(t, "", "assign", "--help")
 	assert.Contains(t, out, "4.1    coordinator: the homogeneous uniform builder")
+	assert.Contains(t, out, "4.3    coordinator: a KIP-848 target is computed at most once per")
 }

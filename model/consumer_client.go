@@ -335,21 +335,14 @@ func (c *client) kipCommit(gen *int32) {
 	if gen != nil {
 		epoch = *gen
 	}
-	id := c.memberID
+	id, tps := c.memberID, c.owned
 	c.send(false, func() {
-		errName := "NONE"
-		m := c.w.modern.members[id]
-		switch {
-		case m == nil:
-			errName = "UNKNOWN_MEMBER_ID"
-		case epoch != m.epoch:
-			errName = "STALE_MEMBER_EPOCH"
-		}
+		errName, why := c.w.modern.commitCheck(id, epoch, tps) // consumer_commit.go
 		c.w.record(KindOffsetCommitRequest, c.id, "", false, fmt.Sprintf("%s commits its offsets with member epoch %d.", c.id, epoch))
 		c.reply(false, func() {
-			text := fmt.Sprintf("The coordinator stores %s's offsets.", c.id)
+			text := fmt.Sprintf("The coordinator stores %s's offsets%s.", c.id, why)
 			if errName != "NONE" {
-				text = fmt.Sprintf("The coordinator rejects %s's commit with member epoch %d: %s.", c.id, epoch, errName)
+				text = fmt.Sprintf("The coordinator rejects %s's commit with member epoch %d: %s%s.", c.id, epoch, errName, why)
 			}
 			c.w.record(KindOffsetCommitResponse, c.id, errName, false, text)
 		})

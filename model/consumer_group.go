@@ -37,6 +37,11 @@ type consumerGroup struct {
 	// filterTargets: a subscription or partition count changed, so old
 	// targets may name partitions the assignor must not see as owned.
 	filterTargets bool
+	// lastTargetAt is when the assignor last ran (-1: never); deferredEpoch
+	// the group epoch whose wait for the assignment interval a step told
+	// of (consumer_batching.go).
+	lastTargetAt  int64
+	deferredEpoch int32
 	input         []strategies.Member // computeTarget's input, reused between runs
 	prevs         [][]TP              // computeTarget's: each member's current target, by input index
 	missing       []int               // computeTarget's: input indexes of members g.target does not map
@@ -52,7 +57,10 @@ type kMember struct {
 	state                MemberState
 	assigned, revoking   []TP
 	session, revokeTimer *event
-	version              int // bumps on every change the member's heartbeat answer shows
+	// assignedAt is the member epoch each held partition was assigned at
+	// (KIP-1251, Kafka 4.3; nil before): consumer_commit.go.
+	assignedAt map[TP]int32
+	version    int // bumps on every change the member's heartbeat answer shows
 	// countedAt is the assignment epoch at which the member was counted in
 	// reconciledN (STABLE at that epoch, isReconciledTo), or -1. A new
 	// assignment epoch finds no member at it yet, so it uncounts them all
@@ -71,8 +79,15 @@ type awayMember struct {
 }
 
 func newConsumerGroup(w *world) *consumerGroup {
-	return &consumerGroup{w: w, shown: KEmpty, members: map[string]*kMember{}, instances: map[string]string{},
-		target: map[string][]TP{}}
+	g := &consumerGroup{w: w, shown: KEmpty, members: map[string]*kMember{}, instances: map[string]string{},
+		target: map[string][]TP{}, lastTargetAt: -1}
+	if w.sc.KafkaVersion.GroupEpochStartsAtOne() {
+		// KAFKA-20268 (Kafka 4.3): a new group starts at group epoch 1 with
+		// an empty target at assignment epoch 1, so a member can reconcile
+		// to epoch 1 before the first target (epoch 2) exists.
+		g.groupEpoch, g.assignEpoch = 1, 1
+	}
+	return g
 }
 
 // fillSnap shares the target map: it is replaced, never changed, once
@@ -252,6 +267,7 @@ func (g *consumerGroup) setHeld(m *kMember, assigned, revoking []TP) {
 	for _, tp := range revoking {
 		g.owner.set(tp, m.id)
 	}
+	g.noteAssignedAt(m)
 }
 
 func (g *consumerGroup) touchSession(m *kMember) {
@@ -281,14 +297,16 @@ func (g *consumerGroup) fence(id, why string) {
 func (g *consumerGroup) topicsChanged() { g.metaStale, g.filterTargets = true, true }
 
 // computeTarget runs the server-side assignor over the members, each
-// reporting its previous target as owned. Kafka runs it on every heartbeat
-// that finds the group epoch ahead of the assignment epoch, so a thousand
-// joiners mean a thousand runs: the input is built from slices kept for
-// the purpose, and unchanged targets keep their slices.
+// reporting its previous target as owned. Kafka 4.0-4.2 run it on every
+// heartbeat that finds the group epoch ahead of the assignment epoch, so a
+// thousand joiners mean a thousand runs (4.3 batches them: deferTarget):
+// the input is built from slices kept for the purpose, and unchanged
+// targets keep their slices.
 func (g *consumerGroup) computeTarget() {
-	if g.groupEpoch <= g.assignEpoch {
+	if g.groupEpoch <= g.assignEpoch || g.deferTarget() {
 		return
 	}
+	g.lastTargetAt = g.w.clock.now
 	prevs, missing := g.prevs[:0], g.missing[:0]
 	members := slices.Grow(g.input[:0], len(g.order))[:len(g.order)]
 	for i, m := range g.order {
@@ -348,7 +366,7 @@ func (g *consumerGroup) computeTarget() {
 
 // reconcile is CurrentAssignmentBuilder: move the member towards its target.
 func (g *consumerGroup) reconcile(m *kMember, owned []TP) {
-	if m.state == MStable && m.epoch == g.assignEpoch {
+	if m.state == MStable && m.epoch == g.assignEpoch && !g.heldOffSubscription(m) {
 		return
 	}
 	// The epoch a member that must revoke stays at: its own, or, once it

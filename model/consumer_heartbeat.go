@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -90,6 +91,7 @@ func (g *consumerGroup) join(c *client, req kRequest) (kResponse, bool) {
 			nm := *om
 			nm.id, nm.client, nm.session, nm.revokeTimer = req.memberID, c.id, nil, nil
 			nm.epoch, nm.prevEpoch = joinEpoch, joinEpoch
+			nm.assignedAt = maps.Clone(om.assignedAt) // the old member's is dropped with it
 			assigned, revoking := om.assigned, om.revoking
 			target := g.target[old]
 			g.remove(old)

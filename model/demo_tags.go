@@ -19,6 +19,9 @@ const (
 // where they apply.
 func demoTags(sc *Scenario) []string {
 	tags := []string{sc.Strategy, sc.Protocol}
+	if v := sc.KafkaVersionLabel(); v != "" {
+		tags = append(tags, "kafka "+v) // group.kafka_version, when the demo names one
+	}
 	for _, n := range sc.Examples {
 		tags = append(tags, "example "+strconv.Itoa(n))
 	}

@@ -67,16 +67,24 @@
 //     the usual production setting; Kafka's default would create it with
 //     num.partitions partitions at the consumer's first metadata request).
 //   - Kafka versions: group.kafka_version (default: the newest release kviz
-//     models, strategies.LatestClientVersion, 4.1) selects the assignors'
-//     behaviour of that release, with the same version notion as the
-//     producers' kafka_version (strategies/versions.go lists every change):
-//     before 3.5 the client assignors ignore racks (KIP-881); at 4.0 the
-//     uniform homogeneous builder gives the extra partitions to the first
-//     members in order (fixed in 4.1 by KAFKA-18688); the server-side
-//     assignors are modelled from 4.0 (KIP-848 GA) on. The rest of the
-//     protocol is modelled as of Kafka 3.9/4.0 (apache/kafka 1eb7644) and
-//     4.1's fixes named above; 4.3's batching of target assignments
-//     (KAFKA-20291) and KIP-1251's assignment epochs are not modelled.
+//     models whole, strategies.LatestClientVersion, 4.1) selects the behaviour
+//     of that release, with the same version notion as the producers'
+//     kafka_version (strategies/versions.go lists every change; 4.2 and 4.3
+//     are accepted too, a later release is refused). Assignors: before 3.5 the client assignors ignore
+//     racks (KIP-881); at 4.0 the uniform homogeneous builder gives the extra
+//     partitions to the first members in order (4.1: any member keeps its
+//     extra, KAFKA-18688); the server-side assignors are modelled from 4.0
+//     (KIP-848 GA) on. Consumer protocol, by release: 4.0 as in apache/kafka
+//     1eb7644 (GroupMetadataManager, CurrentAssignmentBuilder) for epochs,
+//     reconciliation, fencing and states; 4.1 and 4.2 the same (kviz found no
+//     change it models in 4.2); 4.3 batches target computations (KAFKA-20291,
+//     KIP-1263: consumer_batching.go), starts a new group at epoch 1
+//     (KAFKA-20268) and validates commits by assignment epoch (KIP-1251,
+//     KAFKA-20066: consumer_commit.go). 4.3 runs the assignor on a background
+//     thread by default (group.consumer.assignor.offload.enable, KIP-1263);
+//     kviz computes it inside the heartbeat, as with offload disabled, which
+//     is why 4.3 is not the default. The classic protocol is 4.0's in every
+//     release.
 //   - Brokers: the leaders of __consumer_offsets come from Kafka's
 //     rack-unaware placement with a replication factor of min(3, brokers), the
 //     start index and shift drawn from the seed; one cluster model
@@ -89,16 +97,33 @@
 //     records, so no one observes its middle; kviz shows it as steps (the
 //     group-epoch bump, AssignmentComputed, the member's reconciliation)
 //     and labels every step with the state Kafka's rule gives for what the
-//     step shows (ConsumerGroup.maybeUpdateGroupState: EMPTY, ASSIGNING
-//     while the group epoch is ahead of the assignment epoch, RECONCILING
-//     while a member is not STABLE at it, STABLE), so a bump shows ASSIGNING
-//     and a fresh target RECONCILING until the member catches up. A
-//     GroupStateChanged step tells only of a change no other step showed. A
-//     fenced or leaving member bumps the epoch alone (consumerGroupFenceMember);
-//     the target waits for the next heartbeat, and the group is ASSIGNING
-//     until then. Every bump runs the assignor, as in Kafka 4.0 (assignment
-//     batching, group.consumer.assignment.interval.ms from KAFKA-20291 in
-//     2026 for Kafka 4.3, is not modelled).
+//     step shows (ConsumerGroup.maybeUpdateGroupState, 4.0 on: EMPTY,
+//     ASSIGNING while the group epoch is ahead of the assignment epoch,
+//     RECONCILING while a member is not STABLE at it, STABLE), so a bump
+//     shows ASSIGNING and a fresh target RECONCILING until the member catches
+//     up. A GroupStateChanged step tells only of a change no other step
+//     showed. A fenced or leaving member bumps the epoch alone
+//     (consumerGroupFenceMember, 4.0 on); the target waits for the next
+//     heartbeat, and the group is ASSIGNING until then. Target computation,
+//     by release: 4.0-4.2 run the assignor on every heartbeat that finds the
+//     group epoch ahead (a target per bump). 4.3 (KAFKA-20291) runs it at most
+//     once per group.assignment_interval_ms (the group config
+//     consumer.assignment.interval.ms over the broker's
+//     group.consumer.assignment.interval.ms, default 1000, bounds 0-15000;
+//     0 is 4.0's behaviour): a heartbeat inside the interval gets the last
+//     target (a joiner reconciles to it, STABLE at its epoch with nothing),
+//     a RebalanceDelayed step says so once per group epoch, and the first
+//     heartbeat of any member after the interval computes the target for
+//     every bump since. Kafka sets no timer for it, and neither does kviz:
+//     the group is ASSIGNING, so not settled, until that heartbeat. The
+//     time of the last target survives a coordinator move (kviz's choice).
+//     A 4.3 group starts at group and assignment epoch 1 with an empty
+//     target, so the first target is epoch 2 (KAFKA-20268). Commits: a
+//     member's commit must carry its epoch (4.0-4.2; else
+//     STALE_MEMBER_EPOCH); from 4.3 an older epoch is accepted when every
+//     partition it commits was assigned to the member at or before that
+//     epoch (KIP-1251 assignment epochs, kept per held partition; kviz
+//     answers the whole commit, Kafka each partition).
 //   - KIP-848 trace: JSONL under the consumer protocol carries
 //     assignment_epoch, member_epochs, member_states and target, so a step's
 //     group state follows from the step alone. Members are keyed by client

@@ -204,6 +204,9 @@ func (f *formatter) placeSettings() error {
 func (f *formatter) group() (*yaml.Node, error) {
 	sc := f.sc
 	g := fMap(false, "id", fStr(sc.GroupID), "strategy", fStr(sc.Strategy), "protocol", fStr(sc.Protocol))
+	if v := sc.KafkaVersionLabel(); v != "" {
+		put(g, "kafka_version", fStr(v))
+	}
 	def := &Scenario{Protocol: sc.Protocol}
 	applyTimeoutDefaults(def, nil)
 	for _, t := range []struct {
@@ -220,6 +223,9 @@ func (f *formatter) group() (*yaml.Node, error) {
 		if _, given := sc.groupSet[t.key]; given || t.got != t.want {
 			put(g, t.key, fInt(t.got))
 		}
+	}
+	if v, given := sc.groupSet[assignmentIntervalKey]; given && isConsumer(sc) {
+		put(g, assignmentIntervalKey, fInt(v))
 	}
 	if sc.GivenStart() {
 		key := "generation"

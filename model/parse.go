@@ -273,13 +273,15 @@ func isConsumer(sc *Scenario) bool { return sc.Protocol == string(ProtocolConsum
 var groupKeys = []string{"id", "strategy", "protocol", "kafka_version", "session_timeout_ms", "heartbeat_interval_ms",
 
 	"max_poll_interval_ms", "initial_rebalance_delay_ms",
+	// the KIP-848 coordinator's assignment interval (Kafka 4.3, parse_meta.go)
+	assignmentIntervalKey,
 	// a given start (parse_given.go)
 	"generation", "group_epoch",
 	// consumer settings for the data path (parse_producers.go)
 	"rate", "enable_auto_commit", "auto_commit_interval_ms", "commit", "auto_offset_reset"}
 
 func (p *parser) group(n, root *yaml.Node, sc *Scenario) error {
-	var protoNode, strategyNode, sessionNode, versionNode *yaml.Node
+	var protoNode, strategyNode, sessionNode, versionNode, intervalNode *yaml.Node
 	set := map[string]int64{}
 	if n != nil {
 		err := p.fields(n, "group", groupKeys, func(key string, _, v *yaml.Node) error {
@@ -310,6 +312,9 @@ func (p *parser) group(n, root *yaml.Node, sc *Scenario) error {
 				err = p.consumerKey(&p.flow.group, key, "group", v)
 			case "generation", "group_epoch":
 				p.given.epochKey, p.given.epochNode = key, v
+			case assignmentIntervalKey:
+				intervalNode = v
+				set[key], err = p.assignmentInterval(v)
 			case "initial_rebalance_delay_ms":
 				set[key], err = p.int64(v, "group."+key, 0, 24*3600*1000) // 0 is a common dev setting
 			case "session_timeout_ms":
@@ -342,6 +347,9 @@ func (p *parser) group(n, root *yaml.Node, sc *Scenario) error {
 			node = orNode(versionNode, at)
 		}
 		return p.errf(node, "%s", gerr.msg)
+	}
+	if err := p.assignmentIntervalApplies(intervalNode, sc); err != nil {
+		return err
 	}
 	return p.startEpoch(sc)
 }

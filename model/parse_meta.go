@@ -43,3 +43,27 @@ func (p *parser) lab(n *yaml.Node, sc *Scenario) error {
 		return err
 	})
 }
+
+// assignmentInterval reads group.assignment_interval_ms, the group config
+// consumer.assignment.interval.ms, within the broker's bounds
+// group.consumer.min/max.assignment.interval.ms (consumer_batching.go).
+func (p *parser) assignmentInterval(n *yaml.Node) (int64, error) {
+	return p.int64(n, "group."+assignmentIntervalKey+" (between group.consumer.min.assignment.interval.ms and group.consumer.max.assignment.interval.ms)",
+		minAssignmentIntervalMs, maxAssignmentIntervalMs)
+}
+
+// assignmentIntervalApplies refuses group.assignment_interval_ms where no
+// coordinator reads it: the classic protocol, or a release before 4.3
+// (KAFKA-20291). n is the key's value (nil: not given).
+func (p *parser) assignmentIntervalApplies(n *yaml.Node, sc *Scenario) error {
+	switch {
+	case n == nil:
+		return nil
+	case !isConsumer(sc):
+		return p.errf(n, "group.%s is the consumer protocol's consumer.assignment.interval.ms; the %s protocol has no assignment interval", assignmentIntervalKey, sc.Protocol)
+	case !sc.KafkaVersion.BatchesAssignments():
+		return p.errf(n, "group.%s: Kafka %s computes a target on every group-epoch bump; consumer.assignment.interval.ms exists from Kafka 4.3 (KAFKA-20291): set group.kafka_version to 4.3",
+			assignmentIntervalKey, sc.KafkaVersion.OrLatest())
+	}
+	return nil
+}

@@ -35,7 +35,11 @@ func ParseClientVersion(s string) (ClientVersion, error) {
 		}
 		nums[i] = n
 	}
-	return ClientVersion{nums[0], nums[1], nums[2]}, nil
+	v := ClientVersion{nums[0], nums[1], nums[2]}
+	if newest := NewestKnownRelease(); v.Major > newest.Major || v.Major == newest.Major && v.Minor > newest.Minor {
+		return ClientVersion{}, fmt.Errorf("kafka version %s: kviz knows Kafka releases up to %d.%d (kviz assign --help lists them)", v, newest.Major, newest.Minor)
+	}
+	return v, nil
 }
 
 // AtLeast reports whether v is the release major.minor.patch or later.

@@ -25,16 +25,71 @@ var VersionChanges = []VersionChange{
 	{ClientVersion{3, 9, 2}, "producer: RoundRobinPartitioner no longer skips partitions (KAFKA-17632; 4.0 and 3.9.2)"},
 	{ClientVersion{4, 0, 0}, "producer: linger.ms defaults to 5 (KIP-1030), DefaultPartitioner and UniformStickyPartitioner removed; coordinator: the consumer protocol (KIP-848) is generally available, kviz models its uniform and range assignors from here"},
 	{ClientVersion{4, 1, 0}, "coordinator: the homogeneous uniform builder lets any member keep the extra partition its target fills (KAFKA-18688); 4.0 gives the extras to the first members in order"},
+	{ClientVersion{4, 2, 0}, "nothing kviz models changed that kviz found: it runs 4.2 as 4.1"},
+	{ClientVersion{4, 3, 0}, "coordinator: a KIP-848 target is computed at most once per group.consumer.assignment.interval.ms (default 1000; group config consumer.assignment.interval.ms), by the first heartbeat after it (KAFKA-20291, KIP-1263), where 4.0-4.2 compute one on every group-epoch bump; a new group starts at group and assignment epoch 1, so the first target is epoch 2 (KAFKA-20268); an OffsetCommit with an older member epoch is accepted for partitions the member got at or before that epoch (KIP-1251 assignment epochs, KAFKA-20066). Not modelled: 4.3 offloads the assignor to a background thread by default (group.consumer.assignor.offload.enable); kviz computes the target inside the heartbeat, as with offload disabled"},
 }
 
-// VersionHelp is VersionChanges as lines for --help.
+// NewestKnownRelease is the newest release VersionChanges lists: a version
+// after its minor release is refused (kviz cannot say what it changed);
+// its patch releases are taken as the release.
+func NewestKnownRelease() ClientVersion { return VersionChanges[len(VersionChanges)-1].Since }
+
+// The newest release whose every change kviz models is LatestClientVersion
+// (partitioner_version.go): 4.3 is accepted, but its default assignor
+// offload is not modelled, so a scenario without kafka_version runs 4.1.
+
+// OrLatest is v, or the newest release kviz models for the zero value (a
+// scenario or an input that names none).
+func (v ClientVersion) OrLatest() ClientVersion {
+	if v == (ClientVersion{}) {
+		return LatestClientVersion
+	}
+	return v
+}
+
+// BatchesAssignments: the KIP-848 coordinator of this release waits
+// group.consumer.assignment.interval.ms between target computations
+// (KAFKA-20291, Kafka 4.3).
+func (v ClientVersion) BatchesAssignments() bool { return v.OrLatest().AtLeast(4, 3, 0) }
+
+// GroupEpochStartsAtOne: a new consumer group of this release starts at
+// group epoch 1 with an empty target at assignment epoch 1 (KAFKA-20268,
+// Kafka 4.3); before, both start at 0.
+func (v ClientVersion) GroupEpochStartsAtOne() bool { return v.OrLatest().AtLeast(4, 3, 0) }
+
+// AssignmentEpochs: the coordinator of this release keeps, per assigned
+// partition, the member epoch it was assigned at, and accepts an
+// OffsetCommit with an older member epoch for partitions assigned at or
+// before it (KIP-1251, KAFKA-20066, Kafka 4.3); before, the epoch must
+// equal the member's.
+func (v ClientVersion) AssignmentEpochs() bool { return v.OrLatest().AtLeast(4, 3, 0) }
+
+// VersionHelp is VersionChanges as lines for --help, each change wrapped
+// to helpWidth columns under its release.
 func VersionHelp() string {
 	var b strings.Builder
 	for _, c := range VersionChanges {
-		fmt.Fprintf(&b, "  %d.%d%s  %s\n", c.Since.Major, c.Since.Minor, patchSuffix(c.Since), c.What)
+		head := fmt.Sprintf("  %d.%d%s  ", c.Since.Major, c.Since.Minor, patchSuffix(c.Since))
+		indent := strings.Repeat(" ", len(head))
+		line := head
+		for i, word := range strings.Fields(c.What) {
+			if i > 0 && len(line)+1+len(word) > helpWidth {
+				b.WriteString(line + "\n")
+				line = indent + word
+				continue
+			}
+			if i > 0 {
+				line += " "
+			}
+			line += word
+		}
+		b.WriteString(line + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
+
+// helpWidth is the width --help's version list wraps at.
+const helpWidth = 80
 
 func patchSuffix(v ClientVersion) string {
 	if v.Patch == 0 {
@@ -44,12 +99,7 @@ func patchSuffix(v ClientVersion) string {
 }
 
 // release is the Kafka release g is assigned as.
-func (g Group) release() ClientVersion {
-	if g.Version == (ClientVersion{}) {
-		return LatestClientVersion
-	}
-	return g.Version
-}
+func (g Group) release() ClientVersion { return g.Version.OrLatest() }
 
 // CheckRelease refuses an assignor at a release kviz does not model it in:
 // the server-side assignors before 4.0, where KIP-848 was early access

@@ -8,55 +8,32 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Kafka 4.0's OptimizedUniformAssignmentBuilderTest
-// .testFirstAssignmentNumMembersGreaterThanTotalNumPartitions expects the
-// first members in order to take the extras; 4.1 (KAFKA-18688) the last.
-func TestUniformAtKafka40GivesTheExtrasToTheFirstMembers(t *testing.T) {
-	g := Group{Topics: map[string]int32{"topic3": 2}, Members: srvMembers([]string{"topic3"}, "A", "B", "C")}
-	a, _ := Lookup("uniform")
-	g.Version = ClientVersion{4, 0, 0}
-	ex := NewExplainer(0)
-	r := a.Assign(g, ex)
-	assert.Equal(t, Assignment{"A": {"topic3": {0}}, "B": {"topic3": {1}}, "C": {}}, r.Assignment)
-	assert.Contains(t, strings.Join(r.Explanation, "\n"), "homogeneous builder as in Kafka 4.0.0")
-	for _, v := range []ClientVersion{{}, {4, 1, 0}, {4, 3, 0}} {
-		g.Version = v
-		assert.Equal(t, Assignment{"A": {}, "B": {"topic3": {0}}, "C": {"topic3": {1}}}, a.Assign(g, nil).Assignment, "%v", v)
+// The one version notion knows releases up to the newest VersionChanges
+// lists (any patch of it) and refuses later ones; 4.3's consumer-protocol
+// changes are on from 4.3.0, and the default stays the newest release kviz
+// models whole.
+func TestReleasesKvizKnows(t *testing.T) {
+	for _, s := range []string{"4.2", "4.3", "4.3.2"} {
+		_, err := ParseClientVersion(s)
+		assert.NoError(t, err, s)
 	}
-	// AssignEach (the model's path) follows the version too.
-	g.Version = ClientVersion{4, 0, 0}
-	got := Assignment{"A": {}, "B": {}, "C": {}}
-	uniformAssignor{}.AssignEach(g, func(int) {}, func(m int, topic string, ps []int32) {
-		got[g.Members[m].ID][topic] = append([]int32(nil), ps...)
-	})
-	assert.Equal(t, Assignment{"A": {"topic3": {0}}, "B": {"topic3": {1}}, "C": {}}, got)
-}
-
-// Before 3.5 (KIP-881) the client assignors ignore racks.
-func TestClientAssignorsIgnoreRacksBefore35(t *testing.T) {
-	g := Group{Topics: map[string]int32{"t0": 2}, PartitionRacks: map[string][][]string{"t0": {{"r1"}, {"r0"}}},
-		Members: []Member{{ID: "c0", Rack: "r0", Topics: []string{"t0"}, Generation: NoGeneration}, {ID: "c1", Rack: "r1", Topics: []string{"t0"}, Generation: NoGeneration}}}
-	for _, name := range []string{"range", "sticky", "cooperative-sticky"} {
-		a, _ := Lookup(name)
-		aware := a.Assign(g, nil).Assignment
-		assert.Equal(t, Assignment{"c0": {"t0": {1}}, "c1": {"t0": {0}}}, aware, name)
-		old := g
-		old.Version = ClientVersion{3, 4, 0}
-		ex := NewExplainer(0)
-		r := a.Assign(old, ex)
-		assert.Equal(t, Assignment{"c0": {"t0": {0}}, "c1": {"t0": {1}}}, r.Assignment, name)
-		assert.Contains(t, r.Explanation[0], "not rack-aware before 3.5 (KIP-881)")
-		assert.Equal(t, "r0", g.Members[0].Rack, "the caller's group is untouched")
+	for _, s := range []string{"4.4", "5.0", "10.0.1"} {
+		_, err := ParseClientVersion(s)
+		assert.ErrorContains(t, err, "kviz knows Kafka releases up to 4.3", s)
 	}
-}
-
-func TestCheckReleaseRefusesServerAssignorsBefore40(t *testing.T) {
-	for _, name := range []string{"uniform", "range-server"} {
-		a, _ := Lookup(name)
-		require.ErrorContains(t, CheckRelease(a, ClientVersion{3, 9, 0}), "from Kafka 4.0")
-		require.NoError(t, CheckRelease(a, ClientVersion{4, 0, 0}))
+	v43, err := ParseClientVersion("4.3")
+	require.NoError(t, err)
+	v42, _ := ParseClientVersion("4.2.1")
+	for name, on := range map[string]func(ClientVersion) bool{
+		"batching": ClientVersion.BatchesAssignments, "epoch 1": ClientVersion.GroupEpochStartsAtOne, "KIP-1251": ClientVersion.AssignmentEpochs,
+	} {
+		assert.True(t, on(v43), name)
+		assert.False(t, on(v42), name)
+		assert.Equal(t, on(LatestClientVersion), on(ClientVersion{}), name+": the zero value is the latest")
 	}
-	a, _ := Lookup("range")
-	assert.NoError(t, CheckRelease(a, ClientVersion{2, 3, 0}))
-	assert.Contains(t, VersionHelp(), "4.1    coordinator: the homogeneous uniform builder")
+	assert.Equal(t, ClientVersion{4, 1, 0}, LatestClientVersion, "4.3's default assignor offload is not modelled")
+	assert.Contains(t, VersionHelp(), "  4.3    coordinator: a KIP-848 target is computed at most once per\n         group.consumer.assignment.interval.ms")
+	for _, line := range strings.Split(VersionHelp(), "\n") {
+		assert.LessOrEqual(t, len(line), helpWidth, line)
+	}
 }

@@ -1,0 +1,71 @@
+package model
+
+import "fmt"
+
+// Assignment batching (KAFKA-20291, KIP-1263, Kafka 4.3): the KIP-848
+// coordinator computes a new target at most once per assignment interval.
+// The broker config is group.consumer.assignment.interval.ms (default 1000,
+// at least 0), a group may override it with consumer.assignment.interval.ms,
+// bounded by group.consumer.min/max.assignment.interval.ms (0 and 15000)
+// [apache/kafka GroupCoordinatorConfig and GroupConfig, 001916d; PR #21627
+// GroupMetadataManager.consumerGroupAssignmentIntervalMs]. 0 turns batching
+// off, the behaviour of 4.0-4.2.
+const (
+	defaultAssignmentIntervalMs = 1000
+	minAssignmentIntervalMs     = 0
+	maxAssignmentIntervalMs     = 15000
+	assignmentIntervalKey       = "assignment_interval_ms"
+)
+
+// AssignmentIntervalMs is the assignment interval the scenario's
+// coordinator keeps between two target computations: group.
+// assignment_interval_ms, else Kafka's default, from Kafka 4.3 on; 0 (a
+// target on every group-epoch bump) before.
+func (sc *Scenario) AssignmentIntervalMs() int64 {
+	if !sc.KafkaVersion.BatchesAssignments() {
+		return 0
+	}
+	if v, ok := sc.groupSet[assignmentIntervalKey]; ok {
+		return v
+	}
+	return defaultAssignmentIntervalMs
+}
+
+// deferTarget reports whether batching holds the next target back: the
+// interval since the last computation has not passed. Kafka then answers
+// the heartbeat with the last target (a joiner reconciles to it, at the
+// assignment epoch, with nothing), and the first heartbeat of any member
+// once the interval has passed computes the target: there is no timer
+// (ConsumerGroupHeartbeatRequestTest, "Once the assignment interval has
+// elapsed, a heartbeat of N computes the new target assignment"). The
+// group is ASSIGNING meanwhile, so it is not settled and the run goes on
+// to that heartbeat. A step tells of the wait once per group epoch.
+func (g *consumerGroup) deferTarget() bool {
+	interval := g.w.sc.AssignmentIntervalMs()
+	if interval == 0 || g.lastTargetAt < 0 {
+		return false
+	}
+	due := g.lastTargetAt + interval
+	if g.w.clock.now >= due {
+		return false
+	}
+	if g.deferredEpoch != g.groupEpoch {
+		g.deferredEpoch = g.groupEpoch
+		g.w.record(KindRebalanceDelayed, "", "", false, fmt.Sprintf(
+			"The last target was computed %d ms ago: under consumer.assignment.interval.ms (%d ms) the target for group epoch %d waits for the first heartbeat at or after %d ms; until then heartbeats get the target of epoch %d.",
+			g.w.clock.now-g.lastTargetAt, interval, g.groupEpoch, due, g.assignEpoch))
+	}
+	return true
+}
+
+// heldOffSubscription: m, reconciled to the assignment epoch, still holds
+// partitions of a topic it no longer subscribes to. Before 4.3 that cannot
+// be: the subscription change bumps the group epoch and the same heartbeat
+// computes a new target. With the target deferred the coordinator still
+// takes them at once, against the old target: the member revokes them at
+// its epoch (UNREVOKED_PARTITIONS) and stays at that epoch, STABLE, once
+// it has (ConsumerGroupHeartbeatRequestTest
+// testCommitAcceptedForPartitionRevokedOnUnsubscribe, interval 5000 ms).
+func (g *consumerGroup) heldOffSubscription(m *kMember) bool {
+	return g.w.sc.AssignmentIntervalMs() > 0 && !allOnTopics(m.assigned, m.topics)
+}
