@@ -32,12 +32,7 @@ func BenchmarkCompareLab(b *testing.B) {
 func BenchmarkWhatIf200x2000(b *testing.B) {
 	for _, strategy := range []string{"range", "cooperative-sticky", "uniform"} {
 		b.Run(strategy, func(b *testing.B) {
-			sc := benchScenario(b, bigGroupYAML(200, 2000, strategy))
-			sim, err := model.Simulate(sc)
-			if err != nil {
-				b.Fatal(err)
-			}
-			at := sim.Step(sim.Len()-1).TimeMs + 1
+			sim, at := settled200x2000(b, strategy)
 			b.ReportAllocs()
 			for b.Loop() {
 				f, err := sim.Forecast(model.Event{AtMs: at, Kind: "leave", Member: "c0007"})
@@ -55,12 +50,7 @@ func BenchmarkWhatIf200x2000(b *testing.B) {
 func BenchmarkInsert200x2000(b *testing.B) {
 	for _, strategy := range []string{"range", "cooperative-sticky", "uniform"} {
 		b.Run(strategy, func(b *testing.B) {
-			sc := benchScenario(b, bigGroupYAML(200, 2000, strategy))
-			sim, err := model.Simulate(sc)
-			if err != nil {
-				b.Fatal(err)
-			}
-			at := sim.Step(sim.Len()-1).TimeMs + 1
+			sim, at := settled200x2000(b, strategy)
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := sim.Insert(model.Event{AtMs: at, Kind: "crash", Member: "c0007"}); err != nil {
@@ -93,4 +83,15 @@ func BenchmarkCompare200x2000(b *testing.B) {
 			}
 		}
 	}
+}
+
+// settled200x2000 is a 200-member group of 2,000 partitions, simulated,
+// and the first millisecond after it settled.
+func settled200x2000(b *testing.B, strategy string) (*model.Sim, int64) {
+	b.Helper()
+	sim, err := model.Simulate(benchScenario(b, bigGroupYAML(200, 2000, strategy)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return sim, sim.Step(sim.Len()-1).TimeMs + 1
 }

@@ -2,41 +2,16 @@ package model_test
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/modeltest"
 )
 
 // quietYAML is three members and one crash at atMs: the scenario of issue
 // 13 (30 days against 60 s).
 func quietYAML(atMs int64) string {
 	return fmt.Sprintf("topics: {t0: 6}\ngroup: {id: g, strategy: range}\nmembers: [{id: c1}, {id: c2}, {id: c3}]\ntimeline: [{at_ms: %d, crash: c1}]\n", atMs)
-}
-
-// weekYAML is members × partitions (ten topics) over a week with ten
-// events: leaves, crashes, restarts and joins spread over the days.
-func weekYAML(members, partitions int, strategy string) string {
-	var b strings.Builder
-	b.WriteString("topics: {")
-	for t := 0; t < 10; t++ {
-		if t > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "t%d: %d", t, partitions/10)
-	}
-	fmt.Fprintf(&b, "}\ngroup: {id: week, strategy: %s}\nmembers:\n", strategy)
-	for i := 0; i < members; i++ {
-		fmt.Fprintf(&b, "  - {id: c%03d}\n", i)
-	}
-	b.WriteString("timeline:\n")
-	const day = 24 * 3600 * 1000
-	events := []string{"leave: c001", "crash: c002", "restart: c002", "join: {id: x1}", "leave: c010",
-		"crash: c020", "join: {id: x2}", "restart: c020", "leave: x1", "crash: c030"}
-	for i, ev := range events {
-		fmt.Fprintf(&b, "  - {at_ms: %d, %s}\n", int64(i+1)*day*7/11, ev)
-	}
-	return b.String()
 }
 
 func benchSimulate(b *testing.B, yaml string) {
@@ -62,7 +37,7 @@ func BenchmarkWeek200x2000(b *testing.B) {
 	for _, strategy := range []string{"range", "cooperative-sticky", "uniform"} {
 		b.Run(strategy, func(b *testing.B) {
 			needStrategy(b, strategy)
-			benchSimulate(b, weekYAML(200, 2000, strategy))
+			benchSimulate(b, modeltest.Week(200, 2000, strategy))
 		})
 	}
 }

@@ -87,14 +87,7 @@ group: {id: g, strategy: range}
 members: [{id: c1}, {id: c2}, {id: c3}]
 timeline: [{at_ms: %d, crash: c1}]
 `, at)
-	sc, err := model.ParseScenario("d30.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sim, err := model.Simulate(sc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sim := simYAML(t, "d30.yaml", src)
 	if sim.Len() > 1000 {
 		t.Fatalf("%d steps: the quiet month was not jumped", sim.Len())
 	}
@@ -133,14 +126,7 @@ timeline:
   - {at_ms: 10000, fail_broker: 0}
   - {at_ms: %d, recover_broker: 0}
 `, at)
-	sc, err := model.ParseScenario("outage.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sim, err := model.Simulate(sc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sim := simYAML(t, "outage.yaml", src)
 	if sim.Len() > 1000 {
 		t.Fatalf("%d steps: the month without a coordinator was not jumped", sim.Len())
 	}
