@@ -258,3 +258,22 @@ func TestRateLimitPerAddress(t *testing.T) {
 	}
 	t.Fatal("forty connections in a row were never slowed down")
 }
+
+// A client may claim any window. One Bubble Tea finds plausible (up to 4096
+// a side, 2^20 cells) is clamped to maxColumns × maxRows; a larger one
+// Bubble Tea drops (isPlausibleWindowSize), and the session goes on at the
+// size it had. Either way it keeps answering keys.
+func TestHugeWindowChangeIsClampedAndTheSessionAnswers(t *testing.T) {
+	r := startRoom(t, Config{})
+	c := connect(t, r.addr, 80, 24, nil)
+	c.waitFor("q quit")
+	c.screen.Resize(maxColumns, maxRows)
+	require.NoError(t, c.sess.WindowChange(200, 4000))
+	c.waitFor("╮╭─ Numbers") // redrawn wide: the panes stand side by side
+	require.NoError(t, c.sess.WindowChange(1<<20, 1<<20))
+	c.press("n", "n", "n")
+	c.waitFor("step 4/")
+	for i, line := range strings.Split(c.screen.String(), "\n") {
+		assert.LessOrEqual(t, len([]rune(strings.TrimRight(line, " "))), maxColumns, "row %d", i)
+	}
+}
