@@ -63,11 +63,15 @@ wait_for() {
 keys() { local who="$1"; shift; tmux send-keys -t "$tag-$who" "$@"; }
 
 start_server() {
+	# The log is appended to: wait for this start's own "listening on" line,
+	# not the one a previous start left (that raced the restart step).
+	local before
+	before=$(grep -c "listening on" "$work/server.log" 2>/dev/null || true)
 	"$work/kviz" serve --addr "127.0.0.1:$port" --host-key "$work/host_key" --trainer-key "$work/trainer.pub" \
 		--max-sessions 2 2>>"$work/server.log" &
 	server=$!
 	local deadline=$((SECONDS + 10))
-	until grep -q "listening on" "$work/server.log" 2>/dev/null; do
+	until (($(grep -c "listening on" "$work/server.log" 2>/dev/null || true) > ${before:-0})); do
 		((SECONDS < deadline)) || fail "the server did not start"
 		sleep 0.1
 	done
