@@ -140,8 +140,11 @@ func TestKIP848BatchingRandomEventSequences(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		setup := rapid.SampledFrom([][2]string{{"uniform", "consumer"}, {"range-server", "consumer"}}).Draw(t, "setup")
 		interval := rapid.SampledFrom([]int64{1000, 3000, 15000}).Draw(t, "interval")
+		// A heartbeat interval well under the assignment interval: a
+		// deferred target then spans whole heartbeat cycles.
+		heartbeat := rapid.SampledFrom([]int64{1000, 5000}).Draw(t, "heartbeat")
 		src := genScenario(t, setup)
-		src = strings.Replace(src, "protocol: consumer}", fmt.Sprintf("protocol: consumer, kafka_version: \"4.3\", assignment_interval_ms: %d}", interval), 1)
+		src = strings.Replace(src, "protocol: consumer}", fmt.Sprintf("protocol: consumer, kafka_version: \"4.3\", assignment_interval_ms: %d, heartbeat_interval_ms: %d}", interval, heartbeat), 1)
 		src = stretch(src, rapid.SampledFrom([]int64{1, 1, 30}).Draw(t, "stretch"), 1)
 		sim := simGenerated(t, src)
 		checkKIP848Trace(t.Fatalf, jsonSteps(t, sim), src)

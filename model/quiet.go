@@ -85,6 +85,12 @@ type cycleSig struct {
 // for a stalled member to reconcile. (The check lands on the same point of
 // each cycle: it runs after the first event at or after now+p.)
 func (w *world) repeated(p int64) bool {
+	if w.consumer && w.modern.derive() == KAssigning {
+		// A deferred target (Kafka 4.3) waits for the first heartbeat
+		// after a moment in time: the cycle is not the same shifted.
+		w.lastSig = nil
+		return false
+	}
 	now := w.clock.now
 	sig := &cycleSig{at: now, snap: w.hist.cur, lastChange: w.hist.lastChangeAt,
 		nonRoutine: w.clock.nonRoutine, next: w.clock.nextNonRoutine() - now}
