@@ -342,6 +342,9 @@ func TestHelpAndFocusAndQuit(t *testing.T) {
 	s := screen(a)
 	assert.Contains(t, s, "add a member")
 	assert.Contains(t, s, "Reading the grid")
+	for _, mark := range []string{"revoking", "no consumer", "timeline", "condensed columns"} {
+		assert.Contains(t, s, mark, "at 80x24 the legend keeps every row")
+	}
 	a, _ = drive(t, a, press("esc"))
 	assert.NotContains(t, screen(a), "Reading the grid")
 

@@ -168,6 +168,11 @@ func (a App) helpBody(h int) string {
 			lines = append(lines, a.styles.Faint.Render(l))
 		}
 	}
+	if len(lines)+2+len(legend) > h-2 {
+		// A short terminal: the marks on one line, as under the grid, so
+		// every row of the legend still shows.
+		legend = strings.Split(renderLegendCompact(&a.styles), "\n")
+	}
 	lines = append(lines, "", a.styles.PaneTitle.Render("Reading the grid"))
 	lines = append(lines, legend...)
 	return box(&a.styles, "Keys · ? or esc closes", lines, a.width, h, true)
@@ -183,6 +188,20 @@ func renderLegendHelp(st *Styles) string {
 		b.fg[0].paint("~A ") + "  assigned to A, waiting: withheld for a cooperative round, or not yet released (KIP-848)",
 		b.moved.paint(" * ") + "  changed owner in the last rebalance      " + b.unowned.paint("!") + "  no consumer right now",
 		b.warn.paint("━━") + b.bad.paint("┃") + b.selected.paint("●") + " timeline (tall terminals): rebalances, scenario events, now",
+		b.fg[0].paint("█▓▒░") + " condensed columns: share of the run held",
+	}
+	return strings.Join(rows, "\n")
+}
+
+// renderLegendCompact is renderLegendHelp in three rows, for a short
+// terminal: every mark with a word, then the timeline and the condensed
+// columns.
+func renderLegendCompact(st *Styles) string {
+	b := &st.brushes
+	rows := []string{
+		b.cell[0].paint(" A ") + " held  " + b.new[0].paint("+A ") + " new  " + b.out[0].paint("-A ") + " revoking  " +
+			b.fg[0].paint("~A ") + " waiting  " + b.moved.paint(" * ") + " moved  " + b.unowned.paint("!") + " no consumer",
+		b.warn.paint("━━") + b.bad.paint("┃") + b.selected.paint("●") + " timeline: rebalances, scenario events, now",
 		b.fg[0].paint("█▓▒░") + " condensed columns: share of the run held",
 	}
 	return strings.Join(rows, "\n")
