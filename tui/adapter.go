@@ -15,6 +15,10 @@ type simInfo struct {
 	letters    map[string]int // member id -> roster index
 	rebalances []model.Rebalance
 	moved      []map[model.TP]bool // per rebalance: its moves that took a partition from a member
+
+	// Read on first use, for the numbers pane (numbers_cache.go).
+	numbers []*rebalanceNumbers // per rebalance
+	outages *[]outageText
 }
 
 func newSimInfo(sim simulation) *simInfo {
@@ -113,17 +117,24 @@ func buildGrid(v *model.GroupView, info *simInfo, step int, selected string, fre
 		index[t.Name] = i
 	}
 	held := make([][]bool, len(g.Topics))
+	total := 0
 	for i, t := range g.Topics {
 		held[i] = make([]bool, t.Partitions)
+		total += t.Partitions
 	}
+	// Every member's cells in one allocation: on a 200 × 2,000 group,
+	// two thousand small ones cost more than drawing them.
+	cells := make([]cellState, len(v.Members)*total)
+	rows := make([][]cellState, len(v.Members)*len(g.Topics))
+	g.Members = make([]gridMember, 0, len(v.Members))
 	for mi, m := range v.Members {
 		letter, color := info.letter(m.ID)
 		gm := gridMember{ID: m.ID, Letter: letter, Color: color, Count: len(m.Owned)}
 		gm.Tag, gm.TagBad = memberTag(&m)
 		gm.Gone = !m.Live()
-		gm.Cells = make([][]cellState, len(g.Topics))
+		gm.Cells, rows = rows[:len(g.Topics):len(g.Topics)], rows[len(g.Topics):]
 		for i, t := range g.Topics {
-			gm.Cells[i] = make([]cellState, t.Partitions)
+			gm.Cells[i], cells = cells[:t.Partitions:t.Partitions], cells[t.Partitions:]
 		}
 		// Revoking and NewlyAssigned qualify a partition the member holds;
 		// the view keeps both lists after the fact (until the next

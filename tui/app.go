@@ -117,7 +117,7 @@ func NewFromSim(sim *model.Sim) App { return newApp(modelSim{sim}) }
 
 func newApp(sim simulation) App {
 	a := App{
-		memo:     &memo{footer: map[footerKey]string{}},
+		memo:     newMemo(),
 		simulate: simulateModel,
 		keys:     keymap.DefaultKeyMap(),
 		help:     help.New(),

@@ -28,16 +28,9 @@ func (a App) protocolLines(w, h int) []string {
 			out = append(out, l)
 		}
 	}
-	var callbacks []string
-	for _, m := range v.Members {
-		// Only running members: a crashed one's last callback is history.
-		if m.LastCallback != "" && m.Live() {
-			letter, color := a.info.letter(m.ID)
-			callbacks = append(callbacks, st.MemberFg(color).Render(letter+" "+m.ID)+" "+m.LastCallback)
-		}
-	}
+	callbacks := a.callbacksLine(v, w)
 	cbLines := 0
-	if len(callbacks) > 0 {
+	if callbacks != "" {
 		cbLines = 1
 	}
 	room := h - len(out) - cbLines - 1
@@ -46,9 +39,35 @@ func (a App) protocolLines(w, h int) []string {
 		out = append(out, a.messageLines(w, room)...)
 	}
 	if cbLines > 0 && len(out) < h {
-		out = append(out, fit(st.Label.Render("callbacks: ")+strings.Join(callbacks, st.Faint.Render(" · ")), w))
+		out = append(out, callbacks)
 	}
 	return out
+}
+
+// callbacksLine is each running member's last listener callback, on one
+// line cut to w ("" when there is none). A crashed member's last callback
+// is history. Members past the edge are not drawn at all: on a
+// 200-member group, styling every one of them to cut all but a few
+// costs a millisecond a frame.
+func (a App) callbacksLine(v *model.GroupView, w int) string {
+	st := &a.styles
+	line, width := "", 0
+	for _, m := range v.Members {
+		if m.LastCallback == "" || !m.Live() {
+			continue
+		}
+		letter, color := a.info.letter(m.ID)
+		sep, sepW := st.Faint.Render(" · "), 3
+		if line == "" {
+			sep, sepW = st.Label.Render("callbacks: "), len("callbacks: ")
+		}
+		part := letter + " " + m.ID
+		line += sep + st.MemberFg(color).Render(part) + " " + m.LastCallback
+		if width += sepW + textWidth(part) + 1 + textWidth(m.LastCallback); width > w {
+			break // fit cuts here: what follows would not show
+		}
+	}
+	return fit(line, w)
 }
 
 // stateDiagram lights the current state; brackets keep it readable without
