@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
@@ -90,6 +91,13 @@ type App struct {
 	seat seat // in a room served over SSH (follow.go)
 
 	memo *memo
+
+	// Recomputations run as commands (recompute.go): the newest one, the
+	// count of background requests made (it tags them) and the indicator.
+	job        *job
+	requests   int
+	compareSeq int // the compare request whose table compare mode waits for
+	spin       spinner.Model
 }
 
 // tickMsg advances autoplay; gen must match the app's playGen.
@@ -118,6 +126,7 @@ func NewFromSim(sim *model.Sim) App { return newApp(modelSim{sim}) }
 func newApp(sim simulation) App {
 	a := App{
 		memo:     newMemo(),
+		spin:     newSpinner(),
 		simulate: simulateModel,
 		keys:     keymap.DefaultKeyMap(),
 		help:     help.New(),
@@ -135,14 +144,25 @@ func newApp(sim simulation) App {
 	a.focus = a.firstPane()
 	if sim.Scenario().Open == model.OpenCompare {
 		a.mode = modeCompare // Init computes it: the scenario is a strategy contrast
+		a.requests++
+		a.compareSeq = a.requests
 	}
 	return a
 }
 
 // setSim installs a (new) simulation and keeps the cursor in range.
-func (a *App) setSim(sim simulation) {
+func (a *App) setSim(sim simulation) { a.installSim(sim, newSimInfo(sim)) }
+
+// installSim is setSim with the simulation's info already read (a
+// background job reads it). A job still running was for the simulation
+// before: it is dropped.
+func (a *App) installSim(sim simulation, info *simInfo) {
+	if a.job != nil {
+		a.job.stop()
+		a.job = nil
+	}
 	a.sim = sim
-	a.info = newSimInfo(sim)
+	a.info = info
 	a.step = min(a.step, sim.Len()-1)
 	a.compare = nil
 }
@@ -168,7 +188,7 @@ func (a App) Playing() bool { return a.playing }
 // event sets off.
 func (a App) Init() tea.Cmd {
 	if a.mode == modeCompare && a.compare == nil {
-		return tea.Batch(tea.RequestBackgroundColor, a.compareCmd(a.firstEventMs()))
+		return tea.Batch(tea.RequestBackgroundColor, a.compareRun(a.firstEventMs(), a.compareSeq))
 	}
 	return tea.RequestBackgroundColor
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -27,9 +28,17 @@ func (a App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 	case tickMsg:
 		return a.onTick(msg)
 	case compareDoneMsg:
-		if msg.sim == a.sim && a.compare == nil {
-			a.compare = msg.table // else: the scenario changed meanwhile, drop it
+		if msg.sim == a.sim && msg.seq == a.compareSeq && a.compare == nil {
+			a.compare = msg.table // else: the scenario or the moment changed meanwhile, drop it
 		}
+	case jobDoneMsg:
+		cmd := a.onJobDone(msg.job)
+		if load := a.quizLoad(); load != nil {
+			cmd = tea.Batch(cmd, load)
+		}
+		return a, cmd
+	case spinner.TickMsg:
+		return a, a.onSpin(msg)
 	case whatIfDoneMsg:
 		if p := a.whatIf; msg.sim == a.sim && msg.step == a.step && p != nil && p.AtMs == msg.preview.AtMs && p.Member == msg.preview.Member {
 			a.whatIf = msg.preview
@@ -101,8 +110,10 @@ func (a App) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return a, cmd
 		}
 	}
-	if a.mode == modeCompare && a.onCompareKey(msg) {
-		return a, nil
+	if a.mode == modeCompare {
+		if done, cmd := a.onCompareKey(msg); done {
+			return a, cmd
+		}
 	}
 	switch {
 	case key.Matches(msg, k.Next):
@@ -138,17 +149,17 @@ func (a App) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.AddMember):
 		a.askMember()
 	case key.Matches(msg, k.Leave):
-		a.memberEvent("leave")
+		return a, a.memberEvent("leave")
 	case key.Matches(msg, k.Crash):
-		a.memberEvent("crash")
+		return a, a.memberEvent("crash")
 	case key.Matches(msg, k.Restart):
-		a.memberEvent("restart")
+		return a, a.memberEvent("restart")
 	case key.Matches(msg, k.AddPartitions):
 		a.askPartitions()
 	case key.Matches(msg, k.Strategy):
-		a.nextStrategy()
+		return a, a.nextStrategy()
 	case key.Matches(msg, k.Protocol):
-		a.nextProtocol()
+		return a, a.nextProtocol()
 	case key.Matches(msg, k.Compare):
 		return a, a.toggleCompare()
 	case key.Matches(msg, k.WhatIf):

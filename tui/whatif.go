@@ -35,7 +35,8 @@ type whatIfDoneMsg struct {
 // openWhatIf forks the timeline twice (leave, crash) for the selected
 // member and shows what each leads to; nothing is committed until d or x.
 // The forks run as a command (seconds on a big group); the panel says so
-// until they are back.
+// until they are back. While a recompute runs, the preview waits for it
+// and forecasts on what it brings (afterNewSim).
 func (a *App) openWhatIf() tea.Cmd {
 	if a.mode == modeWhatIf {
 		a.mode = modeLab
@@ -45,13 +46,24 @@ func (a *App) openWhatIf() tea.Cmd {
 		a.setStatus("select a member first (↑/↓)", true)
 		return nil
 	}
+	a.mode = modeWhatIf
+	a.setStatus("what-if: d commits the leave, x the crash, w or esc closes", false)
+	if a.job != nil {
+		a.whatIf = &whatIfPreview{Member: a.selected, AtMs: a.view().TimeMs + 1, Strategy: a.job.strategy}
+		return nil
+	}
+	return a.whatIfCmd()
+}
+
+// whatIfCmd forecasts the selected member leaving and crashing now, on the
+// simulation on screen.
+func (a *App) whatIfCmd() tea.Cmd {
 	now := a.view().TimeMs + 1 // where insert would put it
 	p := &whatIfPreview{Member: a.selected, AtMs: now, Strategy: a.sim.Scenario().Strategy}
 	a.whatIf = p
-	a.mode = modeWhatIf
-	a.setStatus("what-if: d commits the leave, x the crash, w or esc closes", false)
 	sim, step, member := a.sim, a.step, a.selected
-	return func() (msg tea.Msg) {
+	a.requests++
+	forecast := func() (msg tea.Msg) {
 		done := &whatIfPreview{Member: p.Member, AtMs: p.AtMs, Strategy: p.Strategy}
 		defer func() {
 			if r := recover(); r != nil {
@@ -70,6 +82,7 @@ func (a *App) openWhatIf() tea.Cmd {
 		}
 		return whatIfDoneMsg{preview: done, sim: sim, step: step}
 	}
+	return tea.Batch(forecast, a.spinStart())
 }
 
 // onWhatIfKey commits or closes the preview. It reports whether it used the key.
@@ -81,8 +94,7 @@ func (a *App) onWhatIfKey(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 			kind = "crash"
 		}
 		a.mode = modeLab
-		a.memberEvent(kind)
-		return true, nil
+		return true, a.memberEvent(kind)
 	case key.Matches(msg, a.keys.WhatIf), key.Matches(msg, a.keys.Confirm):
 		a.mode = modeLab
 		return true, nil

@@ -1,0 +1,187 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"sync/atomic"
+
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/kvizlab/kviz/model"
+)
+
+// Keys that need a new simulation (an inserted event, another strategy or
+// protocol) answer at once: the simulation runs as a command while the
+// screen stays live on the one before, navigation keys included, and the
+// header says "simulating…". A newer such key supersedes the one still
+// running: its result is never shown. It builds on what the older one was
+// about to show, so s pressed twice goes two strategies on, and x after s
+// crashes the member under the new strategy.
+
+// job is one recomputation under way.
+type job struct {
+	seq   int
+	label string  // what the status line says it is doing
+	prev  *job    // the job whose result it builds on, nil: the simulation on screen
+	ask   *prompt // the prompt waiting for its answer (a, t), nil for none
+	// strategy and protocol of the result: known up front, so s and e can
+	// be pressed again before it is done.
+	strategy, protocol string
+	// scenario is the scenario it simulates, when known up front (s, e):
+	// a newer s or e needs nothing else from it.
+	scenario *model.Scenario
+
+	// install sets the cursor and the status once the result is on screen;
+	// nowMs is the virtual time on screen just before.
+	install func(a *App, next simulation, nowMs int64)
+	fail    func(a *App, err error)
+
+	stopped atomic.Bool   // superseded and no newer job waits for it
+	done    chan struct{} // closed when result and err are set
+	result  simulation
+	info    *simInfo // built in the background too: it reads the whole run
+	err     error
+}
+
+// jobDoneMsg brings a finished job back.
+type jobDoneMsg struct{ job *job }
+
+// errSuperseded ends a job that a newer key made useless before it ran.
+var errSuperseded = errors.New("superseded")
+
+// stop marks j, and what it waits for, as unneeded: a job not yet running
+// its simulation skips it.
+func (j *job) stop() {
+	for ; j != nil; j = j.prev {
+		j.stopped.Store(true)
+	}
+}
+
+// wait is the job's outcome, once it has one.
+func (j *job) wait() (simulation, error) {
+	<-j.done
+	return j.result, j.err
+}
+
+// newJob is a job that builds on what the screen will show once the job
+// still running (if any) is done.
+func (a *App) newJob(label string) *job {
+	a.requests++
+	j := &job{seq: a.requests, label: label, prev: a.job, done: make(chan struct{})}
+	sc := a.sim.Scenario()
+	j.strategy, j.protocol = sc.Strategy, sc.Protocol
+	if a.job != nil {
+		j.strategy, j.protocol = a.job.strategy, a.job.protocol
+	}
+	return j
+}
+
+// baseScenario is the scenario the next job starts from when it is known
+// now: the one on screen, or the one the running job simulates; nil when
+// that job inserts an event (its scenario comes with its result).
+func (a *App) baseScenario() *model.Scenario {
+	if a.job == nil {
+		return a.sim.Scenario()
+	}
+	return a.job.scenario
+}
+
+// start runs j in the background: op gets the simulation j builds on (nil
+// when j.scenario is set: it needs none). The status line says what runs.
+func (a *App) start(j *job, op func(base simulation) (simulation, error)) tea.Cmd {
+	if j.scenario != nil && j.prev != nil {
+		j.prev.stop() // j simulates from scratch: nothing it needs is still running
+		j.prev = nil
+	}
+	base := a.sim
+	a.job = j
+	a.setStatus(j.label+"…", false)
+	cmd := func() (msg tea.Msg) {
+		defer func() {
+			if r := recover(); r != nil {
+				j.result, j.err = nil, fmt.Errorf("the simulation failed: %v", r)
+			}
+			close(j.done)
+			msg = jobDoneMsg{job: j}
+		}()
+		if j.prev != nil {
+			prev, err := j.prev.wait()
+			if err != nil {
+				j.err = err
+				return
+			}
+			base = prev
+		}
+		if j.stopped.Load() {
+			j.err = errSuperseded
+			return
+		}
+		next, err := op(base)
+		if err != nil {
+			j.err = err
+			return
+		}
+		j.result, j.info = next, newSimInfo(next)
+		return
+	}
+	return tea.Batch(cmd, a.spinStart())
+}
+
+// onJobDone installs a job's result, if it is the newest job.
+func (a *App) onJobDone(j *job) tea.Cmd {
+	if a.job != j {
+		return nil // superseded, or the lab moved to another simulation meanwhile
+	}
+	a.job = nil
+	if j.err != nil {
+		j.fail(a, j.err)
+		return nil
+	}
+	now := a.view().TimeMs
+	a.installSim(j.result, j.info)
+	j.install(a, j.result, now)
+	return a.afterNewSim()
+}
+
+// afterNewSim restarts what shows the simulation on screen from another
+// angle: compare mode compares the new one, a what-if preview forecasts on it.
+func (a *App) afterNewSim() tea.Cmd {
+	switch a.mode {
+	case modeCompare:
+		return a.compareCmd(a.compareMoment())
+	case modeWhatIf:
+		return a.whatIfCmd()
+	}
+	return nil
+}
+
+// busy reports whether something on screen waits for a command.
+func (a App) busy() bool {
+	switch {
+	case a.job != nil:
+		return true
+	case a.mode == modeCompare && a.compare == nil:
+		return true
+	case a.mode == modeWhatIf && a.whatIf != nil && a.whatIf.Outcomes == nil:
+		return true
+	}
+	return a.quiz.on && a.quiz.loading != nil && a.quiz.loading == a.sim
+}
+
+// newSpinner is the indicator's spinner: ticking only while the lab is busy.
+func newSpinner() spinner.Model { return spinner.New(spinner.WithSpinner(spinner.MiniDot)) }
+
+// spinStart sets the indicator turning. Starting it while it turns is
+// harmless: the spinner drops ticks of an older tag.
+func (a *App) spinStart() tea.Cmd { return a.spin.Tick }
+
+// onSpin turns the indicator one frame, and lets it stop once idle.
+func (a *App) onSpin(msg spinner.TickMsg) tea.Cmd {
+	if !a.busy() {
+		return nil
+	}
+	var cmd tea.Cmd
+	a.spin, cmd = a.spin.Update(msg)
+	return cmd
+}

@@ -1,0 +1,205 @@
+package tui
+
+import (
+	"errors"
+	"testing"
+
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A recomputing key answers at once: the simulation on screen stays until
+// the new one is back, navigation keeps working on it, and the header says
+// a simulation is under way.
+func TestRecomputeKeysAnswerAtOnce(t *testing.T) {
+	for _, k := range []string{"s", "e", "x", "d", "r"} {
+		t.Run(k, func(t *testing.T) {
+			a := realDrive(demoApp(t, 120, 40), press("]"), press("]"))
+			before, step := a.sim, a.Step()
+			m, cmd := a.Update(press(k))
+			require.NotNil(t, cmd, "the simulation runs as a command")
+			a = m.(App)
+			assert.True(t, a.sim == before, "the screen keeps the simulation it had")
+			assert.Contains(t, screen(a), "simulating…", "the header shows the indicator")
+
+			a = realDrive(a, press("n"))
+			assert.Greater(t, a.Step(), step, "n still steps, on the simulation on screen")
+			assert.True(t, a.sim == before)
+			a = realDrive(a, press("b"))
+
+			a = deliver(a, cmd).(App)
+			assert.False(t, a.sim == before, "the result goes on screen")
+			assert.NotContains(t, screen(a), "simulating…", "the indicator goes with it")
+		})
+	}
+}
+
+// s pressed twice goes two strategies on; the first result, arriving late
+// or early, is never shown.
+func TestNewerRecomputeSupersedes(t *testing.T) {
+	for _, order := range []string{"first result first", "last result first"} {
+		t.Run(order, func(t *testing.T) {
+			a := demoApp(t, 120, 40)
+			start := a.Scenario().Strategy
+			m, first := a.Update(press("s"))
+			once := m.(App).job.strategy
+			m, last := m.Update(press("s"))
+			twice := m.(App).job.strategy
+			require.NotEqual(t, once, twice)
+			require.NotEqual(t, start, twice)
+			firstDone, lastDone := runJob(t, first), runJob(t, last)
+			if order == "first result first" {
+				m, _ = m.Update(firstDone)
+				assert.Equal(t, start, m.(App).Scenario().Strategy, "the superseded result is dropped")
+				m, _ = m.Update(lastDone)
+			} else {
+				m, _ = m.Update(lastDone)
+				m, _ = m.Update(firstDone)
+			}
+			assert.Equal(t, twice, m.(App).Scenario().Strategy, "the last key wins")
+			assert.Contains(t, m.(App).status, "re-simulated with "+twice)
+		})
+	}
+}
+
+// A key pressed while a switch is still simulated acts on what the switch
+// brings: x after s crashes the member under the new strategy.
+func TestRecomputeBuildsOnTheOneRunning(t *testing.T) {
+	a := realDrive(demoApp(t, 120, 40), press("]"), press("]"))
+	m, sw := a.Update(press("s"))
+	strategy := m.(App).job.strategy
+	m, crash := m.Update(press("x"))
+	swDone := runJob(t, sw) // the crash waits for it
+	crashDone := runJob(t, crash)
+	m, _ = m.Update(swDone)
+	assert.True(t, m.(App).busy(), "the switch alone is not shown: the crash builds on it")
+	m, _ = m.Update(crashDone)
+	sc := m.(App).Scenario()
+	assert.Equal(t, strategy, sc.Strategy)
+	require.NotEmpty(t, sc.Timeline)
+	assert.Contains(t, m.(App).status, "crashes at")
+	last := sc.Timeline[len(sc.Timeline)-1]
+	crashed := false
+	for _, ev := range sc.Timeline {
+		crashed = crashed || (ev.Kind == "crash" && ev.Member == a.Selected() && ev.AtMs == a.view().TimeMs+1)
+	}
+	assert.True(t, crashed, "the crash is on the new strategy's timeline: %+v", last)
+	assert.False(t, m.(App).busy())
+}
+
+// A refusal from the background is the status line, as before.
+func TestRecomputeErrorIsTheStatusLine(t *testing.T) {
+	a := fakeApp(t, 80, 24)
+	a, _ = drive(t, a, keys("n", "n", "n")...)
+	fakeErr = errors.New("the model refuses")
+	defer func() { fakeErr = nil }()
+	before := a.sim
+	a, _ = drive(t, a, press("x"))
+	assert.True(t, a.sim == before)
+	assert.True(t, a.statusBad)
+	assert.Contains(t, screen(a), "» the model refuses")
+	assert.False(t, a.busy())
+}
+
+// A prompt waits for its answer to be simulated: it closes once the event
+// is in, and keeps the model's refusal to fix the answer.
+func TestPromptWaitsForItsAnswer(t *testing.T) {
+	a := fakeApp(t, 80, 24)
+	a, _ = drive(t, a, keys("n", "n", "n", "t", "enter")...)
+	m, cmd := a.Update(press("enter"))
+	require.NotNil(t, m.(App).prompt, "the prompt stays while its answer is simulated")
+	assert.Contains(t, screen(m.(App)), "simulating the answer")
+	m, _ = m.Update(press("enter"))
+	assert.True(t, m.(App).waitingFor(m.(App).prompt), "enter again does not insert twice")
+	a = deliver(m, cmd).(App)
+	assert.Nil(t, a.prompt)
+	require.Len(t, a.Scenario().Timeline, 1)
+
+	fakeErr = errors.New("no such partitions")
+	defer func() { fakeErr = nil }()
+	a, _ = drive(t, a, keys("t", "enter", "enter")...)
+	require.NotNil(t, a.prompt, "a refusal keeps the prompt open")
+	assert.Contains(t, screen(a), "no such partitions")
+
+	m, cmd = a.Update(press("enter"))
+	m, _ = m.Update(press("esc"))
+	a = deliver(m, cmd).(App)
+	assert.Nil(t, a.prompt)
+	assert.Len(t, a.Scenario().Timeline, 1, "esc while simulating: the answer is dropped")
+}
+
+// Compare mode compares the simulation on screen: a key that replaces it
+// compares again, and c pressed while a switch runs waits for it.
+func TestCompareFollowsANewSimulation(t *testing.T) {
+	a := fakeApp(t, 100, 30)
+	a, _ = drive(t, a, keys("n", "n", "n", "c")...)
+	require.NotNil(t, a.compare)
+	a, _ = drive(t, a, press("x"))
+	assert.Equal(t, modeCompare, a.mode)
+	require.NotNil(t, a.compare, "compared again on the new simulation")
+
+	a, _ = drive(t, a, press("c")) // close
+	m, sw := a.Update(press("s"))
+	m, cmp := m.Update(press("c"))
+	assert.Nil(t, cmp, "nothing to compare until the switch is back")
+	assert.Contains(t, screen(m.(App)), "simulating the scenario under each assignor")
+	a = deliver(m, sw).(App)
+	require.NotNil(t, a.compare)
+	assert.Equal(t, a.Scenario().Strategy, a.compare.Rows[a.compare.Cursor].Strategy, "the new strategy's row is selected")
+}
+
+// The indicator turns only while something is being computed.
+func TestSpinnerTurnsOnlyWhileBusy(t *testing.T) {
+	a := fakeApp(t, 80, 24)
+	m, cmd := a.Update(press("s"))
+	var tick *spinner.TickMsg
+	var done tea.Msg
+	for _, msg := range results(cmd) {
+		switch msg := msg.(type) {
+		case spinner.TickMsg:
+			tick = &msg
+		case jobDoneMsg:
+			done = msg
+		}
+	}
+	require.NotNil(t, tick, "starting a job starts the spinner")
+	_, next := m.Update(*tick)
+	assert.NotNil(t, next, "busy: the spinner asks for its next frame")
+	m, _ = m.Update(done)
+	_, next = m.Update(*tick)
+	assert.Nil(t, next, "idle: the spinner stops")
+}
+
+// The program runs commands on their own goroutines: navigation and frames
+// go on while a switch, a crash, compare and what-if run (go test -race
+// checks they share nothing unguarded).
+func TestNavigationWhileSimulating(t *testing.T) {
+	a := realDrive(demoApp(t, 120, 40), press("]"), press("]"))
+	var m tea.Model = a
+	var cmds []tea.Cmd
+	for _, k := range []string{"s", "x", "c", "w"} {
+		var cmd tea.Cmd
+		m, cmd = m.Update(press(k))
+		cmds = append(cmds, cmd)
+		if k == "c" {
+			m, _ = m.Update(press("c")) // close: w opens from the lab
+		}
+	}
+	out := make(chan []tea.Msg, len(cmds))
+	for _, cmd := range cmds {
+		go func() { out <- results(cmd) }()
+	}
+	for i := 0; i < 60; i++ {
+		m, _ = m.Update(press([]string{"n", "b", "]", "G", "g", "down"}[i%6]))
+		_ = m.View()
+	}
+	for range cmds {
+		for _, msg := range <-out {
+			m, _ = m.Update(msg)
+			_ = m.View()
+		}
+	}
+	assert.NotContains(t, screen(m.(App)), "internal error")
+}
