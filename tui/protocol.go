@@ -111,41 +111,73 @@ func (a App) lastTransition() string {
 // first: requests go → to the coordinator, responses come back ←, the
 // coordinator's own moves are ◆, client callbacks and events are ·.
 func (a App) messageLines(w, n int) []string {
-	st := &a.styles
 	var rev []string
 	for i := a.step; i >= 0 && len(rev) < n; i-- {
 		s := a.sim.StepLine(i)
 		if s.Routine && s.Kind != model.KindQuietStretch && i != a.step {
 			continue // a quiet stretch stays: it says where the time went
 		}
-		who := "coordinator"
-		if s.Kind == model.KindQuietStretch {
-			who = "group"
-		}
-		if s.Member != "" {
-			letter, color := a.info.letter(s.Member)
-			who = st.MemberFg(color).Render(pad(letter+" "+s.Member, 10))
-		}
-		arrow, name := messageShape(s.Kind)
-		if s.Kind == model.KindGroupStateChanged {
-			name = string(s.GroupState)
-		}
-		line := st.Faint.Render(fmt.Sprintf("%9s ", formatMs(s.TimeMs))) + pad(who, 11) + " " + arrow + " " + st.Value.Render(name)
-		if failed(s.Error) {
-			line += " " + st.Bad.Render(s.Error)
-		}
-		if i == a.step {
-			line = st.Selected.Render("▸") + line
-		} else {
-			line = " " + line
-		}
-		rev = append(rev, fit(line, w))
+		rev = append(rev, a.messageLine(s, w, i == a.step))
 	}
 	out := make([]string, 0, len(rev))
 	for i := len(rev) - 1; i >= 0; i-- {
 		out = append(out, rev[i])
 	}
 	return out
+}
+
+// messageLine is one step of the message sequence, marked when it is the
+// cursor's. Each n shows one new line and shifts the rest: the lines are
+// kept (memo.messages), styling thirty of them costs more than the grid.
+func (a App) messageLine(s model.Step, w int, current bool) string {
+	key := messageKey{info: a.info, step: s.Index, w: w, current: current, dark: a.styles.IsDark, noColor: a.styles.NoColor}
+	if line, ok := a.memo.messages[key]; ok {
+		return line
+	}
+	if len(a.memo.messages) >= maxMemoMessages {
+		a.memo.messages = map[messageKey]string{}
+	}
+	line := a.drawMessageLine(s, w, current)
+	a.memo.messages[key] = line
+	return line
+}
+
+// messageKey is what a message line depends on.
+type messageKey struct {
+	info          *simInfo
+	step, w       int
+	current       bool
+	dark, noColor bool
+}
+
+// maxMemoMessages bounds the kept message lines (a few screens' worth of
+// scrubbing through a long run).
+const maxMemoMessages = 4096
+
+func (a App) drawMessageLine(s model.Step, w int, current bool) string {
+	st := &a.styles
+	who := "coordinator"
+	if s.Kind == model.KindQuietStretch {
+		who = "group"
+	}
+	if s.Member != "" {
+		letter, color := a.info.letter(s.Member)
+		who = st.MemberFg(color).Render(pad(letter+" "+s.Member, 10))
+	}
+	arrow, name := messageShape(s.Kind)
+	if s.Kind == model.KindGroupStateChanged {
+		name = string(s.GroupState)
+	}
+	line := st.Faint.Render(fmt.Sprintf("%9s ", formatMs(s.TimeMs))) + pad(who, 11) + " " + arrow + " " + st.Value.Render(name)
+	if failed(s.Error) {
+		line += " " + st.Bad.Render(s.Error)
+	}
+	if current {
+		line = st.Selected.Render("▸") + line
+	} else {
+		line = " " + line
+	}
+	return fit(line, w)
 }
 
 // messageShape turns a step kind into an arrow and a short name:

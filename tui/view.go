@@ -179,9 +179,13 @@ type memo struct {
 	grid        *gridData
 	gridTextKey gridTextKey
 	gridText    []string
+
+	messages map[messageKey]string // the protocol pane's lines (protocol.go)
 }
 
-func newMemo() *memo { return &memo{footer: map[footerKey]string{}} }
+func newMemo() *memo {
+	return &memo{footer: map[footerKey]string{}, messages: map[messageKey]string{}}
+}
 
 func (a App) footerLine() string {
 	hm := a.help
