@@ -95,6 +95,7 @@ type App struct {
 	// Recomputations run as commands (recompute.go): the newest one, the
 	// count of background requests made (it tags them) and the indicator.
 	job        *job
+	slot       chan struct{} // held by the job simulating; the App's copies share it
 	requests   int
 	compareSeq int // the compare request whose table compare mode waits for
 	spin       spinner.Model
@@ -127,6 +128,7 @@ func newApp(sim simulation) App {
 	a := App{
 		memo:     newMemo(),
 		spin:     newSpinner(),
+		slot:     make(chan struct{}, 1),
 		simulate: simulateModel,
 		keys:     keymap.DefaultKeyMap(),
 		help:     help.New(),

@@ -94,7 +94,10 @@ func (a *App) start(j *job, op func(base simulation) (simulation, error)) tea.Cm
 		j.prev.stop() // j simulates from scratch: nothing it needs is still running
 		j.prev = nil
 	}
-	base := a.sim
+	if a.slot == nil {
+		a.slot = make(chan struct{}, 1) // an App not made by newApp
+	}
+	base, slot := a.sim, a.slot
 	a.job = j
 	a.setStatus(j.label+"…", false)
 	cmd := func() (msg tea.Msg) {
@@ -113,6 +116,12 @@ func (a *App) start(j *job, op func(base simulation) (simulation, error)) tea.Cm
 			}
 			base = prev
 		}
+		// One simulation at a time: a burst of keys would otherwise run
+		// them all at once, and the last, the one that counts, would share
+		// the cores with the ones it superseded. (A job holding the slot
+		// waits for nothing, so waiting for prev first cannot deadlock.)
+		slot <- struct{}{}
+		defer func() { <-slot }()
 		if j.stopped.Load() {
 			j.err = errSuperseded
 			return

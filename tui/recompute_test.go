@@ -8,6 +8,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/kvizlab/kviz/model"
 )
 
 // A recomputing key answers at once: the simulation on screen stays until
@@ -202,4 +204,28 @@ func TestNavigationWhileSimulating(t *testing.T) {
 		}
 	}
 	assert.NotContains(t, screen(m.(App)), "internal error")
+}
+
+// Work a newer key made useless before it started is skipped: three s in a
+// row simulate once, the last one.
+func TestSupersededWorkIsSkipped(t *testing.T) {
+	a := fakeApp(t, 80, 24)
+	runs := 0
+	a.simulate = func(sc *model.Scenario) (simulation, error) {
+		runs++
+		return simulateFake(sc)
+	}
+	var m tea.Model = a
+	var cmds []tea.Cmd
+	for range 3 {
+		var cmd tea.Cmd
+		m, cmd = m.Update(press("s"))
+		cmds = append(cmds, cmd)
+	}
+	want := m.(App).job.strategy
+	for _, cmd := range cmds {
+		m = deliver(m, cmd)
+	}
+	assert.Equal(t, 1, runs, "the two superseded switches never ran")
+	assert.Equal(t, want, m.(App).Scenario().Strategy)
 }
