@@ -31,8 +31,13 @@ const (
 var bigGroupStrategies = []string{"range", "cooperative-sticky", "uniform"}
 
 // bigGroupYAML is the scenario file of the big group under strategy (each
-// runs under its preferred protocol).
+// runs under its preferred protocol). A strategy named "NAME-long" is NAME
+// with the leave 20 minutes in: a quiet stretch of 160,000 heartbeat steps.
 func bigGroupYAML(strategy string) string {
+	leaveAt := 200000
+	if s, ok := strings.CutSuffix(strategy, "-long"); ok {
+		strategy, leaveAt = s, 1200000
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "name: big-%s\ntitle: \"%d members × %d partitions (%s)\"\nseed: 13\n",
 		strategy, bigMembers, bigTopics*bigTopicPartitions, strategy)
@@ -50,7 +55,7 @@ func bigGroupYAML(strategy string) string {
 	b.WriteString("timeline:\n")
 	fmt.Fprintf(&b, "  - {at_ms: 30000, join: {id: c%03d}}\n", bigMembers)
 	b.WriteString("  - {at_ms: 90000, crash: c007}\n")
-	b.WriteString("  - {at_ms: 200000, leave: c042}\n")
+	fmt.Fprintf(&b, "  - {at_ms: %d, leave: c042}\n", leaveAt)
 	return b.String()
 }
 

@@ -44,9 +44,10 @@ var navKeys = []struct {
 	{"down", "g"}, {"up", "G"}, {"pgdown", "g"}, {"tab", ""}, {"w", ""},
 }
 
-// BenchmarkBigNavKey: a navigation key's Update plus the next View.
+// BenchmarkBigNavKey: a navigation key's Update plus the next View (also
+// on range-long: the same group with a 20-minute quiet stretch).
 func BenchmarkBigNavKey(b *testing.B) {
-	for _, s := range bigGroupStrategies {
+	for _, s := range append(bigGroupStrategies, "range-long") {
 		for _, k := range navKeys {
 			b.Run(s+"/"+k.key, func(b *testing.B) {
 				var m tea.Model = realDrive(bigGroupApp(b, s, 120, 40), press("]"))

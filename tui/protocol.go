@@ -98,13 +98,12 @@ func (a App) stateDiagram(v *model.GroupView, w int) string {
 // lastTransition finds the latest step, up to the cursor, where the group
 // state changed, and says why (that step's narration).
 func (a App) lastTransition() string {
-	for i := a.step; i > 0; i-- {
-		cur, prev := a.sim.StepLine(i), a.sim.StepLine(i-1)
-		if cur.GroupState != prev.GroupState {
-			return fmt.Sprintf("%s → %s at %s: %s", prev.GroupState, cur.GroupState, formatMs(cur.TimeMs), cur.Text)
-		}
+	i := a.info.lastChange(a.step)
+	if i <= 0 {
+		return ""
 	}
-	return ""
+	cur, prev := a.sim.StepLine(i), a.sim.StepLine(i-1)
+	return fmt.Sprintf("%s → %s at %s: %s", prev.GroupState, cur.GroupState, formatMs(cur.TimeMs), cur.Text)
 }
 
 // messageLines are the last n protocol steps up to the cursor, oldest
@@ -112,12 +111,10 @@ func (a App) lastTransition() string {
 // coordinator's own moves are ◆, client callbacks and events are ·.
 func (a App) messageLines(w, n int) []string {
 	var rev []string
-	for i := a.step; i >= 0 && len(rev) < n; i-- {
-		s := a.sim.StepLine(i)
-		if s.Routine && s.Kind != model.KindQuietStretch && i != a.step {
-			continue // a quiet stretch stays: it says where the time went
-		}
-		rev = append(rev, a.messageLine(s, w, i == a.step))
+	// The cursor's step (even a routine one), then the message steps
+	// before it: a quiet stretch stays, it says where the time went.
+	for i := a.step; i >= 0 && len(rev) < n; i = a.info.prevMessage(i) {
+		rev = append(rev, a.messageLine(a.sim.StepLine(i), w, i == a.step))
 	}
 	out := make([]string, 0, len(rev))
 	for i := len(rev) - 1; i >= 0; i-- {

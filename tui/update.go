@@ -190,10 +190,8 @@ func (a *App) goTo(i int) {
 // them), so a minute of virtual time is a minute of stepping, not three
 // hundred presses. It returns i itself at either end.
 func (a *App) nextShown(i, dir int) int {
-	for j := i + dir; j >= 0 && j < a.sim.Len(); j += dir {
-		if !a.sim.StepLine(j).Routine {
-			return j
-		}
+	if j := a.info.nextShown(i, dir); j >= 0 {
+		return j
 	}
 	if dir > 0 && i < a.sim.Len()-1 {
 		return a.sim.Len() - 1 // only routine steps remain: show the last
