@@ -138,7 +138,7 @@ func (a *App) resimulate(strategy, protocol, note string) tea.Cmd {
 
 // stepAt is the last step at or before virtual time ms.
 func stepAt(sim simulation, ms int64) int {
-	i := sort.Search(sim.Len(), func(i int) bool { return sim.View(i).TimeMs > ms })
+	i := sort.Search(sim.Len(), func(i int) bool { return sim.StepLine(i).TimeMs > ms }) // StepLine: no view built
 	return max(i-1, 0)
 }
 

@@ -143,3 +143,32 @@ func BenchmarkBigRecomputeResult(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBigJobInstall: a recompute's result arriving — its Update (the
+// new simulation goes on screen, its info was read in the background) and
+// the first frame of it.
+func BenchmarkBigJobInstall(b *testing.B) {
+	for _, s := range bigGroupStrategies {
+		for _, k := range []string{"s", "x"} {
+			b.Run(s+"/"+k, func(b *testing.B) {
+				start := realDrive(bigGroupApp(b, s, 120, 40), press("]"), press("]"))
+				lead, cmd := start.Update(press(k))
+				var done jobDoneMsg
+				for _, msg := range results(cmd) {
+					if d, ok := msg.(jobDoneMsg); ok {
+						done = d
+					}
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					b.StopTimer()
+					done.job.info = newSimInfo(done.job.result) // as fresh as the job leaves it
+					done.job.info.prepare(done.job.result)
+					b.StartTimer()
+					m, _ := lead.Update(done)
+					_ = m.View()
+				}
+			})
+		}
+	}
+}

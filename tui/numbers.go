@@ -30,7 +30,7 @@ func (a App) numbersLines(w, h int) []string {
 	}
 	gaps := []string(nil)
 	if focus >= 0 {
-		gaps = a.info.rebalanceNumbers(a.sim, focus).gaps
+		gaps = a.info.rebalanceGaps(a.sim, focus)
 	}
 	// The table comes first; the per-partition gaps get what is left, and
 	// only if at least one of them fits under their heading.

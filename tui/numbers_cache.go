@@ -16,7 +16,7 @@ import (
 type rebalanceNumbers struct {
 	balance      model.Balance // partitions per live member after it
 	worst, total int64         // model.Rebalance.WorstGapMs, TotalGapMs
-	gaps         []string      // gapLines, not yet fitted to a width
+	gaps         *[]string     // gapLines, not yet fitted to a width; read when first shown
 }
 
 // rebalanceNumbers are rebalance k's figures, read on first use.
@@ -31,10 +31,30 @@ func (info *simInfo) rebalanceNumbers(sim simulation, k int) *rebalanceNumbers {
 	n := &rebalanceNumbers{
 		balance: sim.View(min(r.EndStep, sim.Len()-1)).Balance(),
 		worst:   r.WorstGapMs(), total: r.TotalGapMs(),
-		gaps: gapLines(r.UnownedMs),
 	}
 	info.numbers[k] = n
 	return n
+}
+
+// rebalanceGaps are rebalance k's gapLines, read on first use.
+func (info *simInfo) rebalanceGaps(sim simulation, k int) []string {
+	n := info.rebalanceNumbers(sim, k)
+	if n.gaps == nil {
+		gaps := gapLines(info.rebalances[k].UnownedMs)
+		n.gaps = &gaps
+	}
+	return *n.gaps
+}
+
+// prepare reads every figure the numbers pane may show, and the last
+// step's view (the timeline line's end): a recompute calls it in the
+// background, so that the first frame of its result only draws.
+func (info *simInfo) prepare(sim simulation) {
+	for k := range info.rebalances {
+		info.rebalanceGaps(sim, k)
+	}
+	info.outageTexts(sim)
+	sim.View(sim.Len() - 1)
 }
 
 // outageLines are the model's outages as the numbers pane lists them, not

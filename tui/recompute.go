@@ -132,6 +132,7 @@ func (a *App) start(j *job, op func(base simulation) (simulation, error)) tea.Cm
 			return
 		}
 		j.result, j.info = next, newSimInfo(next)
+		j.info.prepare(next)
 		return
 	}
 	return tea.Batch(cmd, a.spinStart())
