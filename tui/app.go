@@ -97,7 +97,8 @@ type App struct {
 	job        *job
 	slot       chan struct{} // held by the job simulating; the App's copies share it
 	requests   int
-	compareSeq int // the compare request whose table compare mode waits for
+	compareSeq int // the compare request compare mode waits for (0: none)
+	whatIfSeq  int // the what-if request the preview waits for (0: none)
 	spin       spinner.Model
 }
 
@@ -167,6 +168,7 @@ func (a *App) installSim(sim simulation, info *simInfo) {
 	a.info = info
 	a.step = min(a.step, sim.Len()-1)
 	a.compare = nil
+	a.compareSeq, a.whatIfSeq = 0, 0 // what is on its way is about the simulation before
 }
 
 // view is the group after the current step.

@@ -146,7 +146,7 @@ func (a *App) onJobDone(j *job) tea.Cmd {
 	a.job = nil
 	if j.err != nil {
 		j.fail(a, j.err)
-		return nil
+		return a.resumeWaiting()
 	}
 	now := a.view().TimeMs
 	a.installSim(j.result, j.info)
@@ -166,14 +166,27 @@ func (a *App) afterNewSim() tea.Cmd {
 	return nil
 }
 
-// busy reports whether something on screen waits for a command.
+// resumeWaiting starts what compare mode or a what-if preview opened
+// during a recompute waits for, when that recompute failed: the panel
+// shows the simulation that stays.
+func (a *App) resumeWaiting() tea.Cmd {
+	switch {
+	case a.mode == modeCompare && a.compare == nil && a.compareSeq == 0:
+		return a.compareCmd(a.compareMoment())
+	case a.mode == modeWhatIf && a.whatIf != nil && a.whatIf.Outcomes == nil && a.whatIfSeq == 0:
+		return a.whatIfCmd()
+	}
+	return nil
+}
+
+// busy reports whether a command is computing something the screen waits for.
 func (a App) busy() bool {
 	switch {
 	case a.job != nil:
 		return true
-	case a.mode == modeCompare && a.compare == nil:
+	case a.mode == modeCompare && a.compare == nil && a.compareSeq != 0:
 		return true
-	case a.mode == modeWhatIf && a.whatIf != nil && a.whatIf.Outcomes == nil:
+	case a.mode == modeWhatIf && a.whatIf != nil && a.whatIf.Outcomes == nil && a.whatIfSeq != 0:
 		return true
 	}
 	return a.quiz.on && a.quiz.loading != nil && a.quiz.loading == a.sim

@@ -229,3 +229,32 @@ func TestSupersededWorkIsSkipped(t *testing.T) {
 	assert.Equal(t, 1, runs, "the two superseded switches never ran")
 	assert.Equal(t, want, m.(App).Scenario().Strategy)
 }
+
+// Compare or a what-if opened while a recompute runs shows the result of
+// it, or the simulation that stays when it fails.
+func TestPanelsOpenedDuringARecompute(t *testing.T) {
+	a := fakeApp(t, 100, 30)
+	a, _ = drive(t, a, keys("n", "n", "n")...)
+	m, sw := a.Update(press("s"))
+	m, _ = m.Update(press("j"))
+	m, wi := m.Update(press("w"))
+	assert.Nil(t, wi, "the preview waits for the switch")
+	assert.Contains(t, screen(m.(App)), "forking the timeline")
+	a = deliver(m, sw).(App)
+	require.NotNil(t, a.whatIf)
+	assert.Len(t, a.whatIf.Outcomes, 2, "forecast on the new simulation")
+	assert.Equal(t, a.Scenario().Strategy, a.whatIf.Strategy)
+	assert.False(t, a.busy())
+
+	a, _ = drive(t, a, press("esc"))
+	fakeErr = errors.New("the model refuses")
+	defer func() { fakeErr = nil }()
+	before := a.sim
+	m, x := a.Update(press("x"))
+	m, _ = m.Update(press("c"))
+	a = deliver(m, x).(App)
+	assert.True(t, a.sim == before)
+	assert.Contains(t, a.status, "the model refuses")
+	require.NotNil(t, a.compare, "the failed crash leaves the simulation on screen: it is compared")
+	assert.False(t, a.busy(), "nothing left to wait for")
+}

@@ -28,8 +28,11 @@ func (a App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 	case tickMsg:
 		return a.onTick(msg)
 	case compareDoneMsg:
-		if msg.sim == a.sim && msg.seq == a.compareSeq && a.compare == nil {
-			a.compare = msg.table // else: the scenario or the moment changed meanwhile, drop it
+		if msg.seq == a.compareSeq {
+			a.compareSeq = 0 // answered
+			if msg.sim == a.sim && a.compare == nil {
+				a.compare = msg.table // else: the scenario changed meanwhile, drop it
+			}
 		}
 	case jobDoneMsg:
 		cmd := a.onJobDone(msg.job)
@@ -40,6 +43,9 @@ func (a App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 	case spinner.TickMsg:
 		return a, a.onSpin(msg)
 	case whatIfDoneMsg:
+		if msg.seq == a.whatIfSeq {
+			a.whatIfSeq = 0 // answered
+		}
 		if p := a.whatIf; msg.sim == a.sim && msg.step == a.step && p != nil && p.AtMs == msg.preview.AtMs && p.Member == msg.preview.Member {
 			a.whatIf = msg.preview
 		}

@@ -30,6 +30,7 @@ type whatIfDoneMsg struct {
 	preview *whatIfPreview
 	sim     simulation
 	step    int
+	seq     int // the request it answers
 }
 
 // openWhatIf forks the timeline twice (leave, crash) for the selected
@@ -63,12 +64,14 @@ func (a *App) whatIfCmd() tea.Cmd {
 	a.whatIf = p
 	sim, step, member := a.sim, a.step, a.selected
 	a.requests++
+	seq := a.requests
+	a.whatIfSeq = seq
 	forecast := func() (msg tea.Msg) {
 		done := &whatIfPreview{Member: p.Member, AtMs: p.AtMs, Strategy: p.Strategy}
 		defer func() {
 			if r := recover(); r != nil {
 				done.Outcomes = []whatIfOutcome{{Kind: "leave", Err: fmt.Sprint(r)}}
-				msg = whatIfDoneMsg{preview: done, sim: sim, step: step}
+				msg = whatIfDoneMsg{preview: done, sim: sim, step: step, seq: seq}
 			}
 		}()
 		for _, kind := range []string{"leave", "crash"} {
@@ -80,7 +83,7 @@ func (a *App) whatIfCmd() tea.Cmd {
 			o.Outcome = out
 			done.Outcomes = append(done.Outcomes, o)
 		}
-		return whatIfDoneMsg{preview: done, sim: sim, step: step}
+		return whatIfDoneMsg{preview: done, sim: sim, step: step, seq: seq}
 	}
 	return tea.Batch(forecast, a.spinStart())
 }
