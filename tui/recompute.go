@@ -144,14 +144,29 @@ func (a *App) onJobDone(j *job) tea.Cmd {
 		return nil // superseded, or the lab moved to another simulation meanwhile
 	}
 	a.job = nil
-	if j.err != nil {
-		j.fail(a, j.err)
-		return a.resumeWaiting()
+	if j.err == nil {
+		a.show(j)
+		return a.afterNewSim()
 	}
+	// j built on keys before it: the newest of those that worked is what
+	// the screen shows (x pressed twice crashes the member once, and says
+	// why the second cannot).
+	for p := j.prev; p != nil; p = p.prev {
+		if p.err == nil && p.result != nil {
+			a.show(p)
+			j.fail(a, j.err)
+			return a.afterNewSim()
+		}
+	}
+	j.fail(a, j.err)
+	return a.resumeWaiting()
+}
+
+// show puts a finished job's result on screen.
+func (a *App) show(j *job) {
 	now := a.view().TimeMs
 	a.installSim(j.result, j.info)
 	j.install(a, j.result, now)
-	return a.afterNewSim()
 }
 
 // afterNewSim restarts what shows the simulation on screen from another

@@ -258,3 +258,25 @@ func TestPanelsOpenedDuringARecompute(t *testing.T) {
 	require.NotNil(t, a.compare, "the failed crash leaves the simulation on screen: it is compared")
 	assert.False(t, a.busy(), "nothing left to wait for")
 }
+
+// When a key that built on another fails, the other's result stays: the
+// first x crashes the member, the second says why it cannot.
+func TestAFailedKeyKeepsWhatItBuiltOn(t *testing.T) {
+	a := fakeApp(t, 80, 24)
+	a, _ = drive(t, a, keys("n", "n", "n")...)
+	m, first := a.Update(press("x"))
+	m, _ = m.Update(press("j"))
+	m, second := m.Update(press("x"))
+	firstDone := runJob(t, first)
+	fakeErr = errors.New("the second crash is refused")
+	defer func() { fakeErr = nil }()
+	secondDone := runJob(t, second)
+	m, _ = m.Update(firstDone)
+	m, _ = m.Update(secondDone)
+	a = m.(App)
+	require.Len(t, a.Scenario().Timeline, 1, "the first crash is on screen")
+	assert.Equal(t, "crash", a.Scenario().Timeline[0].Kind)
+	assert.Contains(t, a.status, "the second crash is refused")
+	assert.True(t, a.statusBad)
+	assert.False(t, a.busy())
+}
