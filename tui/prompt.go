@@ -70,12 +70,12 @@ func (a App) onPromptKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	switch {
 	case key.Matches(msg, a.keys.Back):
 		a.prompt = nil
+		var cmd tea.Cmd
 		if a.waitingFor(p) {
-			a.job.stop() // its event is not wanted any more
-			a.job = nil
+			cmd = a.cancelJob() // its event is not wanted any more
 		}
 		a.setStatus(p.title+": cancelled", false)
-		return a, nil
+		return a, cmd
 	case key.Matches(msg, a.keys.Confirm) && a.waitingFor(p):
 		return a, nil // the answer is being simulated
 	case key.Matches(msg, a.keys.Confirm):

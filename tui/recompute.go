@@ -162,6 +162,31 @@ func (a *App) onJobDone(j *job) tea.Cmd {
 	return a.resumeWaiting()
 }
 
+// cancelJob drops the newest job; what it built on is still wanted: if
+// that is done already (its result was dropped for the newest one), it
+// goes on screen now, else it is the job waited for again.
+func (a *App) cancelJob() tea.Cmd {
+	j := a.job
+	a.job = nil
+	p := j.prev
+	j.stopped.Store(true) // not stop(): p is still wanted
+	if p == nil {
+		return nil
+	}
+	select {
+	case <-p.done:
+		if p.err != nil {
+			p.fail(a, p.err)
+			return nil
+		}
+		a.show(p)
+		return a.afterNewSim()
+	default:
+		a.job = p
+		return nil
+	}
+}
+
 // show puts a finished job's result on screen.
 func (a *App) show(j *job) {
 	now := a.view().TimeMs

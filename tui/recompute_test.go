@@ -280,3 +280,36 @@ func TestAFailedKeyKeepsWhatItBuiltOn(t *testing.T) {
 	assert.True(t, a.statusBad)
 	assert.False(t, a.busy())
 }
+
+// esc on a prompt whose answer is being simulated drops that answer only:
+// the switch it built on still comes.
+func TestCancelledAnswerKeepsWhatItBuiltOn(t *testing.T) {
+	for _, order := range []string{"switch done before esc", "switch done after esc"} {
+		t.Run(order, func(t *testing.T) {
+			a := fakeApp(t, 80, 24)
+			a, _ = drive(t, a, keys("n", "n", "n")...)
+			m, sw := a.Update(press("s"))
+			strategy := m.(App).job.strategy
+			m, _ = m.Update(press("t"))
+			m, _ = m.Update(press("enter"))
+			m, grow := m.Update(press("enter"))
+			require.True(t, m.(App).waitingFor(m.(App).prompt))
+			swDone := runJob(t, sw)
+			if order == "switch done before esc" {
+				m, _ = m.Update(swDone) // dropped: the answer builds on it
+				_ = runJob(t, grow)
+				var cmd tea.Cmd
+				m, cmd = m.Update(press("esc"))
+				m = deliver(m, cmd)
+			} else {
+				m, _ = m.Update(press("esc"))
+				m, _ = m.Update(swDone)
+			}
+			a = m.(App)
+			assert.Nil(t, a.prompt)
+			assert.Equal(t, strategy, a.Scenario().Strategy, "the switch is on screen")
+			assert.Empty(t, a.Scenario().Timeline, "the cancelled answer is not")
+			assert.False(t, a.busy())
+		})
+	}
+}
