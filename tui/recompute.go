@@ -14,10 +14,11 @@ import (
 // Keys that need a new simulation (an inserted event, another strategy or
 // protocol) answer at once: the simulation runs as a command while the
 // screen stays live on the one before, navigation keys included, and the
-// header says "simulating…". A newer such key supersedes the one still
-// running: its result is never shown. It builds on what the older one was
-// about to show, so s pressed twice goes two strategies on, and x after s
-// crashes the member under the new strategy.
+// header says "simulating…". Every request is tagged with the lab's
+// request count; a newer key supersedes the one still running, whose
+// result is then dropped. It builds on what the older one was about to
+// show, so s pressed twice goes two strategies on, and x after s crashes
+// the member under the new strategy (if x fails, the switch still shows).
 
 // job is one recomputation under way.
 type job struct {
@@ -44,8 +45,11 @@ type job struct {
 	err     error
 }
 
-// jobDoneMsg brings a finished job back.
-type jobDoneMsg struct{ job *job }
+// jobDoneMsg brings a finished job back, with its request's tag.
+type jobDoneMsg struct {
+	seq int
+	job *job
+}
 
 // errSuperseded ends a job that a newer key made useless before it ran.
 var errSuperseded = errors.New("superseded")
@@ -106,7 +110,7 @@ func (a *App) start(j *job, op func(base simulation) (simulation, error)) tea.Cm
 				j.result, j.err = nil, fmt.Errorf("the simulation failed: %v", r)
 			}
 			close(j.done)
-			msg = jobDoneMsg{job: j}
+			msg = jobDoneMsg{seq: j.seq, job: j}
 		}()
 		if j.prev != nil {
 			prev, err := j.prev.wait()
@@ -139,8 +143,9 @@ func (a *App) start(j *job, op func(base simulation) (simulation, error)) tea.Cm
 }
 
 // onJobDone installs a job's result, if it is the newest job.
-func (a *App) onJobDone(j *job) tea.Cmd {
-	if a.job != j {
+func (a *App) onJobDone(msg jobDoneMsg) tea.Cmd {
+	j := a.job
+	if j == nil || j.seq != msg.seq || j != msg.job { // the tag, and the very job (an App copied in a test has its own)
 		return nil // superseded, or the lab moved to another simulation meanwhile
 	}
 	a.job = nil

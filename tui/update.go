@@ -35,7 +35,7 @@ func (a App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 			}
 		}
 	case jobDoneMsg:
-		cmd := a.onJobDone(msg.job)
+		cmd := a.onJobDone(msg)
 		if load := a.quizLoad(); load != nil {
 			cmd = tea.Batch(cmd, load)
 		}
