@@ -18,11 +18,12 @@ func (a *App) insert(ev model.Event, what string, done func(*App)) tea.Cmd {
 	return a.insertThen(ev, what, func(a *App, err error) { a.setStatus("cannot "+what+": "+err.Error(), true) }, done)
 }
 
-// insertThen is insert with its own way to tell a refusal. The event goes 1 ms after the step
-// on screen: the model runs an event before other work due in the same
-// millisecond, so at the very same time it could rewrite steps the user
-// has already seen. One millisecond later, every step up to the cursor is
-// unchanged, and stepping back and forward again replays exactly.
+// insertThen is insert with its own way to tell a refusal. The event goes
+// 1 ms after the step on screen: the model runs an event before other work
+// due in the same millisecond, so at the very same time it could rewrite
+// steps the user has already seen. One millisecond later, every step up to
+// the cursor is unchanged, and stepping back and forward again replays
+// exactly.
 //
 // An open prompt waits for the answer: it closes when the event is in,
 // and keeps the model's refusal on screen to fix the answer.
@@ -31,8 +32,13 @@ func (a *App) insertThen(ev model.Event, what string, fail func(*App, error), do
 	at := a.step // the steps up to here stay as they are
 	j := a.newJob(fmt.Sprintf("%s at %s: simulating", what, formatMs(ev.AtMs)))
 	j.ask = a.prompt
-	j.install = func(a *App, next simulation, _ int64) {
-		a.step = min(a.step, at, next.Len()-1)
+	j.install = func(a *App, next simulation, nowMs int64) {
+		if j.prev != nil {
+			// Built on a switch: step indices differ, times do not.
+			a.step = stepAt(next, min(nowMs, ev.AtMs-1))
+		} else {
+			a.step = min(a.step, at, next.Len()-1)
+		}
 		a.setStatus(fmt.Sprintf("%s at %s — step on to see what happens", what, formatMs(ev.AtMs)), false)
 		if j.ask != nil && a.prompt == j.ask {
 			a.prompt = nil

@@ -67,10 +67,11 @@ func TestNewerRecomputeSupersedes(t *testing.T) {
 }
 
 // A key pressed while a switch is still simulated acts on what the switch
-// brings: x after s crashes the member under the new strategy.
+// brings: x after e crashes the member under the new protocol, and the
+// cursor stays at the moment of the crash.
 func TestRecomputeBuildsOnTheOneRunning(t *testing.T) {
-	a := realDrive(demoApp(t, 120, 40), press("]"), press("]"))
-	m, sw := a.Update(press("s"))
+	a := realDrive(demoApp(t, 120, 40), press("]"), press("]"), press("]"))
+	m, sw := a.Update(press("e")) // eager → cooperative: the steps before the crash differ too
 	strategy := m.(App).job.strategy
 	m, crash := m.Update(press("x"))
 	swDone := runJob(t, sw) // the crash waits for it
@@ -89,6 +90,10 @@ func TestRecomputeBuildsOnTheOneRunning(t *testing.T) {
 	}
 	assert.True(t, crashed, "the crash is on the new strategy's timeline: %+v", last)
 	assert.False(t, m.(App).busy())
+	after := m.(App)
+	now := a.view().TimeMs
+	assert.LessOrEqual(t, after.view().TimeMs, now, "the cursor stays at the moment of the crash")
+	assert.Greater(t, after.sim.StepLine(after.Step()+1).TimeMs, now, "the next step is the crash or later")
 }
 
 // A refusal from the background is the status line, as before.
