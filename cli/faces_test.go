@@ -27,13 +27,30 @@ func labAt(t *testing.T, demoName string, keys ...string) string {
 	for _, k := range keys {
 		var cmd tea.Cmd
 		m, cmd = m.Update(tea.KeyPressMsg{Code: []rune(k)[0], Text: k})
-		if cmd != nil {
-			if msg := cmd(); msg != nil {
-				m, _ = m.Update(msg)
-			}
+		for _, msg := range cmdResults(cmd) {
+			m, _ = m.Update(msg)
 		}
 	}
 	return ansi.Strip(m.View().Content)
+}
+
+// cmdResults runs a key's command: a batch's (the work and the lab's
+// spinner) one by one. The commands those messages return are not run:
+// here they are only the spinner's next frames.
+func cmdResults(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	msg := cmd()
+	b, ok := msg.(tea.BatchMsg)
+	if !ok {
+		return []tea.Msg{msg}
+	}
+	var out []tea.Msg
+	for _, c := range b {
+		out = append(out, cmdResults(c)...)
+	}
+	return out
 }
 
 func secsOf(t *testing.T, screen, pattern string) int64 {

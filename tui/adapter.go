@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/kvizlab/kviz/model"
@@ -15,6 +16,19 @@ type simInfo struct {
 	letters    map[string]int // member id -> roster index
 	rebalances []model.Rebalance
 	moved      []map[model.TP]bool // per rebalance: its moves that took a partition from a member
+
+	// shown are the steps worth a keystroke (not Routine), in order, and
+	// changes the steps whose group state differs from the step before:
+	// stepping and the protocol pane search them instead of walking a
+	// quiet stretch's thousands of heartbeats on every key.
+	shown, changes []int
+	// messages are the steps the protocol pane lists: the shown ones and
+	// the quiet stretches (routine, but they say where the time went).
+	messages []int
+
+	// Read on first use, for the numbers pane (numbers_cache.go).
+	numbers []*rebalanceNumbers // per rebalance
+	outages *[]outageText
 }
 
 func newSimInfo(sim simulation) *simInfo {
@@ -35,6 +49,20 @@ func newSimInfo(sim simulation) *simInfo {
 			add(ev.Member)
 		}
 	}
+	var prev model.GroupState
+	for i := range sim.Len() {
+		st := sim.StepLine(i)
+		if !st.Routine {
+			info.shown = append(info.shown, i)
+		}
+		if !st.Routine || st.Kind == model.KindQuietStretch {
+			info.messages = append(info.messages, i)
+		}
+		if i > 0 && st.GroupState != prev {
+			info.changes = append(info.changes, i)
+		}
+		prev = st.GroupState
+	}
 	info.rebalances = sim.Rebalances()
 	for _, r := range info.rebalances {
 		moved := map[model.TP]bool{}
@@ -46,6 +74,45 @@ func newSimInfo(sim simulation) *simInfo {
 		info.moved = append(info.moved, moved)
 	}
 	return info
+}
+
+// nextShown is the next step after i in direction dir that is not
+// routine, or -1 when there is none.
+func (info *simInfo) nextShown(i, dir int) int { return nextIn(info.shown, i, dir) }
+
+// prevMessage is the protocol pane's step before i, or -1.
+func (info *simInfo) prevMessage(i int) int { return nextIn(info.messages, i, -1) }
+
+// nextIn is the next index after i in direction dir of the sorted steps,
+// or -1 when there is none.
+func nextIn(steps []int, i, dir int) int {
+	k, _ := slices.BinarySearch(steps, i) // the first step >= i
+	if dir > 0 {
+		if k < len(steps) && steps[k] == i {
+			k++
+		}
+		if k < len(steps) {
+			return steps[k]
+		}
+		return -1
+	}
+	if k > 0 {
+		return steps[k-1]
+	}
+	return -1
+}
+
+// lastChange is the latest step at or before i whose group state differs
+// from the step before it, or -1.
+func (info *simInfo) lastChange(i int) int {
+	k, found := slices.BinarySearch(info.changes, i)
+	if found {
+		return i
+	}
+	if k > 0 {
+		return info.changes[k-1]
+	}
+	return -1
 }
 
 // letter returns the member's roster letter and colour index. An id the
@@ -113,17 +180,24 @@ func buildGrid(v *model.GroupView, info *simInfo, step int, selected string, fre
 		index[t.Name] = i
 	}
 	held := make([][]bool, len(g.Topics))
+	total := 0
 	for i, t := range g.Topics {
 		held[i] = make([]bool, t.Partitions)
+		total += t.Partitions
 	}
+	// Every member's cells in one allocation: on a 200 × 2,000 group,
+	// two thousand small ones cost more than drawing them.
+	cells := make([]cellState, len(v.Members)*total)
+	rows := make([][]cellState, len(v.Members)*len(g.Topics))
+	g.Members = make([]gridMember, 0, len(v.Members))
 	for mi, m := range v.Members {
 		letter, color := info.letter(m.ID)
 		gm := gridMember{ID: m.ID, Letter: letter, Color: color, Count: len(m.Owned)}
 		gm.Tag, gm.TagBad = memberTag(&m)
 		gm.Gone = !m.Live()
-		gm.Cells = make([][]cellState, len(g.Topics))
+		gm.Cells, rows = rows[:len(g.Topics):len(g.Topics)], rows[len(g.Topics):]
 		for i, t := range g.Topics {
-			gm.Cells[i] = make([]cellState, t.Partitions)
+			gm.Cells[i], cells = cells[:t.Partitions:t.Partitions], cells[t.Partitions:]
 		}
 		// Revoking and NewlyAssigned qualify a partition the member holds;
 		// the view keeps both lists after the fact (until the next

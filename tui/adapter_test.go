@@ -66,6 +66,6 @@ func TestGapLinesGroupAndCompress(t *testing.T) {
 	got := gapLines(map[model.TP]int64{
 		tp("orders", 0): 4, tp("orders", 1): 4, tp("orders", 2): 4, tp("orders", 4): 42000,
 		tp("orders", 5): 4, tp("pay", 0): 4, tp("orders", 3): 0,
-	}, 80)
+	})
 	assert.Equal(t, []string{"     42.0 s  orders:4", "       4 ms  orders:0–2,5; pay:0"}, got)
 }

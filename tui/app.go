@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
@@ -90,6 +91,15 @@ type App struct {
 	seat seat // in a room served over SSH (follow.go)
 
 	memo *memo
+
+	// Recomputations run as commands (recompute.go): the newest one, the
+	// count of background requests made (it tags them) and the indicator.
+	job        *job
+	slot       chan struct{} // held by the job simulating; the App's copies share it
+	requests   int
+	compareSeq int // the compare request compare mode waits for (0: none)
+	whatIfSeq  int // the what-if request the preview waits for (0: none)
+	spin       spinner.Model
 }
 
 // tickMsg advances autoplay; gen must match the app's playGen.
@@ -117,7 +127,9 @@ func NewFromSim(sim *model.Sim) App { return newApp(modelSim{sim}) }
 
 func newApp(sim simulation) App {
 	a := App{
-		memo:     &memo{footer: map[footerKey]string{}},
+		memo:     newMemo(),
+		spin:     newSpinner(),
+		slot:     make(chan struct{}, 1),
 		simulate: simulateModel,
 		keys:     keymap.DefaultKeyMap(),
 		help:     help.New(),
@@ -135,16 +147,28 @@ func newApp(sim simulation) App {
 	a.focus = a.firstPane()
 	if sim.Scenario().Open == model.OpenCompare {
 		a.mode = modeCompare // Init computes it: the scenario is a strategy contrast
+		a.requests++
+		a.compareSeq = a.requests
 	}
 	return a
 }
 
 // setSim installs a (new) simulation and keeps the cursor in range.
-func (a *App) setSim(sim simulation) {
+func (a *App) setSim(sim simulation) { a.installSim(sim, newSimInfo(sim)) }
+
+// installSim is setSim with the simulation's info already read (a
+// background job reads it). A job still running was for the simulation
+// before: it is dropped.
+func (a *App) installSim(sim simulation, info *simInfo) {
+	if a.job != nil {
+		a.job.stop()
+		a.job = nil
+	}
 	a.sim = sim
-	a.info = newSimInfo(sim)
+	a.info = info
 	a.step = min(a.step, sim.Len()-1)
 	a.compare = nil
+	a.compareSeq, a.whatIfSeq = 0, 0 // what is on its way is about the simulation before
 }
 
 // view is the group after the current step.
@@ -168,7 +192,7 @@ func (a App) Playing() bool { return a.playing }
 // event sets off.
 func (a App) Init() tea.Cmd {
 	if a.mode == modeCompare && a.compare == nil {
-		return tea.Batch(tea.RequestBackgroundColor, a.compareCmd(a.firstEventMs()))
+		return tea.Batch(tea.RequestBackgroundColor, a.compareRun(a.firstEventMs(), a.compareSeq))
 	}
 	return tea.RequestBackgroundColor
 }

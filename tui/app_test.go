@@ -40,27 +40,71 @@ func press(k string) tea.KeyPressMsg {
 }
 
 // drive sends messages through Update and returns the resulting app and
-// the last command.
+// the last command. What a message sets off in the background is brought
+// back at once (settle).
 func drive(t *testing.T, a App, msgs ...tea.Msg) (App, tea.Cmd) {
 	t.Helper()
 	var m tea.Model = a
 	var cmd tea.Cmd
 	for _, msg := range msgs {
+		before := requestsOf(m)
 		m, cmd = m.Update(msg)
-		m, cmd = settle(m, msg, cmd)
+		m = settle(m, before, cmd)
 	}
 	return m.(App), cmd
 }
 
-// settle runs the command of a c or w press at once and delivers its
-// result, as the program would a moment later. (Other commands are ticks:
-// tests send tickMsg themselves.)
-func settle(m tea.Model, msg tea.Msg, cmd tea.Cmd) (tea.Model, tea.Cmd) {
-	k, ok := msg.(tea.KeyPressMsg)
-	if !ok || cmd == nil || (k.String() != "c" && k.String() != "w") {
-		return m, cmd
+// settle delivers what the background work started by the last Update
+// brings back — a recompute, a compare table, a what-if, the quiz's
+// questions: each counts as a request (App.requests) — as the program
+// would a moment later, and what that sets off in turn. A command that
+// started no work (an autoplay tick, the spinner's next frame) is left
+// alone: tests send tickMsg themselves.
+func settle(m tea.Model, before int, cmd tea.Cmd) tea.Model {
+	if cmd == nil || requestsOf(m) == before {
+		return m
 	}
-	return m.Update(cmd())
+	return deliver(m, cmd)
+}
+
+// deliver runs cmd (a batch's commands one by one, in order) and sends
+// what each brings to Update, settling what that starts.
+func deliver(m tea.Model, cmd tea.Cmd) tea.Model {
+	for _, msg := range results(cmd) {
+		before := requestsOf(m)
+		var next tea.Cmd
+		m, next = m.Update(msg)
+		m = settle(m, before, next)
+	}
+	return m
+}
+
+// results runs cmd and returns its messages (a batch's, flattened).
+func results(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	msg := cmd()
+	b, ok := msg.(tea.BatchMsg)
+	if !ok {
+		return []tea.Msg{msg}
+	}
+	var out []tea.Msg
+	for _, c := range b {
+		out = append(out, results(c)...)
+	}
+	return out
+}
+
+// requestsOf is how many background requests the lab has made.
+func requestsOf(m tea.Model) int {
+	switch m := m.(type) {
+	case App:
+		return m.requests
+	case Live:
+		return m.app.requests
+	}
+	return 0
 }
 
 func keys(ks ...string) []tea.Msg {
@@ -395,16 +439,32 @@ func TestCompareAndWhatIfAreAsync(t *testing.T) {
 	m, cmd := m.Update(press("c"))
 	require.NotNil(t, cmd)
 	assert.Contains(t, ansi.Strip(m.View().Content), "simulating the scenario under each assignor")
-	stale := cmd()
+	stale := results(cmd)
 	m, _ = m.Update(press("c")) // close
 	m, _ = m.Update(press("n"))
-	m, _ = m.Update(press("x")) // a new simulation
-	m, _ = m.Update(stale)
+	m, cmd = m.Update(press("x")) // a new simulation
+	m = deliver(m, cmd)
+	for _, msg := range stale {
+		m, _ = m.Update(msg)
+	}
 	assert.Nil(t, m.(App).compare, "a result for an older simulation is dropped")
 
 	m, cmd = m.Update(press("w"))
 	require.NotNil(t, cmd)
 	assert.Contains(t, ansi.Strip(m.View().Content), "forking the timeline")
-	m, _ = m.Update(cmd())
+	m = deliver(m, cmd)
 	assert.Len(t, m.(App).whatIf.Outcomes, 2)
+}
+
+// runJob runs the recompute a key started and returns its result message
+// (not yet delivered).
+func runJob(t *testing.T, cmd tea.Cmd) jobDoneMsg {
+	t.Helper()
+	for _, msg := range results(cmd) {
+		if done, ok := msg.(jobDoneMsg); ok {
+			return done
+		}
+	}
+	t.Fatal("the command started no recompute")
+	return jobDoneMsg{}
 }

@@ -22,6 +22,7 @@ type compareTable struct {
 type compareDoneMsg struct {
 	table *compareTable
 	sim   simulation // the simulation it was computed for
+	seq   int        // the request it answers: only the newest is shown
 }
 
 // compareMoment is the moment compare mode reads, as `kviz compare --at-ms`
@@ -61,6 +62,10 @@ func (a *App) toggleCompare() tea.Cmd {
 		return nil
 	}
 	a.mode = modeCompare
+	if a.job != nil {
+		a.compare = nil // compared once the recompute running is on screen (afterNewSim)
+		return nil
+	}
 	at := a.compareMoment()
 	if a.compare != nil && a.compare.AtMs == at {
 		return nil
@@ -72,13 +77,20 @@ func (a *App) toggleCompare() tea.Cmd {
 // compareCmd computes compare mode's rows for the moment at in the
 // background (five simulations: seconds on a big group).
 func (a *App) compareCmd(at int64) tea.Cmd {
+	a.requests++
+	a.compareSeq = a.requests
+	return a.compareRun(at, a.compareSeq)
+}
+
+// compareRun is the command of compare request seq.
+func (a App) compareRun(at int64, seq int) tea.Cmd {
 	sim, current := a.sim, a.sim.Scenario().Strategy
-	return func() (msg tea.Msg) {
+	compare := func() (msg tea.Msg) {
 		t := &compareTable{AtMs: at}
 		defer func() {
 			if r := recover(); r != nil {
 				t.Err = fmt.Sprint(r)
-				msg = compareDoneMsg{table: t, sim: sim}
+				msg = compareDoneMsg{table: t, sim: sim, seq: seq}
 			}
 		}()
 		var vs []model.Variant
@@ -91,16 +103,17 @@ func (a *App) compareCmd(at int64) tea.Cmd {
 				t.Cursor = i
 			}
 		}
-		return compareDoneMsg{table: t, sim: sim}
+		return compareDoneMsg{table: t, sim: sim, seq: seq}
 	}
+	return tea.Batch(compare, a.spinStart())
 }
 
 // onCompareKey moves the row cursor and switches to the selected row's
 // strategy on enter. It reports whether it used the key.
-func (a *App) onCompareKey(msg tea.KeyPressMsg) bool {
+func (a *App) onCompareKey(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 	t := a.compare
 	if t == nil || len(t.Rows) == 0 {
-		return false
+		return false, nil
 	}
 	switch {
 	case key.Matches(msg, a.keys.Up):
@@ -111,12 +124,12 @@ func (a *App) onCompareKey(msg tea.KeyPressMsg) bool {
 		r := t.Rows[t.Cursor]
 		if r.Err != nil {
 			a.setStatus(fmt.Sprintf("%s cannot run this scenario: %v", r.Strategy, r.Err), true)
-			return true
+			return true, nil
 		}
 		a.mode = modeLab
-		a.resimulate(r.Strategy, r.Protocol, "")
+		return true, a.resimulate(r.Strategy, r.Protocol, "")
 	default:
-		return false
+		return false, nil
 	}
-	return true
+	return true, nil
 }

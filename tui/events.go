@@ -5,41 +5,65 @@ import (
 	"slices"
 	"sort"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/kvizlab/kviz/model"
 )
 
-// insert adds an event at the current virtual time and swaps in the
-// recomputed simulation; a refusal is the status line.
-func (a *App) insert(ev model.Event, what string) bool {
-	if err := a.tryInsert(ev, what); err != nil {
-		a.setStatus("cannot "+what+": "+err.Error(), true)
-		return false
-	}
-	return true
+// insert adds an event at the current virtual time. The recomputed
+// simulation comes back from the command it returns; a refusal is the
+// status line, prefixed "cannot <what>: ".
+// done, if given, runs once the event is in (a selects the member it adds).
+func (a *App) insert(ev model.Event, what string, done func(*App)) tea.Cmd {
+	return a.insertThen(ev, what, func(a *App, err error) { a.setStatus("cannot "+what+": "+err.Error(), true) }, done)
 }
 
-// tryInsert is insert that hands the model's refusal back (a prompt keeps
-// it on screen to fix the answer). The event goes 1 ms after the step on
-// screen: the model runs an event before other work due in the same
-// millisecond, so at the very same time it could rewrite steps the user
-// has already seen. One millisecond later, every step up to the cursor is
-// unchanged, and stepping back and forward again replays exactly.
-func (a *App) tryInsert(ev model.Event, what string) error {
+// insertThen is insert with its own way to tell a refusal. The event goes
+// 1 ms after the step on screen: the model runs an event before other work
+// due in the same millisecond, so at the very same time it could rewrite
+// steps the user has already seen. One millisecond later, every step up to
+// the cursor is unchanged, and stepping back and forward again replays
+// exactly.
+//
+// An open prompt waits for the answer: it closes when the event is in,
+// and keeps the model's refusal on screen to fix the answer.
+func (a *App) insertThen(ev model.Event, what string, fail func(*App, error), done func(*App)) tea.Cmd {
 	ev.AtMs = a.view().TimeMs + 1
-	next, err := a.sim.Insert(ev)
-	if err != nil {
-		return err
+	at := a.step // the steps up to here stay as they are
+	j := a.newJob(fmt.Sprintf("%s at %s: simulating", what, formatMs(ev.AtMs)))
+	j.ask = a.prompt
+	j.install = func(a *App, next simulation, nowMs int64) {
+		if j.prev != nil {
+			// Built on a switch: step indices differ, times do not.
+			a.step = stepAt(next, min(nowMs, ev.AtMs-1))
+		} else {
+			a.step = min(a.step, at, next.Len()-1)
+		}
+		a.setStatus(fmt.Sprintf("%s at %s — step on to see what happens", what, formatMs(ev.AtMs)), false)
+		if j.ask != nil && a.prompt == j.ask {
+			a.prompt = nil
+		}
+		if done != nil {
+			done(a)
+		}
 	}
-	a.setSim(next)
-	a.setStatus(fmt.Sprintf("%s at %s — step on to see what happens", what, formatMs(ev.AtMs)), false)
-	return nil
+	j.fail = func(a *App, err error) {
+		if j.ask != nil && a.prompt == j.ask {
+			a.prompt.err = err.Error()
+			a.setStatus("", false)
+			return
+		}
+		fail(a, err)
+	}
+	return a.start(j, func(base simulation) (simulation, error) { return base.Insert(ev) })
 }
 
 // nextStrategy re-simulates the scenario under the next assignor that can
-// run under the current protocol.
-func (a *App) nextStrategy() {
-	sc := a.sim.Scenario()
-	p := model.Protocol(sc.Protocol)
+// run under the current protocol (the one a recompute still running will
+// show: s pressed twice goes two on).
+func (a *App) nextStrategy() tea.Cmd {
+	strategy, protocol := a.shownStrategy()
+	p := model.Protocol(protocol)
 	var valid []string
 	for _, n := range model.StrategyNames() {
 		if model.Supports(n, p) {
@@ -47,54 +71,80 @@ func (a *App) nextStrategy() {
 		}
 	}
 	if len(valid) == 0 {
-		a.setStatus("no strategy runs under the "+sc.Protocol+" protocol", true)
-		return
+		a.setStatus("no strategy runs under the "+protocol+" protocol", true)
+		return nil
 	}
-	i := slices.Index(valid, sc.Strategy)
-	a.resimulate(valid[(i+1)%len(valid)], sc.Protocol, "")
+	i := slices.Index(valid, strategy)
+	return a.resimulate(valid[(i+1)%len(valid)], protocol, "")
 }
 
 // nextProtocol re-simulates under the next protocol, switching to an
 // assignor that supports it when the current one does not (range cannot
 // run cooperatively; only server-side assignors run under KIP-848).
-func (a *App) nextProtocol() {
-	sc := a.sim.Scenario()
+func (a *App) nextProtocol() tea.Cmd {
+	cur, protocol := a.shownStrategy()
 	ps := model.Protocols()
-	p := ps[(slices.Index(ps, model.Protocol(sc.Protocol))+1)%len(ps)]
-	strategy, note := sc.Strategy, ""
+	p := ps[(slices.Index(ps, model.Protocol(protocol))+1)%len(ps)]
+	strategy, note := cur, ""
 	if !model.Supports(strategy, p) {
 		strategy = model.StrategyFor(p)
 		if strategy == "" {
 			a.setStatus("no strategy runs under the "+string(p)+" protocol", true)
-			return
+			return nil
 		}
-		note = fmt.Sprintf(" (%s cannot run under it)", sc.Strategy)
+		note = fmt.Sprintf(" (%s cannot run under it)", cur)
 	}
-	a.resimulate(strategy, string(p), note)
+	return a.resimulate(strategy, string(p), note)
+}
+
+// shownStrategy is the strategy and protocol on screen once the running
+// recompute, if any, is done.
+func (a *App) shownStrategy() (strategy, protocol string) {
+	if a.job != nil {
+		return a.job.strategy, a.job.protocol
+	}
+	sc := a.sim.Scenario()
+	return sc.Strategy, sc.Protocol
 }
 
 // resimulate runs the scenario under another strategy and protocol — the
 // model's variation, with every default that depends on them derived again
-// — and keeps the cursor at the same virtual time.
-func (a *App) resimulate(strategy, protocol, note string) {
-	now := a.view().TimeMs
-	varied, err := a.sim.Scenario().WithStrategy(strategy, protocol)
-	var next simulation
-	if err == nil {
-		next, err = a.simulate(varied)
-	}
-	if err != nil {
+// — in the background, and keeps the cursor at the same virtual time.
+func (a *App) resimulate(strategy, protocol, note string) tea.Cmd {
+	failed := func(a *App, err error) {
 		a.setStatus(fmt.Sprintf("cannot switch to %s/%s: %v", strategy, protocol, err), true)
-		return
 	}
-	a.setSim(next)
-	a.step = stepAt(next, now)
-	a.setStatus(fmt.Sprintf("re-simulated with %s under %s%s", strategy, varied.Protocol, note), false)
+	j := a.newJob(fmt.Sprintf("%s under %s: simulating", strategy, protocol))
+	j.fail = failed
+	j.strategy, j.protocol = strategy, protocol
+	j.install = func(a *App, next simulation, nowMs int64) {
+		a.step = stepAt(next, nowMs)
+		a.setStatus(fmt.Sprintf("re-simulated with %s under %s%s", strategy, next.Scenario().Protocol, note), false)
+	}
+	simulate := a.simulate
+	if sc := a.baseScenario(); sc != nil {
+		// The scenario is known now: a variation the model refuses is
+		// refused at once, and the job needs nothing still running.
+		varied, err := sc.WithStrategy(strategy, protocol)
+		if err != nil {
+			failed(a, err)
+			return nil
+		}
+		j.scenario = varied
+		return a.start(j, func(simulation) (simulation, error) { return simulate(varied) })
+	}
+	return a.start(j, func(base simulation) (simulation, error) {
+		varied, err := base.Scenario().WithStrategy(strategy, protocol)
+		if err != nil {
+			return nil, err
+		}
+		return simulate(varied)
+	})
 }
 
 // stepAt is the last step at or before virtual time ms.
 func stepAt(sim simulation, ms int64) int {
-	i := sort.Search(sim.Len(), func(i int) bool { return sim.View(i).TimeMs > ms })
+	i := sort.Search(sim.Len(), func(i int) bool { return sim.StepLine(i).TimeMs > ms }) // StepLine: no view built
 	return max(i-1, 0)
 }
 

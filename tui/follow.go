@@ -105,7 +105,7 @@ func (a *App) onRoomState(s RoomState) {
 // follow shows the trainer's simulation at the trainer's step.
 func (a *App) follow(s RoomState) {
 	if a.sim != s.sim {
-		a.sim, a.info, a.compare = s.sim, s.info, nil
+		a.installSim(s.sim, s.info) // a recompute of the student's own is dropped
 		if a.mode == modeCompare {
 			a.mode = modeLab // its table was of the simulation just replaced
 		}

@@ -48,6 +48,7 @@ const (
 	lookState                   // the group state, lit
 	lookPaused                  // playback, paused
 	lookPlaying                 // playback, running
+	lookBusy                    // a recomputation under way
 )
 
 func (a App) headerWho() []headerPart {
@@ -88,10 +89,17 @@ func (a App) headerWhere() []headerPart {
 	if a.playing {
 		play = headerPart{value: "▶ playing " + a.speedLabel(), shortValue: "▶ " + a.speedLabel(), look: lookPlaying}
 	}
-	return append(parts,
+	parts = append(parts,
 		headerPart{label: "t", shortLabel: "t", value: formatMs(v.TimeMs)},
 		headerPart{label: "step", shortLabel: "step", value: fmt.Sprintf("%d/%d", a.step+1, a.sim.Len())},
 		play)
+	if a.busy() {
+		// The screen stays live on the simulation before; this says a new
+		// one is on its way.
+		spin := a.spin.View()
+		parts = append(parts, headerPart{value: spin + " simulating…", shortValue: spin + " sim…", look: lookBusy})
+	}
+	return parts
 }
 
 // fitHeader draws the richest form of the line that fits w.
@@ -153,6 +161,8 @@ func drawHeader(parts []headerPart, st *Styles, f headerForm) string {
 			s = st.Faint.Render(value)
 		case p.look == lookPlaying:
 			s = st.Good.Render(value)
+		case p.look == lookBusy:
+			s = st.Accent.Render(value)
 		case label == "":
 			s = st.Value.Render(value)
 		default:

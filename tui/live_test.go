@@ -39,7 +39,10 @@ func liveDrive(t *testing.T, l Live, msgs ...tea.Msg) Live {
 	t.Helper()
 	var m tea.Model = l
 	for _, msg := range msgs {
-		m, _ = m.Update(msg)
+		before := requestsOf(m)
+		var cmd tea.Cmd
+		m, cmd = m.Update(msg)
+		m = settle(m, before, cmd) // a recompute a key set off
 	}
 	return m.(Live)
 }

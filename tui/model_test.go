@@ -40,8 +40,9 @@ func realDrive(a App, msgs ...tea.Msg) App {
 	var m tea.Model = a
 	var cmd tea.Cmd
 	for _, msg := range msgs {
+		before := requestsOf(m)
 		m, cmd = m.Update(msg)
-		m, _ = settle(m, msg, cmd)
+		m = settle(m, before, cmd)
 	}
 	return m.(App)
 }
@@ -173,8 +174,8 @@ func TestScenarioOpensInCompare(t *testing.T) {
 	cmd := a.Init()
 	require.NotNil(t, cmd)
 	var done compareDoneMsg
-	for _, msg := range cmd().(tea.BatchMsg) {
-		if m, ok := msg().(compareDoneMsg); ok {
+	for _, msg := range results(cmd) {
+		if m, ok := msg.(compareDoneMsg); ok {
 			done = m
 		}
 	}

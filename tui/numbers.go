@@ -2,10 +2,7 @@ package tui
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
-
-	"github.com/kvizlab/kviz/model"
 )
 
 // numbersLines is the numbers pane: balance now, one row per rebalance
@@ -33,7 +30,7 @@ func (a App) numbersLines(w, h int) []string {
 	}
 	gaps := []string(nil)
 	if focus >= 0 {
-		gaps = gapLines(rs[focus].UnownedMs, w)
+		gaps = a.info.rebalanceGaps(a.sim, focus)
 	}
 	// The table comes first; the per-partition gaps get what is left, and
 	// only if at least one of them fits under their heading.
@@ -66,7 +63,7 @@ func (a App) numbersLines(w, h int) []string {
 		out = append(out, st.Label.Render(fmt.Sprintf("no consumer during #%d:", focus+1)))
 		shown := gaps[:min(len(gaps), room-1)]
 		for _, g := range shown {
-			out = append(out, st.Faint.Render(g))
+			out = append(out, st.Faint.Render(fit(g, w)))
 		}
 		room -= 1 + len(shown)
 	}
@@ -100,10 +97,10 @@ func (a App) rebalanceTable(first, last int) *columns {
 	num, gen, when, spread, moved, worst, sum := make([]string, len(rs)), make([]string, len(rs)), make([]string, len(rs)),
 		make([]string, len(rs)), make([]string, len(rs)), make([]string, len(rs)), make([]string, len(rs))
 	for i, r := range rs {
-		b := a.sim.View(min(r.EndStep, a.sim.Len()-1)).Balance()
+		n := a.info.rebalanceNumbers(a.sim, first+i)
 		num[i], gen[i], when[i] = strconv.Itoa(first+i+1), strconv.Itoa(int(r.Generation)), formatSpan(r.StartMs, r.EndMs)
-		spread[i], moved[i] = fmt.Sprintf("%d–%d", b.Min, b.Max), strconv.Itoa(r.Moved)
-		worst[i], sum[i] = formatDur(r.WorstGapMs()), formatDur(r.TotalGapMs())
+		spread[i], moved[i] = fmt.Sprintf("%d–%d", n.balance.Min, n.balance.Max), strconv.Itoa(r.Moved)
+		worst[i], sum[i] = formatDur(n.worst), formatDur(n.total)
 	}
 	// Priority: what a rebalance cost (moves, the longest gap) outlasts
 	// when it happened and the generation it made.
@@ -143,43 +140,14 @@ func (a App) rebalanceRow(cells string, i, focus, w int) string {
 // member until its session expires or a static member restarting (which
 // starts no rebalance at all). Outages after the cursor are faint.
 func (a App) outageLines(w int) []string {
-	src, ok := a.sim.(interface{ Outages() []model.Outage })
-	if !ok {
-		return nil
-	}
 	st := &a.styles
 	var out []string
-	for _, o := range src.Outages() {
-		tps := make([]model.TP, 0, len(o.UnownedMs))
-		for tp := range o.UnownedMs {
-			tps = append(tps, tp)
-		}
-		line := fit(fmt.Sprintf("  %-15s %9s  %s", formatSpan(o.StartMs, o.EndMs), formatDur(o.WorstGapMs()), model.PartitionRuns(tps)), w)
-		if o.StartStep > a.step {
+	for _, o := range a.info.outageTexts(a.sim) {
+		line := fit(o.text, w)
+		if o.startStep > a.step {
 			line = st.Faint.Render(line)
 		}
 		out = append(out, line)
-	}
-	return out
-}
-
-// gapLines groups partitions by how long they had no consumer, longest
-// first: "42.0 s  orders:4" / "4 ms  orders:0–3,5".
-func gapLines(unowned map[model.TP]int64, w int) []string {
-	byGap := map[int64][]model.TP{}
-	for tp, ms := range unowned {
-		if ms > 0 {
-			byGap[ms] = append(byGap[ms], tp)
-		}
-	}
-	gaps := make([]int64, 0, len(byGap))
-	for ms := range byGap {
-		gaps = append(gaps, ms)
-	}
-	sort.Slice(gaps, func(i, j int) bool { return gaps[i] > gaps[j] })
-	var out []string
-	for _, ms := range gaps {
-		out = append(out, fit(fmt.Sprintf("  %9s  %s", formatDur(ms), model.PartitionRuns(byGap[ms])), w))
 	}
 	return out
 }

@@ -121,6 +121,6 @@ func TestPickerOpensCompareWhenTheDemoAsks(t *testing.T) {
 	assert.Equal(t, "example-07-sticky-leave", a.Scenario().Name)
 	assert.Equal(t, modeCompare, a.mode)
 	require.NotNil(t, cmd, "the comparison runs as a command")
-	m, _ = m.Update(cmd())
+	m = deliver(m, cmd)
 	assert.Contains(t, screen(m.(App)), "Compare strategies")
 }

@@ -31,7 +31,7 @@ func shippedDemoApp(t testing.TB, name string, w, h int) App {
 	var m tea.Model = a
 	m, _ = m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	if a.mode == modeCompare && a.compare == nil { // the comparison a compare demo opens with (Init)
-		m, _ = m.Update(a.compareCmd(a.firstEventMs())())
+		m = deliver(m, a.compareRun(a.firstEventMs(), a.compareSeq))
 	}
 	return m.(App)
 }

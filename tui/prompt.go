@@ -25,8 +25,10 @@ type prompt struct {
 	values []string // the answers so far
 	input  textinput.Model
 	err    string // why the last answer was refused; the prompt stays open
-	// finish inserts the event; an error keeps the prompt open to fix it.
-	finish func(a *App, values []string) error
+	// finish checks the answers and starts inserting the event; an error
+	// keeps the prompt open to fix it. The prompt stays while the event is
+	// simulated: the model may refuse it too (recompute.go).
+	finish func(a *App, values []string) (tea.Cmd, error)
 }
 
 // promptField is one question: its label, the default and the reason for it.
@@ -34,7 +36,7 @@ type promptField struct {
 	label, value, why string
 }
 
-func newPrompt(title string, isDark bool, width int, finish func(*App, []string) error, fields ...promptField) *prompt {
+func newPrompt(title string, isDark bool, width int, finish func(*App, []string) (tea.Cmd, error), fields ...promptField) *prompt {
 	p := &prompt{title: title, fields: fields, finish: finish, input: newInput(isDark)}
 	p.ask(0, width)
 	return p
@@ -68,8 +70,14 @@ func (a App) onPromptKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	switch {
 	case key.Matches(msg, a.keys.Back):
 		a.prompt = nil
+		var cmd tea.Cmd
+		if a.waitingFor(p) {
+			cmd = a.cancelJob() // its event is not wanted any more
+		}
 		a.setStatus(p.title+": cancelled", false)
-		return a, nil
+		return a, cmd
+	case key.Matches(msg, a.keys.Confirm) && a.waitingFor(p):
+		return a, nil // the answer is being simulated
 	case key.Matches(msg, a.keys.Confirm):
 		p.err = ""
 		values := append(slices.Clone(p.values), strings.TrimSpace(p.input.Value()))
@@ -78,12 +86,12 @@ func (a App) onPromptKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			p.ask(p.at+1, a.width)
 			return a, nil
 		}
-		if err := p.finish(&a, values); err != nil {
+		cmd, err := p.finish(&a, values)
+		if err != nil {
 			p.err = err.Error()
 			return a, nil
 		}
-		a.prompt = nil
-		return a, nil
+		return a, cmd
 	}
 	var cmd tea.Cmd
 	p.input, cmd = p.input.Update(msg)
@@ -100,7 +108,10 @@ func (a App) promptLines() []string {
 	}
 	head := st.Accent.Render(" ▌") + st.Value.Render(p.title+step) + "  " + p.input.View()
 	note := st.Faint.Render(" » " + p.fields[p.at].why)
-	if p.err != "" {
+	switch {
+	case a.waitingFor(p):
+		note = st.Faint.Render(" » ") + st.Accent.Render(a.spin.View()) + st.Faint.Render(" simulating the answer…")
+	case p.err != "":
 		note = st.Bad.Render(" » " + p.err)
 	}
 	keys := st.Faint.Render(" » enter accepts · esc cancels")
@@ -118,20 +129,16 @@ func (a *App) askMember() {
 		promptField{"topics", strings.Join(topics, ", "), "every topic of the group; separate topics by commas"})
 }
 
-func finishMember(a *App, values []string) error {
+func finishMember(a *App, values []string) (tea.Cmd, error) {
 	id, topics := values[0], splitList(values[1])
 	if id == "" {
-		return fmt.Errorf("a member needs an id")
+		return nil, fmt.Errorf("a member needs an id")
 	}
 	if len(topics) == 0 {
-		return fmt.Errorf("a member needs at least one topic")
+		return nil, fmt.Errorf("a member needs at least one topic")
 	}
-	err := a.tryInsert(model.Event{Kind: "join", Member: id, Topics: topics},
-		fmt.Sprintf("%s joins (subscribed to %s)", id, strings.Join(topics, ", ")))
-	if err == nil {
-		a.selected = id
-	}
-	return err
+	what := fmt.Sprintf("%s joins (subscribed to %s)", id, strings.Join(topics, ", "))
+	return a.insert(model.Event{Kind: "join", Member: id, Topics: topics}, what, func(a *App) { a.selected = id }), nil
 }
 
 // askPartitions opens the prompt for `t`: the selected member's first topic
@@ -160,7 +167,7 @@ func (a *App) askPartitions() {
 		promptField{"partitions", strconv.Itoa(int(count)), "the new total: Kafka only adds partitions"})
 }
 
-func finishPartitions(a *App, values []string) error {
+func finishPartitions(a *App, values []string) (tea.Cmd, error) {
 	name := values[0]
 	var topic *model.TopicView
 	for _, t := range a.view().Topics {
@@ -169,37 +176,39 @@ func finishPartitions(a *App, values []string) error {
 		}
 	}
 	if topic == nil {
-		return fmt.Errorf("no topic %q (topics: %s)", name, strings.Join(a.topicNames(), ", "))
+		return nil, fmt.Errorf("no topic %q (topics: %s)", name, strings.Join(a.topicNames(), ", "))
 	}
 	// The model judges the count (a topic only grows: asking for fewer is
 	// a step that explains Kafka's InvalidPartitionsException).
 	n, err := strconv.ParseInt(values[1], 10, 32)
 	if err != nil {
-		return fmt.Errorf("%q is not a number of partitions", values[1])
+		return nil, fmt.Errorf("%q is not a number of partitions", values[1])
 	}
-	return a.tryInsert(model.Event{Kind: "add_partitions", Topic: name, Count: int32(n)},
-		fmt.Sprintf("%s asked for %d partitions (it has %d)", name, n, topic.Partitions))
+	what := fmt.Sprintf("%s asked for %d partitions (it has %d)", name, n, topic.Partitions)
+	return a.insert(model.Event{Kind: "add_partitions", Topic: name, Count: int32(n)}, what, nil), nil
 }
 
 // memberEvent makes the selected member leave, crash or restart. When the
 // model refuses (d on a member that is not running), its answer is the
 // whole message.
-func (a *App) memberEvent(kind string) {
+func (a *App) memberEvent(kind string) tea.Cmd {
 	if a.selected == "" {
 		a.setStatus("select a member first (↑/↓)", true)
-		return
+		return nil
 	}
 	if (kind == "leave" || kind == "crash") && !a.running(a.selected) {
 		// The model's own answer to "is it running?" (MemberView.Live):
 		// a leave or crash of a stopped member would be a no-op step.
 		a.setStatus(a.selected+" is not running", true)
-		return
+		return nil
 	}
 	verb := map[string]string{"leave": "leaves", "crash": "crashes", "restart": "restarts"}[kind]
-	if err := a.tryInsert(model.Event{Kind: kind, Member: a.selected}, a.selected+" "+verb); err != nil {
-		a.setStatus(err.Error(), true)
-	}
+	return a.insertThen(model.Event{Kind: kind, Member: a.selected}, a.selected+" "+verb,
+		func(a *App, err error) { a.setStatus(err.Error(), true) }, nil)
 }
+
+// waitingFor reports whether the prompt's answer is being simulated.
+func (a App) waitingFor(p *prompt) bool { return a.job != nil && a.job.ask == p }
 
 // running reports whether the member is in this step and live.
 func (a *App) running(id string) bool {

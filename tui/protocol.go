@@ -28,16 +28,9 @@ func (a App) protocolLines(w, h int) []string {
 			out = append(out, l)
 		}
 	}
-	var callbacks []string
-	for _, m := range v.Members {
-		// Only running members: a crashed one's last callback is history.
-		if m.LastCallback != "" && m.Live() {
-			letter, color := a.info.letter(m.ID)
-			callbacks = append(callbacks, st.MemberFg(color).Render(letter+" "+m.ID)+" "+m.LastCallback)
-		}
-	}
+	callbacks := a.callbacksLine(v, w)
 	cbLines := 0
-	if len(callbacks) > 0 {
+	if callbacks != "" {
 		cbLines = 1
 	}
 	room := h - len(out) - cbLines - 1
@@ -46,9 +39,35 @@ func (a App) protocolLines(w, h int) []string {
 		out = append(out, a.messageLines(w, room)...)
 	}
 	if cbLines > 0 && len(out) < h {
-		out = append(out, fit(st.Label.Render("callbacks: ")+strings.Join(callbacks, st.Faint.Render(" · ")), w))
+		out = append(out, callbacks)
 	}
 	return out
+}
+
+// callbacksLine is each running member's last listener callback, on one
+// line cut to w ("" when there is none). A crashed member's last callback
+// is history. Members past the edge are not drawn at all: on a
+// 200-member group, styling every one of them to cut all but a few
+// costs a millisecond a frame.
+func (a App) callbacksLine(v *model.GroupView, w int) string {
+	st := &a.styles
+	line, width := "", 0
+	for _, m := range v.Members {
+		if m.LastCallback == "" || !m.Live() {
+			continue
+		}
+		letter, color := a.info.letter(m.ID)
+		sep, sepW := st.Faint.Render(" · "), 3
+		if line == "" {
+			sep, sepW = st.Label.Render("callbacks: "), len("callbacks: ")
+		}
+		part := letter + " " + m.ID
+		line += sep + st.MemberFg(color).Render(part) + " " + m.LastCallback
+		if width += sepW + textWidth(part) + 1 + textWidth(m.LastCallback); width > w {
+			break // fit cuts here: what follows would not show
+		}
+	}
+	return fit(line, w)
 }
 
 // stateDiagram lights the current state; brackets keep it readable without
@@ -79,54 +98,83 @@ func (a App) stateDiagram(v *model.GroupView, w int) string {
 // lastTransition finds the latest step, up to the cursor, where the group
 // state changed, and says why (that step's narration).
 func (a App) lastTransition() string {
-	for i := a.step; i > 0; i-- {
-		cur, prev := a.sim.StepLine(i), a.sim.StepLine(i-1)
-		if cur.GroupState != prev.GroupState {
-			return fmt.Sprintf("%s → %s at %s: %s", prev.GroupState, cur.GroupState, formatMs(cur.TimeMs), cur.Text)
-		}
+	i := a.info.lastChange(a.step)
+	if i <= 0 {
+		return ""
 	}
-	return ""
+	cur, prev := a.sim.StepLine(i), a.sim.StepLine(i-1)
+	return fmt.Sprintf("%s → %s at %s: %s", prev.GroupState, cur.GroupState, formatMs(cur.TimeMs), cur.Text)
 }
 
 // messageLines are the last n protocol steps up to the cursor, oldest
 // first: requests go → to the coordinator, responses come back ←, the
 // coordinator's own moves are ◆, client callbacks and events are ·.
 func (a App) messageLines(w, n int) []string {
-	st := &a.styles
 	var rev []string
-	for i := a.step; i >= 0 && len(rev) < n; i-- {
-		s := a.sim.StepLine(i)
-		if s.Routine && s.Kind != model.KindQuietStretch && i != a.step {
-			continue // a quiet stretch stays: it says where the time went
-		}
-		who := "coordinator"
-		if s.Kind == model.KindQuietStretch {
-			who = "group"
-		}
-		if s.Member != "" {
-			letter, color := a.info.letter(s.Member)
-			who = st.MemberFg(color).Render(pad(letter+" "+s.Member, 10))
-		}
-		arrow, name := messageShape(s.Kind)
-		if s.Kind == model.KindGroupStateChanged {
-			name = string(s.GroupState)
-		}
-		line := st.Faint.Render(fmt.Sprintf("%9s ", formatMs(s.TimeMs))) + pad(who, 11) + " " + arrow + " " + st.Value.Render(name)
-		if failed(s.Error) {
-			line += " " + st.Bad.Render(s.Error)
-		}
-		if i == a.step {
-			line = st.Selected.Render("▸") + line
-		} else {
-			line = " " + line
-		}
-		rev = append(rev, fit(line, w))
+	// The cursor's step (even a routine one), then the message steps
+	// before it: a quiet stretch stays, it says where the time went.
+	for i := a.step; i >= 0 && len(rev) < n; i = a.info.prevMessage(i) {
+		rev = append(rev, a.messageLine(a.sim.StepLine(i), w, i == a.step))
 	}
 	out := make([]string, 0, len(rev))
 	for i := len(rev) - 1; i >= 0; i-- {
 		out = append(out, rev[i])
 	}
 	return out
+}
+
+// messageLine is one step of the message sequence, marked when it is the
+// cursor's. Each n shows one new line and shifts the rest: the lines are
+// kept (memo.messages), styling thirty of them costs more than the grid.
+func (a App) messageLine(s model.Step, w int, current bool) string {
+	key := messageKey{info: a.info, step: s.Index, w: w, current: current, dark: a.styles.IsDark, noColor: a.styles.NoColor}
+	if line, ok := a.memo.messages[key]; ok {
+		return line
+	}
+	if len(a.memo.messages) >= maxMemoMessages {
+		a.memo.messages = map[messageKey]string{}
+	}
+	line := a.drawMessageLine(s, w, current)
+	a.memo.messages[key] = line
+	return line
+}
+
+// messageKey is what a message line depends on.
+type messageKey struct {
+	info          *simInfo
+	step, w       int
+	current       bool
+	dark, noColor bool
+}
+
+// maxMemoMessages bounds the kept message lines (a few screens' worth of
+// scrubbing through a long run).
+const maxMemoMessages = 4096
+
+func (a App) drawMessageLine(s model.Step, w int, current bool) string {
+	st := &a.styles
+	who := "coordinator"
+	if s.Kind == model.KindQuietStretch {
+		who = "group"
+	}
+	if s.Member != "" {
+		letter, color := a.info.letter(s.Member)
+		who = st.MemberFg(color).Render(pad(letter+" "+s.Member, 10))
+	}
+	arrow, name := messageShape(s.Kind)
+	if s.Kind == model.KindGroupStateChanged {
+		name = string(s.GroupState)
+	}
+	line := st.Faint.Render(fmt.Sprintf("%9s ", formatMs(s.TimeMs))) + pad(who, 11) + " " + arrow + " " + st.Value.Render(name)
+	if failed(s.Error) {
+		line += " " + st.Bad.Render(s.Error)
+	}
+	if current {
+		line = st.Selected.Render("▸") + line
+	} else {
+		line = " " + line
+	}
+	return fit(line, w)
 }
 
 // messageShape turns a step kind into an arrow and a short name:

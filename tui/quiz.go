@@ -82,6 +82,7 @@ func (a *App) quizLoad() tea.Cmd {
 	}
 	sim := a.sim
 	a.quiz.loading = sim
+	a.requests++
 	return func() tea.Msg {
 		var qs []model.Question
 		if src, ok := sim.(quizSource); ok {

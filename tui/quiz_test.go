@@ -33,10 +33,7 @@ func quizApp(t *testing.T, name string, w, h int) (App, []model.Question) {
 func pressZ(t *testing.T, a App) App {
 	t.Helper()
 	m, cmd := a.Update(press("z"))
-	if cmd != nil {
-		m, _ = m.Update(cmd())
-	}
-	return m.(App)
+	return deliver(m, cmd).(App)
 }
 
 // answerKey is the key of choice i (0-based).
@@ -171,10 +168,12 @@ func TestQuizReloadsAfterAnEvent(t *testing.T) {
 	before := a.sim
 	a, _ = drive(t, a, keys("a", "enter")...) // a asks the id, then the topics
 	m, cmd := a.Update(press("enter"))
+	require.NotNil(t, cmd, "the member's join is simulated in a command")
+	m, cmd = m.Update(runJob(t, cmd))
 	a = m.(App)
 	require.True(t, before != a.sim, "a adds a member: a new simulation")
 	require.NotNil(t, cmd, "the new simulation's questions are written in a command")
-	a, _ = drive(t, a, cmd())
+	a = deliver(a, cmd).(App)
 	assert.True(t, a.quizReady())
 	right, answered := a.QuizScore()
 	assert.Equal(t, [2]int{1, 1}, [2]int{right, answered})

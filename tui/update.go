@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -27,10 +28,24 @@ func (a App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 	case tickMsg:
 		return a.onTick(msg)
 	case compareDoneMsg:
-		if msg.sim == a.sim && a.compare == nil {
-			a.compare = msg.table // else: the scenario changed meanwhile, drop it
+		if msg.seq == a.compareSeq {
+			a.compareSeq = 0 // answered
+			if msg.sim == a.sim && a.compare == nil {
+				a.compare = msg.table // else: the scenario changed meanwhile, drop it
+			}
 		}
+	case jobDoneMsg:
+		cmd := a.onJobDone(msg)
+		if load := a.quizLoad(); load != nil {
+			cmd = tea.Batch(cmd, load)
+		}
+		return a, cmd
+	case spinner.TickMsg:
+		return a, a.onSpin(msg)
 	case whatIfDoneMsg:
+		if msg.seq == a.whatIfSeq {
+			a.whatIfSeq = 0 // answered
+		}
 		if p := a.whatIf; msg.sim == a.sim && msg.step == a.step && p != nil && p.AtMs == msg.preview.AtMs && p.Member == msg.preview.Member {
 			a.whatIf = msg.preview
 		}
@@ -101,8 +116,10 @@ func (a App) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return a, cmd
 		}
 	}
-	if a.mode == modeCompare && a.onCompareKey(msg) {
-		return a, nil
+	if a.mode == modeCompare {
+		if done, cmd := a.onCompareKey(msg); done {
+			return a, cmd
+		}
 	}
 	switch {
 	case key.Matches(msg, k.Next):
@@ -138,17 +155,17 @@ func (a App) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.AddMember):
 		a.askMember()
 	case key.Matches(msg, k.Leave):
-		a.memberEvent("leave")
+		return a, a.memberEvent("leave")
 	case key.Matches(msg, k.Crash):
-		a.memberEvent("crash")
+		return a, a.memberEvent("crash")
 	case key.Matches(msg, k.Restart):
-		a.memberEvent("restart")
+		return a, a.memberEvent("restart")
 	case key.Matches(msg, k.AddPartitions):
 		a.askPartitions()
 	case key.Matches(msg, k.Strategy):
-		a.nextStrategy()
+		return a, a.nextStrategy()
 	case key.Matches(msg, k.Protocol):
-		a.nextProtocol()
+		return a, a.nextProtocol()
 	case key.Matches(msg, k.Compare):
 		return a, a.toggleCompare()
 	case key.Matches(msg, k.WhatIf):
@@ -179,10 +196,8 @@ func (a *App) goTo(i int) {
 // them), so a minute of virtual time is a minute of stepping, not three
 // hundred presses. It returns i itself at either end.
 func (a *App) nextShown(i, dir int) int {
-	for j := i + dir; j >= 0 && j < a.sim.Len(); j += dir {
-		if !a.sim.StepLine(j).Routine {
-			return j
-		}
+	if j := a.info.nextShown(i, dir); j >= 0 {
+		return j
 	}
 	if dir > 0 && i < a.sim.Len()-1 {
 		return a.sim.Len() - 1 // only routine steps remain: show the last

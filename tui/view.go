@@ -84,16 +84,52 @@ func (a App) labBody(h int) string {
 	lowerMin := max(8, h/3)
 	gridH := min(2*len(g.Members)+4+2, h-lowerMin)
 	gridH = max(gridH, min(h-8, 7))
-	lines := strings.Split(renderGrid(g, &a.styles, w-4, gridH-2), "\n")
+	lines := a.gridLines(g, w-4, gridH-2)
 	gridH = min(gridH, len(lines)+2) // no blank rows: give them to the panes below
 	grid := box(&a.styles, a.gridTitle(g), lines, w, gridH, a.focus == paneGrid)
 	restH := h - gridH
 	return grid + "\n" + a.lowerPanes(w, restH)
 }
 
-// grid is the grid data for the current step.
+// grid is the grid data for the current step. The last one is kept: a
+// frame drawn again with nothing moved (a spinner turning, a status line)
+// does not rebuild it.
 func (a App) grid() *gridData {
-	return buildGrid(a.view(), a.info, a.step, a.selected, freshMembers(a.sim, a.info, a.step))
+	key := gridKey{info: a.info, step: a.step, selected: a.selected}
+	if m := a.memo; m.grid != nil && m.gridKey == key {
+		return m.grid
+	}
+	g := buildGrid(a.view(), a.info, a.step, a.selected, freshMembers(a.sim, a.info, a.step))
+	a.memo.gridKey, a.memo.grid = key, g
+	a.memo.gridText = nil
+	return g
+}
+
+// gridLines is the grid drawn in w × h (renderGrid), kept while the grid
+// and the size stay.
+func (a App) gridLines(g *gridData, w, h int) []string {
+	key := gridTextKey{grid: g, w: w, h: h, dark: a.styles.IsDark, noColor: a.styles.NoColor}
+	if m := a.memo; m.gridText != nil && m.gridTextKey == key {
+		return m.gridText
+	}
+	lines := strings.Split(renderGrid(g, &a.styles, w, h), "\n")
+	a.memo.gridTextKey, a.memo.gridText = key, lines
+	return lines
+}
+
+// gridKey is what the grid's data depends on: the simulation (its info is
+// made once per simulation), the step and the selected member.
+type gridKey struct {
+	info     *simInfo
+	step     int
+	selected string
+}
+
+// gridTextKey is what the drawn grid depends on.
+type gridTextKey struct {
+	grid          *gridData
+	w, h          int
+	dark, noColor bool
 }
 
 func (a App) gridTitle(g *gridData) string {
@@ -138,6 +174,17 @@ type footerKey struct {
 // share it (Bubble Tea runs Update and View on one goroutine).
 type memo struct {
 	footer map[footerKey]string
+
+	gridKey     gridKey
+	grid        *gridData
+	gridTextKey gridTextKey
+	gridText    []string
+
+	messages map[messageKey]string // the protocol pane's lines (protocol.go)
+}
+
+func newMemo() *memo {
+	return &memo{footer: map[footerKey]string{}, messages: map[messageKey]string{}}
 }
 
 func (a App) footerLine() string {

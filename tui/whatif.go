@@ -30,12 +30,14 @@ type whatIfDoneMsg struct {
 	preview *whatIfPreview
 	sim     simulation
 	step    int
+	seq     int // the request it answers
 }
 
 // openWhatIf forks the timeline twice (leave, crash) for the selected
 // member and shows what each leads to; nothing is committed until d or x.
 // The forks run as a command (seconds on a big group); the panel says so
-// until they are back.
+// until they are back. While a recompute runs, the preview waits for it
+// and forecasts on what it brings (afterNewSim).
 func (a *App) openWhatIf() tea.Cmd {
 	if a.mode == modeWhatIf {
 		a.mode = modeLab
@@ -45,18 +47,31 @@ func (a *App) openWhatIf() tea.Cmd {
 		a.setStatus("select a member first (↑/↓)", true)
 		return nil
 	}
+	a.mode = modeWhatIf
+	a.setStatus("what-if: d commits the leave, x the crash, w or esc closes", false)
+	if a.job != nil {
+		a.whatIf = &whatIfPreview{Member: a.selected, AtMs: a.view().TimeMs + 1, Strategy: a.job.strategy}
+		return nil
+	}
+	return a.whatIfCmd()
+}
+
+// whatIfCmd forecasts the selected member leaving and crashing now, on the
+// simulation on screen.
+func (a *App) whatIfCmd() tea.Cmd {
 	now := a.view().TimeMs + 1 // where insert would put it
 	p := &whatIfPreview{Member: a.selected, AtMs: now, Strategy: a.sim.Scenario().Strategy}
 	a.whatIf = p
-	a.mode = modeWhatIf
-	a.setStatus("what-if: d commits the leave, x the crash, w or esc closes", false)
 	sim, step, member := a.sim, a.step, a.selected
-	return func() (msg tea.Msg) {
+	a.requests++
+	seq := a.requests
+	a.whatIfSeq = seq
+	forecast := func() (msg tea.Msg) {
 		done := &whatIfPreview{Member: p.Member, AtMs: p.AtMs, Strategy: p.Strategy}
 		defer func() {
 			if r := recover(); r != nil {
 				done.Outcomes = []whatIfOutcome{{Kind: "leave", Err: fmt.Sprint(r)}}
-				msg = whatIfDoneMsg{preview: done, sim: sim, step: step}
+				msg = whatIfDoneMsg{preview: done, sim: sim, step: step, seq: seq}
 			}
 		}()
 		for _, kind := range []string{"leave", "crash"} {
@@ -68,8 +83,9 @@ func (a *App) openWhatIf() tea.Cmd {
 			o.Outcome = out
 			done.Outcomes = append(done.Outcomes, o)
 		}
-		return whatIfDoneMsg{preview: done, sim: sim, step: step}
+		return whatIfDoneMsg{preview: done, sim: sim, step: step, seq: seq}
 	}
+	return tea.Batch(forecast, a.spinStart())
 }
 
 // onWhatIfKey commits or closes the preview. It reports whether it used the key.
@@ -81,8 +97,7 @@ func (a *App) onWhatIfKey(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 			kind = "crash"
 		}
 		a.mode = modeLab
-		a.memberEvent(kind)
-		return true, nil
+		return true, a.memberEvent(kind)
 	case key.Matches(msg, a.keys.WhatIf), key.Matches(msg, a.keys.Confirm):
 		a.mode = modeLab
 		return true, nil

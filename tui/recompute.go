@@ -1,0 +1,255 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"sync/atomic"
+
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/kvizlab/kviz/model"
+)
+
+// Keys that need a new simulation (an inserted event, another strategy or
+// protocol) answer at once: the simulation runs as a command while the
+// screen stays live on the one before, navigation keys included, and the
+// header says "simulating…". Every request is tagged with the lab's
+// request count; a newer key supersedes the one still running, whose
+// result is then dropped. It builds on what the older one was about to
+// show, so s pressed twice goes two strategies on, and x after s crashes
+// the member under the new strategy (if x fails, the switch still shows).
+
+// job is one recomputation under way.
+type job struct {
+	seq   int
+	label string  // what the status line says it is doing
+	prev  *job    // the job whose result it builds on, nil: the simulation on screen
+	ask   *prompt // the prompt waiting for its answer (a, t), nil for none
+	// strategy and protocol of the result: known up front, so s and e can
+	// be pressed again before it is done.
+	strategy, protocol string
+	// scenario is the scenario it simulates, when known up front (s, e):
+	// a newer s or e needs nothing else from it.
+	scenario *model.Scenario
+
+	// install sets the cursor and the status once the result is on screen;
+	// nowMs is the virtual time on screen just before.
+	install func(a *App, next simulation, nowMs int64)
+	fail    func(a *App, err error)
+
+	stopped atomic.Bool   // superseded and no newer job waits for it
+	done    chan struct{} // closed when result and err are set
+	result  simulation
+	info    *simInfo // built in the background too: it reads the whole run
+	err     error
+}
+
+// jobDoneMsg brings a finished job back, with its request's tag.
+type jobDoneMsg struct {
+	seq int
+	job *job
+}
+
+// errSuperseded ends a job that a newer key made useless before it ran.
+var errSuperseded = errors.New("superseded")
+
+// stop marks j, and what it waits for, as unneeded: a job not yet running
+// its simulation skips it.
+func (j *job) stop() {
+	for ; j != nil; j = j.prev {
+		j.stopped.Store(true)
+	}
+}
+
+// wait is the job's outcome, once it has one.
+func (j *job) wait() (simulation, error) {
+	<-j.done
+	return j.result, j.err
+}
+
+// newJob is a job that builds on what the screen will show once the job
+// still running (if any) is done.
+func (a *App) newJob(label string) *job {
+	a.requests++
+	j := &job{seq: a.requests, label: label, prev: a.job, done: make(chan struct{})}
+	sc := a.sim.Scenario()
+	j.strategy, j.protocol = sc.Strategy, sc.Protocol
+	if a.job != nil {
+		j.strategy, j.protocol = a.job.strategy, a.job.protocol
+	}
+	return j
+}
+
+// baseScenario is the scenario the next job starts from when it is known
+// now: the one on screen, or the one the running job simulates; nil when
+// that job inserts an event (its scenario comes with its result).
+func (a *App) baseScenario() *model.Scenario {
+	if a.job == nil {
+		return a.sim.Scenario()
+	}
+	return a.job.scenario
+}
+
+// start runs j in the background: op gets the simulation j builds on (nil
+// when j.scenario is set: it needs none). The status line says what runs.
+func (a *App) start(j *job, op func(base simulation) (simulation, error)) tea.Cmd {
+	if j.scenario != nil && j.prev != nil {
+		j.prev.stop() // j simulates from scratch: nothing it needs is still running
+		j.prev = nil
+	}
+	if a.slot == nil {
+		a.slot = make(chan struct{}, 1) // an App not made by newApp
+	}
+	base, slot := a.sim, a.slot
+	a.job = j
+	a.setStatus(j.label+"…", false)
+	cmd := func() (msg tea.Msg) {
+		defer func() {
+			if r := recover(); r != nil {
+				j.result, j.err = nil, fmt.Errorf("the simulation failed: %v", r)
+			}
+			close(j.done)
+			msg = jobDoneMsg{seq: j.seq, job: j}
+		}()
+		if j.prev != nil {
+			prev, err := j.prev.wait()
+			if err != nil {
+				j.err = err
+				return
+			}
+			base = prev
+		}
+		// One simulation at a time: a burst of keys would otherwise run
+		// them all at once, and the last, the one that counts, would share
+		// the cores with the ones it superseded. (A job holding the slot
+		// waits for nothing, so waiting for prev first cannot deadlock.)
+		slot <- struct{}{}
+		defer func() { <-slot }()
+		if j.stopped.Load() {
+			j.err = errSuperseded
+			return
+		}
+		next, err := op(base)
+		if err != nil {
+			j.err = err
+			return
+		}
+		j.result, j.info = next, newSimInfo(next)
+		j.info.prepare(next)
+		return
+	}
+	return tea.Batch(cmd, a.spinStart())
+}
+
+// onJobDone installs a job's result, if it is the newest job.
+func (a *App) onJobDone(msg jobDoneMsg) tea.Cmd {
+	j := a.job
+	if j == nil || j.seq != msg.seq || j != msg.job { // the tag, and the very job (an App copied in a test has its own)
+		return nil // superseded, or the lab moved to another simulation meanwhile
+	}
+	a.job = nil
+	if j.err == nil {
+		a.show(j)
+		return a.afterNewSim()
+	}
+	// j built on keys before it: the newest of those that worked is what
+	// the screen shows (x pressed twice crashes the member once, and says
+	// why the second cannot).
+	for p := j.prev; p != nil; p = p.prev {
+		if p.err == nil && p.result != nil {
+			a.show(p)
+			j.fail(a, j.err)
+			return a.afterNewSim()
+		}
+	}
+	j.fail(a, j.err)
+	return a.resumeWaiting()
+}
+
+// cancelJob drops the newest job; what it built on is still wanted: if
+// that is done already (its result was dropped for the newest one), it
+// goes on screen now, else it is the job waited for again.
+func (a *App) cancelJob() tea.Cmd {
+	j := a.job
+	a.job = nil
+	p := j.prev
+	j.stopped.Store(true) // not stop(): p is still wanted
+	if p == nil {
+		return nil
+	}
+	select {
+	case <-p.done:
+		if p.err != nil {
+			p.fail(a, p.err)
+			return nil
+		}
+		a.show(p)
+		return a.afterNewSim()
+	default:
+		a.job = p
+		return nil
+	}
+}
+
+// show puts a finished job's result on screen.
+func (a *App) show(j *job) {
+	now := a.view().TimeMs
+	a.installSim(j.result, j.info)
+	j.install(a, j.result, now)
+}
+
+// afterNewSim restarts what shows the simulation on screen from another
+// angle: compare mode compares the new one, a what-if preview forecasts on it.
+func (a *App) afterNewSim() tea.Cmd {
+	switch a.mode {
+	case modeCompare:
+		return a.compareCmd(a.compareMoment())
+	case modeWhatIf:
+		return a.whatIfCmd()
+	}
+	return nil
+}
+
+// resumeWaiting starts what compare mode or a what-if preview opened
+// during a recompute waits for, when that recompute failed: the panel
+// shows the simulation that stays.
+func (a *App) resumeWaiting() tea.Cmd {
+	switch {
+	case a.mode == modeCompare && a.compare == nil && a.compareSeq == 0:
+		return a.compareCmd(a.compareMoment())
+	case a.mode == modeWhatIf && a.whatIf != nil && a.whatIf.Outcomes == nil && a.whatIfSeq == 0:
+		return a.whatIfCmd()
+	}
+	return nil
+}
+
+// busy reports whether a command is computing something the screen waits for.
+func (a App) busy() bool {
+	switch {
+	case a.job != nil:
+		return true
+	case a.mode == modeCompare && a.compare == nil && a.compareSeq != 0:
+		return true
+	case a.mode == modeWhatIf && a.whatIf != nil && a.whatIf.Outcomes == nil && a.whatIfSeq != 0:
+		return true
+	}
+	return a.quiz.on && a.quiz.loading != nil && a.quiz.loading == a.sim
+}
+
+// newSpinner is the indicator's spinner: ticking only while the lab is busy.
+func newSpinner() spinner.Model { return spinner.New(spinner.WithSpinner(spinner.MiniDot)) }
+
+// spinStart sets the indicator turning. Starting it while it turns is
+// harmless: the spinner drops ticks of an older tag.
+func (a *App) spinStart() tea.Cmd { return a.spin.Tick }
+
+// onSpin turns the indicator one frame, and lets it stop once idle.
+func (a *App) onSpin(msg spinner.TickMsg) tea.Cmd {
+	if !a.busy() {
+		return nil
+	}
+	var cmd tea.Cmd
+	a.spin, cmd = a.spin.Update(msg)
+	return cmd
+}
