@@ -1,6 +1,9 @@
 package model
 
-import "maps"
+import (
+	"maps"
+	"slices"
+)
 
 // ownershipScan walks the history once and cuts it into rebalances and
 // outages. It keeps who consumes what up to date from the members whose
@@ -83,6 +86,13 @@ func (s *ownershipScan) readMembers(members memberViews) {
 // first, the new one before the old, so a topic the member stays subscribed
 // to never looks unwanted for a moment.
 func (s *ownershipScan) replace(old, v *MemberView) {
+	if s.sameConsumption(old, v) {
+		// Most changes leave what a member consumes alone (a state, a
+		// generation): only the tallies move.
+		s.count(old, -1)
+		s.count(v, 1)
+		return
+	}
 	if consuming(v.Status) {
 		for _, t := range v.Topics {
 			s.subscribe(t, 1)
@@ -118,6 +128,25 @@ func (s *ownershipScan) replace(old, v *MemberView) {
 
 // consumedBy is what a member consumes: what it holds, less what its
 // revoke or lost callback is giving up (fetching is paused for those).
+// sameConsumption: v consumes what old did, under the same subscription,
+// and holds all of it now, so replacing old by v changes no owner and no
+// gap.
+func (s *ownershipScan) sameConsumption(old, v *MemberView) bool {
+	if old == nil || old.ID != v.ID || consuming(old.Status) != consuming(v.Status) || !slices.Equal(old.Topics, v.Topics) {
+		return false
+	}
+	was, is := consumedBy(old), consumedBy(v)
+	if !slices.Equal(was, is) {
+		return false
+	}
+	for _, tp := range is {
+		if s.owner[tp] != v.ID {
+			return false
+		}
+	}
+	return true
+}
+
 func consumedBy(v *MemberView) []TP {
 	if !consuming(v.Status) {
 		return nil
