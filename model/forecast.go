@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"sort"
@@ -184,12 +185,17 @@ type Forecast struct {
 // Forecast inserts ev (at ev.AtMs) on a fork and runs it until the group is
 // settled again — Stable (KIP-848: STABLE, every member at its target) — or
 // the timeline ends. The run itself is unchanged.
-func (s *Sim) Forecast(ev Event) (*Forecast, error) { return forecast(s.sc, ev) }
+func (s *Sim) Forecast(ev Event) (*Forecast, error) { return forecast(context.Background(), s.sc, ev) }
+
+// ForecastContext is Forecast that gives up once ctx is done.
+func (s *Sim) ForecastContext(ctx context.Context, ev Event) (*Forecast, error) {
+	return forecast(ctx, s.sc, ev)
+}
 
 // forecast is Forecast for a scenario not simulated yet: the fork holds the
 // whole run, so the run without the event is never needed.
-func forecast(sc *Scenario, ev Event) (*Forecast, error) {
-	fork, err := insert(sc, ev)
+func forecast(ctx context.Context, sc *Scenario, ev Event) (*Forecast, error) {
+	fork, err := insert(ctx, sc, ev)
 	if err != nil {
 		return nil, err
 	}
@@ -213,6 +219,12 @@ type CompareRow struct {
 // without, the first rebalance that starts at or after atMs. The variants
 // run in parallel; the rows keep their order.
 func Compare(sc *Scenario, atMs int64, ev *Event, variants []Variant) []CompareRow {
+	return CompareContext(context.Background(), sc, atMs, ev, variants)
+}
+
+// CompareContext is Compare that gives up once ctx is done: every row not
+// finished then carries ctx's error.
+func CompareContext(ctx context.Context, sc *Scenario, atMs int64, ev *Event, variants []Variant) []CompareRow {
 	rows := make([]CompareRow, len(variants))
 	var wg sync.WaitGroup
 	for i, v := range variants {
@@ -224,14 +236,14 @@ func Compare(sc *Scenario, atMs int64, ev *Event, variants []Variant) []CompareR
 					rows[i].Err = fmt.Errorf("the model failed: %v", r)
 				}
 			}()
-			rows[i] = compareOne(sc, atMs, ev, v)
+			rows[i] = compareOne(ctx, sc, atMs, ev, v)
 		}()
 	}
 	wg.Wait()
 	return rows
 }
 
-func compareOne(sc *Scenario, atMs int64, ev *Event, v Variant) CompareRow {
+func compareOne(ctx context.Context, sc *Scenario, atMs int64, ev *Event, v Variant) CompareRow {
 	row := CompareRow{Strategy: v.Strategy, Protocol: v.Protocol}
 	varied, err := sc.WithStrategy(v.Strategy, v.Protocol)
 	if err != nil {
@@ -240,7 +252,7 @@ func compareOne(sc *Scenario, atMs int64, ev *Event, v Variant) CompareRow {
 	}
 	row.Strategy, row.Protocol = varied.Strategy, varied.Protocol
 	if ev == nil {
-		sim, err := Simulate(varied)
+		sim, err := SimulateContext(ctx, varied)
 		if err != nil {
 			row.Err = err
 			return row
@@ -248,7 +260,7 @@ func compareOne(sc *Scenario, atMs int64, ev *Event, v Variant) CompareRow {
 		row.Outcome, row.Found = sim.OutcomeOfRebalance(atMs)
 		return row
 	}
-	f, err := forecast(varied, *ev)
+	f, err := forecast(ctx, varied, *ev)
 	if err != nil {
 		row.Err = err
 		return row

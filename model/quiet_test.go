@@ -1,6 +1,8 @@
 package model_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"regexp"
@@ -145,5 +147,27 @@ timeline:
 	}
 	if last := sim.StepLine(sim.Len() - 1); last.GroupState != model.Stable || last.Generation != 1 {
 		t.Fatalf("ends %s gen %d, want Stable gen 1", last.GroupState, last.Generation)
+	}
+}
+
+// A run whose context is done gives up with its error: the lab cancels a
+// recompute a newer key made useless.
+func TestSimulateContextGivesUp(t *testing.T) {
+	sc, err := model.ParseScenario("big.yaml", []byte(bigGroupYAML(200, 2000, "range")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := model.SimulateContext(ctx, sc); !errors.Is(err, context.Canceled) {
+		t.Fatalf("SimulateContext on a cancelled context: %v", err)
+	}
+	for _, row := range model.CompareContext(ctx, sc, 0, nil, []model.Variant{{Strategy: "range"}, {Strategy: "sticky"}}) {
+		if !errors.Is(row.Err, context.Canceled) {
+			t.Fatalf("compare row %s: %v", row.Strategy, row.Err)
+		}
+	}
+	if _, err := model.SimulateContext(context.Background(), sc); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -24,7 +25,11 @@ type Sim struct {
 
 // Simulate runs the scenario until the timeline is done and the group is quiet.
 // If the group never settles, it returns the steps so far with the error.
-func Simulate(sc *Scenario) (*Sim, error) {
+func Simulate(sc *Scenario) (*Sim, error) { return SimulateContext(context.Background(), sc) }
+
+// SimulateContext is Simulate that gives up with ctx's error once ctx is
+// done: a lab drops a recompute a newer key made useless.
+func SimulateContext(ctx context.Context, sc *Scenario) (*Sim, error) {
 	if sc == nil {
 		return nil, fmt.Errorf("no scenario")
 	}
@@ -32,6 +37,7 @@ func Simulate(sc *Scenario) (*Sim, error) {
 	if err != nil {
 		return nil, err
 	}
+	w.ctx = ctx
 	sim := &Sim{sc: sc, steps: w.hist.steps, views: map[int]*GroupView{}}
 	if err := w.run(); err != nil {
 		// The steps so far still explain what went round in circles.
@@ -142,11 +148,16 @@ func (s *Sim) buildView(i int) *GroupView {
 // Insert returns a fork with ev added to the timeline at ev.AtMs, everything
 // after it recomputed. The original is unchanged. The event is checked by
 // the rule that checks a file's timeline (checkEvent).
-func (s *Sim) Insert(ev Event) (*Sim, error) { return insert(s.sc, ev) }
+func (s *Sim) Insert(ev Event) (*Sim, error) { return insert(context.Background(), s.sc, ev) }
+
+// InsertContext is Insert that gives up once ctx is done.
+func (s *Sim) InsertContext(ctx context.Context, ev Event) (*Sim, error) {
+	return insert(ctx, s.sc, ev)
+}
 
 // insert simulates sc with ev added to its timeline: what Insert does, for
 // a caller with no simulation of sc yet (Compare's variants).
-func insert(base *Scenario, ev Event) (*Sim, error) {
+func insert(ctx context.Context, base *Scenario, ev Event) (*Sim, error) {
 	if ev.Kind == "join" && ev.Topics == nil {
 		ev.Topics = sortedIDs(base.Topics)
 	}
@@ -157,7 +168,7 @@ func insert(base *Scenario, ev Event) (*Sim, error) {
 	ev.inserting = true
 	sc.Timeline = append(sc.Timeline, ev)
 	sort.SliceStable(sc.Timeline, func(i, j int) bool { return sc.Timeline[i].AtMs < sc.Timeline[j].AtMs })
-	sim, err := Simulate(sc)
+	sim, err := SimulateContext(ctx, sc)
 	for i := range sc.Timeline {
 		sc.Timeline[i].inserting = false // judged once, when inserted
 	}

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -26,6 +27,7 @@ const (
 // world is the simulation while it runs: the clock, the cluster, the
 // coordinator and the clients. Sim keeps what it recorded.
 type world struct {
+	ctx      context.Context // the run gives up once it is done
 	sc       *Scenario
 	clock    clock
 	rng      *rand.Rand
@@ -107,9 +109,12 @@ func (w *world) run() error {
 	if n := len(w.sc.Timeline); n > 0 {
 		lastEvent = w.sc.Timeline[n-1].AtMs
 	}
-	for {
+	for n := 0; ; n++ {
 		if w.err != nil {
 			return w.err
+		}
+		if n%1024 == 0 && w.ctx != nil && w.ctx.Err() != nil {
+			return w.ctx.Err()
 		}
 		if w.clock.now >= lastEvent && w.clock.nonRoutine == 0 && w.quiet() {
 			return nil

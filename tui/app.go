@@ -4,6 +4,7 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"time"
@@ -99,7 +100,10 @@ type App struct {
 	requests   int
 	compareSeq int // the compare request compare mode waits for (0: none)
 	whatIfSeq  int // the what-if request the preview waits for (0: none)
-	spin       spinner.Model
+	// panelCancel gives up the compare or what-if work under way when a
+	// newer request or another simulation makes it useless.
+	panelCancel context.CancelFunc
+	spin        spinner.Model
 }
 
 // tickMsg advances autoplay; gen must match the app's playGen.
@@ -115,7 +119,7 @@ func New(sc *model.Scenario) (app App, err error) {
 			app, err = App{}, fmt.Errorf("the simulation failed: %v", r)
 		}
 	}()
-	sim, err := simulateModel(sc)
+	sim, err := simulateModel(context.Background(), sc)
 	if err != nil {
 		return App{}, err
 	}
@@ -169,6 +173,7 @@ func (a *App) installSim(sim simulation, info *simInfo) {
 	a.step = min(a.step, sim.Len()-1)
 	a.compare = nil
 	a.compareSeq, a.whatIfSeq = 0, 0 // what is on its way is about the simulation before
+	a.stopPanel()
 }
 
 // view is the group after the current step.
@@ -192,7 +197,7 @@ func (a App) Playing() bool { return a.playing }
 // event sets off.
 func (a App) Init() tea.Cmd {
 	if a.mode == modeCompare && a.compare == nil {
-		return tea.Batch(tea.RequestBackgroundColor, a.compareRun(a.firstEventMs(), a.compareSeq))
+		return tea.Batch(tea.RequestBackgroundColor, a.compareRun(context.Background(), a.firstEventMs(), a.compareSeq))
 	}
 	return tea.RequestBackgroundColor
 }

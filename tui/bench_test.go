@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
@@ -51,14 +52,16 @@ func (b *bigSim) Len() int                  { return 1 }
 func (b *bigSim) StepLine(int) model.Step {
 	return model.Step{Kind: "Heartbeat", Text: "a big group at rest"}
 }
-func (b *bigSim) View(int) *model.GroupView              { return b.view }
-func (b *bigSim) Rebalances() []model.Rebalance          { return nil }
-func (b *bigSim) Insert(model.Event) (simulation, error) { return b, nil }
-func (b *bigSim) AssignedIn(int, int) map[string]bool    { return nil }
-func (b *bigSim) Forecast(model.Event) (model.Outcome, error) {
+func (b *bigSim) View(int) *model.GroupView                               { return b.view }
+func (b *bigSim) Rebalances() []model.Rebalance                           { return nil }
+func (b *bigSim) Insert(context.Context, model.Event) (simulation, error) { return b, nil }
+func (b *bigSim) AssignedIn(int, int) map[string]bool                     { return nil }
+func (b *bigSim) Forecast(context.Context, model.Event) (model.Outcome, error) {
 	return model.Outcome{}, nil
 }
-func (b *bigSim) Compare(int64, *model.Event, []model.Variant) []model.CompareRow { return nil }
+func (b *bigSim) Compare(context.Context, int64, *model.Event, []model.Variant) []model.CompareRow {
+	return nil
+}
 
 // Target: one frame of 50 members × 1,000 partitions in under 2 ms.
 func BenchmarkFrame50x1000(b *testing.B) {

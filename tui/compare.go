@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 
 	"charm.land/bubbles/v2/key"
@@ -79,11 +80,11 @@ func (a *App) toggleCompare() tea.Cmd {
 func (a *App) compareCmd(at int64) tea.Cmd {
 	a.requests++
 	a.compareSeq = a.requests
-	return a.compareRun(at, a.compareSeq)
+	return a.compareRun(a.panelContext(), at, a.compareSeq)
 }
 
 // compareRun is the command of compare request seq.
-func (a App) compareRun(at int64, seq int) tea.Cmd {
+func (a App) compareRun(ctx context.Context, at int64, seq int) tea.Cmd {
 	sim, current := a.sim, a.sim.Scenario().Strategy
 	compare := func() (msg tea.Msg) {
 		t := &compareTable{AtMs: at}
@@ -97,7 +98,7 @@ func (a App) compareRun(at int64, seq int) tea.Cmd {
 		for _, name := range model.CompareStrategies() {
 			vs = append(vs, model.Variant{Strategy: name})
 		}
-		t.Rows = sim.Compare(at, nil, vs)
+		t.Rows = sim.Compare(ctx, at, nil, vs)
 		for i, r := range t.Rows {
 			if r.Strategy == current {
 				t.Cursor = i

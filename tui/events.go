@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"sort"
@@ -55,7 +56,7 @@ func (a *App) insertThen(ev model.Event, what string, fail func(*App, error), do
 		}
 		fail(a, err)
 	}
-	return a.start(j, func(base simulation) (simulation, error) { return base.Insert(ev) })
+	return a.start(j, func(ctx context.Context, base simulation) (simulation, error) { return base.Insert(ctx, ev) })
 }
 
 // nextStrategy re-simulates the scenario under the next assignor that can
@@ -131,14 +132,14 @@ func (a *App) resimulate(strategy, protocol, note string) tea.Cmd {
 			return nil
 		}
 		j.scenario = varied
-		return a.start(j, func(simulation) (simulation, error) { return simulate(varied) })
+		return a.start(j, func(ctx context.Context, _ simulation) (simulation, error) { return simulate(ctx, varied) })
 	}
-	return a.start(j, func(base simulation) (simulation, error) {
+	return a.start(j, func(ctx context.Context, base simulation) (simulation, error) {
 		varied, err := base.Scenario().WithStrategy(strategy, protocol)
 		if err != nil {
 			return nil, err
 		}
-		return simulate(varied)
+		return simulate(ctx, varied)
 	})
 }
 

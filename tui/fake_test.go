@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"image/color"
 	"slices"
@@ -167,8 +168,8 @@ func (f *fakeSim) outcomeFrom(i int, at int64) (model.Outcome, bool) {
 	return model.Outcome{}, false
 }
 
-func (f *fakeSim) Forecast(ev model.Event) (model.Outcome, error) {
-	fork, err := f.Insert(ev)
+func (f *fakeSim) Forecast(ctx context.Context, ev model.Event) (model.Outcome, error) {
+	fork, err := f.Insert(ctx, ev)
 	if err != nil {
 		return model.Outcome{}, err
 	}
@@ -179,7 +180,7 @@ func (f *fakeSim) Forecast(ev model.Event) (model.Outcome, error) {
 }
 
 // Compare gives every variant the fake's one story.
-func (f *fakeSim) Compare(atMs int64, _ *model.Event, vs []model.Variant) []model.CompareRow {
+func (f *fakeSim) Compare(_ context.Context, atMs int64, _ *model.Event, vs []model.Variant) []model.CompareRow {
 	at := sort.Search(len(f.frames), func(i int) bool { return f.frames[i].ms >= atMs })
 	var rows []model.CompareRow
 	for _, v := range vs {
@@ -191,7 +192,7 @@ func (f *fakeSim) Compare(atMs int64, _ *model.Event, vs []model.Variant) []mode
 
 // Insert adds the event after every frame at or before its time; a leave or
 // crash hands the member's partitions to the first other member.
-func (f *fakeSim) Insert(ev model.Event) (simulation, error) {
+func (f *fakeSim) Insert(_ context.Context, ev model.Event) (simulation, error) {
 	if fakeErr != nil {
 		return nil, fakeErr
 	}

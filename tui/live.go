@@ -137,7 +137,7 @@ func (l *Live) onRead(msg liveReadMsg) {
 // show puts a new import on screen, keeping the lab's own state (size,
 // selection, pane).
 func (l *Live) show(sc *model.Scenario) {
-	sim, err := simulateModel(sc)
+	sim, err := simulateModel(context.Background(), sc)
 	if err != nil {
 		l.err = fmt.Errorf("the group cannot be simulated: %v", err)
 		return

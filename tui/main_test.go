@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"os"
 	"testing"
 
@@ -14,4 +15,6 @@ func TestMain(m *testing.M) {
 
 // simulateFake re-simulates on the scripted model, so tests on it stay on it
 // after s, e or c.
-func simulateFake(sc *model.Scenario) (simulation, error) { return newFakeSim(sc), nil }
+func simulateFake(_ context.Context, sc *model.Scenario) (simulation, error) {
+	return newFakeSim(sc), nil
+}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -205,7 +206,7 @@ func (a *App) openDemo(name string) tea.Cmd {
 	sc, err := model.ParseScenario(name+".yaml", data)
 	if err == nil {
 		var sim simulation
-		if sim, err = a.simulate(sc); err == nil {
+		if sim, err = a.simulate(context.Background(), sc); err == nil {
 			a.mode, a.picker = modeLab, nil
 			a.reset(sim)
 			a.setStatus(fmt.Sprintf("opened demo:%s — %s", name, sc.Title), false)

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync/atomic"
@@ -38,7 +39,9 @@ type job struct {
 	install func(a *App, next simulation, nowMs int64)
 	fail    func(a *App, err error)
 
-	stopped atomic.Bool   // superseded and no newer job waits for it
+	stopped atomic.Bool     // superseded and no newer job waits for it
+	ctx     context.Context // done once stopped: the model gives up mid-run
+	cancel  context.CancelFunc
 	done    chan struct{} // closed when result and err are set
 	result  simulation
 	info    *simInfo // built in the background too: it reads the whole run
@@ -58,7 +61,15 @@ var errSuperseded = errors.New("superseded")
 // its simulation skips it.
 func (j *job) stop() {
 	for ; j != nil; j = j.prev {
-		j.stopped.Store(true)
+		j.halt()
+	}
+}
+
+// halt stops j alone: it skips its simulation, or gives it up mid-run.
+func (j *job) halt() {
+	j.stopped.Store(true)
+	if j.cancel != nil {
+		j.cancel()
 	}
 }
 
@@ -73,6 +84,7 @@ func (j *job) wait() (simulation, error) {
 func (a *App) newJob(label string) *job {
 	a.requests++
 	j := &job{seq: a.requests, label: label, prev: a.job, done: make(chan struct{})}
+	j.ctx, j.cancel = context.WithCancel(context.Background())
 	sc := a.sim.Scenario()
 	j.strategy, j.protocol = sc.Strategy, sc.Protocol
 	if a.job != nil {
@@ -93,7 +105,7 @@ func (a *App) baseScenario() *model.Scenario {
 
 // start runs j in the background: op gets the simulation j builds on (nil
 // when j.scenario is set: it needs none). The status line says what runs.
-func (a *App) start(j *job, op func(base simulation) (simulation, error)) tea.Cmd {
+func (a *App) start(j *job, op func(ctx context.Context, base simulation) (simulation, error)) tea.Cmd {
 	if j.scenario != nil && j.prev != nil {
 		j.prev.stop() // j simulates from scratch: nothing it needs is still running
 		j.prev = nil
@@ -130,7 +142,11 @@ func (a *App) start(j *job, op func(base simulation) (simulation, error)) tea.Cm
 			j.err = errSuperseded
 			return
 		}
-		next, err := op(base)
+		ctx := j.ctx
+		if ctx == nil {
+			ctx = context.Background() // a job not made by newJob
+		}
+		next, err := op(ctx, base)
 		if err != nil {
 			j.err = err
 			return
@@ -174,7 +190,7 @@ func (a *App) cancelJob() tea.Cmd {
 	j := a.job
 	a.job = nil
 	p := j.prev
-	j.stopped.Store(true) // not stop(): p is still wanted
+	j.halt() // not stop(): p is still wanted
 	if p == nil {
 		return nil
 	}
@@ -252,4 +268,21 @@ func (a *App) onSpin(msg spinner.TickMsg) tea.Cmd {
 	var cmd tea.Cmd
 	a.spin, cmd = a.spin.Update(msg)
 	return cmd
+}
+
+// panelContext is the context of a new compare or what-if request: the
+// one before it is given up.
+func (a *App) panelContext() context.Context {
+	a.stopPanel()
+	ctx, cancel := context.WithCancel(context.Background())
+	a.panelCancel = cancel
+	return ctx
+}
+
+// stopPanel gives up the compare or what-if work under way, if any.
+func (a *App) stopPanel() {
+	if a.panelCancel != nil {
+		a.panelCancel()
+		a.panelCancel = nil
+	}
 }

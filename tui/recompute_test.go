@@ -1,8 +1,10 @@
 package tui
 
 import (
+	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
@@ -216,9 +218,9 @@ func TestNavigationWhileSimulating(t *testing.T) {
 func TestSupersededWorkIsSkipped(t *testing.T) {
 	a := fakeApp(t, 80, 24)
 	runs := 0
-	a.simulate = func(sc *model.Scenario) (simulation, error) {
+	a.simulate = func(ctx context.Context, sc *model.Scenario) (simulation, error) {
 		runs++
-		return simulateFake(sc)
+		return simulateFake(ctx, sc)
 	}
 	var m tea.Model = a
 	var cmds []tea.Cmd
@@ -317,4 +319,37 @@ func TestCancelledAnswerKeepsWhatItBuiltOn(t *testing.T) {
 			assert.False(t, a.busy())
 		})
 	}
+}
+
+// Work a newer key made useless while it runs is given up mid-run: the
+// first s blocks until its context is done, and the second s (which needs
+// nothing of it) cancels it, so both finish and the second shows.
+func TestSupersededWorkIsCancelledMidRun(t *testing.T) {
+	a := fakeApp(t, 80, 24)
+	started := make(chan struct{})
+	first := true
+	a.simulate = func(ctx context.Context, sc *model.Scenario) (simulation, error) {
+		if first {
+			first = false
+			close(started)
+			<-ctx.Done() // a long simulation, given up
+			return nil, ctx.Err()
+		}
+		return simulateFake(ctx, sc)
+	}
+	var m tea.Model = a
+	m, one := m.Update(press("s"))
+	done := make(chan []tea.Msg)
+	go func() { done <- results(one) }()
+	<-started
+	m, two := m.Update(press("s"))
+	want := m.(App).job.strategy
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the superseded simulation was not cancelled")
+	}
+	m = deliver(m, two)
+	assert.Equal(t, want, m.(App).Scenario().Strategy)
+	assert.NotContains(t, screen(m.(App)), "context canceled")
 }

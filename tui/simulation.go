@@ -1,6 +1,10 @@
 package tui
 
-import "github.com/kvizlab/kviz/model"
+import (
+	"context"
+
+	"github.com/kvizlab/kviz/model"
+)
 
 // simulation is what the lab needs from a finished model run. *model.Sim
 // provides it through modelSim; tests can supply a scripted one, so the
@@ -16,46 +20,47 @@ type simulation interface {
 	// AssignedIn lists the members whose onPartitionsAssigned ran in steps
 	// from..to.
 	AssignedIn(from, to int) map[string]bool
-	// Insert returns a fork with ev on the timeline, the rest recomputed.
-	Insert(ev model.Event) (simulation, error)
+	// Insert returns a fork with ev on the timeline, the rest recomputed;
+	// it gives up once ctx is done (a newer key made it useless).
+	Insert(ctx context.Context, ev model.Event) (simulation, error)
 	// Forecast is what inserting ev leads to, run until settled.
-	Forecast(ev model.Event) (model.Outcome, error)
+	Forecast(ctx context.Context, ev model.Event) (model.Outcome, error)
 	// Compare runs the scenario under each variant and reads the moment
 	// (model.Compare).
-	Compare(atMs int64, ev *model.Event, vs []model.Variant) []model.CompareRow
+	Compare(ctx context.Context, atMs int64, ev *model.Event, vs []model.Variant) []model.CompareRow
 }
 
 // modelSim adapts *model.Sim to simulation.
 type modelSim struct{ *model.Sim }
 
-func (s modelSim) Insert(ev model.Event) (simulation, error) {
-	next, err := s.Sim.Insert(ev)
+func (s modelSim) Insert(ctx context.Context, ev model.Event) (simulation, error) {
+	next, err := s.Sim.InsertContext(ctx, ev)
 	if err != nil {
 		return nil, err
 	}
 	return modelSim{next}, nil
 }
 
-func (s modelSim) Forecast(ev model.Event) (model.Outcome, error) {
-	f, err := s.Sim.Forecast(ev)
+func (s modelSim) Forecast(ctx context.Context, ev model.Event) (model.Outcome, error) {
+	f, err := s.Sim.ForecastContext(ctx, ev)
 	if err != nil {
 		return model.Outcome{}, err
 	}
 	return f.Outcome, nil
 }
 
-func (s modelSim) Compare(atMs int64, ev *model.Event, vs []model.Variant) []model.CompareRow {
-	return model.Compare(s.Scenario(), atMs, ev, vs)
+func (s modelSim) Compare(ctx context.Context, atMs int64, ev *model.Event, vs []model.Variant) []model.CompareRow {
+	return model.CompareContext(ctx, s.Scenario(), atMs, ev, vs)
 }
 
 // simulateFunc runs a scenario. The app holds one (the s/e keys
 // re-simulate through it), so tests on a scripted model keep using that
 // model after a switch.
-type simulateFunc func(sc *model.Scenario) (simulation, error)
+type simulateFunc func(ctx context.Context, sc *model.Scenario) (simulation, error)
 
 // simulateModel runs the real model.
-func simulateModel(sc *model.Scenario) (simulation, error) {
-	sim, err := model.Simulate(sc)
+func simulateModel(ctx context.Context, sc *model.Scenario) (simulation, error) {
+	sim, err := model.SimulateContext(ctx, sc)
 	if err != nil {
 		return nil, err
 	}

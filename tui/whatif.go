@@ -66,6 +66,7 @@ func (a *App) whatIfCmd() tea.Cmd {
 	a.requests++
 	seq := a.requests
 	a.whatIfSeq = seq
+	ctx := a.panelContext()
 	forecast := func() (msg tea.Msg) {
 		done := &whatIfPreview{Member: p.Member, AtMs: p.AtMs, Strategy: p.Strategy}
 		defer func() {
@@ -76,7 +77,7 @@ func (a *App) whatIfCmd() tea.Cmd {
 		}()
 		for _, kind := range []string{"leave", "crash"} {
 			o := whatIfOutcome{Kind: kind}
-			out, err := sim.Forecast(model.Event{AtMs: now, Kind: kind, Member: member})
+			out, err := sim.Forecast(ctx, model.Event{AtMs: now, Kind: kind, Member: member})
 			if err != nil {
 				o.Err = err.Error()
 			}
