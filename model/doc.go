@@ -231,7 +231,8 @@
 // Step kinds beyond Kafka's request and callback names: MemberStopped,
 // PollStalled, PollResumed, SubscriptionChanged, CommitFailed (a commit the
 // client refuses before sending), MetadataRefreshed, AssignmentComputed,
-// MemberRemoved, MemberReplaced, StaticMemberKept, RebalanceDelayed and
-// CreatePartitions. Every kind, group state and member state is a typed
+// MemberRemoved, MemberReplaced, StaticMemberKept, RebalanceDelayed,
+// CreatePartitions and QuietStretch (routine: the heartbeats, or
+// FindCoordinator retries, of a jumped stretch; quiet.go). Every kind, group state and member state is a typed
 // constant in words.go (StepKind, GroupState, MemberState).
 package model
