@@ -34,7 +34,7 @@ func replicationFactor(brokers int) int { return min(3, brokers) }
 // FailBroker and RecoverBroker: one placement, one failover rule.
 func newKafkaCluster(sc *Scenario, rng *rand.Rand) (*kcluster.Cluster, error) {
 	n := sc.Brokers
-	c, err := kcluster.NewNumbered(n)
+	c, err := kcluster.New(sc.brokerList())
 	if err != nil {
 		return nil, err
 	}

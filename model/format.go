@@ -116,7 +116,11 @@ func (f *formatter) root() (*yaml.Node, error) {
 	if sc.Open != "" {
 		put(root, "lab", fMap(true, "open", fStr(string(sc.Open))))
 	}
-	put(root, "cluster", fMap(true, "brokers", fInt(int64(sc.Brokers)), "offsets_partitions", fInt(int64(sc.OffsetsPartitions))))
+	cluster := fMap(true, "brokers", fInt(int64(sc.Brokers)), "offsets_partitions", fInt(int64(sc.OffsetsPartitions)))
+	if len(sc.BrokerRacks) > 0 {
+		put(cluster, "racks", fStrs(sc.BrokerRacks))
+	}
+	put(root, "cluster", cluster)
 	topics := fMap(true)
 	for _, t := range strategies.SortedTopics(sc.Topics) {
 		put(topics, t, fInt(int64(sc.Topics[t])))
@@ -277,10 +281,13 @@ func (f *formatter) memberSettings(n *yaml.Node, id string, where int) error {
 
 // memberBody writes what a member and a join share: id, instance, topics
 // (when not every topic, the parser's default) and assignors.
-func (f *formatter) memberBody(id, instance string, topics, strats []string) *yaml.Node {
+func (f *formatter) memberBody(id, instance, rack string, topics, strats []string) *yaml.Node {
 	n := fMap(true, "id", fStr(id))
 	if instance != "" {
 		put(n, "instance", fStr(instance))
+	}
+	if rack != "" {
+		put(n, "rack", fStr(rack))
 	}
 	if !slices.Equal(topics, strategies.SortedTopics(f.sc.Topics)) {
 		put(n, "topics", fStrs(topics))
@@ -292,7 +299,7 @@ func (f *formatter) memberBody(id, instance string, topics, strats []string) *ya
 }
 
 func (f *formatter) member(m MemberSpec) (*yaml.Node, error) {
-	n := f.memberBody(m.ID, m.Instance, m.Topics, m.Strategies)
+	n := f.memberBody(m.ID, m.Instance, m.Rack, m.Topics, m.Strategies)
 	if (m.MemberID != "" || len(m.Owned) > 0) && !f.sc.GivenStart() {
 		return nil, fmt.Errorf("format: member %s owns partitions or holds a member id, but the scenario has no given start (Generation 0)", m.ID)
 	}
@@ -348,7 +355,7 @@ func (f *formatter) timeline() (*yaml.Node, error) {
 func (f *formatter) action(ev Event, i int) (*yaml.Node, error) {
 	switch ev.Kind {
 	case "join":
-		n := f.memberBody(ev.Member, ev.Instance, ev.Topics, ev.Strategies)
+		n := f.memberBody(ev.Member, ev.Instance, ev.Rack, ev.Topics, ev.Strategies)
 		return n, f.memberSettings(n, ev.Member, i)
 	case "leave", "crash", "restart":
 		return fStr(ev.Member), nil

@@ -189,6 +189,9 @@ func (p *parser) scenario(root *yaml.Node) (*Scenario, error) {
 			return nil, err
 		}
 	}
+	if err := p.checkMemberRacks(sc); err != nil {
+		return nil, err
+	}
 	if producersNode != nil {
 		if err := p.producers(producersNode, sc); err != nil {
 			return nil, err
@@ -206,18 +209,26 @@ func (p *parser) scenario(root *yaml.Node) (*Scenario, error) {
 }
 
 func (p *parser) cluster(n *yaml.Node, sc *Scenario) error {
-	return p.fields(n, "cluster", []string{"brokers", "offsets_partitions"}, func(key string, _, v *yaml.Node) error {
+	var racks *yaml.Node
+	err := p.fields(n, "cluster", []string{"brokers", "offsets_partitions", "racks"}, func(key string, _, v *yaml.Node) error {
 		switch key {
 		case "brokers":
 			b, err := p.int64(v, "cluster.brokers", 1, maxBrokers)
 			sc.Brokers = int(b)
 			return err
+		case "racks":
+			racks = v
+			return nil
 		default:
 			o, err := p.int64(v, "cluster.offsets_partitions", 1, maxOffsetsPartitions)
 			sc.OffsetsPartitions = int32(o)
 			return err
 		}
 	})
+	if err != nil || racks == nil {
+		return err
+	}
+	return p.brokerRacks(racks, sc)
 }
 
 func (p *parser) topics(n *yaml.Node, sc *Scenario) error {

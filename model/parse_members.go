@@ -1,11 +1,13 @@
 package model
 
 import (
+	"strings"
+
 	"github.com/kvizlab/kviz/strategies"
 	"go.yaml.in/yaml/v3"
 )
 
-var memberKeys = []string{"id", "topics", "instance", "strategies",
+var memberKeys = []string{"id", "topics", "instance", "rack", "strategies",
 	// a given start (parse_given.go)
 	"owned", "member_id",
 	// consumer settings for the data path (parse_producers.go)
@@ -52,6 +54,8 @@ func (p *parser) memberSpec(n *yaml.Node, sc *Scenario, what string) (MemberSpec
 			m.ID, err = p.str(v, what+".id")
 		case "instance":
 			m.Instance, err = p.str(v, what+".instance")
+		case "rack":
+			m.Rack, err = p.rack(v, what+".rack")
 		case "topics":
 			m.Topics, err = p.topicList(v, sc, what+".topics")
 		case "strategies":
@@ -79,6 +83,16 @@ func (p *parser) memberSpec(n *yaml.Node, sc *Scenario, what string) (MemberSpec
 	}
 	p.memberConsumer(m.ID, consumer)
 	return m, nil
+}
+
+// rack reads a client.rack or broker.rack: a plain, non-empty value (Kafka
+// takes an empty rack as none, so writing one would mean nothing).
+func (p *parser) rack(n *yaml.Node, what string) (string, error) {
+	r, err := p.str(n, what)
+	if err == nil && strings.TrimSpace(r) == "" {
+		err = p.errf(n, "%s: an empty rack is no rack (Kafka ignores it); leave the key out", what)
+	}
+	return r, err
 }
 
 // noMemberAssignors is why a member's assignor list is refused under the

@@ -17,7 +17,12 @@ type Scenario struct {
 	// the scenario in ("" = the plain lab).
 	Open LabOpen
 
-	Brokers           int
+	Brokers int
+	// BrokerRacks is each broker's broker.rack (cluster.racks), one per
+	// broker in id order; nil = no broker has a rack. With racks, replicas
+	// are placed rack-aware and members with a rack (MemberSpec.Rack) meet
+	// Kafka's rack-aware assignors (KIP-881).
+	BrokerRacks       []string
 	OffsetsPartitions int32
 	Topics            map[string]int32 // topic -> partition count
 
@@ -66,7 +71,11 @@ type Scenario struct {
 type MemberSpec struct {
 	ID       string
 	Instance string
-	Topics   []string
+	// Rack is the member's client.rack ("" = not set): the classic
+	// rack-aware assignors (KIP-881, Kafka 3.5) prefer partitions with a
+	// replica on it.
+	Rack   string
+	Topics []string
 	// Strategies is the member's partition.assignment.strategy, in order
 	// (kviz names); nil = [group.strategy]. Classic protocol only.
 	Strategies []string
