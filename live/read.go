@@ -1,12 +1,14 @@
 package live
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
 	"net"
+	"slices"
 	"strings"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -94,7 +96,7 @@ func (r *Reader) Group(ctx context.Context, name string) (*Group, error) {
 		return nil, err
 	}
 	counts := md.counts
-	g.Brokers, g.OffsetsPartitions = md.brokers, counts[offsetsTopic]
+	g.Brokers, g.OffsetsPartitions, g.BrokerRacks = md.brokers, counts[offsetsTopic], md.racks
 	delete(counts, offsetsTopic)
 	var present []string
 	for t := range counts {
@@ -183,6 +185,7 @@ const offsetsTopic = "__consumer_offsets"
 
 type metadata struct {
 	brokers int
+	racks   []BrokerRack // in broker id order
 	counts  map[string]int32    // partition counts of the topics that exist
 	ids     map[[16]byte]string // their ids
 }
@@ -199,6 +202,10 @@ func (r *Reader) metadata(ctx context.Context, topics []string) (metadata, error
 		return out, r.clusterError(err)
 	}
 	out.brokers = len(md.Brokers)
+	for _, b := range md.Brokers {
+		out.racks = append(out.racks, BrokerRack{ID: b.NodeID, Rack: b.Rack})
+	}
+	slices.SortFunc(out.racks, func(a, b BrokerRack) int { return cmp.Compare(a.ID, b.ID) })
 	for _, td := range md.Topics {
 		if td.Err != nil {
 			if td.Err == kerr.UnknownTopicOrPartition {

@@ -43,6 +43,9 @@ func (g *Group) Import() ([]byte, *model.Scenario, []string, error) {
 	for t, n := range g.Topics {
 		sc.Topics[t] = n
 	}
+	var rnotes []string
+	sc.BrokerRacks, rnotes = g.brokerRacks()
+	notes = append(notes, rnotes...)
 	if len(sc.Topics) == 0 {
 		return nil, nil, nil, fmt.Errorf("group %q: none of its topics exists on the cluster, so there is nothing to assign", g.Group)
 	}
@@ -156,8 +159,8 @@ func (g *Group) memberSpecs() ([]model.MemberSpec, []string) {
 				}
 			}
 		}
-		if m.Rack != nil {
-			notes = append(notes, fmt.Sprintf("%s is in rack %s: the scenario format has no member racks, so rack-aware assignment is not simulated", id, *m.Rack))
+		if m.Rack != nil && *m.Rack != "" {
+			spec.Rack = *m.Rack
 		}
 		if len(spec.Topics) == 0 {
 			notes = append(notes, fmt.Sprintf("%s (member id %s) subscribes to nothing: left out", id, m.MemberID))
@@ -190,4 +193,22 @@ func (g *Group) startEpoch(notes []string) (int32, []string) {
 		return *g.Generation, notes
 	}
 	return 1, append(notes, "the generation is unknown; 1 assumed")
+}
+
+// brokerRacks is the scenario's cluster.racks: every broker's rack in
+// broker id order (the scenario numbers brokers 0..n-1 in that order), or
+// none when some broker has no rack (Kafka's rack-aware placement needs
+// all or none, and so does the scenario).
+func (g *Group) brokerRacks() ([]string, []string) {
+	if len(g.BrokerRacks) == 0 || len(g.BrokerRacks) != g.Brokers {
+		return nil, nil
+	}
+	var racks []string
+	for _, b := range g.BrokerRacks {
+		if b.Rack == nil || *b.Rack == "" {
+			return nil, []string{fmt.Sprintf("broker %d has no rack while others do: the scenario gives racks to all brokers or none, so none are given (rack-aware assignment is not simulated)", b.ID)}
+		}
+		racks = append(racks, *b.Rack)
+	}
+	return racks, nil
 }
