@@ -237,6 +237,9 @@ func (f *formatter) group() (*yaml.Node, error) {
 			key = "group_epoch"
 		}
 		put(g, key, fInt(int64(sc.Generation)))
+		if a := sc.AssignmentEpoch; a > 0 && a != sc.Generation {
+			put(g, "assignment_epoch", fInt(int64(a)))
+		}
 	}
 	if sc.Flow != nil {
 		if err := consumerFields(g, sc.Flow.Consumer, false); err != nil {
@@ -300,7 +303,7 @@ func (f *formatter) memberBody(id, instance, rack string, topics, strats []strin
 
 func (f *formatter) member(m MemberSpec) (*yaml.Node, error) {
 	n := f.memberBody(m.ID, m.Instance, m.Rack, m.Topics, m.Strategies)
-	if (m.MemberID != "" || len(m.Owned) > 0) && !f.sc.GivenStart() {
+	if (m.MemberID != "" || len(m.Owned) > 0 || m.Target != nil || len(m.Revoking) > 0 || m.MemberEpoch > 0) && !f.sc.GivenStart() {
 		return nil, fmt.Errorf("format: member %s owns partitions or holds a member id, but the scenario has no given start (Generation 0)", m.ID)
 	}
 	if m.MemberID != "" {
@@ -308,6 +311,15 @@ func (f *formatter) member(m MemberSpec) (*yaml.Node, error) {
 	}
 	if len(m.Owned) > 0 {
 		put(n, "owned", ownedNode(m.Owned))
+	}
+	if e := m.MemberEpoch; e > 0 && e != f.sc.StartAssignmentEpoch() {
+		put(n, "member_epoch", fInt(int64(e)))
+	}
+	if m.Target != nil {
+		put(n, "target", ownedNode(m.Target))
+	}
+	if len(m.Revoking) > 0 {
+		put(n, "revoking", ownedNode(m.Revoking))
 	}
 	return n, f.memberSettings(n, m.ID, -1)
 }

@@ -287,7 +287,7 @@ var groupKeys = []string{"id", "strategy", "protocol", "kafka_version", "session
 	// the KIP-848 coordinator's assignment interval (Kafka 4.3, parse_meta.go)
 	assignmentIntervalKey,
 	// a given start (parse_given.go)
-	"generation", "group_epoch",
+	"generation", "group_epoch", "assignment_epoch",
 	// consumer settings for the data path (parse_producers.go)
 	"rate", "enable_auto_commit", "auto_commit_interval_ms", "commit", "auto_offset_reset"}
 
@@ -326,6 +326,8 @@ func (p *parser) group(n, root *yaml.Node, sc *Scenario) error {
 			case assignmentIntervalKey:
 				intervalNode = v
 				set[key], err = p.assignmentInterval(v)
+			case "assignment_epoch":
+				p.given.assignNode = v
 			case "initial_rebalance_delay_ms":
 				set[key], err = p.int64(v, "group."+key, 0, 24*3600*1000) // 0 is a common dev setting
 			case "session_timeout_ms":

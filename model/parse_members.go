@@ -9,7 +9,7 @@ import (
 
 var memberKeys = []string{"id", "topics", "instance", "rack", "strategies",
 	// a given start (parse_given.go)
-	"owned", "member_id",
+	"owned", "member_id", "target", "revoking", "member_epoch",
 	// consumer settings for the data path (parse_producers.go)
 	"rate", "enable_auto_commit", "auto_commit_interval_ms", "commit", "auto_offset_reset"}
 
@@ -44,7 +44,8 @@ func (p *parser) members(n *yaml.Node, sc *Scenario) error {
 
 func (p *parser) memberSpec(n *yaml.Node, sc *Scenario, what string) (MemberSpec, error) {
 	var m MemberSpec
-	var idNode, ownedNode, memberIDNode *yaml.Node
+	var idNode *yaml.Node
+	var gn givenNodes
 	var consumer consumerSettings
 	err := p.fields(n, what, memberKeys, func(key string, k, v *yaml.Node) error {
 		var err error
@@ -61,9 +62,15 @@ func (p *parser) memberSpec(n *yaml.Node, sc *Scenario, what string) (MemberSpec
 		case "strategies":
 			m.Strategies, err = p.strategyList(v, sc, what+".strategies")
 		case "owned":
-			ownedNode = v
+			gn.owned = v
 		case "member_id":
-			memberIDNode = v
+			gn.memberID = v
+		case "target":
+			gn.target = v
+		case "revoking":
+			gn.revoking = v
+		case "member_epoch":
+			gn.epoch = v
 		default:
 			err = p.consumerKey(&consumer, key, what, v)
 		}
@@ -78,7 +85,7 @@ func (p *parser) memberSpec(n *yaml.Node, sc *Scenario, what string) (MemberSpec
 	if m.Topics == nil {
 		m.Topics = strategies.SortedTopics(sc.Topics)
 	}
-	if err := p.givenMember(&m, what, ownedNode, memberIDNode, sc); err != nil {
+	if err := p.givenMember(&m, what, gn, sc); err != nil {
 		return m, err
 	}
 	p.memberConsumer(m.ID, consumer)
