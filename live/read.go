@@ -185,7 +185,7 @@ const offsetsTopic = "__consumer_offsets"
 
 type metadata struct {
 	brokers int
-	racks   []BrokerRack // in broker id order
+	racks   []BrokerRack        // in broker id order
 	counts  map[string]int32    // partition counts of the topics that exist
 	ids     map[[16]byte]string // their ids
 }

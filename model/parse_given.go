@@ -89,7 +89,7 @@ func epochKeyError(key string, sc *Scenario) string {
 // givenNodes are a member's given-start keys, as the member's fields
 // are read.
 type givenNodes struct {
-	owned, memberID          *yaml.Node
+	owned, memberID         *yaml.Node
 	target, revoking, epoch *yaml.Node // KIP-848 mid-reconcile
 }
 
