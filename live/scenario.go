@@ -54,6 +54,7 @@ func (g *Group) Import() ([]byte, *model.Scenario, []string, error) {
 	sc.Members = ms
 	if len(ms) > 0 {
 		sc.Generation, notes = g.startEpoch(notes)
+		notes = g.reconciling(sc, notes)
 	}
 	if len(notes) > 0 {
 		sc.Notes = "Imported: " + strings.Join(notes, "; ") + "."
@@ -172,22 +173,13 @@ func (g *Group) memberSpecs() ([]model.MemberSpec, []string) {
 }
 
 // startEpoch is the generation (KIP-848: group epoch) the scenario starts
-// at, and what it could not carry: a KIP-848 group is imported as settled
-// (every member at the group epoch, holding its current assignment as
-// its target).
+// at.
 func (g *Group) startEpoch(notes []string) (int32, []string) {
 	if g.Type == Consumer {
-		e := int32(1)
 		if g.GroupEpoch != nil && *g.GroupEpoch > 0 {
-			e = *g.GroupEpoch
+			return *g.GroupEpoch, notes
 		}
-		for _, m := range g.Members {
-			if (m.MemberEpoch != nil && *m.MemberEpoch != e) || (m.Target != nil && AssignmentString(m.Target) != AssignmentString(m.Assignment)) {
-				notes = append(notes, fmt.Sprintf("the group was still reconciling (member epochs or targets differ from group epoch %d); it starts settled on the current assignments", e))
-				break
-			}
-		}
-		return e, notes
+		return 1, append(notes, "the group epoch is unknown; 1 assumed")
 	}
 	if g.Generation != nil && *g.Generation > 0 {
 		return *g.Generation, notes
