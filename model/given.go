@@ -177,6 +177,9 @@ func (g *consumerGroup) startGiven(sc *Scenario, clients []*client) {
 			epoch: e, prevEpoch: e, state: startState(sc, spec)}
 		g.add(m)
 		g.setHeld(m, spec.Owned, spec.Revoking)
+		for tp := range m.assignedAt {
+			m.assignedAt[tp] = e // assigned by its epoch at the latest (KIP-1251)
+		}
 		target[m.id] = spec.StartTarget()
 		g.touchSession(m)
 		if spec.Target != nil {
