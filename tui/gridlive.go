@@ -3,8 +3,8 @@ package tui
 import "github.com/kvizlab/kviz/model"
 
 // liveMarks is what the live lab adds to the grid of the group as read:
-// the owners that changed since the previous read (their cells drawn as
-// new, the partition marked moved) and each partition's lag. Both come
+// the owners the last read that moved partitions changed (their cells
+// drawn as new, the partition marked moved) and each partition's lag. Both come
 // from the live snapshot; the grid only draws them.
 type liveMarks struct {
 	changes []model.Move                 // since the previous read, by scenario id
@@ -26,9 +26,13 @@ func (lm *liveMarks) apply(g *gridData) {
 		if !ok || int(mv.Partition) >= g.Topics[ti].Partitions {
 			continue
 		}
-		g.Topics[ti].Moved[mv.Partition] = true
+		// A change is marked while it still holds: the partition is the
+		// new owner's (or, given up, nobody's) as the grid shows it.
 		if m := rows[mv.To]; m != nil && m.Cells[ti][mv.Partition] == cellOwned {
 			m.Cells[ti][mv.Partition] = cellNew
+			g.Topics[ti].Moved[mv.Partition] = true
+		} else if mv.To == "" && g.Topics[ti].Unowned[mv.Partition] {
+			g.Topics[ti].Moved[mv.Partition] = true
 		}
 	}
 	if lm.lag == nil {

@@ -138,19 +138,16 @@ func (l *Live) onRead(msg liveReadMsg) {
 	l.mark()
 }
 
-// mark puts the newest read on the grid while the lab follows the
-// cluster: the owners that changed since the read before, and the lag
+// mark puts the reads on the grid while the lab follows the cluster: the
+// owners the last moving read changed (the live line says when; they stay
+// marked while they still own what they took) and the newest read's lag
 // per partition. An imported what-if has neither: it is a simulation.
 func (l *Live) mark() {
 	if l.imported {
 		l.app.liveMarks = nil
 		return
 	}
-	lm := &liveMarks{lag: l.snap.LagOf}
-	if l.snap == l.stable {
-		lm.changes = l.stable.Changes
-	}
-	l.app.liveMarks = lm
+	l.app.liveMarks = &liveMarks{changes: l.moved, lag: l.snap.LagOf}
 }
 
 // show puts a new import on screen, keeping the lab's own state (size,

@@ -63,6 +63,13 @@ func TestLiveMarksShowChangedOwnersAndLagPerCell(t *testing.T) {
 			require.LessOrEqual(t, textWidth(line), c.w, "%q", line)
 		}
 	}
+	// A quiet read keeps the last move marked (the live line says when),
+	// while it still holds.
+	third, err := kvlive.NewSnapshot(g2, l.stable)
+	require.NoError(t, err)
+	l = liveDrive(t, l, liveReadMsg{snap: third, at: time.Now().Add(time.Second)})
+	s = liveScreen(l)
+	require.Regexp(t, `A +A +\+A`, rowOf(s, "A c1 "), s)
 	l = liveDrive(t, l, tea.KeyPressMsg{Code: 'i', Text: "i"})
 	s = liveScreen(l)
 	require.Contains(t, s, "IMPORTED")
