@@ -151,7 +151,11 @@ func (g *Group) memberSpecs() ([]model.MemberSpec, []string) {
 			_, exists := g.Topics[t]
 			switch {
 			case !exists:
-				notes = append(notes, fmt.Sprintf("%s owns partitions of %s, which no longer exists (left out)", id, t))
+				// Kafka's assignors take them as nobody's (the sticky family
+				// drops owned partitions of a topic missing from metadata;
+				// range and roundrobin read no owned partitions), which is
+				// what leaving them out gives.
+				notes = append(notes, fmt.Sprintf("%s owns partitions of %s, which no longer exists: left out, as Kafka's assignors ignore them (the client's revocation of them at its next rebalance is not simulated)", id, t))
 			case !slices.Contains(spec.Topics, t):
 				notes = append(notes, fmt.Sprintf("%s owns partitions of %s but no longer subscribes to it (left out)", id, t))
 			default:
