@@ -118,3 +118,28 @@ func TestMidReconcileImportOfOddStates(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, model.KAssigning, sim.Step(0).GroupState)
 }
+
+// The same from a pasted Kafka 4 describe: the second member is at epoch 6
+// on its way to target epoch 7 (orders 2 → 2,3); the import starts it
+// there and the simulation finishes its reconciliation.
+func TestMidReconcileImportFromDescribe(t *testing.T) {
+	g, err := ParseDescribe("d.txt", strings.NewReader(describeConsumer4))
+	require.NoError(t, err)
+	yml, sc, _, err := g.Import()
+	require.NoError(t, err, "%s", yml)
+	require.Contains(t, string(yml), "member_epoch: 6")
+	var late model.MemberSpec
+	for _, m := range sc.Members {
+		if m.MemberID == "Xq9pZ0bnRkW2hCk1d3Yt2A" {
+			late = m
+		}
+	}
+	require.EqualValues(t, 6, late.MemberEpoch, "%s", yml)
+	require.Equal(t, []model.TP{{Topic: "orders", Partition: 2}, {Topic: "orders", Partition: 3}}, late.Target)
+	sim, err := model.Simulate(sc)
+	require.NoError(t, err)
+	require.Equal(t, model.KReconciling, sim.Step(0).GroupState)
+	end := sim.Step(sim.Len() - 1)
+	require.Equal(t, model.KStable, end.GroupState)
+	require.Equal(t, []int32{2, 3}, end.Owned[late.ID]["orders"])
+}
