@@ -75,9 +75,9 @@ func (sc *Scenario) brokerList() []strategies.BrokerRack {
 	return out
 }
 
-// memberRacks maps client ids to their client.rack, nil when no member
+// MemberRacks maps client ids to their client.rack, nil when no member
 // has one (the usual scenario: nothing to look up).
-func (sc *Scenario) memberRacks() map[string]string {
+func (sc *Scenario) MemberRacks() map[string]string {
 	var out map[string]string
 	put := func(id, rack string) {
 		if rack == "" {

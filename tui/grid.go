@@ -193,7 +193,11 @@ func memberRow(g *gridData, i int, l *gridLayout, st *Styles) string {
 		sb.WriteString(tag)
 	}
 	if l.RunsW > 0 {
-		sb.WriteString("  " + b.faint.paint(ansi.Truncate(runsText(g, m), l.RunsW, "…")))
+		runs := runsText(g, m)
+		if m.Rack != "" {
+			runs = "@" + m.Rack + " " + runs // the rack first: the runs may be cut
+		}
+		sb.WriteString("  " + b.faint.paint(ansi.Truncate(runs, l.RunsW, "…")))
 	}
 	return sb.String()
 }

@@ -37,6 +37,7 @@ type gridMember struct {
 	TagBad bool   // the tag is a problem (down, fenced) rather than a note
 	Gone   bool   // crashed, left or fenced: drawn faint
 	Count  int    // partitions held
+	Rack   string // client.rack ("" = none)
 	Cells  [][]cellState
 }
 
