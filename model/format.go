@@ -123,6 +123,14 @@ func (f *formatter) root() (*yaml.Node, error) {
 	put(root, "cluster", cluster)
 	topics := fMap(true)
 	for _, t := range strategies.SortedTopics(sc.Topics) {
+		if reps := sc.Replicas[t]; reps != nil {
+			lists := &yaml.Node{Kind: yaml.SequenceNode}
+			for _, r := range reps {
+				lists.Content = append(lists.Content, fInts(r))
+			}
+			put(topics, t, fMap(false, "partitions", fInt(int64(sc.Topics[t])), "replicas", lists))
+			continue
+		}
 		put(topics, t, fInt(int64(sc.Topics[t])))
 	}
 	put(root, "topics", topics)

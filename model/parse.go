@@ -54,6 +54,9 @@ type parser struct {
 	file  string
 	flow  flowParse  // producers and consumer settings, see parse_producers.go
 	given givenParse // a given start, see parse_given.go
+	// replicas: topics' replicas: lists, checked once the brokers are known
+	// (replicas.go)
+	replicas map[string]*yaml.Node
 }
 
 func (p *parser) errf(n *yaml.Node, format string, args ...any) error {
@@ -173,6 +176,9 @@ func (p *parser) scenario(root *yaml.Node) (*Scenario, error) {
 	if len(sc.Topics) == 0 {
 		return nil, p.errf(root, "the scenario needs topics, like topics: {t0: 3}")
 	}
+	if err := p.checkReplicas(sc); err != nil {
+		return nil, err
+	}
 	if err := p.group(groupNode, root, sc); err != nil {
 		return nil, err
 	}
@@ -249,6 +255,12 @@ func (p *parser) topics(n *yaml.Node, sc *Scenario) error {
 		}
 		if _, dup := sc.Topics[name]; dup {
 			return p.errf(k, "topic %q is listed twice", name)
+		}
+		if v.Kind == yaml.MappingNode {
+			if err := p.topicSpec(name, v, sc); err != nil {
+				return err
+			}
+			continue
 		}
 		c, err := p.int64(v, fmt.Sprintf("topics.%s", name), 1, MaxPartitions)
 		if err != nil {

@@ -25,6 +25,11 @@ type Scenario struct {
 	BrokerRacks       []string
 	OffsetsPartitions int32
 	Topics            map[string]int32 // topic -> partition count
+	// Replicas is a topic's replica assignment as given (topics.T.replicas:
+	// each partition's broker ids, the first its preferred leader), as a
+	// real cluster has it; a topic without one is placed by Kafka's
+	// algorithm from the seed.
+	Replicas map[string][][]int
 
 	GroupID  string
 	Strategy string // kviz strategy name
