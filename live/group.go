@@ -37,6 +37,9 @@ type Group struct {
 	// BrokerRacks is every broker's broker.rack, in broker id order
 	// (Metadata); empty when unknown (--from-describe).
 	BrokerRacks []BrokerRack `json:"broker_racks,omitempty"`
+	// Replicas is each partition's replicas (broker ids, the preferred
+	// leader first) of the topics in Topics (Metadata); empty when unknown.
+	Replicas map[string][][]int32 `json:"replicas,omitempty"`
 	// RebalanceProtocol is eager, cooperative or consumer.
 	RebalanceProtocol string `json:"rebalance_protocol"`
 	// MissingTopics are subscribed (or owned) topics the cluster does not

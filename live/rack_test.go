@@ -51,6 +51,9 @@ func TestMemberRacksAreImported(t *testing.T) {
 				require.Equal(t, sc.Members[i].Rack, m.Rack)
 			}
 			require.Contains(t, string(yml), "rack: rack-a")
+			if sc.BrokerRacks != nil { // kfake gives its brokers a rack: the real replicas come along
+				require.Len(t, sc.Replicas["orders"], 4, "%s", yml)
+			}
 		})
 	}
 }
@@ -65,12 +68,21 @@ func TestBrokerRacksAreImportedAllOrNone(t *testing.T) {
 		BrokerRacks: []BrokerRack{{ID: 1, Rack: &a}, {ID: 7, Rack: &b}}, Members: []Member{
 			{MemberID: "c1-aa", ClientID: "c1", Rack: &a, Topics: []string{"orders"}, Assignment: map[string][]int32{"orders": {0, 1, 2, 3}}},
 		}}
-	_, sc, _, err := g.Import()
-	require.NoError(t, err)
-	require.Equal(t, []string{"a", "b"}, sc.BrokerRacks)
-	g.BrokerRacks[1].Rack = nil
+	g.Replicas = map[string][][]int32{"orders": {{1, 7}, {7, 1}, {7, 3}, {3}}} // broker 3 is down: Metadata does not list it
 	_, sc, notes, err := g.Import()
 	require.NoError(t, err)
+	require.Equal(t, []string{"a", "b"}, sc.BrokerRacks)
+	require.Nil(t, sc.Replicas, "a partition with every replica down: kviz places the topic")
+	require.Contains(t, strings.Join(notes, "\n"), "orders has a partition whose replicas are all on brokers that are down")
+	g.Replicas["orders"][3] = []int32{1, 3}
+	yml, sc, _, err := g.Import()
+	require.NoError(t, err)
+	require.Equal(t, map[string][][]int{"orders": {{0, 1}, {1, 0}, {1}, {0}}}, sc.Replicas, "brokers numbered by id order, as cluster.racks")
+	require.Contains(t, string(yml), "replicas:")
+	g.BrokerRacks[1].Rack = nil
+	_, sc, notes, err = g.Import()
+	require.NoError(t, err)
 	require.Nil(t, sc.BrokerRacks)
+	require.Nil(t, sc.Replicas, "without broker racks the replicas change no assignment")
 	require.Contains(t, strings.Join(notes, "\n"), "broker 7 has no rack")
 }

@@ -52,6 +52,11 @@ func (g *Group) Import() ([]byte, *model.Scenario, []string, error) {
 	ms, mnotes := g.memberSpecs()
 	notes = append(notes, mnotes...)
 	sc.Members = ms
+	if sc.BrokerRacks != nil && slices.ContainsFunc(ms, func(m model.MemberSpec) bool { return m.Rack != "" }) {
+		// where the replicas are decides KIP-881's rack-aware assignment
+		sc.Replicas, rnotes = g.replicaLists(sc)
+		notes = append(notes, rnotes...)
+	}
 	if len(ms) > 0 {
 		sc.Generation, notes = g.startEpoch(notes)
 		notes = g.reconciling(sc, notes)
@@ -207,4 +212,38 @@ func (g *Group) brokerRacks() ([]string, []string) {
 		racks = append(racks, *b.Rack)
 	}
 	return racks, nil
+}
+
+// replicaLists is the scenario's replica assignment of the group's topics:
+// the real one, brokers numbered by their order of id as in cluster.racks.
+// A replica on a broker Metadata does not list (down) is left out; a topic
+// with a partition left without replicas is placed by kviz, and said.
+func (g *Group) replicaLists(sc *model.Scenario) (map[string][][]int, []string) {
+	index := map[int32]int{}
+	for i, b := range g.BrokerRacks {
+		index[b.ID] = i
+	}
+	var notes []string
+	out := map[string][][]int{}
+	for _, t := range strategies.SortedTopics(sc.Topics) {
+		reps := g.Replicas[t]
+		if len(reps) != int(sc.Topics[t]) {
+			notes = append(notes, fmt.Sprintf("%s's replica assignment is unknown: kviz places its replicas (rack-aware predictions may differ)", t))
+			continue
+		}
+		lists := make([][]int, len(reps))
+		for p, rs := range reps {
+			for _, b := range rs {
+				if i, ok := index[b]; ok {
+					lists[p] = append(lists[p], i)
+				}
+			}
+		}
+		if slices.ContainsFunc(lists, func(l []int) bool { return len(l) == 0 }) {
+			notes = append(notes, fmt.Sprintf("%s has a partition whose replicas are all on brokers that are down: kviz places its replicas (rack-aware predictions may differ)", t))
+			continue
+		}
+		out[t] = lists
+	}
+	return out, notes
 }
