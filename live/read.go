@@ -189,8 +189,8 @@ type metadata struct {
 	brokers  int
 	racks    []BrokerRack         // in broker id order
 	replicas map[string][][]int32 // each partition's replicas (broker ids), by topic
-	counts  map[string]int32    // partition counts of the topics that exist
-	ids     map[[16]byte]string // their ids
+	counts   map[string]int32     // partition counts of the topics that exist
+	ids      map[[16]byte]string  // their ids
 }
 
 // metadata reads the topics (never creating one: franz-go asks with
