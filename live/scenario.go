@@ -155,12 +155,18 @@ func (g *Group) memberSpecs() ([]model.MemberSpec, []string) {
 		for _, t := range strategies.SortedTopics(m.Assignment) {
 			_, exists := g.Topics[t]
 			switch {
+			case !exists && g.Type == Classic && slices.Contains(spec.Topics, t):
+				// Kept: the member reports them until its next rebalance,
+				// the assignors ignore them (the sticky family keeps only
+				// owned partitions of topics in its metadata), the member
+				// revokes them, and the leader's metadata refresh sees the
+				// deletion and rebalances (model/given.go).
+				for _, p := range m.Assignment[t] {
+					spec.Owned = append(spec.Owned, model.TP{Topic: t, Partition: p})
+				}
+				notes = append(notes, fmt.Sprintf("%s owns partitions of %s, which no longer exists (kept: the assignors ignore them, %s revokes them at the next rebalance, which the leader starts when its metadata shows the deletion)", id, t, id))
 			case !exists:
-				// Kafka's assignors take them as nobody's (the sticky family
-				// drops owned partitions of a topic missing from metadata;
-				// range and roundrobin read no owned partitions), which is
-				// what leaving them out gives.
-				notes = append(notes, fmt.Sprintf("%s owns partitions of %s, which no longer exists: left out, as Kafka's assignors ignore them (the client's revocation of them at its next rebalance is not simulated)", id, t))
+				notes = append(notes, fmt.Sprintf("%s owns partitions of %s, which no longer exists and it no longer subscribes to (left out: the consumer revokes them before it next joins)", id, t))
 			case !slices.Contains(spec.Topics, t):
 				notes = append(notes, fmt.Sprintf("%s owns partitions of %s but no longer subscribes to it (left out)", id, t))
 			default:

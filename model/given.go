@@ -35,6 +35,31 @@ func (w *world) startGiven() {
 		w.modern.startGiven(w.sc, w.clients)
 	} else {
 		w.classic.startGiven(gen, w.clients)
+		w.deletedBeforeStart()
+	}
+}
+
+// deletedBeforeStart: a member that owns partitions of a topic that no
+// longer exists means the topic was deleted after the group's last
+// rebalance. The leader's assignmentSnapshot still counts it, so its next
+// metadata refresh sees the difference and it rejoins
+// (ConsumerCoordinator.rejoinNeededOrPending), as for changed partition
+// counts. In the rebalance, the assignors ignore those partitions (the
+// sticky family keeps only owned partitions of topics in its metadata) and
+// the owner revokes them (onJoinComplete: owned minus assigned).
+func (w *world) deletedBeforeStart() {
+	gone := false
+	for _, m := range w.sc.Members {
+		gone = gone || len(existingIn(w.sc.Topics, m.Owned)) < len(m.Owned)
+	}
+	if !gone {
+		return
+	}
+	for _, c := range w.clients {
+		if c.isLeader {
+			c.assignTopicGen = -1 // its snapshot predates the deletion
+			c.scheduleMetadataRefresh()
+		}
 	}
 }
 

@@ -175,7 +175,7 @@ func (p *parser) reconciling(m *MemberSpec, gn givenNodes, sc *Scenario) error {
 		m.MemberEpoch = int32(e)
 	}
 	if gn.target != nil {
-		tps, err := p.partitionMap(gn.target, "members.target", m.ID, sc, func(tp TP, x *yaml.Node) error {
+		tps, err := p.partitionMap(gn.target, "members.target", m.ID, sc, nil, func(tp TP, x *yaml.Node) error {
 			if !contains(m.Topics, tp.Topic) && sc.StartAssignmentEpoch() == sc.Generation {
 				return p.errf(x, "members.target: %s's target holds %s but it does not subscribe to %s, and no new target is pending (group_epoch = assignment_epoch)", m.ID, tp, tp.Topic)
 			}
@@ -194,7 +194,7 @@ func (p *parser) reconciling(m *MemberSpec, gn givenNodes, sc *Scenario) error {
 		m.Target = tps
 	}
 	if gn.revoking != nil {
-		tps, err := p.partitionMap(gn.revoking, "members.revoking", m.ID, sc, func(tp TP, x *yaml.Node) error { return p.claim(tp, x, m.ID, "revoking") })
+		tps, err := p.partitionMap(gn.revoking, "members.revoking", m.ID, sc, nil, func(tp TP, x *yaml.Node) error { return p.claim(tp, x, m.ID, "revoking") })
 		if err != nil {
 			return err
 		}
@@ -212,9 +212,13 @@ func (p *parser) reconciling(m *MemberSpec, gn givenNodes, sc *Scenario) error {
 }
 
 // ownedPartitions reads owned: {topic: [partitions]}: every partition must
-// exist, belong to a subscribed topic and have no other owner.
+// exist, belong to a subscribed topic and have no other owner. A classic
+// member may own partitions of a topic it subscribes to that no longer
+// exists (deleted before time 0; see given.go): Kafka's members report
+// them until their next rebalance.
 func (p *parser) ownedPartitions(n *yaml.Node, m *MemberSpec, sc *Scenario) ([]TP, error) {
-	return p.partitionMap(n, "members.owned", m.ID, sc, func(tp TP, x *yaml.Node) error {
+	deleted := func(topic string) bool { return !isConsumer(sc) && contains(m.Topics, topic) }
+	return p.partitionMap(n, "members.owned", m.ID, sc, deleted, func(tp TP, x *yaml.Node) error {
 		if !contains(m.Topics, tp.Topic) {
 			return p.errf(x, "members.owned: %s owns partitions of %s but does not subscribe to it (its topics: %v)", m.ID, tp.Topic, m.Topics)
 		}
@@ -240,9 +244,10 @@ func (p *parser) claim(tp TP, x *yaml.Node, member, how string) error {
 }
 
 // partitionMap reads {topic: [partitions]} (owned, target, revoking):
-// every partition must exist; check judges each one. An empty map is an
-// empty, non-nil list (an empty target is a target).
-func (p *parser) partitionMap(n *yaml.Node, what, who string, sc *Scenario, check func(TP, *yaml.Node) error) ([]TP, error) {
+// every partition must exist, but of a topic deleted says may be missing
+// (a deleted topic: any partition number); check judges each one. An
+// empty map is an empty, non-nil list (an empty target is a target).
+func (p *parser) partitionMap(n *yaml.Node, what, who string, sc *Scenario, deleted func(string) bool, check func(TP, *yaml.Node) error) ([]TP, error) {
 	if isNull(n) {
 		return []TP{}, nil
 	}
@@ -257,6 +262,9 @@ func (p *parser) partitionMap(n *yaml.Node, what, who string, sc *Scenario, chec
 			return nil, err
 		}
 		count, ok := sc.Topics[topic]
+		if !ok && deleted != nil && deleted(topic) {
+			count, ok = MaxPartitions, true
+		}
 		if !ok {
 			return nil, p.errf(k, "%s: unknown topic %q%s", what, topic, suggest(topic, strategies.SortedTopics(sc.Topics)))
 		}
