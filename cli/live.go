@@ -120,7 +120,7 @@ func runLive(cmd *cobra.Command, f *liveFlags) error {
 		if err != nil {
 			return failure(err)
 		}
-		if err := printGroup(out, g, f); err != nil {
+		if err := printGroup(out, cmd.ErrOrStderr(), g, f); err != nil {
 			return err
 		}
 		if !f.watch {
@@ -215,10 +215,10 @@ func saslPassword(cmd *cobra.Command) (string, error) {
 	return string(b), nil
 }
 
-func printGroup(out io.Writer, g *live.Group, f *liveFlags) error {
+func printGroup(out, errOut io.Writer, g *live.Group, f *liveFlags) error {
 	switch {
 	case f.scenario:
-		return printLiveScenario(out, g)
+		return printLiveScenario(out, errOut, g, failure)
 	case f.format == "table":
 		if err := live.WriteTable(out, g); err != nil {
 			return failure(err)

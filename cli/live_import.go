@@ -12,14 +12,20 @@ import (
 	"github.com/kvizlab/kviz/live"
 )
 
-// printLiveScenario prints the group as a scenario file (YAML).
-func printLiveScenario(out io.Writer, g *live.Group) error {
-	yml, _, _, err := g.Import()
+// printLiveScenario prints the group as a scenario file (YAML), and on
+// errOut a "note:" line for each thing the import could not carry exactly
+// (the file's notes: say the same). bad wraps a group that cannot be a
+// scenario: a cluster's is a runtime failure, a pasted output's bad input.
+func printLiveScenario(out, errOut io.Writer, g *live.Group, bad func(error) error) error {
+	yml, _, notes, err := g.Import()
 	if err != nil {
-		return failure(err)
+		return bad(err)
 	}
 	if _, err := out.Write(yml); err != nil {
 		return failure(err)
+	}
+	for _, n := range notes {
+		fmt.Fprintln(errOut, "note: "+n)
 	}
 	return nil
 }
@@ -39,14 +45,9 @@ func liveFromDescribe(cmd *cobra.Command, f *liveFlags) error {
 		return runLiveLab(cmd, liveSource{Group: g.Group, Fixed: g, Source: f.fromDescribe})
 	}
 	if f.scenario {
-		yml, _, _, err := g.Import()
-		if err != nil {
-			return usageErr(err)
-		}
-		_, err = out.Write(yml)
-		return err
+		return printLiveScenario(out, cmd.ErrOrStderr(), g, usageErr)
 	}
-	return printGroup(out, g, f)
+	return printGroup(out, cmd.ErrOrStderr(), g, f)
 }
 
 func readDescribe(stdin io.Reader, name string) (*live.Group, error) {

@@ -221,6 +221,7 @@ func TestLiveScenarioFeedsWhatIf(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, yml, "member_id: c1-")
 	assert.Contains(t, yml, "generation:")
+	assert.Contains(t, errOut, "note: generation: DescribeGroups does not return", "the import's notes go to stderr")
 	path := filepath.Join(t.TempDir(), "live.yaml")
 	require.NoError(t, os.WriteFile(path, []byte(yml), 0o644))
 	code, out, errOut := run(t, "", "whatif", path, "--at-ms", "0", "--leave", "c2")

@@ -34,6 +34,12 @@ type Group struct {
 	// partitions of __consumer_offsets); 0 when unknown.
 	Brokers           int   `json:"brokers,omitempty"`
 	OffsetsPartitions int32 `json:"offsets_partitions,omitempty"`
+	// BrokerRacks is every broker's broker.rack, in broker id order
+	// (Metadata); empty when unknown (--from-describe).
+	BrokerRacks []BrokerRack `json:"broker_racks,omitempty"`
+	// Replicas is each partition's replicas (broker ids, the preferred
+	// leader first) of the topics in Topics (Metadata); empty when unknown.
+	Replicas map[string][][]int32 `json:"replicas,omitempty"`
 	// RebalanceProtocol is eager, cooperative or consumer.
 	RebalanceProtocol string `json:"rebalance_protocol"`
 	// MissingTopics are subscribed (or owned) topics the cluster does not
@@ -70,6 +76,12 @@ type Offset struct {
 	Committed *int64 `json:"committed"`
 	LogEnd    *int64 `json:"log_end"`
 	Lag       *int64 `json:"lag"`
+}
+
+// BrokerRack is a broker and its rack (null: none).
+type BrokerRack struct {
+	ID   int32   `json:"id"`
+	Rack *string `json:"rack"`
 }
 
 // Listed is one line of `kviz live --list`.

@@ -112,10 +112,16 @@ func flat(a map[string][]int32) map[string]string {
 // subscribed partition assigned, and returns who owns what.
 func realAssignment(t *testing.T, c *livetest.Cluster, group string, n int) map[string]map[string]string {
 	t.Helper()
+	return realAssignmentOf(t, c, group, n, 10)
+}
+
+// realAssignmentOf is realAssignment for a group of partitions partitions.
+func realAssignmentOf(t *testing.T, c *livetest.Cluster, group string, n, partitions int) map[string]map[string]string {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	gi, err := c.WaitGroupInfo(ctx, group, func(g *kfake.GroupInfo) bool {
-		return g != nil && g.State == "Stable" && len(g.Members) == n && g.NumAssigned() == 10
+		return g != nil && g.State == "Stable" && len(g.Members) == n && g.NumAssigned() == partitions
 	})
 	if err != nil {
 		t.Fatalf("the real group never settled: %v (%+v)", err, gi)

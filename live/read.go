@@ -1,12 +1,14 @@
 package live
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
 	"net"
+	"slices"
 	"strings"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -94,8 +96,10 @@ func (r *Reader) Group(ctx context.Context, name string) (*Group, error) {
 		return nil, err
 	}
 	counts := md.counts
-	g.Brokers, g.OffsetsPartitions = md.brokers, counts[offsetsTopic]
+	g.Brokers, g.OffsetsPartitions, g.BrokerRacks = md.brokers, counts[offsetsTopic], md.racks
 	delete(counts, offsetsTopic)
+	delete(md.replicas, offsetsTopic)
+	g.Replicas = md.replicas
 	var present []string
 	for t := range counts {
 		present = append(present, t)
@@ -182,15 +186,17 @@ func (r *Reader) topicNames(ctx context.Context, rg kmsg.ConsumerGroupDescribeRe
 const offsetsTopic = "__consumer_offsets"
 
 type metadata struct {
-	brokers int
-	counts  map[string]int32    // partition counts of the topics that exist
-	ids     map[[16]byte]string // their ids
+	brokers  int
+	racks    []BrokerRack         // in broker id order
+	replicas map[string][][]int32 // each partition's replicas (broker ids), by topic
+	counts   map[string]int32     // partition counts of the topics that exist
+	ids      map[[16]byte]string  // their ids
 }
 
 // metadata reads the topics (never creating one: franz-go asks with
 // allow_auto_topic_creation false).
 func (r *Reader) metadata(ctx context.Context, topics []string) (metadata, error) {
-	out := metadata{counts: map[string]int32{}, ids: map[[16]byte]string{}}
+	out := metadata{counts: map[string]int32{}, ids: map[[16]byte]string{}, replicas: map[string][][]int32{}}
 	if len(topics) == 0 {
 		return out, nil
 	}
@@ -199,6 +205,10 @@ func (r *Reader) metadata(ctx context.Context, topics []string) (metadata, error
 		return out, r.clusterError(err)
 	}
 	out.brokers = len(md.Brokers)
+	for _, b := range md.Brokers {
+		out.racks = append(out.racks, BrokerRack{ID: b.NodeID, Rack: b.Rack})
+	}
+	slices.SortFunc(out.racks, func(a, b BrokerRack) int { return cmp.Compare(a.ID, b.ID) })
 	for _, td := range md.Topics {
 		if td.Err != nil {
 			if td.Err == kerr.UnknownTopicOrPartition {
@@ -208,6 +218,13 @@ func (r *Reader) metadata(ctx context.Context, topics []string) (metadata, error
 		}
 		out.counts[td.Topic] = int32(len(td.Partitions))
 		out.ids[td.ID] = td.Topic
+		reps := make([][]int32, len(td.Partitions))
+		for p, pd := range td.Partitions {
+			if p >= 0 && int(p) < len(reps) {
+				reps[p] = pd.Replicas
+			}
+		}
+		out.replicas[td.Topic] = reps
 	}
 	return out, nil
 }

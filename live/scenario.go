@@ -43,14 +43,23 @@ func (g *Group) Import() ([]byte, *model.Scenario, []string, error) {
 	for t, n := range g.Topics {
 		sc.Topics[t] = n
 	}
+	var rnotes []string
+	sc.BrokerRacks, rnotes = g.brokerRacks()
+	notes = append(notes, rnotes...)
 	if len(sc.Topics) == 0 {
 		return nil, nil, nil, fmt.Errorf("group %q: none of its topics exists on the cluster, so there is nothing to assign", g.Group)
 	}
 	ms, mnotes := g.memberSpecs()
 	notes = append(notes, mnotes...)
 	sc.Members = ms
+	if sc.BrokerRacks != nil && slices.ContainsFunc(ms, func(m model.MemberSpec) bool { return m.Rack != "" }) {
+		// where the replicas are decides KIP-881's rack-aware assignment
+		sc.Replicas, rnotes = g.replicaLists(sc)
+		notes = append(notes, rnotes...)
+	}
 	if len(ms) > 0 {
 		sc.Generation, notes = g.startEpoch(notes)
+		notes = g.reconciling(sc, notes)
 	}
 	if len(notes) > 0 {
 		sc.Notes = "Imported: " + strings.Join(notes, "; ") + "."
@@ -146,8 +155,18 @@ func (g *Group) memberSpecs() ([]model.MemberSpec, []string) {
 		for _, t := range strategies.SortedTopics(m.Assignment) {
 			_, exists := g.Topics[t]
 			switch {
+			case !exists && g.Type == Classic && slices.Contains(spec.Topics, t):
+				// Kept: the member reports them until its next rebalance,
+				// the assignors ignore them (the sticky family keeps only
+				// owned partitions of topics in its metadata), the member
+				// revokes them, and the leader's metadata refresh sees the
+				// deletion and rebalances (model/given.go).
+				for _, p := range m.Assignment[t] {
+					spec.Owned = append(spec.Owned, model.TP{Topic: t, Partition: p})
+				}
+				notes = append(notes, fmt.Sprintf("%s owns partitions of %s, which no longer exists (kept: the assignors ignore them, %s revokes them at the next rebalance, which the leader starts when its metadata shows the deletion)", id, t, id))
 			case !exists:
-				notes = append(notes, fmt.Sprintf("%s owns partitions of %s, which no longer exists (left out)", id, t))
+				notes = append(notes, fmt.Sprintf("%s owns partitions of %s, which no longer exists and it no longer subscribes to (left out: the consumer revokes them before it next joins)", id, t))
 			case !slices.Contains(spec.Topics, t):
 				notes = append(notes, fmt.Sprintf("%s owns partitions of %s but no longer subscribes to it (left out)", id, t))
 			default:
@@ -156,8 +175,8 @@ func (g *Group) memberSpecs() ([]model.MemberSpec, []string) {
 				}
 			}
 		}
-		if m.Rack != nil {
-			notes = append(notes, fmt.Sprintf("%s is in rack %s: the scenario format has no member racks, so rack-aware assignment is not simulated", id, *m.Rack))
+		if m.Rack != nil && *m.Rack != "" {
+			spec.Rack = *m.Rack
 		}
 		if len(spec.Topics) == 0 {
 			notes = append(notes, fmt.Sprintf("%s (member id %s) subscribes to nothing: left out", id, m.MemberID))
@@ -169,25 +188,68 @@ func (g *Group) memberSpecs() ([]model.MemberSpec, []string) {
 }
 
 // startEpoch is the generation (KIP-848: group epoch) the scenario starts
-// at, and what it could not carry: a KIP-848 group is imported as settled
-// (every member at the group epoch, holding its current assignment as
-// its target).
+// at.
 func (g *Group) startEpoch(notes []string) (int32, []string) {
 	if g.Type == Consumer {
-		e := int32(1)
 		if g.GroupEpoch != nil && *g.GroupEpoch > 0 {
-			e = *g.GroupEpoch
+			return *g.GroupEpoch, notes
 		}
-		for _, m := range g.Members {
-			if (m.MemberEpoch != nil && *m.MemberEpoch != e) || (m.Target != nil && AssignmentString(m.Target) != AssignmentString(m.Assignment)) {
-				notes = append(notes, fmt.Sprintf("the group was still reconciling (member epochs or targets differ from group epoch %d); it starts settled on the current assignments", e))
-				break
-			}
-		}
-		return e, notes
+		return 1, append(notes, "the group epoch is unknown; 1 assumed")
 	}
 	if g.Generation != nil && *g.Generation > 0 {
 		return *g.Generation, notes
 	}
 	return 1, append(notes, "the generation is unknown; 1 assumed")
+}
+
+// brokerRacks is the scenario's cluster.racks: every broker's rack in
+// broker id order (the scenario numbers brokers 0..n-1 in that order), or
+// none when some broker has no rack (Kafka's rack-aware placement needs
+// all or none, and so does the scenario).
+func (g *Group) brokerRacks() ([]string, []string) {
+	if len(g.BrokerRacks) == 0 || len(g.BrokerRacks) != g.Brokers {
+		return nil, nil
+	}
+	var racks []string
+	for _, b := range g.BrokerRacks {
+		if b.Rack == nil || *b.Rack == "" {
+			return nil, []string{fmt.Sprintf("broker %d has no rack while others do: the scenario gives racks to all brokers or none, so none are given (rack-aware assignment is not simulated)", b.ID)}
+		}
+		racks = append(racks, *b.Rack)
+	}
+	return racks, nil
+}
+
+// replicaLists is the scenario's replica assignment of the group's topics:
+// the real one, brokers numbered by their order of id as in cluster.racks.
+// A replica on a broker Metadata does not list (down) is left out; a topic
+// with a partition left without replicas is placed by kviz, and said.
+func (g *Group) replicaLists(sc *model.Scenario) (map[string][][]int, []string) {
+	index := map[int32]int{}
+	for i, b := range g.BrokerRacks {
+		index[b.ID] = i
+	}
+	var notes []string
+	out := map[string][][]int{}
+	for _, t := range strategies.SortedTopics(sc.Topics) {
+		reps := g.Replicas[t]
+		if len(reps) != int(sc.Topics[t]) {
+			notes = append(notes, fmt.Sprintf("%s's replica assignment is unknown: kviz places its replicas (rack-aware predictions may differ)", t))
+			continue
+		}
+		lists := make([][]int, len(reps))
+		for p, rs := range reps {
+			for _, b := range rs {
+				if i, ok := index[b]; ok {
+					lists[p] = append(lists[p], i)
+				}
+			}
+		}
+		if slices.ContainsFunc(lists, func(l []int) bool { return len(l) == 0 }) {
+			notes = append(notes, fmt.Sprintf("%s has a partition whose replicas are all on brokers that are down: kviz places its replicas (rack-aware predictions may differ)", t))
+			continue
+		}
+		out[t] = lists
+	}
+	return out, notes
 }

@@ -32,3 +32,26 @@ func TestImportKeepsSubscriptionsToMissingTopics(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, model.Assignment{"c2": {"orders": {0, 1, 2, 3}}, "c3": {}}, f.Outcome.After)
 }
+
+// Partitions of a deleted topic a classic member still owns (and
+// subscribes to) stay in the import: the simulator has the leader rebalance
+// at its metadata refresh and the owner revoke them, as Kafka does. Those
+// of a topic it no longer subscribes to are left out (it revokes them
+// before it joins again).
+func TestImportKeepsOwnedPartitionsOfDeletedTopics(t *testing.T) {
+	g := &Group{Group: "g", Type: Classic, ProtocolType: "consumer", Protocol: "cooperative-sticky", State: "Stable",
+		RebalanceProtocol: "cooperative", Topics: map[string]int32{"orders": 4}, Members: []Member{
+			{MemberID: "c1-aa", ClientID: "c1", Topics: []string{"gone", "orders"}, Assignment: map[string][]int32{"orders": {0, 1}, "gone": {0}, "old": {2}}},
+			{MemberID: "c2-bb", ClientID: "c2", Topics: []string{"orders"}, Assignment: map[string][]int32{"orders": {2, 3}}},
+		}}
+	yaml, sc, notes, err := g.Import()
+	require.NoError(t, err, "%s", yaml)
+	require.Equal(t, []model.TP{{Topic: "gone", Partition: 0}, {Topic: "orders", Partition: 0}, {Topic: "orders", Partition: 1}}, sc.Members[0].Owned)
+	all := strings.Join(notes, "\n")
+	require.Contains(t, all, "c1 owns partitions of gone, which no longer exists (kept")
+	require.Contains(t, all, "c1 owns partitions of old, which no longer exists and it no longer subscribes to (left out")
+	sim, err := model.Simulate(sc)
+	require.NoError(t, err)
+	end := sim.Step(sim.Len() - 1)
+	require.Equal(t, map[string][]int32{"orders": {0, 1}}, end.Owned["c1"], "gone-0 revoked at the leader's rebalance")
+}

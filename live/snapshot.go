@@ -18,7 +18,21 @@ type Snapshot struct {
 	// PartitionLag is each partition's lag, in the group's offset order;
 	// nil entries have no commit.
 	PartitionLag []Offset
+	lagOf        map[model.TP]int64 // the known lags, for LagOf
 }
+
+// LagOf is a partition's lag (log end minus committed offset), and false
+// when it has no commit (or no log end) to tell.
+func (s *Snapshot) LagOf(tp model.TP) (int64, bool) {
+	n, ok := s.lagOf[tp]
+	return n, ok
+}
+
+// Showable reports whether the read can stand for the group on screen: a
+// settled group, or a KIP-848 group at any moment (the import carries its
+// epochs and targets). A classic group mid-rebalance shows members without
+// assignments, so the lab keeps the last settled read.
+func (g *Group) Showable() bool { return g.Settled() || g.Type == Consumer }
 
 // NewSnapshot imports g and compares it with the previous read (nil for
 // the first).
@@ -27,13 +41,18 @@ func NewSnapshot(g *Group, prev *Snapshot) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Snapshot{Group: g, Scenario: sc, Notes: notes, Lag: map[string]int64{}, PartitionLag: g.Offsets}
+	s := &Snapshot{Group: g, Scenario: sc, Notes: notes, Lag: map[string]int64{}, PartitionLag: g.Offsets, lagOf: map[model.TP]int64{}}
 	owners := OwnersOf(sc)
 	if prev != nil {
 		s.Changes = model.Diff(OwnersOf(prev.Scenario), owners)
 	}
 	for _, o := range g.Offsets {
-		if id, ok := owners[model.TP{Topic: o.Topic, Partition: o.Partition}]; ok && o.Lag != nil {
+		tp := model.TP{Topic: o.Topic, Partition: o.Partition}
+		if o.Lag == nil {
+			continue
+		}
+		s.lagOf[tp] = *o.Lag
+		if id, ok := owners[tp]; ok {
 			s.Lag[id] += *o.Lag
 		}
 	}

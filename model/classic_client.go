@@ -208,6 +208,7 @@ func (c *client) assign(r joinResponse) (map[string][]TP, []strategies.Withheld,
 		members[i].Owned = existingIn(counts, members[i].Owned)
 	}
 	grp := strategies.Group{Topics: subscribedIn(counts, members), Members: members, Version: c.w.sc.KafkaVersion}
+	c.w.partitionRacks(&grp)
 	if err := grp.Validate(); err != nil {
 		c.w.fail("leader %s: %v", c.id, err)
 		return nil, nil, false

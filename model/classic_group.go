@@ -410,9 +410,10 @@ func (g *classicGroup) joinResult(id string, skip bool) joinResponse {
 	r := joinResponse{err: "NONE", memberID: id, generation: g.generation, leader: g.leader,
 		leaderClient: g.clientOf(g.leader), protocol: g.protocol, assignor: g.selected, skipAssignment: skip}
 	if id == g.leader && !skip {
+		racks := g.w.sc.MemberRacks() // client.rack, in each subscription
 		for _, mid := range g.order.Keys() {
 			m := g.members[mid]
-			r.members = append(r.members, strategies.Member{ID: m.id, InstanceID: m.instance,
+			r.members = append(r.members, strategies.Member{ID: m.id, InstanceID: m.instance, Rack: racks[m.client],
 				Topics: m.topics, Owned: m.owned, Generation: m.ownedGen})
 			r.prevAssigned = append(r.prevAssigned, m.prevAssigned)
 		}

@@ -34,7 +34,7 @@ func replicationFactor(brokers int) int { return min(3, brokers) }
 // FailBroker and RecoverBroker: one placement, one failover rule.
 func newKafkaCluster(sc *Scenario, rng *rand.Rand) (*kcluster.Cluster, error) {
 	n := sc.Brokers
-	c, err := kcluster.NewNumbered(n)
+	c, err := kcluster.New(sc.brokerList())
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +50,13 @@ func newKafkaCluster(sc *Scenario, rng *rand.Rand) (*kcluster.Cluster, error) {
 		if t == kcluster.OffsetsTopic {
 			return nil, fmt.Errorf("topic %s is Kafka's internal offsets topic; a scenario cannot create it", t)
 		}
-		start, shift := topics.IntN(n), topics.IntN(n)
+		start, shift := topics.IntN(n), topics.IntN(n) // drawn for every topic: a given assignment moves no other topic's
+		if reps := sc.Replicas[t]; reps != nil {
+			if err := c.CreateTopicWithAssignment(t, reps); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if err := c.CreateTopic(t, int(sc.Topics[t]), rf, start, shift); err != nil {
 			return nil, err
 		}

@@ -63,6 +63,14 @@
 //     only names in its metadata image (TopicIds) though the name still
 //     counts when it judges subscriptions homogeneous. Nothing of it is
 //     assigned, and the MemberStarted or SubscriptionChanged step says so.
+//     A classic given start may have a member own partitions of such a
+//     topic it subscribes to (deleted before time 0): the leader's
+//     assignmentSnapshot still counts it, so its first metadata refresh
+//     (metadata.max.age.ms; a fetch error could make it sooner, which is
+//     not modelled) rejoins; the assignors ignore the partitions and the
+//     owner revokes them (cooperative: owned minus assigned, then a
+//     follow-up round). Under KIP-848 ConsumerGroupDescribe drops a deleted
+//     topic's partitions, so a given start cannot hold them.
 //     The topic is never auto-created (as with auto.create.topics.enable=false,
 //     the usual production setting; Kafka's default would create it with
 //     num.partitions partitions at the consumer's first metadata request).

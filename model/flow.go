@@ -227,7 +227,9 @@ func (f *flow) follow(sn *snapshot) (bool, error) {
 			continue
 		}
 		for _, tp := range m.Owned {
-			owners[tp] = m.ID
+			if _, ok := f.sc.Topics[tp.Topic]; ok { // a deleted topic's partition has no log to read
+				owners[tp] = m.ID
+			}
 		}
 	}
 	if sameOwners(owners, f.owners) {

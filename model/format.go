@@ -116,9 +116,21 @@ func (f *formatter) root() (*yaml.Node, error) {
 	if sc.Open != "" {
 		put(root, "lab", fMap(true, "open", fStr(string(sc.Open))))
 	}
-	put(root, "cluster", fMap(true, "brokers", fInt(int64(sc.Brokers)), "offsets_partitions", fInt(int64(sc.OffsetsPartitions))))
+	cluster := fMap(true, "brokers", fInt(int64(sc.Brokers)), "offsets_partitions", fInt(int64(sc.OffsetsPartitions)))
+	if len(sc.BrokerRacks) > 0 {
+		put(cluster, "racks", fStrs(sc.BrokerRacks))
+	}
+	put(root, "cluster", cluster)
 	topics := fMap(true)
 	for _, t := range strategies.SortedTopics(sc.Topics) {
+		if reps := sc.Replicas[t]; reps != nil {
+			lists := &yaml.Node{Kind: yaml.SequenceNode}
+			for _, r := range reps {
+				lists.Content = append(lists.Content, fInts(r))
+			}
+			put(topics, t, fMap(false, "partitions", fInt(int64(sc.Topics[t])), "replicas", lists))
+			continue
+		}
 		put(topics, t, fInt(int64(sc.Topics[t])))
 	}
 	put(root, "topics", topics)
@@ -233,6 +245,9 @@ func (f *formatter) group() (*yaml.Node, error) {
 			key = "group_epoch"
 		}
 		put(g, key, fInt(int64(sc.Generation)))
+		if a := sc.AssignmentEpoch; a > 0 && a != sc.Generation {
+			put(g, "assignment_epoch", fInt(int64(a)))
+		}
 	}
 	if sc.Flow != nil {
 		if err := consumerFields(g, sc.Flow.Consumer, false); err != nil {
@@ -277,10 +292,13 @@ func (f *formatter) memberSettings(n *yaml.Node, id string, where int) error {
 
 // memberBody writes what a member and a join share: id, instance, topics
 // (when not every topic, the parser's default) and assignors.
-func (f *formatter) memberBody(id, instance string, topics, strats []string) *yaml.Node {
+func (f *formatter) memberBody(id, instance, rack string, topics, strats []string) *yaml.Node {
 	n := fMap(true, "id", fStr(id))
 	if instance != "" {
 		put(n, "instance", fStr(instance))
+	}
+	if rack != "" {
+		put(n, "rack", fStr(rack))
 	}
 	if !slices.Equal(topics, strategies.SortedTopics(f.sc.Topics)) {
 		put(n, "topics", fStrs(topics))
@@ -292,8 +310,8 @@ func (f *formatter) memberBody(id, instance string, topics, strats []string) *ya
 }
 
 func (f *formatter) member(m MemberSpec) (*yaml.Node, error) {
-	n := f.memberBody(m.ID, m.Instance, m.Topics, m.Strategies)
-	if (m.MemberID != "" || len(m.Owned) > 0) && !f.sc.GivenStart() {
+	n := f.memberBody(m.ID, m.Instance, m.Rack, m.Topics, m.Strategies)
+	if (m.MemberID != "" || len(m.Owned) > 0 || m.Target != nil || len(m.Revoking) > 0 || m.MemberEpoch > 0) && !f.sc.GivenStart() {
 		return nil, fmt.Errorf("format: member %s owns partitions or holds a member id, but the scenario has no given start (Generation 0)", m.ID)
 	}
 	if m.MemberID != "" {
@@ -301,6 +319,15 @@ func (f *formatter) member(m MemberSpec) (*yaml.Node, error) {
 	}
 	if len(m.Owned) > 0 {
 		put(n, "owned", ownedNode(m.Owned))
+	}
+	if e := m.MemberEpoch; e > 0 && e != f.sc.StartAssignmentEpoch() {
+		put(n, "member_epoch", fInt(int64(e)))
+	}
+	if m.Target != nil {
+		put(n, "target", ownedNode(m.Target))
+	}
+	if len(m.Revoking) > 0 {
+		put(n, "revoking", ownedNode(m.Revoking))
 	}
 	return n, f.memberSettings(n, m.ID, -1)
 }
@@ -348,7 +375,7 @@ func (f *formatter) timeline() (*yaml.Node, error) {
 func (f *formatter) action(ev Event, i int) (*yaml.Node, error) {
 	switch ev.Kind {
 	case "join":
-		n := f.memberBody(ev.Member, ev.Instance, ev.Topics, ev.Strategies)
+		n := f.memberBody(ev.Member, ev.Instance, ev.Rack, ev.Topics, ev.Strategies)
 		return n, f.memberSettings(n, ev.Member, i)
 	case "leave", "crash", "restart":
 		return fStr(ev.Member), nil

@@ -1,5 +1,7 @@
 package model
 
+import "slices"
+
 // A given start (Scenario.Generation > 0): the group is already Stable at
 // time 0. Each member is a running consumer that found the coordinator,
 // holds its member id and the generation (KIP-848: its member epoch) and
@@ -7,6 +9,13 @@ package model
 // last rebalance had just completed. Nothing of that rebalance is replayed:
 // the members carry what Kafka's would into the next one (ownedPartitions
 // and their generation in JoinGroup, sticky's userData, the KIP-848 target).
+//
+// A KIP-848 group may also start mid-reconcile, as ConsumerGroupDescribe
+// catches it: an assignment epoch below the group epoch (ASSIGNING: the
+// next heartbeat computes new targets), and members with their own epoch,
+// target and partitions still being revoked. Each member is then in the
+// state Kafka's CurrentAssignmentBuilder left it in (startState), and the
+// run carries on reconciling from there.
 
 // startGiven installs the given state before the first step is recorded.
 func (w *world) startGiven() {
@@ -20,12 +29,37 @@ func (w *world) startGiven() {
 		if c.memberID == "" {
 			c.memberID = w.givenMemberID(c)
 		}
-		c.startGiven(gen, spec.Owned)
+		c.startGiven(gen, spec)
 	}
 	if w.consumer {
-		w.modern.startGiven(gen, w.clients)
+		w.modern.startGiven(w.sc, w.clients)
 	} else {
 		w.classic.startGiven(gen, w.clients)
+		w.deletedBeforeStart()
+	}
+}
+
+// deletedBeforeStart: a member that owns partitions of a topic that no
+// longer exists means the topic was deleted after the group's last
+// rebalance. The leader's assignmentSnapshot still counts it, so its next
+// metadata refresh sees the difference and it rejoins
+// (ConsumerCoordinator.rejoinNeededOrPending), as for changed partition
+// counts. In the rebalance, the assignors ignore those partitions (the
+// sticky family keeps only owned partitions of topics in its metadata) and
+// the owner revokes them (onJoinComplete: owned minus assigned).
+func (w *world) deletedBeforeStart() {
+	gone := false
+	for _, m := range w.sc.Members {
+		gone = gone || len(existingIn(w.sc.Topics, m.Owned)) < len(m.Owned)
+	}
+	if !gone {
+		return
+	}
+	for _, c := range w.clients {
+		if c.isLeader {
+			c.assignTopicGen = -1 // its snapshot predates the deletion
+			c.scheduleMetadataRefresh()
+		}
 	}
 }
 
@@ -61,8 +95,10 @@ func (w *world) memberIDTaken(id string) bool {
 }
 
 // startGiven makes c a running member of generation (member epoch) gen
-// that owns owned.
-func (c *client) startGiven(gen int32, owned []TP) {
+// that owns spec.Owned; under KIP-848 at its own member epoch and state,
+// still holding the partitions it revokes.
+func (c *client) startGiven(gen int32, spec MemberSpec) {
+	owned := spec.Owned
 	c.inc++
 	c.running = true
 	c.startedAt = 0
@@ -71,9 +107,21 @@ func (c *client) startGiven(gen int32, owned []TP) {
 	c.assignTopicGen = c.w.topicGen
 	if c.w.consumer {
 		k := newKipClient(c)
-		k.epoch, k.state, k.assigned, k.sentTopics, k.joined = gen, MStable, owned, c.topics, true
+		k.epoch, k.state, k.assigned, k.sentTopics, k.joined = spec.StartEpoch(c.w.sc), startState(c.w.sc, spec), owned, c.topics, true
 		k.intervalMs = c.w.sc.HeartbeatIntervalMs // an answer gave it long ago
 		c.kip = k
+		if len(spec.Revoking) > 0 {
+			// The coordinator's last answer assigned it only what it
+			// keeps: it is revoking the rest (revokeAndAssign) now.
+			c.owned, c.revoking = union(owned, spec.Revoking), spec.Revoking
+			k.reconcileDue = true
+			inc := c.inc
+			c.w.clock.after(0, false, func() {
+				if c.inc == inc && k.reconcileDue && !c.stalled {
+					c.kipReconcile()
+				}
+			})
+		}
 		c.setStatus(c.kipStatus())
 		c.kipScheduleHeartbeat(c.w.sc.HeartbeatIntervalMs)
 		return
@@ -82,6 +130,38 @@ func (c *client) startGiven(gen int32, owned []TP) {
 	c.lastAssigned, c.lastAssignedGen = owned, gen
 	c.setStatus(c.activeStatus())
 	c.startHeartbeats()
+}
+
+// startState is the state CurrentAssignmentBuilder left a given member in:
+// revoking → UNREVOKED_PARTITIONS (at its old epoch); at the assignment
+// epoch without all of its target → UNRELEASED_PARTITIONS (others still
+// held some); else STABLE (at the assignment epoch, or at an older one
+// until its next heartbeat meets the new target).
+func startState(sc *Scenario, spec MemberSpec) MemberState {
+	switch {
+	case len(spec.Revoking) > 0:
+		return MUnrevoked
+	case spec.StartEpoch(sc) == sc.StartAssignmentEpoch() && !slices.Equal(spec.Owned, spec.StartTarget()):
+		return MUnreleased
+	}
+	return MStable
+}
+
+// startGroupState is the state a KIP-848 given start opens in, by Kafka's
+// rule (consumerGroup.derive).
+func startGroupState(sc *Scenario) GroupState {
+	if len(sc.Members) == 0 {
+		return KEmpty
+	}
+	if sc.Generation > sc.StartAssignmentEpoch() {
+		return KAssigning
+	}
+	for _, m := range sc.Members {
+		if m.StartEpoch(sc) != sc.StartAssignmentEpoch() || startState(sc, m) != MStable {
+			return KReconciling
+		}
+	}
+	return KStable
 }
 
 // startGiven makes the classic group Stable at generation gen with the
@@ -108,19 +188,31 @@ func (g *classicGroup) startGiven(gen int32, clients []*client) {
 	}
 }
 
-// startGiven makes the KIP-848 group STABLE at group epoch gen: the
-// assignment epoch and every member epoch equal it, and each member's
-// target is what it owns.
-func (g *consumerGroup) startGiven(gen int32, clients []*client) {
-	g.groupEpoch, g.assignEpoch = gen, gen
+// startGiven makes the KIP-848 group what the scenario gives: STABLE at
+// group epoch sc.Generation with every member at it, holding its target;
+// or, mid-reconcile, at its assignment epoch with each member at its own
+// epoch, state, target and partitions pending revocation.
+func (g *consumerGroup) startGiven(sc *Scenario, clients []*client) {
+	g.groupEpoch, g.assignEpoch = sc.Generation, sc.StartAssignmentEpoch()
 	target := make(map[string][]TP, len(clients))
-	for _, c := range clients {
+	for i, c := range clients {
+		spec := sc.Members[i]
+		e := spec.StartEpoch(sc)
 		m := &kMember{id: c.memberID, client: c.id, instance: c.instance, topics: c.topics,
-			epoch: gen, prevEpoch: gen, state: MStable}
+			epoch: e, prevEpoch: e, state: startState(sc, spec)}
 		g.add(m)
-		g.setHeld(m, c.owned, nil)
-		target[m.id] = c.owned
+		g.setHeld(m, spec.Owned, spec.Revoking)
+		for tp := range m.assignedAt {
+			m.assignedAt[tp] = e // assigned by its epoch at the latest (KIP-1251)
+		}
+		target[m.id] = spec.StartTarget()
 		g.touchSession(m)
+		if spec.Target != nil {
+			g.filterTargets = true // a given target may name a topic the member has left
+		}
 	}
 	g.target = target // the state, STABLE with members, follows (derive)
+	for _, m := range g.order {
+		g.revokeTimeout(m) // a member revoking has its rebalance timeout from now
+	}
 }

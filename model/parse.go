@@ -54,6 +54,9 @@ type parser struct {
 	file  string
 	flow  flowParse  // producers and consumer settings, see parse_producers.go
 	given givenParse // a given start, see parse_given.go
+	// replicas: topics' replicas: lists, checked once the brokers are known
+	// (replicas.go)
+	replicas map[string]*yaml.Node
 }
 
 func (p *parser) errf(n *yaml.Node, format string, args ...any) error {
@@ -173,6 +176,9 @@ func (p *parser) scenario(root *yaml.Node) (*Scenario, error) {
 	if len(sc.Topics) == 0 {
 		return nil, p.errf(root, "the scenario needs topics, like topics: {t0: 3}")
 	}
+	if err := p.checkReplicas(sc); err != nil {
+		return nil, err
+	}
 	if err := p.group(groupNode, root, sc); err != nil {
 		return nil, err
 	}
@@ -188,6 +194,9 @@ func (p *parser) scenario(root *yaml.Node) (*Scenario, error) {
 		if err := p.timeline(timelineNode, sc); err != nil {
 			return nil, err
 		}
+	}
+	if err := p.checkMemberRacks(sc); err != nil {
+		return nil, err
 	}
 	if producersNode != nil {
 		if err := p.producers(producersNode, sc); err != nil {
@@ -206,18 +215,26 @@ func (p *parser) scenario(root *yaml.Node) (*Scenario, error) {
 }
 
 func (p *parser) cluster(n *yaml.Node, sc *Scenario) error {
-	return p.fields(n, "cluster", []string{"brokers", "offsets_partitions"}, func(key string, _, v *yaml.Node) error {
+	var racks *yaml.Node
+	err := p.fields(n, "cluster", []string{"brokers", "offsets_partitions", "racks"}, func(key string, _, v *yaml.Node) error {
 		switch key {
 		case "brokers":
 			b, err := p.int64(v, "cluster.brokers", 1, maxBrokers)
 			sc.Brokers = int(b)
 			return err
+		case "racks":
+			racks = v
+			return nil
 		default:
 			o, err := p.int64(v, "cluster.offsets_partitions", 1, maxOffsetsPartitions)
 			sc.OffsetsPartitions = int32(o)
 			return err
 		}
 	})
+	if err != nil || racks == nil {
+		return err
+	}
+	return p.brokerRacks(racks, sc)
 }
 
 func (p *parser) topics(n *yaml.Node, sc *Scenario) error {
@@ -238,6 +255,12 @@ func (p *parser) topics(n *yaml.Node, sc *Scenario) error {
 		}
 		if _, dup := sc.Topics[name]; dup {
 			return p.errf(k, "topic %q is listed twice", name)
+		}
+		if v.Kind == yaml.MappingNode {
+			if err := p.topicSpec(name, v, sc); err != nil {
+				return err
+			}
+			continue
 		}
 		c, err := p.int64(v, fmt.Sprintf("topics.%s", name), 1, MaxPartitions)
 		if err != nil {
@@ -276,7 +299,7 @@ var groupKeys = []string{"id", "strategy", "protocol", "kafka_version", "session
 	// the KIP-848 coordinator's assignment interval (Kafka 4.3, parse_meta.go)
 	assignmentIntervalKey,
 	// a given start (parse_given.go)
-	"generation", "group_epoch",
+	"generation", "group_epoch", "assignment_epoch",
 	// consumer settings for the data path (parse_producers.go)
 	"rate", "enable_auto_commit", "auto_commit_interval_ms", "commit", "auto_offset_reset"}
 
@@ -315,6 +338,8 @@ func (p *parser) group(n, root *yaml.Node, sc *Scenario) error {
 			case assignmentIntervalKey:
 				intervalNode = v
 				set[key], err = p.assignmentInterval(v)
+			case "assignment_epoch":
+				p.given.assignNode = v
 			case "initial_rebalance_delay_ms":
 				set[key], err = p.int64(v, "group."+key, 0, 24*3600*1000) // 0 is a common dev setting
 			case "session_timeout_ms":

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/kvizlab/kviz/strategies"
@@ -20,10 +21,12 @@ const maxStartEpoch = 1_000_000_000
 
 // givenParse collects a given start while the scenario is parsed.
 type givenParse struct {
-	epochKey  string // "generation" or "group_epoch"; "" = not given
-	epochNode *yaml.Node
-	owners    map[TP]string // partition -> the member owning it
-	memberIDs map[string]string
+	epochKey   string // "generation" or "group_epoch"; "" = not given
+	epochNode  *yaml.Node
+	assignNode *yaml.Node    // group.assignment_epoch (KIP-848)
+	owners     map[TP]string // partition -> the member owning or revoking it
+	targets    map[TP]string // partition -> the member whose target holds it (KIP-848)
+	memberIDs  map[string]string
 	// firstNode is the first owned: or member_id: seen, for a member list
 	// that needs a given start.
 	firstNode *yaml.Node
@@ -34,6 +37,9 @@ type givenParse struct {
 func (p *parser) startEpoch(sc *Scenario) error {
 	g := &p.given
 	if g.epochNode == nil {
+		if g.assignNode != nil {
+			return p.errf(g.assignNode, "group.assignment_epoch needs group.group_epoch: the assignment epoch trails the group epoch")
+		}
 		return nil
 	}
 	if msg := epochKeyError(g.epochKey, sc); msg != "" {
@@ -42,7 +48,29 @@ func (p *parser) startEpoch(sc *Scenario) error {
 	sc.givenEpochKey = g.epochKey
 	e, err := p.int64(g.epochNode, "group."+g.epochKey, 1, maxStartEpoch)
 	sc.Generation = int32(e)
-	return err
+	if err != nil || g.assignNode == nil {
+		return err
+	}
+	return p.assignmentEpoch(sc)
+}
+
+// assignmentEpoch reads group.assignment_epoch: the epoch the targets were
+// computed for, at most the group epoch (the coordinator computes a target
+// for a group epoch it has, GroupMetadataManager.updateTargetAssignment).
+func (p *parser) assignmentEpoch(sc *Scenario) error {
+	n := p.given.assignNode
+	if g := p.given; g.epochKey != "group_epoch" {
+		return p.errf(n, "group.assignment_epoch belongs to the KIP-848 consumer protocol and goes with group.group_epoch")
+	}
+	a, err := p.int64(n, "group.assignment_epoch", 1, maxStartEpoch)
+	if err != nil {
+		return err
+	}
+	if int32(a) > sc.Generation {
+		return p.errf(n, "group.assignment_epoch %d is above group.group_epoch %d: a target is computed for a group epoch the group has reached", a, sc.Generation)
+	}
+	sc.AssignmentEpoch = int32(a)
+	return nil
 }
 
 // epochKeyError says why a given start's epoch key does not fit the
@@ -58,26 +86,47 @@ func epochKeyError(key string, sc *Scenario) string {
 	return ""
 }
 
-// givenMember reads a member's owned partitions and member id.
-func (p *parser) givenMember(m *MemberSpec, what string, owned, memberID *yaml.Node, sc *Scenario) error {
+// givenNodes are a member's given-start keys, as the member's fields
+// are read.
+type givenNodes struct {
+	owned, memberID         *yaml.Node
+	target, revoking, epoch *yaml.Node // KIP-848 mid-reconcile
+}
+
+// kip848 is the first KIP-848-only key given, or nil.
+func (n givenNodes) kip848() (*yaml.Node, string) {
+	for _, k := range []struct {
+		n   *yaml.Node
+		key string
+	}{{n.epoch, "member_epoch"}, {n.target, "target"}, {n.revoking, "revoking"}} {
+		if k.n != nil {
+			return k.n, k.key
+		}
+	}
+	return nil, ""
+}
+
+// givenMember reads a member's owned partitions and member id, and under
+// KIP-848 its member epoch, target and partitions being revoked.
+func (p *parser) givenMember(m *MemberSpec, what string, gn givenNodes, sc *Scenario) error {
 	if what != "members" {
-		if n := orNode(owned, memberID); n != nil {
-			return p.errf(n, "%s: owned and member_id describe members present at time 0 (a given start); a joining member gets its id and partitions from the group", what)
+		if n := orNode(orNode(gn.owned, gn.memberID), orNode(gn.target, orNode(gn.revoking, gn.epoch))); n != nil {
+			return p.errf(n, "%s: owned and member_id describe members present at time 0 (a given start), as do target, revoking and member_epoch; a joining member gets its id and partitions from the group", what)
 		}
 		return nil
 	}
 	g := &p.given
-	if memberID != nil {
-		g.firstNode = orNode(g.firstNode, memberID)
-		id, err := p.str(memberID, "members.member_id")
+	if gn.memberID != nil {
+		g.firstNode = orNode(g.firstNode, gn.memberID)
+		id, err := p.str(gn.memberID, "members.member_id")
 		if err != nil {
 			return err
 		}
 		if id == "" {
-			return p.errf(memberID, "members.member_id: an empty member id is what a member has before it joins; leave member_id out to let kviz make one")
+			return p.errf(gn.memberID, "members.member_id: an empty member id is what a member has before it joins; leave member_id out to let kviz make one")
 		}
 		if other, dup := g.memberIDs[id]; dup {
-			return p.errf(memberID, "member id %q is held by %s and %s: a member id names one member", id, other, m.ID)
+			return p.errf(gn.memberID, "member id %q is held by %s and %s: a member id names one member", id, other, m.ID)
 		}
 		if g.memberIDs == nil {
 			g.memberIDs = map[string]string{}
@@ -85,64 +134,161 @@ func (p *parser) givenMember(m *MemberSpec, what string, owned, memberID *yaml.N
 		g.memberIDs[id] = m.ID
 		m.MemberID = id
 	}
-	if owned == nil {
+	if gn.owned != nil {
+		g.firstNode = orNode(g.firstNode, gn.owned)
+		tps, err := p.ownedPartitions(gn.owned, m, sc)
+		m.Owned = tps
+		if err != nil {
+			return err
+		}
+	}
+	return p.reconciling(m, gn, sc)
+}
+
+// reconciling reads a KIP-848 member caught mid-reconcile, with the
+// invariants Kafka's coordinator keeps (CurrentAssignmentBuilder,
+// GroupMetadataManager): a member epoch at most the assignment epoch; a
+// target naming existing partitions, each in one member's target; the
+// partitions it revokes are its own, held by no one else, and only below
+// the assignment epoch (UNREVOKED_PARTITIONS keeps the old epoch); at the
+// assignment epoch it owns only target partitions.
+func (p *parser) reconciling(m *MemberSpec, gn givenNodes, sc *Scenario) error {
+	n, key := gn.kip848()
+	if n == nil {
 		return nil
 	}
-	g.firstNode = orNode(g.firstNode, owned)
-	tps, err := p.ownedPartitions(owned, m, sc)
-	m.Owned = tps
-	return err
+	if !isConsumer(sc) {
+		return p.errf(n, "members.%s belongs to the KIP-848 consumer protocol (a classic member owns what the leader assigned; it has no target or member epoch)", key)
+	}
+	g := &p.given
+	g.firstNode = orNode(g.firstNode, n)
+	if g.epochKey == "" {
+		// the file's protocol family: a variation may not turn it classic
+		g.epochKey, sc.givenEpochKey = "group_epoch", "group_epoch"
+	}
+	assignEpoch := max(sc.StartAssignmentEpoch(), 1)
+	if gn.epoch != nil {
+		e, err := p.int64(gn.epoch, "members.member_epoch", 1, int64(assignEpoch))
+		if err != nil {
+			return p.errf(gn.epoch, "members.member_epoch: %s's epoch must be 1..%d (the assignment epoch): a member reaches an epoch only once a target exists for it", m.ID, assignEpoch)
+		}
+		m.MemberEpoch = int32(e)
+	}
+	if gn.target != nil {
+		tps, err := p.partitionMap(gn.target, "members.target", m.ID, sc, nil, func(tp TP, x *yaml.Node) error {
+			if !contains(m.Topics, tp.Topic) && sc.StartAssignmentEpoch() == sc.Generation {
+				return p.errf(x, "members.target: %s's target holds %s but it does not subscribe to %s, and no new target is pending (group_epoch = assignment_epoch)", m.ID, tp, tp.Topic)
+			}
+			if g.targets == nil {
+				g.targets = map[TP]string{}
+			}
+			if other, taken := g.targets[tp]; taken {
+				return p.errf(x, "members.target: %s is in the targets of %s and %s; the assignor gives a partition to one member", tp, other, m.ID)
+			}
+			g.targets[tp] = m.ID
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		m.Target = tps
+	}
+	if gn.revoking != nil {
+		tps, err := p.partitionMap(gn.revoking, "members.revoking", m.ID, sc, nil, func(tp TP, x *yaml.Node) error { return p.claim(tp, x, m.ID, "revoking") })
+		if err != nil {
+			return err
+		}
+		if len(tps) > 0 && m.StartEpoch(sc) >= assignEpoch {
+			return p.errf(gn.revoking, "members.revoking: %s revokes at member epoch %d, the assignment epoch; a member revoking partitions stays at the epoch before its target (UNREVOKED_PARTITIONS): give member_epoch below %d", m.ID, m.StartEpoch(sc), assignEpoch)
+		}
+		m.Revoking = tps
+	}
+	if m.StartEpoch(sc) == assignEpoch {
+		if extra := minus(m.Owned, m.StartTarget()); len(extra) > 0 {
+			return p.errf(orNode(gn.target, n), "members.target: %s is at the assignment epoch %d but owns %s outside its target: at its target's epoch a member holds only target partitions (it revokes the rest first)", m.ID, assignEpoch, fmtTPs(extra))
+		}
+	}
+	return nil
 }
 
 // ownedPartitions reads owned: {topic: [partitions]}: every partition must
-// exist, belong to a subscribed topic and have no other owner.
+// exist, belong to a subscribed topic and have no other owner. A classic
+// member may own partitions of a topic it subscribes to that no longer
+// exists (deleted before time 0; see given.go): Kafka's members report
+// them until their next rebalance.
 func (p *parser) ownedPartitions(n *yaml.Node, m *MemberSpec, sc *Scenario) ([]TP, error) {
-	if isNull(n) {
-		return nil, nil
-	}
-	if n.Kind != yaml.MappingNode {
-		return nil, p.errf(n, "members.owned must map topics to partitions, like {t0: [0, 1]}")
-	}
+	deleted := func(topic string) bool { return !isConsumer(sc) && contains(m.Topics, topic) }
+	return p.partitionMap(n, "members.owned", m.ID, sc, deleted, func(tp TP, x *yaml.Node) error {
+		if !contains(m.Topics, tp.Topic) {
+			return p.errf(x, "members.owned: %s owns partitions of %s but does not subscribe to it (its topics: %v)", m.ID, tp.Topic, m.Topics)
+		}
+		return p.claim(tp, x, m.ID, "owned")
+	})
+}
+
+// claim records that member holds tp (owned or revoking): a partition has
+// one holder in a group.
+func (p *parser) claim(tp TP, x *yaml.Node, member, how string) error {
 	g := &p.given
 	if g.owners == nil {
 		g.owners = map[TP]string{}
 	}
-	var out []TP
+	if other, taken := g.owners[tp]; taken {
+		if other == member {
+			return p.errf(x, "members.%s: %s holds %s twice (a partition is owned or being revoked, not both)", how, member, tp)
+		}
+		return p.errf(x, "members.%s: %s is owned by %s and %s; a partition has one owner in a group", how, tp, other, member)
+	}
+	g.owners[tp] = member
+	return nil
+}
+
+// partitionMap reads {topic: [partitions]} (owned, target, revoking):
+// every partition must exist, but of a topic deleted says may be missing
+// (a deleted topic: any partition number); check judges each one. An
+// empty map is an empty, non-nil list (an empty target is a target).
+func (p *parser) partitionMap(n *yaml.Node, what, who string, sc *Scenario, deleted func(string) bool, check func(TP, *yaml.Node) error) ([]TP, error) {
+	if isNull(n) {
+		return []TP{}, nil
+	}
+	if n.Kind != yaml.MappingNode {
+		return nil, p.errf(n, "%s must map topics to partitions, like {t0: [0, 1]}", what)
+	}
+	out := []TP{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		topic, err := p.str(k, "a topic in members.owned")
+		topic, err := p.str(k, "a topic in "+what)
 		if err != nil {
 			return nil, err
 		}
 		count, ok := sc.Topics[topic]
-		if !ok {
-			return nil, p.errf(k, "members.owned: unknown topic %q%s", topic, suggest(topic, strategies.SortedTopics(sc.Topics)))
+		if !ok && deleted != nil && deleted(topic) {
+			count, ok = MaxPartitions, true
 		}
-		if !contains(m.Topics, topic) {
-			return nil, p.errf(k, "members.owned: %s owns partitions of %s but does not subscribe to it (its topics: %v)", m.ID, topic, m.Topics)
+		if !ok {
+			return nil, p.errf(k, "%s: unknown topic %q%s", what, topic, suggest(topic, strategies.SortedTopics(sc.Topics)))
 		}
 		items := v.Content
 		if v.Kind == yaml.ScalarNode {
 			items = []*yaml.Node{v}
 		} else if v.Kind != yaml.SequenceNode {
-			return nil, p.errf(v, "members.owned.%s must be a list of partitions, like [0, 1]", topic)
+			return nil, p.errf(v, "%s.%s must be a list of partitions, like [0, 1]", what, topic)
 		}
 		for _, x := range items {
-			part, err := p.int64(x, "members.owned."+topic, 0, int64(count)-1)
+			part, err := p.int64(x, what+"."+topic, 0, int64(count)-1)
 			if err != nil {
 				if _, numErr := strconv.ParseInt(x.Value, 10, 64); numErr == nil {
-					return nil, p.errf(x, "members.owned: %s has %d partitions (0..%d): %s-%s does not exist", topic, count, count-1, topic, x.Value)
+					return nil, p.errf(x, "%s: %s has %d partitions (0..%d): %s-%s does not exist", what, topic, count, count-1, topic, x.Value)
 				}
 				return nil, err
 			}
 			tp := TP{Topic: topic, Partition: int32(part)}
-			if other, taken := g.owners[tp]; taken {
-				if other == m.ID {
-					return nil, p.errf(x, "members.owned: %s lists %s twice", m.ID, tp)
-				}
-				return nil, p.errf(x, "members.owned: %s is owned by %s and %s; a partition has one owner in a group", tp, other, m.ID)
+			if slices.Contains(out, tp) {
+				return nil, p.errf(x, "%s: %s lists %s twice", what, who, tp)
 			}
-			g.owners[tp] = m.ID
+			if err := check(tp, x); err != nil {
+				return nil, err
+			}
 			out = append(out, tp)
 		}
 	}
@@ -185,11 +331,19 @@ func givenText(sc *Scenario, coordinator string) string {
 	counter := "generation"
 	state := Stable
 	if isConsumer(sc) {
-		counter, state = "group epoch", KStable
+		counter, state = "group epoch", startGroupState(sc)
 	}
 	if len(sc.Members) == 0 {
 		return fmt.Sprintf("Group %s (%s, %s protocol) starts Empty at %s %d; its coordinator is %s.",
 			sc.GroupID, sc.Strategy, sc.Protocol, counter, sc.Generation, coordinator)
+	}
+	if state == KAssigning || state == KReconciling {
+		why := "some still reconciling towards their targets"
+		if state == KAssigning {
+			why = "the group epoch is ahead of the assignment epoch, so the next heartbeat computes new targets"
+		}
+		return fmt.Sprintf("Group %s starts %s at group epoch %d, assignment epoch %d, %d members already consuming; %s (a given state); its coordinator is %s.",
+			sc.GroupID, state, sc.Generation, sc.StartAssignmentEpoch(), len(sc.Members), why, coordinator)
 	}
 	return fmt.Sprintf("Group %s starts %s at %s %d, %d members already consuming (a given state: no join phase); its coordinator is %s.",
 		sc.GroupID, state, counter, sc.Generation, len(sc.Members), coordinator)

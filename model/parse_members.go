@@ -1,13 +1,15 @@
 package model
 
 import (
+	"strings"
+
 	"github.com/kvizlab/kviz/strategies"
 	"go.yaml.in/yaml/v3"
 )
 
-var memberKeys = []string{"id", "topics", "instance", "strategies",
+var memberKeys = []string{"id", "topics", "instance", "rack", "strategies",
 	// a given start (parse_given.go)
-	"owned", "member_id",
+	"owned", "member_id", "target", "revoking", "member_epoch",
 	// consumer settings for the data path (parse_producers.go)
 	"rate", "enable_auto_commit", "auto_commit_interval_ms", "commit", "auto_offset_reset"}
 
@@ -42,7 +44,8 @@ func (p *parser) members(n *yaml.Node, sc *Scenario) error {
 
 func (p *parser) memberSpec(n *yaml.Node, sc *Scenario, what string) (MemberSpec, error) {
 	var m MemberSpec
-	var idNode, ownedNode, memberIDNode *yaml.Node
+	var idNode *yaml.Node
+	var gn givenNodes
 	var consumer consumerSettings
 	err := p.fields(n, what, memberKeys, func(key string, k, v *yaml.Node) error {
 		var err error
@@ -52,14 +55,22 @@ func (p *parser) memberSpec(n *yaml.Node, sc *Scenario, what string) (MemberSpec
 			m.ID, err = p.str(v, what+".id")
 		case "instance":
 			m.Instance, err = p.str(v, what+".instance")
+		case "rack":
+			m.Rack, err = p.rack(v, what+".rack")
 		case "topics":
 			m.Topics, err = p.topicList(v, sc, what+".topics")
 		case "strategies":
 			m.Strategies, err = p.strategyList(v, sc, what+".strategies")
 		case "owned":
-			ownedNode = v
+			gn.owned = v
 		case "member_id":
-			memberIDNode = v
+			gn.memberID = v
+		case "target":
+			gn.target = v
+		case "revoking":
+			gn.revoking = v
+		case "member_epoch":
+			gn.epoch = v
 		default:
 			err = p.consumerKey(&consumer, key, what, v)
 		}
@@ -74,11 +85,21 @@ func (p *parser) memberSpec(n *yaml.Node, sc *Scenario, what string) (MemberSpec
 	if m.Topics == nil {
 		m.Topics = strategies.SortedTopics(sc.Topics)
 	}
-	if err := p.givenMember(&m, what, ownedNode, memberIDNode, sc); err != nil {
+	if err := p.givenMember(&m, what, gn, sc); err != nil {
 		return m, err
 	}
 	p.memberConsumer(m.ID, consumer)
 	return m, nil
+}
+
+// rack reads a client.rack or broker.rack: a plain, non-empty value (Kafka
+// takes an empty rack as none, so writing one would mean nothing).
+func (p *parser) rack(n *yaml.Node, what string) (string, error) {
+	r, err := p.str(n, what)
+	if err == nil && strings.TrimSpace(r) == "" {
+		err = p.errf(n, "%s: an empty rack is no rack (Kafka ignores it); leave the key out", what)
+	}
+	return r, err
 }
 
 // noMemberAssignors is why a member's assignor list is refused under the

@@ -153,7 +153,7 @@ func (p *parser) action(ev *Event, v *yaml.Node, sc *Scenario) error {
 		})
 	case "join":
 		m, err := p.memberSpec(v, sc, what)
-		ev.Member, ev.Topics, ev.Instance, ev.Strategies = m.ID, m.Topics, m.Instance, m.Strategies
+		ev.Member, ev.Topics, ev.Instance, ev.Strategies, ev.Rack = m.ID, m.Topics, m.Instance, m.Strategies, m.Rack
 		return err
 	case "stall":
 		return p.stall(ev, v)

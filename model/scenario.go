@@ -17,9 +17,19 @@ type Scenario struct {
 	// the scenario in ("" = the plain lab).
 	Open LabOpen
 
-	Brokers           int
+	Brokers int
+	// BrokerRacks is each broker's broker.rack (cluster.racks), one per
+	// broker in id order; nil = no broker has a rack. With racks, replicas
+	// are placed rack-aware and members with a rack (MemberSpec.Rack) meet
+	// Kafka's rack-aware assignors (KIP-881).
+	BrokerRacks       []string
 	OffsetsPartitions int32
 	Topics            map[string]int32 // topic -> partition count
+	// Replicas is a topic's replica assignment as given (topics.T.replicas:
+	// each partition's broker ids, the first its preferred leader), as a
+	// real cluster has it; a topic without one is placed by Kafka's
+	// algorithm from the seed.
+	Replicas map[string][][]int
 
 	GroupID  string
 	Strategy string // kviz strategy name
@@ -38,6 +48,11 @@ type Scenario struct {
 	// Members holding their Owned partitions. 0: the group starts empty and
 	// its members join. With no members it starts Empty at this generation.
 	Generation int32
+	// AssignmentEpoch is a KIP-848 given start's assignment epoch
+	// (group.assignment_epoch): the group epoch its members' targets were
+	// computed for. 0 = Generation (the targets are current); below it, the
+	// group is ASSIGNING and the next heartbeat computes new targets.
+	AssignmentEpoch int32
 
 	Members  []MemberSpec // start at time 0, in this order
 	Timeline []Event      // sorted by AtMs, stable
@@ -66,7 +81,11 @@ type Scenario struct {
 type MemberSpec struct {
 	ID       string
 	Instance string
-	Topics   []string
+	// Rack is the member's client.rack ("" = not set): the classic
+	// rack-aware assignors (KIP-881, Kafka 3.5) prefer partitions with a
+	// replica on it.
+	Rack   string
+	Topics []string
 	// Strategies is the member's partition.assignment.strategy, in order
 	// (kviz names); nil = [group.strategy]. Classic protocol only.
 	Strategies []string
@@ -75,6 +94,39 @@ type MemberSpec struct {
 	// partitions it consumes at time 0 (sorted; under KIP-848 also its target).
 	MemberID string
 	Owned    []TP
+	// A KIP-848 given start may catch a member mid-reconcile, as
+	// ConsumerGroupDescribe shows it (Kafka's ConsumerGroupMember): its
+	// member epoch (0 = the assignment epoch), its target (nil = Owned: the
+	// member is reconciled; non-nil, even empty, = given) and the partitions
+	// it is still revoking (UNREVOKED_PARTITIONS, at an epoch below the
+	// assignment epoch).
+	MemberEpoch int32
+	Target      []TP
+	Revoking    []TP
+}
+
+// StartAssignmentEpoch is the assignment epoch a given start begins at.
+func (sc *Scenario) StartAssignmentEpoch() int32 {
+	if sc.AssignmentEpoch > 0 {
+		return sc.AssignmentEpoch
+	}
+	return sc.Generation
+}
+
+// StartEpoch is the member's epoch at a given start (KIP-848).
+func (m MemberSpec) StartEpoch(sc *Scenario) int32 {
+	if m.MemberEpoch > 0 {
+		return m.MemberEpoch
+	}
+	return sc.StartAssignmentEpoch()
+}
+
+// StartTarget is the member's target at a given start (KIP-848).
+func (m MemberSpec) StartTarget() []TP {
+	if m.Target != nil {
+		return m.Target
+	}
+	return m.Owned
 }
 
 // GivenStart reports whether the group starts from a given state rather

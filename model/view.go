@@ -10,6 +10,7 @@ type Event struct {
 	Member   string   // the member's client id (join, leave, crash, restart, stall, subscribe, commit)
 	Topics   []string // join, subscribe
 	Instance string   // join: group.instance.id ("" = dynamic)
+	Rack     string   // join: client.rack ("" = not set)
 	// Strategies, on a join: the member's assignor list (nil = the group's).
 	Strategies []string
 	Topic      string // add_partitions

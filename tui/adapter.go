@@ -13,7 +13,8 @@ import (
 // whole run, so a member keeps its letter and colour while stepping back
 // and forth.
 type simInfo struct {
-	letters    map[string]int // member id -> roster index
+	letters    map[string]int    // member id -> roster index
+	racks      map[string]string // member id -> client.rack (nil: none has one)
 	rebalances []model.Rebalance
 	moved      []map[model.TP]bool // per rebalance: its moves that took a partition from a member
 
@@ -63,6 +64,7 @@ func newSimInfo(sim simulation) *simInfo {
 		}
 		prev = st.GroupState
 	}
+	info.racks = sc.MemberRacks()
 	info.rebalances = sim.Rebalances()
 	for _, r := range info.rebalances {
 		moved := map[model.TP]bool{}
@@ -192,7 +194,7 @@ func buildGrid(v *model.GroupView, info *simInfo, step int, selected string, fre
 	g.Members = make([]gridMember, 0, len(v.Members))
 	for mi, m := range v.Members {
 		letter, color := info.letter(m.ID)
-		gm := gridMember{ID: m.ID, Letter: letter, Color: color, Count: len(m.Owned)}
+		gm := gridMember{ID: m.ID, Letter: letter, Color: color, Count: len(m.Owned), Rack: info.racks[m.ID]}
 		gm.Tag, gm.TagBad = memberTag(&m)
 		gm.Gone = !m.Live()
 		gm.Cells, rows = rows[:len(g.Topics):len(g.Topics)], rows[len(g.Topics):]

@@ -91,6 +91,8 @@ type App struct {
 
 	seat seat // in a room served over SSH (follow.go)
 
+	liveMarks *liveMarks // the live lab's marks on the opening step's grid (gridlive.go)
+
 	memo *memo
 
 	// Recomputations run as commands (recompute.go): the newest one, the

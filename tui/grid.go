@@ -18,6 +18,10 @@ func renderGrid(g *gridData, st *Styles, width, height int) string {
 	l := layoutGrid(g, width)
 	b := &st.brushes
 	rows := height - 3 // topic header, partition numbers, status row
+	lag := g.hasLag() && rows > 1
+	if lag {
+		rows--
+	}
 	legend := rows > len(g.Members)
 	if legend {
 		rows--
@@ -45,6 +49,9 @@ func renderGrid(g *gridData, st *Styles, width, height int) string {
 		below = scrollMark("↓", len(g.Members)-last, l.LabelW)
 	}
 	out = append(out, fit(b.faint.paint(pad(below, l.LabelW))+statusRow(g, &l, st), width))
+	if lag {
+		out = append(out, fit(b.faint.paint(pad("  lag", l.LabelW))+lagRow(g, &l, st), width))
+	}
 	if legend {
 		out = append(out, fit(gridLegend(&l, st), width))
 	}
@@ -186,7 +193,11 @@ func memberRow(g *gridData, i int, l *gridLayout, st *Styles) string {
 		sb.WriteString(tag)
 	}
 	if l.RunsW > 0 {
-		sb.WriteString("  " + b.faint.paint(ansi.Truncate(runsText(g, m), l.RunsW, "…")))
+		runs := runsText(g, m)
+		if m.Rack != "" {
+			runs = "@" + m.Rack + " " + runs // the rack first: the runs may be cut
+		}
+		sb.WriteString("  " + b.faint.paint(ansi.Truncate(runs, l.RunsW, "…")))
 	}
 	return sb.String()
 }

@@ -17,6 +17,15 @@ type gridTopic struct {
 	Partitions int
 	Unowned    []bool // per partition: nobody holds it now
 	Moved      []bool // per partition: its owner changed in the last rebalance
+	// Lag is each partition's lag (the live lab: committed offset to log
+	// end, as the cluster reported it); nil draws no lag row.
+	Lag []lagCell
+}
+
+// lagCell is one partition's lag; Known is false without a commit.
+type lagCell struct {
+	N     int64
+	Known bool
 }
 
 // gridMember is one row of the grid.
@@ -28,6 +37,7 @@ type gridMember struct {
 	TagBad bool   // the tag is a problem (down, fenced) rather than a note
 	Gone   bool   // crashed, left or fenced: drawn faint
 	Count  int    // partitions held
+	Rack   string // client.rack ("" = none)
 	Cells  [][]cellState
 }
 

@@ -62,6 +62,7 @@ func NewLive(first *kvlive.Snapshot, source string, read LiveRead, every, timeou
 	app.keys.Import.SetEnabled(true)
 	l := Live{app: app, read: read, every: every, timeout: timeout, source: source, snap: first,
 		stable: first, shown: first.Scenario, readAt: time.Now(), reads: 1, width: app.width, height: app.height}
+	l.mark()
 	return l, nil
 }
 
@@ -112,6 +113,7 @@ func (l Live) forward(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// a key changed the simulation (an event, a strategy): that is an
 		// experiment on the group as it was, so it stops following
 		l.imported = true
+		l.mark()
 	}
 	return l, cmd
 }
@@ -122,8 +124,9 @@ func (l *Live) onRead(msg liveReadMsg) {
 		return
 	}
 	l.err, l.snap, l.readAt, l.reads = nil, msg.snap, msg.at, l.reads+1
-	if !msg.snap.Group.Settled() {
-		return // mid-rebalance: the lab keeps the last settled group; the live line says so
+	if !msg.snap.Group.Showable() {
+		l.mark() // the lag is the newest read's; the owners stay the last settled read's
+		return   // mid-rebalance: the lab keeps the last settled group; the live line says so
 	}
 	l.stable = msg.snap
 	if len(msg.snap.Changes) > 0 {
@@ -132,6 +135,19 @@ func (l *Live) onRead(msg liveReadMsg) {
 	if !l.imported {
 		l.show(msg.snap.Scenario)
 	}
+	l.mark()
+}
+
+// mark puts the reads on the grid while the lab follows the cluster: the
+// owners the last moving read changed (the live line says when; they stay
+// marked while they still own what they took) and the newest read's lag
+// per partition. An imported what-if has neither: it is a simulation.
+func (l *Live) mark() {
+	if l.imported {
+		l.app.liveMarks = nil
+		return
+	}
+	l.app.liveMarks = &liveMarks{changes: l.moved, lag: l.snap.LagOf}
 }
 
 // show puts a new import on screen, keeping the lab's own state (size,
@@ -151,10 +167,12 @@ func (l *Live) toggleImport() {
 	if l.imported {
 		l.imported = false
 		l.show(l.stable.Scenario)
+		l.mark()
 		l.app.setStatus("following the cluster again", false)
 		return
 	}
 	l.imported = true
+	l.mark()
 	l.app.setStatus(fmt.Sprintf("imported the group as read at %s: d, x, a, w, c answer on it; i follows the cluster again",
 		l.readAt.Format("15:04:05")), false)
 }

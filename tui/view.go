@@ -95,11 +95,14 @@ func (a App) labBody(h int) string {
 // frame drawn again with nothing moved (a spinner turning, a status line)
 // does not rebuild it.
 func (a App) grid() *gridData {
-	key := gridKey{info: a.info, step: a.step, selected: a.selected}
+	key := gridKey{info: a.info, step: a.step, selected: a.selected, live: a.liveMarks}
 	if m := a.memo; m.grid != nil && m.gridKey == key {
 		return m.grid
 	}
 	g := buildGrid(a.view(), a.info, a.step, a.selected, freshMembers(a.sim, a.info, a.step))
+	if a.liveMarks != nil && a.step == 0 {
+		a.liveMarks.apply(g)
+	}
 	a.memo.gridKey, a.memo.grid = key, g
 	a.memo.gridText = nil
 	return g
@@ -123,6 +126,7 @@ type gridKey struct {
 	info     *simInfo
 	step     int
 	selected string
+	live     *liveMarks // the live lab's marks: each read brings new ones
 }
 
 // gridTextKey is what the drawn grid depends on.
