@@ -95,12 +95,10 @@ func (l Live) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case liveTickMsg:
 		return l, l.readCmd()
 	case liveReadMsg:
-		l.onRead(msg)
-		return l, l.next()
+		return l, tea.Batch(l.onRead(msg), l.next())
 	case tea.KeyPressMsg:
 		if key.Matches(msg, l.app.keys.Import) {
-			l.toggleImport()
-			return l, nil
+			return l, l.toggleImport()
 		}
 	}
 	return l.forward(msg)
@@ -109,33 +107,37 @@ func (l Live) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (l Live) forward(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m, cmd := l.app.Update(msg)
 	l.app = m.(App)
-	if !l.imported && l.app.Scenario() != l.shown {
-		// a key changed the simulation (an event, a strategy): that is an
-		// experiment on the group as it was, so it stops following
+	if !l.imported && (l.app.Scenario() != l.shown || l.app.job != nil) {
+		// a key changed the simulation, or is changing it in the
+		// background (an event, a strategy): that is an experiment on the
+		// group as it was, so it stops following (a read arriving now
+		// would otherwise replace the simulation the key works on)
 		l.imported = true
 		l.mark()
 	}
 	return l, cmd
 }
 
-func (l *Live) onRead(msg liveReadMsg) {
+func (l *Live) onRead(msg liveReadMsg) tea.Cmd {
 	if msg.err != nil {
 		l.err = msg.err
-		return
+		return nil
 	}
 	l.err, l.snap, l.readAt, l.reads = nil, msg.snap, msg.at, l.reads+1
 	if !msg.snap.Group.Showable() {
-		l.mark() // the lag is the newest read's; the owners stay the last settled read's
-		return   // mid-rebalance: the lab keeps the last settled group; the live line says so
+		l.mark()   // the lag is the newest read's; the owners stay the last settled read's
+		return nil // mid-rebalance: the lab keeps the last settled group; the live line says so
 	}
 	l.stable = msg.snap
 	if len(msg.snap.Changes) > 0 {
 		l.moved, l.movedAt = msg.snap.Changes, msg.at
 	}
+	var cmd tea.Cmd
 	if !l.imported {
-		l.show(msg.snap.Scenario)
+		cmd = l.show(msg.snap.Scenario)
 	}
 	l.mark()
+	return cmd
 }
 
 // mark puts the reads on the grid while the lab follows the cluster: the
@@ -152,29 +154,32 @@ func (l *Live) mark() {
 
 // show puts a new import on screen, keeping the lab's own state (size,
 // selection, pane).
-func (l *Live) show(sc *model.Scenario) {
+// Compare mode or a what-if preview open on the lab recompute on it.
+func (l *Live) show(sc *model.Scenario) tea.Cmd {
 	sim, err := simulateModel(context.Background(), sc)
 	if err != nil {
 		l.err = fmt.Errorf("the group cannot be simulated: %v", err)
-		return
+		return nil
 	}
 	l.app.setSim(sim)
 	l.app.step = 0
 	l.shown = sc
+	return l.app.afterNewSim()
 }
 
-func (l *Live) toggleImport() {
+func (l *Live) toggleImport() tea.Cmd {
 	if l.imported {
 		l.imported = false
-		l.show(l.stable.Scenario)
+		cmd := l.show(l.stable.Scenario)
 		l.mark()
 		l.app.setStatus("following the cluster again", false)
-		return
+		return cmd
 	}
 	l.imported = true
 	l.mark()
 	l.app.setStatus(fmt.Sprintf("imported the group as read at %s: d, x, a, w, c answer on it; i follows the cluster again",
 		l.readAt.Format("15:04:05")), false)
+	return nil
 }
 
 // View is the live line over the lab.

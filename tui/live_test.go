@@ -129,3 +129,25 @@ func TestLiveLabGridFollowsAJoinOnKfake(t *testing.T) {
 	assert.Contains(t, s, "moved ")
 	c.AssertSentOnly(t, "kviz", kvlive.ReadOnlyKeys)
 }
+
+// A key that recomputes in the background (x) is an experiment on the
+// group as read: a read arriving before its result neither replaces the
+// simulation it works on nor drops the key.
+func TestLiveReadDuringARecomputeKeepsTheKey(t *testing.T) {
+	first, err := kvlive.NewSnapshot(liveGroup(map[string][]int32{"c1": {0, 1}, "c2": {2, 3}, "c3": {4, 5}}), nil)
+	require.NoError(t, err)
+	l, err := NewLive(first, "group shop at test:9092", nil, time.Second, time.Second)
+	require.NoError(t, err)
+	l = liveDrive(t, l, tea.WindowSizeMsg{Width: 120, Height: 40})
+	m, crash := tea.Model(l).Update(press("x"))
+	require.NotNil(t, crash)
+	assert.True(t, m.(Live).Imported(), "the key stops following at once")
+	second, err := kvlive.NewSnapshot(liveGroup(map[string][]int32{"c1": {0, 1, 2}, "c3": {3, 4, 5}}), l.stable)
+	require.NoError(t, err)
+	m, _ = m.Update(liveReadMsg{snap: second, at: time.Now()})
+	m = deliver(m, crash)
+	got := m.(Live).Lab().Scenario()
+	require.NotEmpty(t, got.Timeline, "the crash is on the timeline")
+	assert.Equal(t, "crash", got.Timeline[len(got.Timeline)-1].Kind)
+	assert.Len(t, got.Members, 3, "the simulation is the group as read before the key, not the newer read")
+}
