@@ -25,10 +25,17 @@ type client struct {
 	startedAt     int64
 	metaFetchedAt int64 // its last metadata fetch outside the periodic refresh (classic_metadata.go)
 
-	coord            int // known coordinator broker; -1 = unknown
-	findingCoord     bool
-	findBackoff      int64
-	findRepeat       bool // the last FindCoordinator retry already waited retryMaxMs
+	coord        int // known coordinator broker; -1 = unknown
+	findingCoord bool
+	findBackoff  int64
+	findRepeat   bool // the last FindCoordinator retry already waited retryMaxMs
+	// ownedFmt is the text of the owned list a heartbeat last named
+	// (ownedText), with the list it was made from.
+	ownedFmt struct {
+		first *TP
+		n     int
+		s     string
+	}
 	memberID         string
 	generation       int32
 	phase            string
