@@ -233,26 +233,31 @@ func memberUnderline(g *gridData, i int, l *gridLayout, st *Styles) string {
 
 func statusRow(g *gridData, l *gridLayout, st *Styles) string {
 	b := &st.brushes
+	return columnRow(g, l, func(t *gridTopic, c gridColumn) string {
+		unowned, moved := anyTrue(t.Unowned, c), anyTrue(t.Moved, c)
+		switch {
+		case unowned && moved && l.CellW > 1:
+			return b.unowned.paint(cellGlyph(l.CellW, "*", "!"))
+		case unowned:
+			return b.unowned.paint(cellGlyph(l.CellW, "", "!"))
+		case moved:
+			return b.moved.paint(cellGlyph(l.CellW, "", "*"))
+		}
+		return strings.Repeat(" ", l.CellW)
+	})
+}
+
+// columnRow is a row under the grid: cell(t, c) for every column of every
+// topic, the topics topicGap apart, as the member rows lay them out.
+func columnRow(g *gridData, l *gridLayout, cell func(t *gridTopic, c gridColumn) string) string {
 	var sb strings.Builder
 	ci := 0
-	for ti, t := range g.Topics {
+	for ti := range g.Topics {
 		if ti > 0 {
 			sb.WriteString(strings.Repeat(" ", topicGap))
 		}
-		for ci < len(l.Cols) && l.Cols[ci].Topic == ti {
-			c := l.Cols[ci]
-			unowned, moved := anyTrue(t.Unowned, c), anyTrue(t.Moved, c)
-			switch {
-			case unowned && moved && l.CellW > 1:
-				sb.WriteString(b.unowned.paint(cellGlyph(l.CellW, "*", "!")))
-			case unowned:
-				sb.WriteString(b.unowned.paint(cellGlyph(l.CellW, "", "!")))
-			case moved:
-				sb.WriteString(b.moved.paint(cellGlyph(l.CellW, "", "*")))
-			default:
-				sb.WriteString(strings.Repeat(" ", l.CellW))
-			}
-			ci++
+		for ; ci < len(l.Cols) && l.Cols[ci].Topic == ti; ci++ {
+			sb.WriteString(cell(&g.Topics[ti], l.Cols[ci]))
 		}
 	}
 	return sb.String()

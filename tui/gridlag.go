@@ -21,37 +21,25 @@ func (g *gridData) hasLag() bool {
 // any of them lags. "?" is a partition without a commit.
 func lagRow(g *gridData, l *gridLayout, st *Styles) string {
 	b := &st.brushes
-	var sb strings.Builder
-	ci := 0
-	for ti, t := range g.Topics {
-		if ti > 0 {
-			sb.WriteString(strings.Repeat(" ", topicGap))
+	return columnRow(g, l, func(t *gridTopic, c gridColumn) string {
+		if t.Lag == nil {
+			return strings.Repeat(" ", l.CellW)
 		}
-		for ci < len(l.Cols) && l.Cols[ci].Topic == ti {
-			c := l.Cols[ci]
-			ci++
-			if t.Lag == nil {
-				sb.WriteString(strings.Repeat(" ", l.CellW))
-				continue
-			}
-			known, lags := false, false
-			for p := c.Lo; p < c.Hi && p < len(t.Lag); p++ {
-				known = known || t.Lag[p].Known
-				lags = lags || t.Lag[p].N > 0
-			}
-			switch {
-			case !known:
-				sb.WriteString(b.faint.paint(cellGlyph(l.CellW, "", "?")))
-			case l.PerCol > 1 && lags:
-				sb.WriteString(b.warn.paint(cellGlyph(l.CellW, "", "•")))
-			case l.PerCol > 1 || !lags:
-				sb.WriteString(b.faint.paint(cellGlyph(l.CellW, "", "0")))
-			default:
-				sb.WriteString(b.warn.paint(cellGlyph(l.CellW, "", shortCount(t.Lag[c.Lo].N, max(l.CellW-1, 1)))))
-			}
+		known, lags := false, false
+		for p := c.Lo; p < c.Hi && p < len(t.Lag); p++ {
+			known = known || t.Lag[p].Known
+			lags = lags || t.Lag[p].N > 0
 		}
-	}
-	return sb.String()
+		switch {
+		case !known:
+			return b.faint.paint(cellGlyph(l.CellW, "", "?"))
+		case l.PerCol > 1 && lags:
+			return b.warn.paint(cellGlyph(l.CellW, "", "•"))
+		case l.PerCol > 1 || !lags:
+			return b.faint.paint(cellGlyph(l.CellW, "", "0"))
+		}
+		return b.warn.paint(cellGlyph(l.CellW, "", shortCount(t.Lag[c.Lo].N, max(l.CellW-1, 1))))
+	})
 }
 
 // shortCount writes n in at most w characters, rounded down: 950, 1.2k,
