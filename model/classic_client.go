@@ -284,8 +284,11 @@ func (c *client) onJoinComplete(assigned, withheld []TP) {
 	}
 	if !c.eager {
 		if revoked := minus(c.owned, assigned); len(revoked) > 0 {
-			c.callback(KindPartitionsRevoked, revoked,
-				"the assignment moves them to another member; it rejoins so the follow-up rebalance can hand them over")
+			why := "the assignment moves them to another member; it rejoins so the follow-up rebalance can hand them over"
+			if len(c.w.existing(revoked)) == 0 {
+				why = "their topic no longer exists, so the assignment leaves them out; it rejoins, as after any revocation"
+			}
+			c.callback(KindPartitionsRevoked, revoked, why)
 			c.giveUp(revoked)
 			c.rejoinNeeded = true
 			c.rejoinReason = "it revoked partitions (cooperative follow-up)"

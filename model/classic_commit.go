@@ -71,8 +71,12 @@ func (c *client) scheduleMetadataRefresh() {
 		if c.inc != inc || !c.isLeader || c.assignTopicGen == c.w.topicGen {
 			return
 		}
+		what, why := "partition counts its assignment did not cover", "the leader saw new partitions"
+		if c.assignTopicGen < 0 { // a given start whose assignment predates a topic's deletion (given.go)
+			what, why = "that a topic its assignment covered no longer exists", "the leader saw a topic deleted"
+		}
 		c.w.record(KindMetadataRefreshed, c.id, "", false, fmt.Sprintf(
-			"%s (leader) refreshes its metadata (metadata.max.age.ms %d ms) and sees partition counts its assignment did not cover: it rejoins to trigger a rebalance.", c.id, metadataMaxAge))
-		c.requestRejoin("the leader saw new partitions")
+			"%s (leader) refreshes its metadata (metadata.max.age.ms %d ms) and sees %s: it rejoins to trigger a rebalance.", c.id, metadataMaxAge, what))
+		c.requestRejoin(why)
 	})
 }

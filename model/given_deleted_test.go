@@ -26,12 +26,12 @@ members:
 		t.Fatalf("c1 starts holding gone-0: %v", st.Owned)
 	}
 	refresh := steps(sim, model.KindMetadataRefreshed, "c1")
-	if len(refresh) != 1 || refresh[0].TimeMs != 300_000 {
-		t.Fatalf("the leader rejoins at its metadata refresh (300 s): %v", refresh)
+	if len(refresh) != 1 || refresh[0].TimeMs != 300_000 || !strings.Contains(refresh[0].Text, "no longer exists") {
+		t.Fatalf("the leader rejoins at its metadata refresh (300 s), seeing the topic gone: %v", refresh)
 	}
 	revoked := steps(sim, model.KindPartitionsRevoked, "c1")
-	if len(revoked) != 1 || !strings.Contains(revoked[0].Text, "[gone-0]") {
-		t.Fatalf("c1 revokes gone-0 and only it: %v", revoked)
+	if len(revoked) != 1 || !strings.Contains(revoked[0].Text, "[gone-0]") || strings.Contains(revoked[0].Text, "another member") {
+		t.Fatalf("c1 revokes gone-0 and only it, to nobody: %v", revoked)
 	}
 	end := last(sim)
 	assertOwned(t, end, owned{"c1": {"t0": {0, 1}}, "c2": {"t0": {2, 3}}})
