@@ -137,7 +137,9 @@ func (p *parser) givenMember(m *MemberSpec, what string, gn givenNodes, sc *Scen
 	if gn.owned != nil {
 		g.firstNode = orNode(g.firstNode, gn.owned)
 		tps, err := p.ownedPartitions(gn.owned, m, sc)
-		m.Owned = tps
+		if len(tps) > 0 { // owning nothing is no list, as FormatScenario writes it
+			m.Owned = tps
+		}
 		if err != nil {
 			return err
 		}
