@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/kvizlab/kviz/strategies"
@@ -37,7 +38,7 @@ func (g *classicGroup) supportsProtocols(protocols []string) bool {
 	for _, p := range protocols {
 		all := true
 		for _, m := range g.members {
-			all = all && contains(m.protocols, p)
+			all = all && slices.Contains(m.protocols, p)
 		}
 		if all {
 			return true
@@ -62,7 +63,7 @@ func (g *classicGroup) selectProtocol() (strategies.Assignor, string) {
 	tally := newIDOrder()
 	for _, id := range ids {
 		for _, p := range g.members[id].protocols {
-			if contains(candidates, p) {
+			if slices.Contains(candidates, p) {
 				votes[p]++
 				tally.Put(p)
 				break
@@ -93,7 +94,7 @@ func (g *classicGroup) selectProtocol() (strategies.Assignor, string) {
 
 func (g *classicGroup) supportedByAll(p string) bool {
 	for _, m := range g.members {
-		if !contains(m.protocols, p) {
+		if !slices.Contains(m.protocols, p) {
 			return false
 		}
 	}

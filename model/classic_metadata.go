@@ -2,6 +2,7 @@ package model
 
 import (
 	"github.com/kvizlab/kviz/strategies"
+	"slices"
 )
 
 // The classic leader assigns with the metadata it has, not the cluster's
@@ -58,7 +59,7 @@ func (c *client) leaderMetadata(members []strategies.Member) (map[string]int32, 
 func widerThan(members []strategies.Member, own []string) bool {
 	wider := false
 	eachSubscribedTopic(members, func(t string) bool {
-		wider = !contains(own, t)
+		wider = !slices.Contains(own, t)
 		return !wider
 	})
 	return wider

@@ -207,7 +207,7 @@ func (g *consumerGroup) partText(client string, tps []TP) string {
 // topics) would copy s whole.
 func allOnTopics(s []TP, topics []string) bool {
 	for i, tp := range s {
-		if (i == 0 || tp.Topic != s[i-1].Topic) && !contains(topics, tp.Topic) {
+		if (i == 0 || tp.Topic != s[i-1].Topic) && !slices.Contains(topics, tp.Topic) {
 			return false
 		}
 	}

@@ -190,7 +190,7 @@ func genCanonical(t *rapid.T) *Scenario {
 	}
 	classicAssignors := []string{sc.Strategy}
 	for _, n := range []string{"range", "roundrobin", "sticky", "cooperative-sticky"} {
-		if a, err := strategies.Lookup(n); err == nil && !isConsumer(sc) && !contains(classicAssignors, a.Name()) {
+		if a, err := strategies.Lookup(n); err == nil && !isConsumer(sc) && !slices.Contains(classicAssignors, a.Name()) {
 			classicAssignors = append(classicAssignors, a.Name())
 		}
 	}
@@ -207,7 +207,7 @@ func genCanonical(t *rapid.T) *Scenario {
 		}
 		if !isConsumer(sc) && rapid.Bool().Draw(t, "strategies "+id) {
 			m.Strategies = subset(t, "assignors "+id, classicAssignors)
-			if given && !contains(m.Strategies, sc.Strategy) {
+			if given && !slices.Contains(m.Strategies, sc.Strategy) {
 				// A given classic start needs an assignor every member shares.
 				m.Strategies = append(m.Strategies, sc.Strategy)
 			}

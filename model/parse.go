@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -76,7 +77,7 @@ func (p *parser) fields(n *yaml.Node, what string, known []string, each func(key
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		key := k.Value
-		if !contains(known, key) {
+		if !slices.Contains(known, key) {
 			return p.errf(k, "unknown key %q in %s%s", key, what, suggest(key, known))
 		}
 		if seen[key] {

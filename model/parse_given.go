@@ -178,7 +178,7 @@ func (p *parser) reconciling(m *MemberSpec, gn givenNodes, sc *Scenario) error {
 	}
 	if gn.target != nil {
 		tps, err := p.partitionMap(gn.target, "members.target", m.ID, sc, nil, func(tp TP, x *yaml.Node) error {
-			if !contains(m.Topics, tp.Topic) && sc.StartAssignmentEpoch() == sc.Generation {
+			if !slices.Contains(m.Topics, tp.Topic) && sc.StartAssignmentEpoch() == sc.Generation {
 				return p.errf(x, "members.target: %s's target holds %s but it does not subscribe to %s, and no new target is pending (group_epoch = assignment_epoch)", m.ID, tp, tp.Topic)
 			}
 			if g.targets == nil {
@@ -219,9 +219,9 @@ func (p *parser) reconciling(m *MemberSpec, gn givenNodes, sc *Scenario) error {
 // exists (deleted before time 0; see given.go): Kafka's members report
 // them until their next rebalance.
 func (p *parser) ownedPartitions(n *yaml.Node, m *MemberSpec, sc *Scenario) ([]TP, error) {
-	deleted := func(topic string) bool { return !isConsumer(sc) && contains(m.Topics, topic) }
+	deleted := func(topic string) bool { return !isConsumer(sc) && slices.Contains(m.Topics, topic) }
 	return p.partitionMap(n, "members.owned", m.ID, sc, deleted, func(tp TP, x *yaml.Node) error {
-		if !contains(m.Topics, tp.Topic) {
+		if !slices.Contains(m.Topics, tp.Topic) {
 			return p.errf(x, "members.owned: %s owns partitions of %s but does not subscribe to it (its topics: %v)", m.ID, tp.Topic, m.Topics)
 		}
 		return p.claim(tp, x, m.ID, "owned")
@@ -311,7 +311,7 @@ func (p *parser) finishGiven(sc *Scenario, at *yaml.Node) error {
 	for _, name := range memberStrategies(sc, sc.Members[0]) {
 		shared := true
 		for _, m := range sc.Members[1:] {
-			shared = shared && contains(memberStrategies(sc, m), name)
+			shared = shared && slices.Contains(memberStrategies(sc, m), name)
 		}
 		if shared {
 			return nil

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/kvizlab/kviz/strategies"
@@ -127,7 +128,7 @@ func (p *parser) strategyList(n *yaml.Node, sc *Scenario, what string) ([]string
 		if strategies.Supports(a, ProtocolConsumer) && !strategies.Supports(a, ProtocolEager) {
 			return nil, p.errf(n, "%s: %s is a server-side assignor (consumer protocol only)", what, a.Name())
 		}
-		if !contains(out, a.Name()) {
+		if !slices.Contains(out, a.Name()) {
 			out = append(out, a.Name())
 		}
 	}

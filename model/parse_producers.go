@@ -2,6 +2,7 @@ package model
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -140,7 +141,7 @@ func (p *parser) oneOf(n *yaml.Node, what string, valid []string) (string, error
 	if err != nil {
 		return "", err
 	}
-	if !contains(valid, s) {
+	if !slices.Contains(valid, s) {
 		return "", p.errf(n, "%s: unknown value %q%s (valid: %s)", what, s, suggest(s, valid), strings.Join(valid, ", "))
 	}
 	return s, nil

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -90,7 +91,7 @@ func (p *parser) event(n *yaml.Node, sc *Scenario) (Event, error) {
 				return ev, err
 			}
 			ev.AtMs = t
-		case contains(EventKinds, k.Value):
+		case slices.Contains(EventKinds, k.Value):
 			if action != nil {
 				return ev, p.errf(k, "one action per timeline entry: %s and %s", action.Value, k.Value)
 			}

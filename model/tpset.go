@@ -121,7 +121,7 @@ func union(a, b []TP) []TP {
 func onTopics(s []TP, topics []string) []TP {
 	var out []TP
 	for _, tp := range s {
-		if contains(topics, tp.Topic) {
+		if slices.Contains(topics, tp.Topic) {
 			out = append(out, tp)
 		}
 	}
