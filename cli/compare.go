@@ -10,6 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 func init() { subcommands = append(subcommands, newCompareCmd) }
@@ -66,10 +68,10 @@ key as a command; --format table prints the slide.`,
 // protocol is bad input; a known strategy that cannot run under the
 // protocol is a row of its own that says so.
 func parseVariants(list, protocol string) ([]model.Variant, error) {
-	if protocol != "" && !slices.Contains(model.Protocols(), model.Protocol(protocol)) {
+	if protocol != "" && !slices.Contains(kafka.Protocols(), kafka.Protocol(protocol)) {
 		return nil, usageErrf("--protocol must be eager, cooperative or consumer, got %q", protocol)
 	}
-	names := model.CompareStrategies()
+	names := kafka.CompareStrategies()
 	if list != "" {
 		names = strings.Split(list, ",")
 	}
@@ -78,8 +80,8 @@ func parseVariants(list, protocol string) ([]model.Variant, error) {
 		if s = strings.TrimSpace(s); s == "" {
 			return nil, usageErrf("--strategies has an empty name in %q", list)
 		}
-		if model.PreferredProtocol(s) == "" {
-			return nil, usageErrf("--strategies: unknown strategy %q (valid: %s)", s, strings.Join(model.StrategyNames(), ", "))
+		if kafka.PreferredProtocol(s) == "" {
+			return nil, usageErrf("--strategies: unknown strategy %q (valid: %s)", s, strings.Join(kafka.StrategyNames(), ", "))
 		}
 		out = append(out, model.Variant{Strategy: s, Protocol: protocol})
 	}
@@ -100,7 +102,7 @@ type compareJSON struct {
 	Strategies []compareRowJSON `json:"strategies"`
 }
 
-func newCompareJSON(atMs int64, ev *model.Event, rows []model.CompareRow) compareJSON {
+func newCompareJSON(atMs int64, ev *scenario.Event, rows []model.CompareRow) compareJSON {
 	out := compareJSON{AtMs: atMs, Strategies: []compareRowJSON{}}
 	if ev != nil {
 		out.Event = eventJSON(*ev)
@@ -117,7 +119,7 @@ func newCompareJSON(atMs int64, ev *model.Event, rows []model.CompareRow) compar
 }
 
 // writeCompareTable prints one row per strategy, then each one's result.
-func writeCompareTable(w io.Writer, atMs int64, ev *model.Event, rows []model.CompareRow) error {
+func writeCompareTable(w io.Writer, atMs int64, ev *scenario.Event, rows []model.CompareRow) error {
 	var b strings.Builder
 	if ev != nil {
 		fmt.Fprintf(&b, "what if %s at %s\n\n", ev.Label(), secs(atMs))

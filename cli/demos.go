@@ -7,8 +7,9 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/kvizlab/kviz/model"
 	"github.com/spf13/cobra"
+
+	"github.com/kvizlab/kviz/demo"
 )
 
 func init() { subcommands = append(subcommands, newDemosCmd) }
@@ -51,7 +52,7 @@ func runDemos(cmd *cobra.Command, format string) error {
 	if err != nil {
 		return err
 	}
-	demos, err := model.Demos()
+	demos, err := demo.Demos()
 	if err != nil {
 		return failure(err)
 	}
@@ -76,7 +77,7 @@ func runDemos(cmd *cobra.Command, format string) error {
 	return w.Flush()
 }
 
-func writeDemosText(w *bufio.Writer, demos []model.DemoInfo) {
+func writeDemosText(w *bufio.Writer, demos []demo.DemoInfo) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tEXAMPLES\tSTRATEGY\tPROTOCOL\tTITLE")
 	for _, d := range demos {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // eventFlags are the what-if event flags whatif and compare share: one of
@@ -25,16 +25,16 @@ func (f *eventFlags) add(cmd *cobra.Command) {
 }
 
 // event is the event the flags name at atMs, or nil when none is given.
-func (f *eventFlags) event(atMs int64) (*model.Event, error) {
-	var evs []model.Event
+func (f *eventFlags) event(atMs int64) (*scenario.Event, error) {
+	var evs []scenario.Event
 	for kind, member := range map[string]string{"leave": f.leave, "crash": f.crash, "restart": f.restart} {
 		if member != "" {
-			evs = append(evs, model.Event{Kind: kind, Member: member})
+			evs = append(evs, scenario.Event{Kind: kind, Member: member})
 		}
 	}
 	if f.join != "" {
 		id, topics, _ := strings.Cut(f.join, ":")
-		ev := model.Event{Kind: "join", Member: id}
+		ev := scenario.Event{Kind: "join", Member: id}
 		if topics != "" {
 			ev.Topics = strings.Split(topics, ",")
 		}
@@ -49,7 +49,7 @@ func (f *eventFlags) event(atMs int64) (*model.Event, error) {
 		if !ok || topic == "" || err != nil {
 			return nil, usageErrf("--add-partitions must look like TOPIC:N (the new total), got %q", f.addPartitions)
 		}
-		evs = append(evs, model.Event{Kind: "add_partitions", Topic: topic, Count: int32(count)})
+		evs = append(evs, scenario.Event{Kind: "add_partitions", Topic: topic, Count: int32(count)})
 	}
 	switch len(evs) {
 	case 0:
@@ -62,7 +62,7 @@ func (f *eventFlags) event(atMs int64) (*model.Event, error) {
 }
 
 // eventJSON is an event as the twins print it.
-func eventJSON(ev model.Event) map[string]any {
+func eventJSON(ev scenario.Event) map[string]any {
 	out := map[string]any{"kind": ev.Kind}
 	if ev.Member != "" {
 		out["member"] = ev.Member

@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kvizlab/kviz/demo"
-	"github.com/kvizlab/kviz/model"
 	"github.com/kvizlab/kviz/tui"
 )
 
@@ -45,7 +44,7 @@ func completeScenario(_ *cobra.Command, args []string, toComplete string) ([]str
 	if len(args) > 0 {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
-	entries, err := model.Demos()
+	entries, err := demo.Demos()
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveError
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
 )
 
 // moveJSON is one move as the twins print it: from/to null for nobody.
@@ -32,8 +33,8 @@ type balanceJSON struct {
 // outcomeJSON is the part of whatif's and compare's output that reads a
 // model.Outcome.
 type outcomeJSON struct {
-	Before     model.Assignment `json:"before"`
-	After      model.Assignment `json:"after"`
+	Before     kafka.Assignment `json:"before"`
+	After      kafka.Assignment `json:"after"`
 	Moves      []moveJSON       `json:"moves"`
 	Moved      int              `json:"moved"`
 	Rounds     int              `json:"rounds"`

@@ -8,10 +8,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/kvizlab/kviz/demo"
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
 	"github.com/kvizlab/kviz/model/produce"
-	"github.com/stretchr/testify/require"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // The proof that every worked example of SEED-EXAMPLES.md is a demo giving
@@ -26,7 +29,7 @@ type jsonlStep struct {
 	Kind       string           `json:"kind"`
 	Member     string           `json:"member"`
 	Text       string           `json:"text"`
-	GroupState model.GroupState `json:"group_state"`
+	GroupState kafka.GroupState `json:"group_state"`
 	Generation int32            `json:"generation"`
 	Error      string           `json:"error"`
 	Owned      owners           `json:"owned"`
@@ -188,7 +191,7 @@ var seedExampleChecks = map[string]func(t *testing.T, steps []jsonlStep){
 	},
 	"example-10-static-restart": func(t *testing.T, s []jsonlStep) {
 		for _, st := range s {
-			if st.TimeMs >= 30000 && st.TimeMs < 79000 && (st.GroupState != model.Stable || st.Generation != 1) {
+			if st.TimeMs >= 30000 && st.TimeMs < 79000 && (st.GroupState != kafka.Stable || st.Generation != 1) {
 				t.Fatalf("during c1's quick restart: %s generation %d at %q; want Stable 1, no rebalance", st.GroupState, st.Generation, st.Text)
 			}
 		}
@@ -209,19 +212,19 @@ var seedExampleChecks = map[string]func(t *testing.T, steps []jsonlStep){
 		endsWith(t, s, owners{"c1": {"t0": {0, 1, 2, 3}}, "c2": {"t0": {4, 5, 6, 7}}, "c3": {"t0": {8, 9, 10, 11}}})
 	},
 	"example-13-states": func(t *testing.T, s []jsonlStep) {
-		var seq []model.GroupState
+		var seq []kafka.GroupState
 		for _, st := range s {
 			if len(seq) == 0 || seq[len(seq)-1] != st.GroupState {
 				seq = append(seq, st.GroupState)
 			}
 		}
-		want := []model.GroupState{model.Empty, model.PreparingRebalance, model.CompletingRebalance, model.Stable}
+		want := []kafka.GroupState{kafka.Empty, kafka.PreparingRebalance, kafka.CompletingRebalance, kafka.Stable}
 		if len(seq) < 4 || !slices.Equal(seq[:4], want) {
 			t.Errorf("states %v, want them to begin %v", seq, want)
 		}
 		prev := int32(0)
 		for _, st := range stepsOf(s, "GroupStateChanged", "") {
-			if st.GroupState == model.CompletingRebalance {
+			if st.GroupState == kafka.CompletingRebalance {
 				if st.Generation != prev+1 {
 					t.Errorf("a rebalance went from generation %d to %d", prev, st.Generation)
 				}
@@ -356,7 +359,7 @@ var (
 // premise: seed 002's example starts with c1 {p0,p1} and c2 {p2}, Stable.
 func premise(t *testing.T, s []jsonlStep) {
 	t.Helper()
-	if !sameOwners(s[0].Owned, owners{"c1": {"t0": {0, 1}}, "c2": {"t0": {2}}}) || s[0].GroupState != model.Stable {
+	if !sameOwners(s[0].Owned, owners{"c1": {"t0": {0, 1}}, "c2": {"t0": {2}}}) || s[0].GroupState != kafka.Stable {
 		t.Errorf("step 0: %s %v, want the given Stable start c1 {p0,p1}, c2 {p2}", s[0].GroupState, s[0].Owned)
 	}
 }
@@ -372,7 +375,7 @@ func leftAfterward(t *testing.T, s []jsonlStep, member string) {
 func simDemo(t *testing.T, name string) *model.Sim {
 	t.Helper()
 	data, _ := demo.Get(name)
-	sc, err := model.ParseScenario(name+".yaml", data)
+	sc, err := scenario.Parse(name+".yaml", data)
 	require.NoError(t, err)
 	sim, err := model.Simulate(sc)
 	require.NoError(t, err)

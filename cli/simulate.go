@@ -9,9 +9,11 @@ import (
 	"os"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/kvizlab/kviz/demo"
 	"github.com/kvizlab/kviz/model"
-	"github.com/spf13/cobra"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 func init() { subcommands = append(subcommands, newSimulateCmd) }
@@ -84,7 +86,7 @@ func (v *variation) addFlags(cmd *cobra.Command) {
 
 // apply is the scenario as its file would be with the flags' values under
 // group: (the model derives the rest); no flags, the scenario itself.
-func (v *variation) apply(sc *model.Scenario) (*model.Scenario, error) {
+func (v *variation) apply(sc *scenario.Scenario) (*scenario.Scenario, error) {
 	if v.strategy == "" && v.protocol == "" {
 		return sc, nil
 	}
@@ -102,7 +104,7 @@ func (v *variation) apply(sc *model.Scenario) (*model.Scenario, error) {
 // simFailure is a simulation that stopped with err, named by its scenario:
 // the step cap guards against a loop and refuses the scenario (exit 2);
 // anything else is a failure of kviz (exit 1).
-func simFailure(sc *model.Scenario, err error) error {
+func simFailure(sc *scenario.Scenario, err error) error {
 	err = fmt.Errorf("%s: %w", sc.File, err)
 	if capped := (*model.StepCapError)(nil); errors.As(err, &capped) {
 		return usageErr(err)
@@ -111,7 +113,7 @@ func simFailure(sc *model.Scenario, err error) error {
 }
 
 // loadScenario reads a scenario from a path or a demo:NAME.
-func loadScenario(arg string) (*model.Scenario, error) {
+func loadScenario(arg string) (*scenario.Scenario, error) {
 	var data []byte
 	name := arg
 	if d, ok := strings.CutPrefix(arg, "demo:"); ok {
@@ -130,7 +132,7 @@ func loadScenario(arg string) (*model.Scenario, error) {
 		}
 		data = b
 	}
-	sc, err := model.ParseScenario(name, data)
+	sc, err := scenario.Parse(name, data)
 	if err != nil {
 		return nil, usageErr(err)
 	}
@@ -166,7 +168,7 @@ func printSim(out io.Writer, sim *model.Sim, format string, untilMs int64, all b
 	return nil
 }
 
-func printHeader(w io.Writer, sc *model.Scenario) {
+func printHeader(w io.Writer, sc *scenario.Scenario) {
 	if sc.Title != "" {
 		fmt.Fprintf(w, "# %s\n", sc.Title)
 	}

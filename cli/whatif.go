@@ -10,6 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 func init() { subcommands = append(subcommands, newWhatIfCmd) }
@@ -93,7 +95,7 @@ func writeJSON(w io.Writer, v any) error {
 	return nil
 }
 
-func writeWhatIfText(w io.Writer, sc *model.Scenario, f *model.Forecast) error {
+func writeWhatIfText(w io.Writer, sc *scenario.Scenario, f *model.Forecast) error {
 	o := f.Outcome
 	var b strings.Builder
 	fmt.Fprintf(&b, "what if %s at %s (%s, %s protocol)\n", f.Event.Label(), secs(f.Event.AtMs), sc.Strategy, sc.Protocol)
@@ -127,7 +129,7 @@ func outcomeSummary(o model.Outcome) string {
 }
 
 // assignmentText is "c1 t0:0–1 · c2 t0:2 · c3 -".
-func assignmentText(a model.Assignment) string {
+func assignmentText(a kafka.Assignment) string {
 	ids := slices.Sorted(func(yield func(string) bool) {
 		for id := range a {
 			if !yield(id) {
@@ -137,7 +139,7 @@ func assignmentText(a model.Assignment) string {
 	})
 	var parts []string
 	for _, id := range ids {
-		runs := model.PartitionRuns(a.Partitions(id))
+		runs := kafka.PartitionRuns(a.Partitions(id))
 		if runs == "" {
 			runs = "-"
 		}
@@ -150,13 +152,13 @@ func assignmentText(a model.Assignment) string {
 }
 
 // movesText is "t0-1 c1→c3, t0-4 c2→nobody".
-func movesText(moves []model.Move) string {
+func movesText(moves []kafka.Move) string {
 	if len(moves) == 0 {
 		return "none"
 	}
 	var parts []string
 	for _, m := range moves {
-		parts = append(parts, model.TP{Topic: m.Topic, Partition: m.Partition}.String()+" "+nobody(m.From)+"→"+nobody(m.To))
+		parts = append(parts, kafka.TP{Topic: m.Topic, Partition: m.Partition}.String()+" "+nobody(m.From)+"→"+nobody(m.To))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -20,7 +20,7 @@ import (
 
 	"github.com/kvizlab/kviz/demo"
 	. "github.com/kvizlab/kviz/frame"
-	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/scenario"
 	"github.com/kvizlab/kviz/tui"
 )
 
@@ -150,7 +150,7 @@ func TestCastFollowsAsciicastV2(t *testing.T) {
 // default demo.
 func TestLabSVGEqualsItsTextCellForCell(t *testing.T) {
 	data, _ := demo.Get(demo.DefaultName)
-	sc, err := model.ParseScenario("lab.yaml", data)
+	sc, err := scenario.Parse("lab.yaml", data)
 	require.NoError(t, err)
 	app, err := tui.New(sc)
 	require.NoError(t, err)

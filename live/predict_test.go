@@ -13,6 +13,8 @@ import (
 
 	"github.com/kvizlab/kviz/live/livetest"
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // The prediction test: import the live group, ask the simulator what
@@ -55,7 +57,7 @@ func TestPredictionOfALeaveMatchesTheRealGroup(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f, err := sim.Forecast(model.Event{AtMs: 0, Kind: "leave", Member: "c2"})
+			f, err := sim.Forecast(scenario.Event{AtMs: 0, Kind: "leave", Member: "c2"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -82,7 +84,7 @@ func TestPredictionOfALeaveMatchesTheRealGroup(t *testing.T) {
 
 // byMemberID re-keys the forecast's assignment (scenario ids) by member id,
 // as "topic:partitions" strings.
-func byMemberID(sc *model.Scenario, a model.Assignment) map[string]map[string]string {
+func byMemberID(sc *scenario.Scenario, a kafka.Assignment) map[string]map[string]string {
 	ids := map[string]string{}
 	for _, m := range sc.Members {
 		ids[m.ID] = m.MemberID

@@ -9,7 +9,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kvizlab/kviz/live/livetest"
-	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // franz-go puts client.rack (kgo.Rack) in its classic subscription
@@ -45,7 +45,7 @@ func TestMemberRacksAreImported(t *testing.T) {
 				require.Equal(t, racks[m.ID], m.Rack, "%s", yml)
 			}
 			// the file says so, and reads back the same
-			again, err := model.ParseScenario("again.yaml", yml)
+			again, err := scenario.Parse("again.yaml", yml)
 			require.NoError(t, err)
 			for i, m := range again.Members {
 				require.Equal(t, sc.Members[i].Rack, m.Rack)

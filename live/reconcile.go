@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
 	"github.com/kvizlab/kviz/strategies"
 )
 
@@ -15,7 +16,7 @@ import (
 // parser keeps Kafka's invariants; what a describe shows that breaks them
 // (a member epoch of -2 or 0, or partitions outside the target at the
 // target's epoch) is imported as settled, and said.
-func (g *Group) reconciling(sc *model.Scenario, notes []string) []string {
+func (g *Group) reconciling(sc *scenario.Scenario, notes []string) []string {
 	if g.Type != Consumer {
 		return notes
 	}
@@ -28,7 +29,7 @@ func (g *Group) reconciling(sc *model.Scenario, notes []string) []string {
 	for i := range g.Members {
 		byID[g.Members[i].MemberID] = &g.Members[i]
 	}
-	targeted := map[model.TP]string{}
+	targeted := map[kafka.TP]string{}
 	behind := false
 	for i := range sc.Members {
 		spec := &sc.Members[i]
@@ -44,13 +45,13 @@ func (g *Group) reconciling(sc *model.Scenario, notes []string) []string {
 			notes = append(notes, fmt.Sprintf("%s is at member epoch %d (%s): imported at the assignment epoch %d", spec.ID, epoch, epochMeaning(epoch), assign))
 			epoch = assign
 		}
-		var target []model.TP
+		var target []kafka.TP
 		if m.Target != nil {
 			target, notes = g.targetOf(spec, m.Target, sc, assign, targeted, notes)
 		} else {
 			target = spec.Owned
 		}
-		if epoch == assign && slices.ContainsFunc(spec.Owned, func(tp model.TP) bool { return !slices.Contains(target, tp) }) {
+		if epoch == assign && slices.ContainsFunc(spec.Owned, func(tp kafka.TP) bool { return !slices.Contains(target, tp) }) {
 			notes = append(notes, fmt.Sprintf("%s owns partitions outside its target at the target's epoch %d, which Kafka's coordinator never holds: imported as reconciled on what it owns", spec.ID, epoch))
 			target = spec.Owned
 		}
@@ -71,8 +72,8 @@ func (g *Group) reconciling(sc *model.Scenario, notes []string) []string {
 // targetOf is a member's target as the scenario may hold it: partitions of
 // existing topics in range, each in one member's target, and while no new
 // target is pending (group epoch = assignment epoch) of subscribed topics.
-func (g *Group) targetOf(spec *model.MemberSpec, a map[string][]int32, sc *model.Scenario, assign int32, targeted map[model.TP]string, notes []string) ([]model.TP, []string) {
-	out := []model.TP{}
+func (g *Group) targetOf(spec *scenario.MemberSpec, a map[string][]int32, sc *scenario.Scenario, assign int32, targeted map[kafka.TP]string, notes []string) ([]kafka.TP, []string) {
+	out := []kafka.TP{}
 	for _, t := range strategies.SortedTopics(a) {
 		n, ok := sc.Topics[t]
 		if !ok {
@@ -84,7 +85,7 @@ func (g *Group) targetOf(spec *model.MemberSpec, a map[string][]int32, sc *model
 			continue
 		}
 		for _, p := range a[t] {
-			tp := model.TP{Topic: t, Partition: p}
+			tp := kafka.TP{Topic: t, Partition: p}
 			if other, dup := targeted[tp]; dup || p < 0 || p >= n {
 				notes = append(notes, fmt.Sprintf("%s's target names %s, %s (left out)", spec.ID, tp, targetFault(other, n)))
 				continue
@@ -93,7 +94,7 @@ func (g *Group) targetOf(spec *model.MemberSpec, a map[string][]int32, sc *model
 			out = append(out, tp)
 		}
 	}
-	slices.SortFunc(out, model.CompareTPs)
+	slices.SortFunc(out, kafka.CompareTPs)
 	return out, notes
 }
 

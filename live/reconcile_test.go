@@ -14,6 +14,8 @@ import (
 
 	"github.com/kvizlab/kviz/live/livetest"
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // A KIP-848 group caught mid-reconcile is imported mid-reconcile: c1 is
@@ -61,9 +63,9 @@ func TestMidReconcileGroupIsImportedMidReconcile(t *testing.T) {
 	require.Contains(t, string(yml), "target:")
 	sim, err := model.Simulate(sc)
 	require.NoError(t, err)
-	require.Contains(t, []model.GroupState{model.KReconciling, model.KAssigning}, sim.Step(0).GroupState)
+	require.Contains(t, []kafka.GroupState{kafka.KReconciling, kafka.KAssigning}, sim.Step(0).GroupState)
 	end := sim.Step(sim.Len() - 1)
-	require.Equal(t, model.KStable, end.GroupState)
+	require.Equal(t, kafka.KStable, end.GroupState)
 	predicted := map[string]map[string]string{}
 	for _, m := range sc.Members {
 		if tps := end.Owned[m.ID]; len(tps) > 0 {
@@ -112,11 +114,11 @@ func TestMidReconcileImportOfOddStates(t *testing.T) {
 	}
 	require.EqualValues(t, 4, sc.AssignmentEpoch)
 	require.EqualValues(t, 3, sc.Members[2].MemberEpoch)
-	require.Equal(t, []model.TP{{Topic: "orders", Partition: 2}, {Topic: "orders", Partition: 3}}, sc.Members[2].Target)
+	require.Equal(t, []kafka.TP{{Topic: "orders", Partition: 2}, {Topic: "orders", Partition: 3}}, sc.Members[2].Target)
 	require.Nil(t, sc.Members[1].Target)
 	sim, err := model.Simulate(sc)
 	require.NoError(t, err)
-	require.Equal(t, model.KAssigning, sim.Step(0).GroupState)
+	require.Equal(t, kafka.KAssigning, sim.Step(0).GroupState)
 }
 
 // The same from a pasted Kafka 4 describe: the second member is at epoch 6
@@ -128,18 +130,18 @@ func TestMidReconcileImportFromDescribe(t *testing.T) {
 	yml, sc, _, err := g.Import()
 	require.NoError(t, err, "%s", yml)
 	require.Contains(t, string(yml), "member_epoch: 6")
-	var late model.MemberSpec
+	var late scenario.MemberSpec
 	for _, m := range sc.Members {
 		if m.MemberID == "Xq9pZ0bnRkW2hCk1d3Yt2A" {
 			late = m
 		}
 	}
 	require.EqualValues(t, 6, late.MemberEpoch, "%s", yml)
-	require.Equal(t, []model.TP{{Topic: "orders", Partition: 2}, {Topic: "orders", Partition: 3}}, late.Target)
+	require.Equal(t, []kafka.TP{{Topic: "orders", Partition: 2}, {Topic: "orders", Partition: 3}}, late.Target)
 	sim, err := model.Simulate(sc)
 	require.NoError(t, err)
-	require.Equal(t, model.KReconciling, sim.Step(0).GroupState)
+	require.Equal(t, kafka.KReconciling, sim.Step(0).GroupState)
 	end := sim.Step(sim.Len() - 1)
-	require.Equal(t, model.KStable, end.GroupState)
+	require.Equal(t, kafka.KStable, end.GroupState)
 	require.Equal(t, []int32{2, 3}, end.Owned[late.ID]["orders"])
 }

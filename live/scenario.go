@@ -5,7 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
 	"github.com/kvizlab/kviz/strategies"
 )
 
@@ -25,13 +26,13 @@ const (
 // It returns the scenario as a file (YAML), the parsed scenario, and the
 // notes on what could not be carried over exactly (also in the file's
 // notes:). The YAML is a normal scenario file.
-func (g *Group) Import() ([]byte, *model.Scenario, []string, error) {
+func (g *Group) Import() ([]byte, *scenario.Scenario, []string, error) {
 	strategy, protocol, notes, err := g.strategy()
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	notes = append(slices.Clone(g.Unknown), notes...)
-	sc := &model.Scenario{Name: "live-" + g.Group, Title: fmt.Sprintf("group %s, imported from the cluster", g.Group),
+	sc := &scenario.Scenario{Name: "live-" + g.Group, Title: fmt.Sprintf("group %s, imported from the cluster", g.Group),
 		Seed: 1, Brokers: g.Brokers, OffsetsPartitions: g.OffsetsPartitions, Topics: map[string]int32{},
 		GroupID: g.Group, Strategy: strategy, Protocol: protocol}
 	if sc.Brokers <= 0 {
@@ -52,7 +53,7 @@ func (g *Group) Import() ([]byte, *model.Scenario, []string, error) {
 	ms, mnotes := g.memberSpecs()
 	notes = append(notes, mnotes...)
 	sc.Members = ms
-	if sc.BrokerRacks != nil && slices.ContainsFunc(ms, func(m model.MemberSpec) bool { return m.Rack != "" }) {
+	if sc.BrokerRacks != nil && slices.ContainsFunc(ms, func(m scenario.MemberSpec) bool { return m.Rack != "" }) {
 		// where the replicas are decides KIP-881's rack-aware assignment
 		sc.Replicas, rnotes = g.replicaLists(sc)
 		notes = append(notes, rnotes...)
@@ -68,11 +69,11 @@ func (g *Group) Import() ([]byte, *model.Scenario, []string, error) {
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("group %q: %v", g.Group, err)
 	}
-	yml, err := model.FormatScenario(sc)
+	yml, err := scenario.Format(sc)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("group %q: %v", g.Group, err)
 	}
-	parsed, err := model.ParseScenario(sc.Name+".yaml", yml)
+	parsed, err := scenario.Parse(sc.Name+".yaml", yml)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("group %q cannot be a scenario: %v", g.Group, err)
 	}
@@ -116,21 +117,21 @@ func (g *Group) strategy() (string, string, []string, error) {
 // cannot hold is left out and said: a subscription to a topic the cluster
 // does not have (Kafka's assignors assign nothing of it), partitions of a
 // topic that is gone or that the member no longer subscribes to.
-func (g *Group) memberSpecs() ([]model.MemberSpec, []string) {
+func (g *Group) memberSpecs() ([]scenario.MemberSpec, []string) {
 	var notes []string
 	clients := map[string]int{}
 	for _, m := range g.Members {
 		clients[m.ClientID]++
 	}
 	ids := map[string]bool{}
-	var out []model.MemberSpec
+	var out []scenario.MemberSpec
 	for _, m := range g.Members {
 		id := m.ClientID
 		if id == "" || clients[id] > 1 || ids[id] {
 			id = m.MemberID
 		}
 		ids[id] = true
-		spec := model.MemberSpec{ID: id, MemberID: m.MemberID}
+		spec := scenario.MemberSpec{ID: id, MemberID: m.MemberID}
 		if m.InstanceID != nil {
 			spec.Instance = *m.InstanceID
 		}
@@ -162,7 +163,7 @@ func (g *Group) memberSpecs() ([]model.MemberSpec, []string) {
 				// revokes them, and the leader's metadata refresh sees the
 				// deletion and rebalances (model/given.go).
 				for _, p := range m.Assignment[t] {
-					spec.Owned = append(spec.Owned, model.TP{Topic: t, Partition: p})
+					spec.Owned = append(spec.Owned, kafka.TP{Topic: t, Partition: p})
 				}
 				notes = append(notes, fmt.Sprintf("%s owns partitions of %s, which no longer exists (kept: the assignors ignore them, %s revokes them at the next rebalance, which the leader starts when its metadata shows the deletion)", id, t, id))
 			case !exists:
@@ -171,7 +172,7 @@ func (g *Group) memberSpecs() ([]model.MemberSpec, []string) {
 				notes = append(notes, fmt.Sprintf("%s owns partitions of %s but no longer subscribes to it (left out)", id, t))
 			default:
 				for _, p := range m.Assignment[t] {
-					spec.Owned = append(spec.Owned, model.TP{Topic: t, Partition: p})
+					spec.Owned = append(spec.Owned, kafka.TP{Topic: t, Partition: p})
 				}
 			}
 		}
@@ -224,7 +225,7 @@ func (g *Group) brokerRacks() ([]string, []string) {
 // the real one, brokers numbered by their order of id as in cluster.racks.
 // A replica on a broker Metadata does not list (down) is left out; a topic
 // with a partition left without replicas is placed by kviz, and said.
-func (g *Group) replicaLists(sc *model.Scenario) (map[string][][]int, []string) {
+func (g *Group) replicaLists(sc *scenario.Scenario) (map[string][][]int, []string) {
 	index := map[int32]int{}
 	for i, b := range g.BrokerRacks {
 		index[b.ID] = i

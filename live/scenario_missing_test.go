@@ -8,6 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // A member subscribed to a topic that no longer exists stays in the import
@@ -28,9 +30,9 @@ func TestImportKeepsSubscriptionsToMissingTopics(t *testing.T) {
 	require.True(t, strings.Contains(strings.Join(notes, "\n"), "gone, which does not exist (kept"), notes)
 	sim, err := model.Simulate(sc)
 	require.NoError(t, err)
-	f, err := sim.Forecast(model.Event{AtMs: 0, Kind: "leave", Member: "c1"})
+	f, err := sim.Forecast(scenario.Event{AtMs: 0, Kind: "leave", Member: "c1"})
 	require.NoError(t, err)
-	require.Equal(t, model.Assignment{"c2": {"orders": {0, 1, 2, 3}}, "c3": {}}, f.Outcome.After)
+	require.Equal(t, kafka.Assignment{"c2": {"orders": {0, 1, 2, 3}}, "c3": {}}, f.Outcome.After)
 }
 
 // Partitions of a deleted topic a classic member still owns (and
@@ -46,7 +48,7 @@ func TestImportKeepsOwnedPartitionsOfDeletedTopics(t *testing.T) {
 		}}
 	yaml, sc, notes, err := g.Import()
 	require.NoError(t, err, "%s", yaml)
-	require.Equal(t, []model.TP{{Topic: "gone", Partition: 0}, {Topic: "orders", Partition: 0}, {Topic: "orders", Partition: 1}}, sc.Members[0].Owned)
+	require.Equal(t, []kafka.TP{{Topic: "gone", Partition: 0}, {Topic: "orders", Partition: 0}, {Topic: "orders", Partition: 1}}, sc.Members[0].Owned)
 	all := strings.Join(notes, "\n")
 	require.Contains(t, all, "c1 owns partitions of gone, which no longer exists (kept")
 	require.Contains(t, all, "c1 owns partitions of old, which no longer exists and it no longer subscribes to (left out")

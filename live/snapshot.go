@@ -1,7 +1,8 @@
 package live
 
 import (
-	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // Snapshot is one read of a live group as the live lab shows it: the group
@@ -9,21 +10,21 @@ import (
 // read, and the lag.
 type Snapshot struct {
 	Group    *Group
-	Scenario *model.Scenario
+	Scenario *scenario.Scenario
 	Notes    []string     // what the import could not carry exactly
-	Changes  []model.Move // owners (scenario ids) that changed since the previous read
+	Changes  []kafka.Move // owners (scenario ids) that changed since the previous read
 	// Lag is the sum of the lag of each member's partitions (scenario id);
 	// partitions without a commit count nothing.
 	Lag map[string]int64
 	// PartitionLag is each partition's lag, in the group's offset order;
 	// nil entries have no commit.
 	PartitionLag []Offset
-	lagOf        map[model.TP]int64 // the known lags, for LagOf
+	lagOf        map[kafka.TP]int64 // the known lags, for LagOf
 }
 
 // LagOf is a partition's lag (log end minus committed offset), and false
 // when it has no commit (or no log end) to tell.
-func (s *Snapshot) LagOf(tp model.TP) (int64, bool) {
+func (s *Snapshot) LagOf(tp kafka.TP) (int64, bool) {
 	n, ok := s.lagOf[tp]
 	return n, ok
 }
@@ -41,13 +42,13 @@ func NewSnapshot(g *Group, prev *Snapshot) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Snapshot{Group: g, Scenario: sc, Notes: notes, Lag: map[string]int64{}, PartitionLag: g.Offsets, lagOf: map[model.TP]int64{}}
+	s := &Snapshot{Group: g, Scenario: sc, Notes: notes, Lag: map[string]int64{}, PartitionLag: g.Offsets, lagOf: map[kafka.TP]int64{}}
 	owners := OwnersOf(sc)
 	if prev != nil {
-		s.Changes = model.Diff(OwnersOf(prev.Scenario), owners)
+		s.Changes = kafka.Diff(OwnersOf(prev.Scenario), owners)
 	}
 	for _, o := range g.Offsets {
-		tp := model.TP{Topic: o.Topic, Partition: o.Partition}
+		tp := kafka.TP{Topic: o.Topic, Partition: o.Partition}
 		if o.Lag == nil {
 			continue
 		}
@@ -61,8 +62,8 @@ func NewSnapshot(g *Group, prev *Snapshot) (*Snapshot, error) {
 
 // OwnersOf is who owns what at a given start: the scenario's members'
 // owned partitions by scenario id.
-func OwnersOf(sc *model.Scenario) model.Owners {
-	out := model.Owners{}
+func OwnersOf(sc *scenario.Scenario) kafka.Owners {
+	out := kafka.Owners{}
 	for _, m := range sc.Members {
 		for _, tp := range m.Owned {
 			out[tp] = m.ID

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kvizlab/kviz/model/kafka"
 	"github.com/kvizlab/kviz/strategies"
 )
 
@@ -21,7 +22,7 @@ func (c *client) setStrategies(names []string) {
 		c.eager = false
 		for _, n := range names {
 			a, err := strategies.Lookup(n)
-			if err != nil || !strategies.Supports(a, ProtocolCooperative) {
+			if err != nil || !strategies.Supports(a, kafka.ProtocolCooperative) {
 				c.eager = true
 			}
 		}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/kvizlab/kviz/demo"
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 func bigGroupYAML(members, partitions int, strategy string) string {
@@ -19,9 +21,9 @@ func bigGroupYAML(members, partitions int, strategy string) string {
 	return b.String()
 }
 
-func benchScenario(b *testing.B, yaml string) *model.Scenario {
+func benchScenario(b *testing.B, yaml string) *scenario.Scenario {
 	b.Helper()
-	sc, err := model.ParseScenario("bench.yaml", []byte(yaml))
+	sc, err := scenario.Parse("bench.yaml", []byte(yaml))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -41,7 +43,7 @@ func BenchmarkRebalance1000x10000(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if st := sim.Step(sim.Len() - 1); st.GroupState != model.Stable && st.GroupState != model.KStable {
+				if st := sim.Step(sim.Len() - 1); st.GroupState != kafka.Stable && st.GroupState != kafka.KStable {
 					b.Fatalf("ends %s", st.GroupState)
 				}
 			}
@@ -111,7 +113,7 @@ func BenchmarkInsert(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := sim.Insert(model.Event{AtMs: 60000, Kind: "crash", Member: "c1"}); err != nil {
+		if _, err := sim.Insert(scenario.Event{AtMs: 60000, Kind: "crash", Member: "c1"}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kvizlab/kviz/model/kafka"
 	"github.com/kvizlab/kviz/strategies"
 )
 
@@ -46,7 +47,7 @@ func (c *client) sendJoin() {
 
 // joinFailed: the coordinator is gone; find the new one and join again.
 func (c *client) joinFailed(errName string) {
-	c.w.record(KindJoinGroupResponse, c.id, errName, false, fmt.Sprintf("%s's JoinGroup fails with %s: it looks for the coordinator again.", c.id, errName))
+	c.w.record(kafka.KindJoinGroupResponse, c.id, errName, false, fmt.Sprintf("%s's JoinGroup fails with %s: it looks for the coordinator again.", c.id, errName))
 	c.phase = phaseUnjoined
 	c.rejoinNeeded = true
 	c.coordinatorLost(c.joinGroup)
@@ -56,25 +57,25 @@ func (c *client) joinFailed(errName string) {
 // generation was reset, else eager revokes everything (always, even nothing)
 // and cooperative only what is no longer subscribed.
 func (c *client) onJoinPrepare() {
-	held := union(c.owned, c.heldLost)
+	held := kafka.UnionTPs(c.owned, c.heldLost)
 	c.heldLost = nil
 	if c.generation < 0 || c.memberID == "" {
 		if len(held) > 0 {
-			c.callback(KindPartitionsLost, held, fmt.Sprintf(
+			c.callback(kafka.KindPartitionsLost, held, fmt.Sprintf(
 				"its generation was reset, so they count as lost: another member may already own them"))
 			c.giveUp(held)
 		}
 		return
 	}
 	if c.eager {
-		c.callback(KindPartitionsRevoked, c.owned,
+		c.callback(kafka.KindPartitionsRevoked, c.owned,
 			"eager protocol: every member gives up everything before it rejoins")
 		c.giveUp(c.owned)
 		return
 	}
-	gone := minus(c.owned, onTopics(c.owned, c.topics))
+	gone := kafka.MinusTPs(c.owned, kafka.OnTopics(c.owned, c.topics))
 	if len(gone) > 0 {
-		c.callback(KindPartitionsRevoked, gone, "they belong to topics it no longer subscribes to")
+		c.callback(kafka.KindPartitionsRevoked, gone, "they belong to topics it no longer subscribes to")
 		c.giveUp(gone)
 	}
 }
@@ -83,22 +84,22 @@ func (c *client) onJoinPrepare() {
 // Kafka clears them from the assignment right after the callback and before
 // the JoinGroup goes out (ConsumerCoordinator.onJoinPrepare): from the next
 // step on they are unowned, however long the join phase lasts.
-func (c *client) giveUp(tps []TP) {
-	c.owned = minus(c.owned, tps)
+func (c *client) giveUp(tps []kafka.TP) {
+	c.owned = kafka.MinusTPs(c.owned, tps)
 	c.changed()
 }
 
 // callback records one rebalance-listener call as a step.
-func (c *client) callback(kind StepKind, tps []TP, why string) {
+func (c *client) callback(kind kafka.StepKind, tps []kafka.TP, why string) {
 	name := kind.ListenerMethod()
-	c.lastCallback = fmt.Sprintf("%s(%s)", name, fmtTPs(tps))
-	if kind != KindPartitionsAssigned {
+	c.lastCallback = fmt.Sprintf("%s(%s)", name, kafka.FormatTPs(tps))
+	if kind != kafka.KindPartitionsAssigned {
 		// The step shows the member inside the callback: it still holds
 		// them (to commit); the caller drops them after the step.
 		c.revoking = tps
 	}
 	c.changed()
-	text := fmt.Sprintf("%s calls %s(%s)", c.id, name, fmtTPs(tps))
+	text := fmt.Sprintf("%s calls %s(%s)", c.id, name, kafka.FormatTPs(tps))
 	if why != "" {
 		text += ": " + why
 	}
@@ -110,7 +111,7 @@ func (c *client) onJoinResponse(r joinResponse) {
 	case "MEMBER_ID_REQUIRED":
 		c.memberID = r.memberID
 		c.changed()
-		c.w.record(KindJoinGroupResponse, c.id, r.err, false, fmt.Sprintf(
+		c.w.record(kafka.KindJoinGroupResponse, c.id, r.err, false, fmt.Sprintf(
 			"The coordinator answers %s: MEMBER_ID_REQUIRED, use member id %s (KIP-394). It rejoins at once.", c.id, r.memberID))
 		c.sendJoin()
 		return
@@ -129,10 +130,10 @@ func (c *client) onJoinResponse(r joinResponse) {
 	case c.isLeader:
 		role = fmt.Sprintf("it is the leader and gets the %d members' subscriptions", len(r.members))
 	}
-	c.w.record(KindJoinGroupResponse, c.id, "NONE", false, fmt.Sprintf(
+	c.w.record(kafka.KindJoinGroupResponse, c.id, "NONE", false, fmt.Sprintf(
 		"The coordinator answers %s's JoinGroup: generation %d, protocol %s; %s.", c.id, r.generation, r.protocol, role))
 	c.startHeartbeats()
-	var assignments map[string][]TP
+	var assignments map[string][]kafka.TP
 	var withheld []strategies.Withheld
 	if c.isLeader && !r.skipAssignment {
 		var ok bool
@@ -168,13 +169,13 @@ func (c *client) joinError(errName string) {
 	what := ""
 	switch errName {
 	case "FENCED_INSTANCE_ID":
-		c.stop(StatusFenced)
-		c.w.record(KindJoinGroupResponse, c.id, errName, false, fmt.Sprintf(
+		c.stop(kafka.StatusFenced)
+		c.w.record(kafka.KindJoinGroupResponse, c.id, errName, false, fmt.Sprintf(
 			"The coordinator answers %s: FENCED_INSTANCE_ID, another process uses group.instance.id %s. The consumer stops (fatal).", c.id, c.instance))
 		return
 	case "INCONSISTENT_GROUP_PROTOCOL":
-		c.stop(StatusFenced)
-		c.w.record(KindJoinGroupResponse, c.id, errName, false, fmt.Sprintf(
+		c.stop(kafka.StatusFenced)
+		c.w.record(kafka.KindJoinGroupResponse, c.id, errName, false, fmt.Sprintf(
 			"The coordinator answers %s: INCONSISTENT_GROUP_PROTOCOL, none of its assignors %v is supported by every member. poll() throws; the consumer stops.", c.id, c.strategies))
 		return
 	case "NOT_COORDINATOR", "COORDINATOR_NOT_AVAILABLE":
@@ -183,13 +184,13 @@ func (c *client) joinError(errName string) {
 	default:
 		what = c.resetFor(errName, "joins again")
 	}
-	c.w.record(KindJoinGroupResponse, c.id, errName, false, fmt.Sprintf("The coordinator answers %s's JoinGroup with %s: %s.", c.id, errName, what))
+	c.w.record(kafka.KindJoinGroupResponse, c.id, errName, false, fmt.Sprintf("The coordinator answers %s's JoinGroup with %s: %s.", c.id, errName, what))
 	c.phase = phaseUnjoined
 	c.requestRejoin(strings.ToLower(errName))
 }
 
 // assign is the leader running the assignor over the members' subscriptions.
-func (c *client) assign(r joinResponse) (map[string][]TP, []strategies.Withheld, bool) {
+func (c *client) assign(r joinResponse) (map[string][]kafka.TP, []strategies.Withheld, bool) {
 	members := append([]strategies.Member(nil), r.members...)
 	if r.assignor.Name() == "sticky" {
 		// StickyAssignor carries the previous assignment in userData.
@@ -218,16 +219,16 @@ func (c *client) assign(r joinResponse) (map[string][]TP, []strategies.Withheld,
 	if gen != c.w.topicGen {
 		c.scheduleMetadataRefresh() // its next refresh will show what it missed
 	}
-	out := make(map[string][]TP, len(members))
+	out := make(map[string][]kafka.TP, len(members))
 	var parts []string
 	for _, m := range strategies.SortMembers(members) {
-		tps := tpsOf(res.Assignment[m.ID])
+		tps := kafka.TPsOf(res.Assignment[m.ID])
 		out[m.ID] = tps
-		if len(parts) <= maxListed {
-			parts = append(parts, fmt.Sprintf("%s %s", c.w.clientName(m.ID), fmtTPs(tps)))
+		if len(parts) <= kafka.MaxListed {
+			parts = append(parts, fmt.Sprintf("%s %s", c.w.clientName(m.ID), kafka.FormatTPs(tps)))
 		}
 	}
-	text := fmt.Sprintf("%s (leader) runs %s: %s", c.id, r.assignor.Name(), summarize(parts))
+	text := fmt.Sprintf("%s (leader) runs %s: %s", c.id, r.assignor.Name(), kafka.Summarize(parts))
 	if len(res.Withheld) > 0 {
 		var wh []string
 		for _, x := range res.Withheld {
@@ -238,12 +239,12 @@ func (c *client) assign(r joinResponse) (map[string][]TP, []strategies.Withheld,
 	if gen != c.w.topicGen {
 		text += "; its metadata predates partitions added since, which it sees at its next metadata refresh"
 	}
-	c.w.record(KindAssignmentComputed, c.id, "", false, text+".")
+	c.w.record(kafka.KindAssignmentComputed, c.id, "", false, text+".")
 	return out, res.Withheld, true
 }
 
 func (c *client) syncFailed(errName string) {
-	c.w.record(KindSyncGroupResponse, c.id, errName, false, fmt.Sprintf("%s's SyncGroup fails with %s: it looks for the coordinator again.", c.id, errName))
+	c.w.record(kafka.KindSyncGroupResponse, c.id, errName, false, fmt.Sprintf("%s's SyncGroup fails with %s: it looks for the coordinator again.", c.id, errName))
 	c.phase = phaseUnjoined
 	c.rejoinNeeded = true
 	c.coordinatorLost(c.joinGroup)
@@ -256,45 +257,45 @@ func (c *client) onSyncResponse(s syncResponse) {
 		c.syncFailed(s.err)
 		return
 	case "FENCED_INSTANCE_ID":
-		c.stop(StatusFenced)
-		c.w.record(KindSyncGroupResponse, c.id, s.err, false, fmt.Sprintf("%s is fenced: another process took group.instance.id %s. It stops.", c.id, c.instance))
+		c.stop(kafka.StatusFenced)
+		c.w.record(kafka.KindSyncGroupResponse, c.id, s.err, false, fmt.Sprintf("%s is fenced: another process took group.instance.id %s. It stops.", c.id, c.instance))
 		return
 	default:
 		what := c.resetFor(s.err, "rejoins")
-		c.w.record(KindSyncGroupResponse, c.id, s.err, false, fmt.Sprintf("The coordinator answers %s's SyncGroup with %s: %s.", c.id, s.err, what))
+		c.w.record(kafka.KindSyncGroupResponse, c.id, s.err, false, fmt.Sprintf("The coordinator answers %s's SyncGroup with %s: %s.", c.id, s.err, what))
 		c.phase = phaseUnjoined
 		c.requestRejoin(strings.ToLower(s.err))
 		return
 	}
-	c.w.record(KindSyncGroupResponse, c.id, "NONE", false, fmt.Sprintf(
-		"%s receives its assignment for generation %d: %s.", c.id, c.generation, fmtTPs(s.assignment)))
+	c.w.record(kafka.KindSyncGroupResponse, c.id, "NONE", false, fmt.Sprintf(
+		"%s receives its assignment for generation %d: %s.", c.id, c.generation, kafka.FormatTPs(s.assignment)))
 	c.onJoinComplete(s.assignment, s.withheld)
 }
 
 // onJoinComplete is ConsumerCoordinator.onJoinComplete.
-func (c *client) onJoinComplete(assigned, withheld []TP) {
+func (c *client) onJoinComplete(assigned, withheld []kafka.TP) {
 	c.phase = phaseStable
 	c.needsJoinPrepare = true
 	c.lastAssigned, c.lastAssignedGen = assigned, c.generation
 	c.pending = withheld
-	if len(onTopics(assigned, c.topics)) != len(assigned) {
+	if len(kafka.OnTopics(assigned, c.topics)) != len(assigned) {
 		c.changed()
 		c.requestRejoin("its assignment does not match its subscription")
 		return
 	}
 	if !c.eager {
-		if revoked := minus(c.owned, assigned); len(revoked) > 0 {
+		if revoked := kafka.MinusTPs(c.owned, assigned); len(revoked) > 0 {
 			why := "the assignment moves them to another member; it rejoins so the follow-up rebalance can hand them over"
 			if len(c.w.existing(revoked)) == 0 {
 				why = "their topic no longer exists, so the assignment leaves them out; it rejoins, as after any revocation"
 			}
-			c.callback(KindPartitionsRevoked, revoked, why)
+			c.callback(kafka.KindPartitionsRevoked, revoked, why)
 			c.giveUp(revoked)
 			c.rejoinNeeded = true
 			c.rejoinReason = "it revoked partitions (cooperative follow-up)"
 		}
 	}
-	added := minus(assigned, c.owned)
+	added := kafka.MinusTPs(assigned, c.owned)
 	c.owned = assigned
 	c.newlyAssigned = added
 	// The step shows the member after the callback: consuming what it was
@@ -302,8 +303,8 @@ func (c *client) onJoinComplete(assigned, withheld []TP) {
 	if !c.rejoinNeeded {
 		c.revoking = nil
 	}
-	c.revoking = minus(c.revoking, assigned)
+	c.revoking = kafka.MinusTPs(c.revoking, assigned)
 	c.setStatus(c.activeStatus())
-	c.callback(KindPartitionsAssigned, added, "")
+	c.callback(kafka.KindPartitionsAssigned, added, "")
 	c.poll()
 }

@@ -4,21 +4,22 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/kvizlab/kviz/model/kafka"
 	"github.com/kvizlab/kviz/strategies"
 )
 
 // validPrevious is Kafka's table of valid previous states; any other
 // transition is a bug in the simulator.
-var validPrevious = map[GroupState][]GroupState{
-	Empty:               {PreparingRebalance},
-	PreparingRebalance:  {Stable, CompletingRebalance, Empty},
-	CompletingRebalance: {PreparingRebalance},
-	Stable:              {CompletingRebalance},
-	Dead:                {Stable, PreparingRebalance, CompletingRebalance, Empty, Dead},
+var validPrevious = map[kafka.GroupState][]kafka.GroupState{
+	kafka.Empty:               {kafka.PreparingRebalance},
+	kafka.PreparingRebalance:  {kafka.Stable, kafka.CompletingRebalance, kafka.Empty},
+	kafka.CompletingRebalance: {kafka.PreparingRebalance},
+	kafka.Stable:              {kafka.CompletingRebalance},
+	kafka.Dead:                {kafka.Stable, kafka.PreparingRebalance, kafka.CompletingRebalance, kafka.Empty, kafka.Dead},
 }
 
 // ValidClassicTransition reports whether Kafka allows from -> to.
-func ValidClassicTransition(from, to GroupState) bool {
+func ValidClassicTransition(from, to kafka.GroupState) bool {
 	return slices.Contains(validPrevious[to], from)
 }
 
@@ -26,8 +27,8 @@ func ValidClassicTransition(from, to GroupState) bool {
 // group coordinator (GroupMetadataManager + ClassicGroup) keeps it.
 type classicGroup struct {
 	w          *world
-	state      GroupState
-	prevState  GroupState
+	state      kafka.GroupState
+	prevState  kafka.GroupState
 	generation int32
 	protocol   string // selected assignor (Kafka name); "" when Empty
 	selected   strategies.Assignor
@@ -50,11 +51,11 @@ type classicGroup struct {
 type cMember struct {
 	id, instance, client string
 	topics               []string
-	protocols            []string // its assignors, in its order
-	owned                []TP     // reported in JoinGroup (cooperative: still held)
+	protocols            []string   // its assignors, in its order
+	owned                []kafka.TP // reported in JoinGroup (cooperative: still held)
 	ownedGen             int32
-	prevAssigned         []TP // sticky's userData
-	assignment           []TP // from the leader's SyncGroup
+	prevAssigned         []kafka.TP // sticky's userData
+	assignment           []kafka.TP // from the leader's SyncGroup
 	awaitingJoin         bool
 	awaitingSync         bool
 	pendingSync          bool // joined this generation, SyncGroup not seen yet
@@ -89,7 +90,7 @@ func (m *cMember) answerSync(r syncResponse) {
 // storedGroup is the group as last written to the log: what a new
 // coordinator restores.
 type storedGroup struct {
-	state      GroupState
+	state      kafka.GroupState
 	generation int32
 	selected   strategies.Assignor
 	protocol   string
@@ -98,9 +99,9 @@ type storedGroup struct {
 }
 
 func newClassicGroup(w *world) *classicGroup {
-	return &classicGroup{w: w, state: Empty, members: map[string]*cMember{}, order: newIDOrder(),
+	return &classicGroup{w: w, state: kafka.Empty, members: map[string]*cMember{}, order: newIDOrder(),
 		instances: map[string]string{}, pending: map[string]*event{}, broker: w.cluster.coordinator(),
-		stored: &storedGroup{state: Empty}}
+		stored: &storedGroup{state: kafka.Empty}}
 }
 
 func (g *classicGroup) fillSnap(s *groupSnap) {
@@ -112,7 +113,7 @@ func (g *classicGroup) fillSnap(s *groupSnap) {
 
 // settled: Stable (or Empty) with every member's process alive and in step.
 func (g *classicGroup) settled() bool {
-	if g.state != Stable && g.state != Empty {
+	if g.state != kafka.Stable && g.state != kafka.Empty {
 		return false
 	}
 	if g.joinTimer != nil || len(g.pending) > 0 {
@@ -139,7 +140,7 @@ func (g *classicGroup) inStep(id string, m *cMember) bool {
 }
 
 // transition moves the group to a new state, refusing what Kafka refuses.
-func (g *classicGroup) transition(to GroupState) bool {
+func (g *classicGroup) transition(to kafka.GroupState) bool {
 	if !ValidClassicTransition(g.state, to) {
 		g.w.fail("invalid group transition %s -> %s", g.state, to)
 		return false
@@ -209,7 +210,7 @@ func (g *classicGroup) sessionExpired(id string) {
 		g.touchSession(m)
 		return
 	}
-	g.w.record(KindSessionExpired, m.client, "", false, fmt.Sprintf(
+	g.w.record(kafka.KindSessionExpired, m.client, "", false, fmt.Sprintf(
 		"No heartbeat from %s for session.timeout.ms (%d ms): the coordinator removes %s.", m.client, m.sessionTimeout, id))
 	g.removeAndUpdate(id, fmt.Sprintf("%s's session expired", m.client))
 }
@@ -218,9 +219,9 @@ func (g *classicGroup) sessionExpired(id string) {
 func (g *classicGroup) removeAndUpdate(id, reason string) {
 	g.remove(id)
 	switch g.state {
-	case Stable, CompletingRebalance:
+	case kafka.Stable, kafka.CompletingRebalance:
 		g.prepareRebalance(reason)
-	case PreparingRebalance:
+	case kafka.PreparingRebalance:
 		g.maybeCompleteJoinPhase()
 	}
 }
@@ -248,24 +249,24 @@ func (g *classicGroup) hasAllMembersJoined() bool {
 
 // prepareRebalance starts a join phase (GroupMetadataManager.prepareRebalance).
 func (g *classicGroup) prepareRebalance(reason string) {
-	if g.state == CompletingRebalance {
+	if g.state == kafka.CompletingRebalance {
 		g.answerParkedSyncs("REBALANCE_IN_PROGRESS")
 	}
 	g.w.clock.cancel(g.syncTimer)
 	g.syncTimer = nil
-	initial := g.state == Empty
-	if !g.transition(PreparingRebalance) {
+	initial := g.state == kafka.Empty
+	if !g.transition(kafka.PreparingRebalance) {
 		return
 	}
 	if initial {
 		delay := g.w.sc.InitialRebalanceDelayMs
 		remaining := max(g.rebalanceTimeout()-delay, 0)
-		g.w.record(KindGroupStateChanged, "", "", false, fmt.Sprintf(
+		g.w.record(kafka.KindGroupStateChanged, "", "", false, fmt.Sprintf(
 			"Rebalance: %s. The group was Empty, so the join phase waits group.initial.rebalance.delay.ms (%d ms) for more members.", reason, delay))
 		g.scheduleInitial(delay, remaining)
 		return
 	}
-	g.w.record(KindGroupStateChanged, "", "", false, fmt.Sprintf(
+	g.w.record(kafka.KindGroupStateChanged, "", "", false, fmt.Sprintf(
 		"Rebalance: %s. Members learn it from their next heartbeat (REBALANCE_IN_PROGRESS) and must rejoin.", reason))
 	g.maybeCompleteJoinElseSchedule()
 }
@@ -274,13 +275,13 @@ func (g *classicGroup) scheduleInitial(delay, remaining int64) {
 	g.w.clock.cancel(g.joinTimer)
 	g.joinTimer = g.w.clock.after(delay, false, func() {
 		g.joinTimer = nil
-		if g.state != PreparingRebalance {
+		if g.state != kafka.PreparingRebalance {
 			return
 		}
 		if g.newMemberAdded && remaining != 0 {
 			g.newMemberAdded = false
 			next := min(g.w.sc.InitialRebalanceDelayMs, remaining)
-			g.w.record(KindRebalanceDelayed, "", "", false, fmt.Sprintf(
+			g.w.record(kafka.KindRebalanceDelayed, "", "", false, fmt.Sprintf(
 				"Members joined during the initial delay: the join phase waits %d ms more.", next))
 			g.scheduleInitial(next, max(remaining-delay, 0))
 			return
@@ -297,7 +298,7 @@ func (g *classicGroup) maybeCompleteJoinElseSchedule() {
 	g.w.clock.cancel(g.joinTimer)
 	g.joinTimer = g.w.clock.after(g.rebalanceTimeout(), false, func() {
 		g.joinTimer = nil
-		if g.state == PreparingRebalance {
+		if g.state == kafka.PreparingRebalance {
 			g.completeJoin()
 		}
 	})
@@ -306,7 +307,7 @@ func (g *classicGroup) maybeCompleteJoinElseSchedule() {
 // maybeCompleteJoinPhase ends the join phase early once everyone has joined,
 // except in a rebalance that began from Empty (it waits out its delay).
 func (g *classicGroup) maybeCompleteJoinPhase() {
-	if g.state == PreparingRebalance && g.hasAllMembersJoined() && g.prevState != Empty {
+	if g.state == kafka.PreparingRebalance && g.hasAllMembersJoined() && g.prevState != kafka.Empty {
 		g.completeJoin()
 	}
 }
@@ -318,17 +319,17 @@ func (g *classicGroup) completeJoin() {
 	for _, id := range g.order.Keys() {
 		m := g.members[id]
 		if !m.awaitingJoin && m.instance == "" {
-			g.w.record(KindMemberRemoved, m.client, "", false, fmt.Sprintf(
+			g.w.record(kafka.KindMemberRemoved, m.client, "", false, fmt.Sprintf(
 				"%s did not rejoin within the rebalance timeout (%d ms): the coordinator removes it.", m.client, g.rebalanceTimeout()))
 			g.remove(id)
 		}
 	}
 	if !g.electJoinedLeader() && len(g.members) > 0 {
-		g.w.record(KindRebalanceDelayed, "", "", false,
+		g.w.record(kafka.KindRebalanceDelayed, "", "", false,
 			"No member has rejoined yet: the join phase waits another rebalance timeout.")
 		g.joinTimer = g.w.clock.after(g.rebalanceTimeout(), false, func() {
 			g.joinTimer = nil
-			if g.state == PreparingRebalance {
+			if g.state == kafka.PreparingRebalance {
 				g.completeJoin()
 			}
 		})
@@ -338,8 +339,8 @@ func (g *classicGroup) completeJoin() {
 	g.generation++
 	if len(g.members) == 0 {
 		g.protocol = ""
-		if g.transition(Empty) {
-			g.w.record(KindGroupStateChanged, "", "", false, fmt.Sprintf(
+		if g.transition(kafka.Empty) {
+			g.w.record(kafka.KindGroupStateChanged, "", "", false, fmt.Sprintf(
 				"The join phase ends with no members: generation %d, the group is Empty.", g.generation))
 			g.store()
 		}
@@ -348,10 +349,10 @@ func (g *classicGroup) completeJoin() {
 	var why string
 	g.selected, why = g.selectProtocol()
 	g.protocol = g.selected.KafkaName()
-	if !g.transition(CompletingRebalance) {
+	if !g.transition(kafka.CompletingRebalance) {
 		return
 	}
-	g.w.record(KindGroupStateChanged, "", "", false, fmt.Sprintf(
+	g.w.record(kafka.KindGroupStateChanged, "", "", false, fmt.Sprintf(
 		"Everyone has joined: generation %d, protocol %s%s, leader %s. The coordinator answers every JoinGroup; only the leader's answer lists the members.",
 		g.generation, g.protocol, why, g.clientOf(g.leader)))
 	for _, id := range g.order.Keys() {
@@ -381,7 +382,7 @@ func (g *classicGroup) keepStaticLaggards() {
 		}
 		if c := g.w.byID[m.client]; c != nil && c.running && c.memberID == id && len(c.owned) > 0 {
 			g.w.orphan(m.client, id)
-			g.w.record(KindStaticMemberKept, m.client, "", false, fmt.Sprintf(
+			g.w.record(kafka.KindStaticMemberKept, m.client, "", false, fmt.Sprintf(
 				"%s is static and has not rejoined: it stays in the group and gets an assignment, but what it still holds from the old generation is no longer its own.", m.client))
 		}
 	}
@@ -430,11 +431,11 @@ func (g *classicGroup) syncExpired() {
 			missing = append(missing, id)
 		}
 	}
-	if len(missing) == 0 || (g.state != CompletingRebalance && g.state != Stable) {
+	if len(missing) == 0 || (g.state != kafka.CompletingRebalance && g.state != kafka.Stable) {
 		return
 	}
 	for _, id := range missing {
-		g.w.record(KindMemberRemoved, g.clientOf(id), "", false, fmt.Sprintf(
+		g.w.record(kafka.KindMemberRemoved, g.clientOf(id), "", false, fmt.Sprintf(
 			"%s sent no SyncGroup within the rebalance timeout: the coordinator removes it.", g.clientOf(id)))
 		g.remove(id)
 	}

@@ -3,6 +3,8 @@ package model
 import (
 	"fmt"
 	"strings"
+
+	"github.com/kvizlab/kviz/model/kafka"
 )
 
 // startHeartbeats runs the heartbeat thread from the JoinGroup response on.
@@ -29,10 +31,10 @@ func (c *client) heartbeat() {
 	c.send(true, func() {
 		errName := c.w.classic.handleHeartbeat(id, inst, gen)
 		routine := errName == "NONE"
-		c.w.record(KindHeartbeatRequest, c.id, "", routine, fmt.Sprintf("%s sends a heartbeat (generation %d).", c.id, gen))
+		c.w.record(kafka.KindHeartbeatRequest, c.id, "", routine, fmt.Sprintf("%s sends a heartbeat (generation %d).", c.id, gen))
 		c.reply(routine, func() { c.onHeartbeatResponse(errName) })
 	}, func(e string) {
-		c.w.record(KindHeartbeatResponse, c.id, e, false, fmt.Sprintf("%s's heartbeat fails with %s: it looks for the coordinator again.", c.id, e))
+		c.w.record(kafka.KindHeartbeatResponse, c.id, e, false, fmt.Sprintf("%s's heartbeat fails with %s: it looks for the coordinator again.", c.id, e))
 		c.coordinatorLost(c.afterRediscovery)
 	})
 	c.startHeartbeats()
@@ -54,10 +56,10 @@ func (c *client) afterRediscovery() {
 func (c *client) onHeartbeatResponse(errName string) {
 	switch errName {
 	case "NONE":
-		c.w.record(KindHeartbeatResponse, c.id, errName, true, fmt.Sprintf("The coordinator answers %s's heartbeat: NONE.", c.id))
+		c.w.record(kafka.KindHeartbeatResponse, c.id, errName, true, fmt.Sprintf("The coordinator answers %s's heartbeat: NONE.", c.id))
 		return
 	case "REBALANCE_IN_PROGRESS":
-		c.w.record(KindHeartbeatResponse, c.id, errName, false, fmt.Sprintf(
+		c.w.record(kafka.KindHeartbeatResponse, c.id, errName, false, fmt.Sprintf(
 			"The coordinator answers %s's heartbeat with REBALANCE_IN_PROGRESS: it must rejoin.", c.id))
 		if c.phase == phaseStable {
 			c.requestRejoin("the group is rebalancing")
@@ -68,11 +70,11 @@ func (c *client) onHeartbeatResponse(errName string) {
 	case "UNKNOWN_MEMBER_ID":
 		c.resetGeneration(true)
 	case "FENCED_INSTANCE_ID":
-		c.stop(StatusFenced)
-		c.w.record(KindHeartbeatResponse, c.id, errName, false, fmt.Sprintf("%s is fenced: another process uses group.instance.id %s. It stops.", c.id, c.instance))
+		c.stop(kafka.StatusFenced)
+		c.w.record(kafka.KindHeartbeatResponse, c.id, errName, false, fmt.Sprintf("%s is fenced: another process uses group.instance.id %s. It stops.", c.id, c.instance))
 		return
 	}
-	c.w.record(KindHeartbeatResponse, c.id, errName, false, fmt.Sprintf(
+	c.w.record(kafka.KindHeartbeatResponse, c.id, errName, false, fmt.Sprintf(
 		"The coordinator answers %s's heartbeat with %s: it resets and rejoins.", c.id, errName))
 	c.phase = phaseUnjoined
 	c.changed()
@@ -97,12 +99,12 @@ func (c *client) pollExpired() {
 	c.w.clock.cancel(c.hbTimer)
 	c.hbTimer = nil
 	if inst != "" {
-		c.w.record(KindPollTimeout, c.id, "", false, fmt.Sprintf(
+		c.w.record(kafka.KindPollTimeout, c.id, "", false, fmt.Sprintf(
 			"%s has not polled for max.poll.interval.ms (%d ms). A static member sends no LeaveGroup: it stops heartbeating and the coordinator removes it after session.timeout.ms. Its partitions are lost (onPartitionsLost when poll() returns).",
 			c.id, c.w.sc.MaxPollIntervalMs))
 		return
 	}
-	c.w.record(KindPollTimeout, c.id, "", false, fmt.Sprintf(
+	c.w.record(kafka.KindPollTimeout, c.id, "", false, fmt.Sprintf(
 		"%s has not polled for max.poll.interval.ms (%d ms): the heartbeat thread sends LeaveGroup and resets the generation. Its partitions are lost (onPartitionsLost when poll() returns).",
 		c.id, c.w.sc.MaxPollIntervalMs))
 	if wasMember {
@@ -113,36 +115,36 @@ func (c *client) pollExpired() {
 // leave is a graceful close (onLeavePrepare, then LeaveGroup if dynamic).
 func (c *client) leave() {
 	if !c.running {
-		c.w.record(KindLeaveGroupRequest, c.id, "", false, fmt.Sprintf("%s is not running.", c.id))
+		c.w.record(kafka.KindLeaveGroupRequest, c.id, "", false, fmt.Sprintf("%s is not running.", c.id))
 		return
 	}
 	if c.w.consumer {
 		c.kipLeave()
 		return
 	}
-	held := union(c.owned, c.heldLost)
+	held := kafka.UnionTPs(c.owned, c.heldLost)
 	if len(held) > 0 {
 		if c.generation < 0 || c.phase != phaseStable || c.rejoinNeeded {
-			c.callback(KindPartitionsLost, held, "it is closing during a rebalance (or with a reset generation)")
+			c.callback(kafka.KindPartitionsLost, held, "it is closing during a rebalance (or with a reset generation)")
 		} else {
-			c.callback(KindPartitionsRevoked, held, "it is closing")
+			c.callback(kafka.KindPartitionsRevoked, held, "it is closing")
 		}
 	}
 	id, dynamic := c.memberID, c.instance == "" && c.memberID != "" && c.coord >= 0
 	if c.instance == "" && !dynamic {
-		c.stop(StatusLeft)
-		c.w.record(KindMemberStopped, c.id, "", false, fmt.Sprintf("%s closes before it is a member of the group: there is nothing to leave.", c.id))
+		c.stop(kafka.StatusLeft)
+		c.w.record(kafka.KindMemberStopped, c.id, "", false, fmt.Sprintf("%s closes before it is a member of the group: there is nothing to leave.", c.id))
 		return
 	}
 	if !dynamic {
-		c.stop(StatusLeft)
-		c.w.record(KindMemberStopped, c.id, "", false, fmt.Sprintf(
+		c.stop(kafka.StatusLeft)
+		c.w.record(kafka.KindMemberStopped, c.id, "", false, fmt.Sprintf(
 			"%s closes. Static members send no LeaveGroup: the coordinator keeps its place until session.timeout.ms (%d ms) passes.", c.id, c.sessionTimeout()))
 		return
 	}
 	c.sendLeave(id)
-	c.stop(StatusLeft)
-	c.w.record(KindMemberStopped, c.id, "", false, fmt.Sprintf("%s closes and sends LeaveGroup.", c.id))
+	c.stop(kafka.StatusLeft)
+	c.w.record(kafka.KindMemberStopped, c.id, "", false, fmt.Sprintf("%s closes and sends LeaveGroup.", c.id))
 }
 
 // sendLeave delivers a LeaveGroup; the closing consumer does not wait for
@@ -154,7 +156,7 @@ func (c *client) sendLeave(id string) {
 			c.w.classic.handleLeave(c, id)
 			return
 		}
-		c.w.record(KindLeaveGroupRequest, c.id, "", false, fmt.Sprintf(
+		c.w.record(kafka.KindLeaveGroupRequest, c.id, "", false, fmt.Sprintf(
 			"%s's LeaveGroup does not reach the coordinator (it moved); the coordinator will notice by session expiry.", c.id))
 	})
 }
@@ -168,7 +170,7 @@ func (c *client) resetGeneration(memberID bool) {
 		c.memberID = ""
 	}
 	if len(c.owned) > 0 {
-		c.heldLost = union(c.heldLost, c.owned)
+		c.heldLost = kafka.UnionTPs(c.heldLost, c.owned)
 		c.revoking = c.heldLost
 		c.owned = nil
 	}

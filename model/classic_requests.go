@@ -2,17 +2,19 @@ package model
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
+	"github.com/kvizlab/kviz/model/kafka"
 	"github.com/kvizlab/kviz/strategies"
 )
 
 type joinRequest struct {
 	memberID, instance string
 	topics             []string
-	owned              []TP
+	owned              []kafka.TP
 	ownedGen           int32
-	prevAssigned       []TP
+	prevAssigned       []kafka.TP
 	protocols          []string // partition.assignment.strategy, in order
 	reason             string
 }
@@ -27,20 +29,20 @@ type joinResponse struct {
 	assignor       strategies.Assignor // the selected one (the leader runs it)
 	skipAssignment bool
 	members        []strategies.Member // leader only
-	prevAssigned   [][]TP              // leader only, parallel to members (sticky's userData)
+	prevAssigned   [][]kafka.TP        // leader only, parallel to members (sticky's userData)
 }
 
 type syncResponse struct {
 	err        string
-	assignment []TP
-	withheld   []TP // view only: partitions the leader withheld for this member
+	assignment []kafka.TP
+	withheld   []kafka.TP // view only: partitions the leader withheld for this member
 }
 
 // handleJoin is the coordinator receiving a JoinGroup.
 func (g *classicGroup) handleJoin(c *client, req joinRequest, reply func(joinResponse)) {
 	who := c.id
 	if !g.supportsProtocols(req.protocols) {
-		g.w.record(KindJoinGroupRequest, who, "", false, fmt.Sprintf(
+		g.w.record(kafka.KindJoinGroupRequest, who, "", false, fmt.Sprintf(
 			"%s sends JoinGroup with assignors %v; the group's members share none of them.", who, req.protocols))
 		reply(joinResponse{err: "INCONSISTENT_GROUP_PROTOCOL"})
 		return
@@ -52,13 +54,13 @@ func (g *classicGroup) handleJoin(c *client, req joinRequest, reply func(joinRes
 		// KIP-394: a dynamic member first gets an id, then joins with it.
 		id := g.w.newMemberID(c.id)
 		g.pending[id] = g.w.clock.after(g.w.sc.SessionTimeoutMs, false, func() { g.pendingExpired(id, c.id) })
-		g.w.record(KindJoinGroupRequest, who, "", false, fmt.Sprintf(
+		g.w.record(kafka.KindJoinGroupRequest, who, "", false, fmt.Sprintf(
 			"%s sends JoinGroup with no member id (%s); the coordinator makes it member id %s and asks it to rejoin with it.", who, req.reason, id))
 		reply(joinResponse{err: "MEMBER_ID_REQUIRED", memberID: id, generation: -1})
 	case g.pending[req.memberID] != nil:
 		g.w.clock.cancel(g.pending[req.memberID])
 		delete(g.pending, req.memberID)
-		g.w.record(KindJoinGroupRequest, who, "", false, fmt.Sprintf(
+		g.w.record(kafka.KindJoinGroupRequest, who, "", false, fmt.Sprintf(
 			"%s rejoins with member id %s; the coordinator adds it to the group.", who, req.memberID))
 		g.addMemberAndRebalance(c, req.memberID, req, reply, fmt.Sprintf("%s joined", who))
 	default:
@@ -73,7 +75,7 @@ func (g *classicGroup) pendingExpired(id, client string) {
 		return
 	}
 	delete(g.pending, id)
-	g.w.record(KindMemberRemoved, client, "", false, fmt.Sprintf(
+	g.w.record(kafka.KindMemberRemoved, client, "", false, fmt.Sprintf(
 		"Member id %s was never used to join within session.timeout.ms: the coordinator forgets it.", id))
 	g.maybeCompleteJoinPhase()
 }
@@ -88,10 +90,10 @@ func (g *classicGroup) addMemberAndRebalance(c *client, id string, req joinReque
 	m := g.newMember(c, id, req)
 	g.add(m)
 	m.awaitingJoin, m.joinReply = true, reply
-	if g.state == PreparingRebalance && g.prevState == Empty {
+	if g.state == kafka.PreparingRebalance && g.prevState == kafka.Empty {
 		g.newMemberAdded = true
 	}
-	if g.state == Stable || g.state == CompletingRebalance || g.state == Empty {
+	if g.state == kafka.Stable || g.state == kafka.CompletingRebalance || g.state == kafka.Empty {
 		g.prepareRebalance(reason)
 	} else {
 		g.maybeCompleteJoinPhase()
@@ -104,13 +106,13 @@ func (g *classicGroup) joinStatic(c *client, req joinRequest, reply func(joinRes
 	old, known := g.instances[req.instance]
 	id := g.w.newMemberID(req.instance)
 	if !known {
-		g.w.record(KindJoinGroupRequest, c.id, "", false, fmt.Sprintf(
+		g.w.record(kafka.KindJoinGroupRequest, c.id, "", false, fmt.Sprintf(
 			"%s (static, group.instance.id %s) sends JoinGroup; static members skip MEMBER_ID_REQUIRED: it joins as %s.", c.id, req.instance, id))
 		g.addMemberAndRebalance(c, id, req, reply, fmt.Sprintf("static member %s joined", c.id))
 		return
 	}
 	om := g.members[old]
-	g.w.record(KindJoinGroupRequest, c.id, "", false, fmt.Sprintf(
+	g.w.record(kafka.KindJoinGroupRequest, c.id, "", false, fmt.Sprintf(
 		"%s (static, group.instance.id %s) sends JoinGroup with no member id; the coordinator replaces member id %s with %s.", c.id, req.instance, old, id))
 	om.answerJoin(joinResponse{err: "FENCED_INSTANCE_ID"})
 	om.answerSync(syncResponse{err: "FENCED_INSTANCE_ID"})
@@ -125,21 +127,21 @@ func (g *classicGroup) joinStatic(c *client, req joinRequest, reply func(joinRes
 		g.leader = id
 	}
 	next := g.state
-	if next == Stable {
+	if next == kafka.Stable {
 		if a, _ := g.selectProtocol(); a.KafkaName() != g.protocol {
-			next = CompletingRebalance // the vote would change: rebalance
+			next = kafka.CompletingRebalance // the vote would change: rebalance
 		}
 	}
 	switch next {
-	case Stable:
+	case kafka.Stable:
 		// Same protocol for the next generation: no rebalance, no new
 		// generation; the member gets its stored assignment back.
 		g.store()
-		g.w.record(KindMemberReplaced, c.id, "", false, fmt.Sprintf(
+		g.w.record(kafka.KindMemberReplaced, c.id, "", false, fmt.Sprintf(
 			"%s restarted within session.timeout.ms and the group is Stable: no rebalance, generation stays %d.", c.id, g.generation))
 		nm.pendingSync = true
 		reply(g.joinResult(id, wasLeader))
-	case CompletingRebalance:
+	case kafka.CompletingRebalance:
 		nm.awaitingJoin, nm.joinReply = true, reply
 		g.prepareRebalance(fmt.Sprintf("static member %s came back (during CompletingRebalance, or with assignors that change the vote)", c.id))
 	default:
@@ -152,35 +154,35 @@ func (g *classicGroup) joinStatic(c *client, req joinRequest, reply func(joinRes
 func (g *classicGroup) joinKnown(c *client, req joinRequest, reply func(joinResponse)) {
 	m := g.members[req.memberID]
 	if errName := g.memberError(req.memberID, req.instance); errName != "" {
-		g.w.record(KindJoinGroupRequest, c.id, "", false, fmt.Sprintf("%s sends JoinGroup as %s.", c.id, req.memberID))
+		g.w.record(kafka.KindJoinGroupRequest, c.id, "", false, fmt.Sprintf("%s sends JoinGroup as %s.", c.id, req.memberID))
 		reply(joinResponse{err: errName})
 		return
 	}
-	if g.state == Empty || g.state == Dead {
-		g.w.record(KindJoinGroupRequest, c.id, "", false, fmt.Sprintf("%s sends JoinGroup as %s.", c.id, req.memberID))
+	if g.state == kafka.Empty || g.state == kafka.Dead {
+		g.w.record(kafka.KindJoinGroupRequest, c.id, "", false, fmt.Sprintf("%s sends JoinGroup as %s.", c.id, req.memberID))
 		reply(joinResponse{err: "UNKNOWN_MEMBER_ID"})
 		return
 	}
 	changed := !slices.Equal(m.topics, req.topics) || !slices.Equal(m.owned, req.owned) || m.ownedGen != req.ownedGen ||
 		!slices.Equal(m.protocols, req.protocols)
-	g.w.record(KindJoinGroupRequest, c.id, "", false, fmt.Sprintf("%s rejoins as %s (%s).", c.id, req.memberID, req.reason))
+	g.w.record(kafka.KindJoinGroupRequest, c.id, "", false, fmt.Sprintf("%s rejoins as %s (%s).", c.id, req.memberID, req.reason))
 	update := func() {
 		m.topics, m.owned, m.ownedGen, m.prevAssigned, m.protocols = req.topics, req.owned, req.ownedGen, req.prevAssigned, req.protocols
 		m.awaitingJoin, m.joinReply = true, reply
 		g.touchSession(m)
 	}
 	switch g.state {
-	case PreparingRebalance:
+	case kafka.PreparingRebalance:
 		update()
 		g.maybeCompleteJoinPhase()
-	case CompletingRebalance:
+	case kafka.CompletingRebalance:
 		if !changed {
 			reply(g.joinResult(m.id, false))
 			return
 		}
 		update()
 		g.prepareRebalance(fmt.Sprintf("%s rejoined with new metadata", c.id))
-	case Stable:
+	case kafka.Stable:
 		if m.id != g.leader && !changed {
 			reply(g.joinResult(m.id, false))
 			return
@@ -208,16 +210,16 @@ func (g *classicGroup) memberError(id, instance string) string {
 	return ""
 }
 
-func (g *classicGroup) handleSync(c *client, id, instance string, gen int32, assignments map[string][]TP, withheld []strategies.Withheld, reply func(syncResponse)) {
+func (g *classicGroup) handleSync(c *client, id, instance string, gen int32, assignments map[string][]kafka.TP, withheld []strategies.Withheld, reply func(syncResponse)) {
 	errName := g.memberError(id, instance)
 	if errName == "" && gen != g.generation {
 		errName = "ILLEGAL_GENERATION"
 	}
 	if errName == "" {
 		switch g.state {
-		case Empty:
+		case kafka.Empty:
 			errName = "UNKNOWN_MEMBER_ID"
-		case PreparingRebalance:
+		case kafka.PreparingRebalance:
 			errName = "REBALANCE_IN_PROGRESS"
 		}
 	}
@@ -225,7 +227,7 @@ func (g *classicGroup) handleSync(c *client, id, instance string, gen int32, ass
 	if assignments != nil {
 		what = "the assignment it computed"
 	}
-	g.w.record(KindSyncGroupRequest, c.id, "", false, fmt.Sprintf("%s sends SyncGroup for generation %d with %s.", c.id, gen, what))
+	g.w.record(kafka.KindSyncGroupRequest, c.id, "", false, fmt.Sprintf("%s sends SyncGroup for generation %d with %s.", c.id, gen, what))
 	if errName != "" {
 		reply(syncResponse{err: errName})
 		return
@@ -233,7 +235,7 @@ func (g *classicGroup) handleSync(c *client, id, instance string, gen int32, ass
 	m := g.members[id]
 	g.touchSession(m)
 	m.pendingSync = false
-	if g.state == Stable {
+	if g.state == kafka.Stable {
 		reply(syncResponse{err: "NONE", assignment: m.assignment, withheld: g.withheldFor(id)})
 		g.maybeStopSyncTimer()
 		return
@@ -247,11 +249,11 @@ func (g *classicGroup) handleSync(c *client, id, instance string, gen int32, ass
 		g.members[mid].prevAssigned = assignments[mid]
 	}
 	g.withheld = withheld
-	if !g.transition(Stable) {
+	if !g.transition(kafka.Stable) {
 		return
 	}
 	g.store()
-	g.w.record(KindGroupStateChanged, "", "", false, fmt.Sprintf(
+	g.w.record(kafka.KindGroupStateChanged, "", "", false, fmt.Sprintf(
 		"The coordinator stores the leader's assignment: generation %d is Stable.", g.generation))
 	for _, mid := range g.order.Keys() {
 		if pm := g.members[mid]; pm.awaitingSync {
@@ -261,8 +263,8 @@ func (g *classicGroup) handleSync(c *client, id, instance string, gen int32, ass
 	g.maybeStopSyncTimer()
 }
 
-func (g *classicGroup) withheldFor(id string) []TP {
-	var out []TP
+func (g *classicGroup) withheldFor(id string) []kafka.TP {
+	var out []kafka.TP
 	for _, wh := range g.withheld {
 		if wh.To == id {
 			out = append(out, wh.TopicPartition)
@@ -291,9 +293,9 @@ func (g *classicGroup) handleHeartbeat(id, instance string, gen int32) string {
 		return errName
 	}
 	switch g.state {
-	case Empty:
+	case kafka.Empty:
 		return "UNKNOWN_MEMBER_ID"
-	case PreparingRebalance:
+	case kafka.PreparingRebalance:
 		g.touchSession(g.members[id])
 		return "REBALANCE_IN_PROGRESS"
 	}
@@ -303,16 +305,16 @@ func (g *classicGroup) handleHeartbeat(id, instance string, gen int32) string {
 
 func (g *classicGroup) handleLeave(c *client, id string) {
 	if g.members[id] == nil {
-		g.w.record(KindLeaveGroupRequest, c.id, "", false, fmt.Sprintf("%s sends LeaveGroup as %s, which the group does not know (UNKNOWN_MEMBER_ID).", c.id, id))
+		g.w.record(kafka.KindLeaveGroupRequest, c.id, "", false, fmt.Sprintf("%s sends LeaveGroup as %s, which the group does not know (UNKNOWN_MEMBER_ID).", c.id, id))
 		return
 	}
-	g.w.record(KindLeaveGroupRequest, c.id, "", false, fmt.Sprintf("%s sends LeaveGroup; the coordinator removes it at once.", c.id))
+	g.w.record(kafka.KindLeaveGroupRequest, c.id, "", false, fmt.Sprintf("%s sends LeaveGroup; the coordinator removes it at once.", c.id))
 	g.removeAndUpdate(id, fmt.Sprintf("%s left the group", c.id))
 }
 
 // handleCommit validates an OffsetCommit (validateOffsetCommit).
 func (g *classicGroup) handleCommit(id, instance string, gen int32) string {
-	if gen < 0 && g.state == Empty {
+	if gen < 0 && g.state == kafka.Empty {
 		return "NONE"
 	}
 	if e := g.memberError(id, instance); e != "" {
@@ -321,7 +323,7 @@ func (g *classicGroup) handleCommit(id, instance string, gen int32) string {
 	if gen != g.generation {
 		return "ILLEGAL_GENERATION"
 	}
-	if g.state == CompletingRebalance {
+	if g.state == kafka.CompletingRebalance {
 		return "REBALANCE_IN_PROGRESS"
 	}
 	return "NONE"
@@ -340,15 +342,15 @@ func (g *classicGroup) moved(from, to int) {
 	g.w.clock.cancel(g.joinTimer)
 	g.w.clock.cancel(g.syncTimer)
 	g.joinTimer, g.syncTimer = nil, nil
-	for _, id := range sortedIDs(g.pending) {
+	for _, id := range slices.Sorted(maps.Keys(g.pending)) {
 		g.w.clock.cancel(g.pending[id])
 	}
 	if from >= 0 {
-		g.transition(Dead)
+		g.transition(kafka.Dead)
 	}
 	g.broker = to
 	if to < 0 {
-		g.w.record(KindCoordinatorMoved, "", "", false, fmt.Sprintf(
+		g.w.record(kafka.KindCoordinatorMoved, "", "", false, fmt.Sprintf(
 			"Broker %d unloads %s; no broker leads partition %d now, so FindCoordinator answers COORDINATOR_NOT_AVAILABLE.", from, g.w.sc.GroupID, g.w.cluster.groupPartition))
 		return
 	}
@@ -358,7 +360,7 @@ func (g *classicGroup) moved(from, to int) {
 	if from >= 0 {
 		lost = fmt.Sprintf(" Broker %d's in-memory state (any rebalance in flight) is lost; it", from)
 	}
-	g.w.record(KindCoordinatorMoved, "", "", false, fmt.Sprintf(
+	g.w.record(kafka.KindCoordinatorMoved, "", "", false, fmt.Sprintf(
 		"Broker %d becomes the coordinator of %s.%s replays __consumer_offsets partition %d and restores the group %s. Members rediscover it with FindCoordinator.",
 		to, g.w.sc.GroupID, lost, g.w.cluster.groupPartition, what))
 }

@@ -3,6 +3,8 @@ package model
 import (
 	"fmt"
 	"slices"
+
+	"github.com/kvizlab/kviz/model/kafka"
 )
 
 // Client phases (AbstractCoordinator.MemberState, simplified).
@@ -21,7 +23,7 @@ type client struct {
 	topics        []string
 	inc           int // incarnation: bumps on crash/leave so late responses are dropped
 	running       bool
-	status        MemberStatus
+	status        kafka.MemberStatus
 	startedAt     int64
 	metaFetchedAt int64 // its last metadata fetch outside the periodic refresh (classic_metadata.go)
 
@@ -32,7 +34,7 @@ type client struct {
 	// ownedFmt is the text of the owned list a heartbeat last named
 	// (ownedText), with the list it was made from.
 	ownedFmt struct {
-		first *TP
+		first *kafka.TP
 		n     int
 		s     string
 	}
@@ -45,20 +47,20 @@ type client struct {
 	isLeader         bool
 	assignTopicGen   int // the leader's metadata at its last assignment
 
-	owned           []TP
-	lastAssigned    []TP // sticky's userData: previous assignment
+	owned           []kafka.TP
+	lastAssigned    []kafka.TP // sticky's userData: previous assignment
 	lastAssignedGen int32
 
 	stalled      bool
 	stallEnd     *event
 	pollTimer    *event
 	pollTimedOut bool
-	heldLost     []TP // owned when poll timed out: lost when poll returns
+	heldLost     []kafka.TP // owned when poll timed out: lost when poll returns
 	hbTimer      *event
 	metaTimer    *event
 
 	// Shown in the lab.
-	revoking, pending, newlyAssigned []TP
+	revoking, pending, newlyAssigned []kafka.TP
 	lastCallback                     string
 	dirty, viewStale                 bool
 
@@ -98,7 +100,7 @@ func (c *client) changed() {
 
 func (c *client) alive() bool { return c.running }
 
-func (c *client) setStatus(s MemberStatus) {
+func (c *client) setStatus(s kafka.MemberStatus) {
 	if c.status != s {
 		c.status = s
 		c.changed()
@@ -163,12 +165,12 @@ func (c *client) start() {
 	c.inc++
 	c.running = true
 	c.startedAt = c.w.clock.now
-	c.setStatus(StatusJoining)
+	c.setStatus(kafka.StatusJoining)
 	kind := "dynamic"
 	if c.instance != "" {
 		kind = fmt.Sprintf("static, group.instance.id %s", c.instance)
 	}
-	c.w.record(KindMemberStarted, c.id, "", false, fmt.Sprintf("%s starts (%s), subscribing to %v.", c.id, kind, c.topics)+c.w.missingTopicsNote(c.topics))
+	c.w.record(kafka.KindMemberStarted, c.id, "", false, fmt.Sprintf("%s starts (%s), subscribing to %v.", c.id, kind, c.topics)+c.w.missingTopicsNote(c.topics))
 	c.rejoinNeeded = true
 	c.rejoinReason = "it is starting"
 	c.poll()
@@ -192,7 +194,7 @@ func (c *client) findCoordinator(then func()) {
 		asked := cl.anyUp()
 		coord := cl.coordinator()
 		if asked < 0 || coord < 0 {
-			c.w.record(KindFindCoordinatorRequest, c.id, "", repeat, fmt.Sprintf(
+			c.w.record(kafka.KindFindCoordinatorRequest, c.id, "", repeat, fmt.Sprintf(
 				"%s looks for the coordinator of %s: COORDINATOR_NOT_AVAILABLE (partition %d has no leader); it retries in %d ms.",
 				c.id, c.w.sc.GroupID, cl.groupPartition, c.findBackoff))
 			backoff := c.findBackoff
@@ -208,7 +210,7 @@ func (c *client) findCoordinator(then func()) {
 			}).retry = true
 			return
 		}
-		c.w.record(KindFindCoordinatorRequest, c.id, "", false, fmt.Sprintf(
+		c.w.record(kafka.KindFindCoordinatorRequest, c.id, "", false, fmt.Sprintf(
 			"%s asks broker %d for the coordinator of %s: broker %d, leader of __consumer_offsets partition %d (abs(hashCode(%q)) %% %d).",
 			c.id, asked, c.w.sc.GroupID, coord, cl.groupPartition, c.w.sc.GroupID, c.w.sc.OffsetsPartitions))
 		c.reply(false, func() {
@@ -256,20 +258,20 @@ func (c *client) poll() {
 // stall: the application does not call poll() for ms.
 func (c *client) stall(ms int64) {
 	if !c.running {
-		c.w.record(KindPollStalled, c.id, "", false, fmt.Sprintf("%s is not running; nothing stalls.", c.id))
+		c.w.record(kafka.KindPollStalled, c.id, "", false, fmt.Sprintf("%s is not running; nothing stalls.", c.id))
 		return
 	}
 	c.w.clock.cancel(c.stallEnd)
 	c.w.clock.cancel(c.pollTimer)
 	c.stalled = true
-	c.setStatus(StatusStalled)
+	c.setStatus(kafka.StatusStalled)
 	maxPoll := c.w.sc.MaxPollIntervalMs
 	note := "less than max.poll.interval.ms, so it stays in the group; the heartbeat thread keeps it alive."
 	if ms > maxPoll {
 		note = fmt.Sprintf("longer than max.poll.interval.ms (%d ms): the poll timer will expire.", maxPoll)
 		c.pollTimer = c.w.clock.after(maxPoll, false, c.pollExpired)
 	}
-	c.w.record(KindPollStalled, c.id, "", false, fmt.Sprintf("%s stops calling poll() for %d ms (slow processing), %s", c.id, ms, note))
+	c.w.record(kafka.KindPollStalled, c.id, "", false, fmt.Sprintf("%s stops calling poll() for %d ms (slow processing), %s", c.id, ms, note))
 	c.stallEnd = c.w.clock.after(ms, false, c.stallOver)
 }
 
@@ -279,7 +281,7 @@ func (c *client) stallOver() {
 	c.pollTimer = nil
 	c.stalled = false
 	c.setStatus(c.activeStatus())
-	c.w.record(KindPollResumed, c.id, "", false, fmt.Sprintf("%s calls poll() again.", c.id))
+	c.w.record(kafka.KindPollResumed, c.id, "", false, fmt.Sprintf("%s calls poll() again.", c.id))
 	if c.pollTimedOut && !c.w.consumer { // the consumer protocol handles it in kipPoll
 		c.pollTimedOut = false
 		c.rejoinNeeded = true
@@ -288,36 +290,36 @@ func (c *client) stallOver() {
 	c.poll()
 }
 
-func (c *client) activeStatus() MemberStatus {
+func (c *client) activeStatus() kafka.MemberStatus {
 	switch {
 	case !c.running:
 		return c.status
 	case c.stalled:
-		return StatusStalled
+		return kafka.StatusStalled
 	case c.phase == phaseStable && !c.rejoinNeeded:
-		return StatusActive
+		return kafka.StatusActive
 	case c.generation < 0 && c.memberID == "":
-		return StatusJoining
+		return kafka.StatusJoining
 	default:
-		return StatusRejoining
+		return kafka.StatusRejoining
 	}
 }
 
 // crash kills the process: no callbacks, no LeaveGroup.
 func (c *client) crash() {
 	if !c.running {
-		c.w.record(KindMemberCrashed, c.id, "", false, fmt.Sprintf("%s is not running.", c.id))
+		c.w.record(kafka.KindMemberCrashed, c.id, "", false, fmt.Sprintf("%s is not running.", c.id))
 		return
 	}
-	c.stop(StatusCrashed)
-	c.w.record(KindMemberCrashed, c.id, "", false, fmt.Sprintf(
+	c.stop(kafka.StatusCrashed)
+	c.w.record(kafka.KindMemberCrashed, c.id, "", false, fmt.Sprintf(
 		"%s crashes: no callback, no LeaveGroup. Its partitions go unconsumed until the coordinator notices (session.timeout.ms %d ms).", c.id, c.sessionTimeout()))
 }
 
 func (c *client) sessionTimeout() int64 { return c.w.sc.SessionTimeoutMs }
 
 // stop ends the process and its timers.
-func (c *client) stop(status MemberStatus) {
+func (c *client) stop(status kafka.MemberStatus) {
 	c.inc++
 	c.running = false
 	for _, e := range []*event{c.stallEnd, c.pollTimer, c.hbTimer, c.metaTimer} {
@@ -347,12 +349,12 @@ func (c *client) restart() {
 func (c *client) subscribe(topics []string) {
 	if !c.running {
 		c.topics = topics
-		c.w.record(KindMemberStarted, c.id, "", false, fmt.Sprintf("%s is not running; it will subscribe to %v when it starts.", c.id, topics))
+		c.w.record(kafka.KindMemberStarted, c.id, "", false, fmt.Sprintf("%s is not running; it will subscribe to %v when it starts.", c.id, topics))
 		return
 	}
 	old := c.topics
 	if slices.Equal(old, topics) {
-		c.w.record(KindSubscriptionChanged, c.id, "", false, fmt.Sprintf("%s subscribes to %v again: nothing changes.", c.id, topics))
+		c.w.record(kafka.KindSubscriptionChanged, c.id, "", false, fmt.Sprintf("%s subscribes to %v again: nothing changes.", c.id, topics))
 		return
 	}
 	c.topics = topics
@@ -366,7 +368,7 @@ func (c *client) subscribe(topics []string) {
 		// onSubscriptionUpdated only joins a member not yet in the group).
 		text = fmt.Sprintf("%s changes its subscription from %v to %v: no callback; its next heartbeat carries it, and it keeps consuming what it owns until the coordinator takes it away.", c.id, old, topics)
 	}
-	c.w.record(KindSubscriptionChanged, c.id, "", false, text+c.w.missingTopicsNote(topics))
+	c.w.record(kafka.KindSubscriptionChanged, c.id, "", false, text+c.w.missingTopicsNote(topics))
 	if c.w.consumer {
 		return
 	}
@@ -389,7 +391,7 @@ func (w *world) orphan(clientID, memberID string) {
 	if c == nil || !c.running || c.memberID != memberID || len(c.owned) == 0 {
 		return
 	}
-	c.heldLost = union(c.heldLost, c.owned)
+	c.heldLost = kafka.UnionTPs(c.heldLost, c.owned)
 	c.revoking = c.heldLost
 	c.owned = nil
 	c.changed()

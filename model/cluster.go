@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 
 	kcluster "github.com/kvizlab/kviz/model/cluster"
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
 	"github.com/kvizlab/kviz/strategies"
 )
 
@@ -16,7 +18,7 @@ const (
 )
 
 // newWorldRand is the world's random stream for a scenario.
-func newWorldRand(sc *Scenario) *rand.Rand {
+func newWorldRand(sc *scenario.Scenario) *rand.Rand {
 	return rand.New(rand.NewPCG(uint64(sc.Seed), worldStream))
 }
 
@@ -32,9 +34,9 @@ func replicationFactor(brokers int) int { return min(3, brokers) }
 // simulation and the data path replay the same timeline at different times,
 // so each builds its own cluster here and moves it with model/cluster's
 // FailBroker and RecoverBroker: one placement, one failover rule.
-func newKafkaCluster(sc *Scenario, rng *rand.Rand) (*kcluster.Cluster, error) {
+func newKafkaCluster(sc *scenario.Scenario, rng *rand.Rand) (*kcluster.Cluster, error) {
 	n := sc.Brokers
-	c, err := kcluster.New(sc.brokerList())
+	c, err := kcluster.New(sc.BrokerList())
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +142,7 @@ func (c *cluster) view() []BrokerView {
 // live in-sync replica; if that includes the group's, the coordinator moves.
 func (c *cluster) fail(b int) {
 	if !c.up[b] {
-		c.w.record(KindBrokerFailed, "", "", false, fmt.Sprintf("Broker %d is already down.", b))
+		c.w.record(kafka.KindBrokerFailed, "", "", false, fmt.Sprintf("Broker %d is already down.", b))
 		return
 	}
 	before := c.coordinator()
@@ -166,7 +168,7 @@ func (c *cluster) fail(b int) {
 			text += fmt.Sprintf(" It was the coordinator of %s, and partition %d has no live replica left.", c.w.sc.GroupID, c.groupPartition)
 		}
 	}
-	c.w.record(KindBrokerFailed, "", "", false, text)
+	c.w.record(kafka.KindBrokerFailed, "", "", false, text)
 	if before == b {
 		c.w.coordinatorMoved(before, after)
 	}
@@ -177,7 +179,7 @@ func (c *cluster) fail(b int) {
 // leader.imbalance.check.interval.seconds, is not simulated.)
 func (c *cluster) recover(b int) {
 	if c.up[b] {
-		c.w.record(KindBrokerRecovered, "", "", false, fmt.Sprintf("Broker %d is already up.", b))
+		c.w.record(kafka.KindBrokerRecovered, "", "", false, fmt.Sprintf("Broker %d is already up.", b))
 		return
 	}
 	before := c.coordinator()
@@ -192,7 +194,7 @@ func (c *cluster) recover(b int) {
 	if before < 0 && after >= 0 {
 		text += fmt.Sprintf(" It leads __consumer_offsets partition %d again, so %s has a coordinator.", c.groupPartition, c.w.sc.GroupID)
 	}
-	c.w.record(KindBrokerRecovered, "", "", false, text)
+	c.w.record(kafka.KindBrokerRecovered, "", "", false, text)
 	if before < 0 && after >= 0 {
 		c.w.coordinatorMoved(before, after)
 	}

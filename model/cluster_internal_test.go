@@ -6,11 +6,12 @@ import (
 	"testing"
 
 	kcluster "github.com/kvizlab/kviz/model/cluster"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
-func parseForTest(t *testing.T, yaml string) *Scenario {
+func parseForTest(t *testing.T, yaml string) *scenario.Scenario {
 	t.Helper()
-	sc, err := ParseScenario("s.yaml", []byte(yaml))
+	sc, err := scenario.Parse("s.yaml", []byte(yaml))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
 )
 
 // BenchmarkBatching1000x10000: BenchmarkRebalance1000x10000's group under
@@ -22,7 +23,7 @@ func BenchmarkBatching1000x10000(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if st := sim.Step(sim.Len() - 1); st.GroupState != model.KStable {
+				if st := sim.Step(sim.Len() - 1); st.GroupState != kafka.KStable {
 					b.Fatalf("ends %s", st.GroupState)
 				}
 			}

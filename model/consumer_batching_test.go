@@ -11,6 +11,8 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // c1 is alone for 20 s; c2, c3 and c4 join 300 ms apart.
@@ -27,7 +29,7 @@ timeline:
 // computedFrom lists the AssignmentComputed steps at or after ms.
 func computedFrom(sim *model.Sim, ms int64) []model.Step {
 	var out []model.Step
-	for _, st := range steps(sim, model.KindAssignmentComputed, "") {
+	for _, st := range steps(sim, kafka.KindAssignmentComputed, "") {
 		if st.TimeMs >= ms {
 			out = append(out, st)
 		}
@@ -57,15 +59,15 @@ func TestAssignmentBatchingTwoJoinersOneTarget(t *testing.T) {
 	// The joiners inside the interval reconcile to the old target, at its
 	// epoch with nothing, while the group is ASSIGNING; a step says why.
 	for _, id := range []string{"c3", "c4"} {
-		answer := steps(sim, model.KindConsumerGroupHeartbeatResponse, id)[0]
+		answer := steps(sim, kafka.KindConsumerGroupHeartbeatResponse, id)[0]
 		assert.Contains(t, answer.Text, "member epoch 3, STABLE, assignment []", id)
-		assert.Equal(t, model.KAssigning, answer.GroupState, id)
+		assert.Equal(t, kafka.KAssigning, answer.GroupState, id)
 	}
-	delayed := steps(sim, model.KindRebalanceDelayed, "")
+	delayed := steps(sim, kafka.KindRebalanceDelayed, "")
 	require.Len(t, delayed, 2, "one note per deferred group epoch")
 	assert.Contains(t, delayed[0].Text, "consumer.assignment.interval.ms (1000 ms)")
-	assert.Equal(t, model.KAssigning, delayed[0].GroupState)
-	assert.Equal(t, model.KStable, last(sim).GroupState)
+	assert.Equal(t, kafka.KAssigning, delayed[0].GroupState)
+	assert.Equal(t, kafka.KStable, last(sim).GroupState)
 }
 
 // A 4.3 group starts EMPTY at group and assignment epoch 1 (KAFKA-20268);
@@ -76,7 +78,7 @@ func TestGroupEpochStartsAtOneFrom43(t *testing.T) {
 		sim := simYAML(t, "b.yaml", fmt.Sprintf(batchingSrc, `kafka_version: "`+v+`"`))
 		assert.Equal(t, first-1, sim.Step(0).Generation, v)
 		assert.Equal(t, first-1, sim.Step(0).AssignmentEpoch, v)
-		assert.Equal(t, first, steps(sim, model.KindAssignmentComputed, "")[0].AssignmentEpoch, v)
+		assert.Equal(t, first, steps(sim, kafka.KindAssignmentComputed, "")[0].AssignmentEpoch, v)
 	}
 }
 
@@ -85,7 +87,7 @@ func TestAssignmentIntervalZero(t *testing.T) {
 	needStrategy(t, "uniform")
 	sim := simYAML(t, "b.yaml", fmt.Sprintf(batchingSrc, `kafka_version: "4.3", assignment_interval_ms: 0`))
 	assert.Len(t, computedFrom(sim, 20000), 3)
-	assert.Empty(t, steps(sim, model.KindRebalanceDelayed, ""))
+	assert.Empty(t, steps(sim, kafka.KindRebalanceDelayed, ""))
 	// A longer interval holds the target longer: the first heartbeat at or
 	// after 20.006 + 15 s.
 	sim = simYAML(t, "b.yaml", fmt.Sprintf(batchingSrc, `kafka_version: "4.3", assignment_interval_ms: 15000`))
@@ -102,28 +104,28 @@ func TestAssignmentIntervalKeyErrors(t *testing.T) {
 		`strategy: uniform, assignment_interval_ms: 500`:                         `b.yaml:2: group.assignment_interval_ms: Kafka 4.1.0 computes a target on every group-epoch bump; consumer.assignment.interval.ms exists from Kafka 4.3 (KAFKA-20291)`,
 		`strategy: range, kafka_version: "4.3", assignment_interval_ms: 500`:     `b.yaml:2: group.assignment_interval_ms is the consumer protocol's consumer.assignment.interval.ms; the eager protocol has no assignment interval`,
 	} {
-		_, err := model.ParseScenario("b.yaml", []byte(fmt.Sprintf(src, group)))
+		_, err := scenario.Parse("b.yaml", []byte(fmt.Sprintf(src, group)))
 		assert.ErrorContains(t, err, want, group)
 	}
-	sc, err := model.ParseScenario("b.yaml", []byte(fmt.Sprintf(src, `strategy: uniform, kafka_version: "4.3"`)))
+	sc, err := scenario.Parse("b.yaml", []byte(fmt.Sprintf(src, `strategy: uniform, kafka_version: "4.3"`)))
 	require.NoError(t, err)
 	assert.Equal(t, int64(1000), sc.AssignmentIntervalMs(), "Kafka's default")
-	sc, err = model.ParseScenario("b.yaml", []byte(fmt.Sprintf(src, `strategy: uniform`)))
+	sc, err = scenario.Parse("b.yaml", []byte(fmt.Sprintf(src, `strategy: uniform`)))
 	require.NoError(t, err)
 	assert.Equal(t, int64(0), sc.AssignmentIntervalMs(), "4.1: every bump")
 }
 
-// FormatScenario writes group.kafka_version and a given
+// scenario.Format writes group.kafka_version and a given
 // assignment_interval_ms, and its output reads back the same.
 func TestFormatAssignmentInterval(t *testing.T) {
 	src := fmt.Sprintf(batchingSrc, `kafka_version: "4.3", assignment_interval_ms: 2500`)
-	sc, err := model.ParseScenario("b.yaml", []byte(src))
+	sc, err := scenario.Parse("b.yaml", []byte(src))
 	require.NoError(t, err)
-	out, err := model.FormatScenario(sc)
+	out, err := scenario.Format(sc)
 	require.NoError(t, err)
 	assert.Contains(t, string(out), "kafka_version: 4.3.0")
 	assert.Contains(t, string(out), "assignment_interval_ms: 2500")
-	back, err := model.ParseScenario("f.yaml", out)
+	back, err := scenario.Parse("f.yaml", out)
 	require.NoError(t, err, string(out))
 	assert.Equal(t, sc.KafkaVersion, back.KafkaVersion)
 	assert.Equal(t, int64(2500), back.AssignmentIntervalMs())
@@ -159,7 +161,7 @@ func TestKIP848BatchingRandomEventSequences(t *testing.T) {
 		if a, b := changes(sim), changes(full); !reflect.DeepEqual(a, b) {
 			t.Fatalf("jumping quiet stretches changed the trace (%d vs %d changing steps)\n%s", len(a), len(b), src)
 		}
-		computed := steps(sim, model.KindAssignmentComputed, "")
+		computed := steps(sim, kafka.KindAssignmentComputed, "")
 		for i := 1; i < len(computed); i++ {
 			if gap := computed[i].TimeMs - computed[i-1].TimeMs; gap < interval {
 				t.Fatalf("targets at %d and %d ms, %d ms apart, under a %d ms interval\n%s", computed[i-1].TimeMs, computed[i].TimeMs, gap, interval, src)
@@ -183,7 +185,7 @@ func checkBalanced(t *rapid.T, sim *model.Sim, src string) {
 	var subs string
 	lo, hi := -1, -1
 	for _, m := range v.Members {
-		if m.Status != model.StatusActive {
+		if m.Status != kafka.StatusActive {
 			continue
 		}
 		s := strings.Join(m.Topics, ",")
@@ -223,7 +225,7 @@ timeline:
   - {at_ms: 8000, join: {id: n, topics: [bar]}}
 `)
 	var revoke, stable *model.Step
-	for _, st := range steps(sim, model.KindConsumerGroupHeartbeatResponse, "m") {
+	for _, st := range steps(sim, kafka.KindConsumerGroupHeartbeatResponse, "m") {
 		switch {
 		case revoke == nil && strings.Contains(st.Text, "UNREVOKED_PARTITIONS"):
 			revoke = &st
@@ -238,7 +240,7 @@ timeline:
 	require.NotNil(t, stable)
 	assert.Contains(t, stable.Text, "member epoch 2, STABLE, assignment [foo-0]")
 	assert.Less(t, stable.TimeMs, int64(15006), "before the next target")
-	n := steps(sim, model.KindConsumerGroupHeartbeatResponse, "n")
+	n := steps(sim, kafka.KindConsumerGroupHeartbeatResponse, "n")
 	assert.Contains(t, n[0].Text, "member epoch 2, STABLE, assignment []")
 	computed := computedFrom(sim, 1000)
 	require.Len(t, computed, 1)

@@ -3,6 +3,8 @@ package model
 import (
 	"fmt"
 	"slices"
+
+	"github.com/kvizlab/kviz/model/kafka"
 )
 
 // kipClient is a consumer's side of the KIP-848 protocol
@@ -10,8 +12,8 @@ import (
 type kipClient struct {
 	c            *client
 	epoch        int32
-	state        MemberState // the coordinator's view of the member, shown in the lab
-	assigned     []TP        // the last assignment the coordinator sent
+	state        kafka.MemberState // the coordinator's view of the member, shown in the lab
+	assigned     []kafka.TP        // the last assignment the coordinator sent
 	sentTopics   []string
 	joined       bool
 	inflight     bool
@@ -60,13 +62,13 @@ func (k *kipClient) stop() { k.c.w.clock.cancel(k.hbTimer) }
 // one, or the acknowledgement of what it holds) cannot change that while
 // the coordinator's side is settled too, so it does not keep the run going.
 func (k *kipClient) settled() bool {
-	return k.joined && !k.reconcileDue && k.state == MStable && (sameSlice(k.assigned, k.c.owned) || slices.Equal(k.assigned, k.c.owned)) &&
+	return k.joined && !k.reconcileDue && k.state == kafka.MStable && (sameSlice(k.assigned, k.c.owned) || slices.Equal(k.assigned, k.c.owned)) &&
 		slices.Equal(k.sentTopics, k.c.topics)
 }
 
-func (k *kipClient) pendingView() []TP {
-	if k.state == MUnreleased {
-		return minus(k.c.w.modern.target[k.c.memberID], k.assigned)
+func (k *kipClient) pendingView() []kafka.TP {
+	if k.state == kafka.MUnreleased {
+		return kafka.MinusTPs(k.c.w.modern.target[k.c.memberID], k.assigned)
 	}
 	return nil
 }
@@ -145,7 +147,7 @@ func (c *client) kipHeartbeat() {
 		})
 	}, func(e string) {
 		k.inflight = false
-		c.w.record(KindConsumerGroupHeartbeatResponse, c.id, e, false, fmt.Sprintf("%s's heartbeat fails with %s: it looks for the coordinator again.", c.id, e))
+		c.w.record(kafka.KindConsumerGroupHeartbeatResponse, c.id, e, false, fmt.Sprintf("%s's heartbeat fails with %s: it looks for the coordinator again.", c.id, e))
 		c.coordinatorLost(c.kipHeartbeat)
 	})
 }
@@ -156,11 +158,11 @@ func (c *client) kipResponse(req kRequest, r kResponse, routine bool) {
 	switch r.err {
 	case "NONE":
 	case "FENCED_MEMBER_EPOCH", "UNKNOWN_MEMBER_ID":
-		c.w.record(KindConsumerGroupHeartbeatResponse, c.id, r.err, false, fmt.Sprintf(
+		c.w.record(kafka.KindConsumerGroupHeartbeatResponse, c.id, r.err, false, fmt.Sprintf(
 			"The coordinator answers %s with %s: it gives up its partitions as lost and rejoins with epoch 0.", c.id, r.err))
 		k.joined, k.epoch, k.assigned, k.state = false, joinEpoch, nil, ""
-		c.setStatus(StatusRejoining)
-		if c.stalled && len(union(c.owned, c.heldLost)) > 0 {
+		c.setStatus(kafka.StatusRejoining)
+		if c.stalled && len(kafka.UnionTPs(c.owned, c.heldLost)) > 0 {
 			// It heartbeats again only once the callback has run
 			// (ConsumerHeartbeatRequestManagerTest.testFencedMemberStopHeartbeatUntilItReleasesAssignmentToRejoin).
 			k.lostDue = true
@@ -170,12 +172,12 @@ func (c *client) kipResponse(req kRequest, r kResponse, routine bool) {
 		c.kipScheduleHeartbeat(0)
 		return
 	case "UNRELEASED_INSTANCE_ID":
-		c.stop(StatusFenced)
-		c.w.record(KindConsumerGroupHeartbeatResponse, c.id, r.err, false, fmt.Sprintf(
+		c.stop(kafka.StatusFenced)
+		c.w.record(kafka.KindConsumerGroupHeartbeatResponse, c.id, r.err, false, fmt.Sprintf(
 			"The coordinator answers %s with UNRELEASED_INSTANCE_ID: group.instance.id %s still belongs to an active member. The consumer fails (fatal).", c.id, c.instance))
 		return
 	default:
-		c.w.record(KindConsumerGroupHeartbeatResponse, c.id, r.err, false, fmt.Sprintf("%s's heartbeat fails with %s.", c.id, r.err))
+		c.w.record(kafka.KindConsumerGroupHeartbeatResponse, c.id, r.err, false, fmt.Sprintf("%s's heartbeat fails with %s.", c.id, r.err))
 		c.coordinatorLost(c.kipHeartbeat)
 		return
 	}
@@ -199,8 +201,8 @@ func (c *client) kipResponse(req kRequest, r kResponse, routine bool) {
 	if changed { // a routine answer leaves the view (and the snapshot) as it was
 		c.changed()
 	}
-	c.w.record(KindConsumerGroupHeartbeatResponse, c.id, "NONE", routine && !changed, fmt.Sprintf(
-		"The coordinator answers %s: member epoch %d, %s, assignment %s.", c.id, r.epoch, r.memberState, fmtTPs(r.assigned)))
+	c.w.record(kafka.KindConsumerGroupHeartbeatResponse, c.id, "NONE", routine && !changed, fmt.Sprintf(
+		"The coordinator answers %s: member epoch %d, %s, assignment %s.", c.id, r.epoch, r.memberState, kafka.FormatTPs(r.assigned)))
 	if hb := c.w.sc.HeartbeatIntervalMs; k.intervalMs != hb {
 		// The first answer sets the interval and restarts the timer from
 		// now (HeartbeatRequestState.updateHeartbeatIntervalMs).
@@ -228,9 +230,9 @@ func (c *client) kipResponse(req kRequest, r kResponse, routine bool) {
 // kipLose gives up everything it holds, a zombie's partitions the
 // coordinator already took away included, with onPartitionsLost.
 func (c *client) kipLose(why string) {
-	if lost := union(c.owned, c.heldLost); len(lost) > 0 {
+	if lost := kafka.UnionTPs(c.owned, c.heldLost); len(lost) > 0 {
 		c.heldLost = nil
-		c.callback(KindPartitionsLost, lost, why)
+		c.callback(kafka.KindPartitionsLost, lost, why)
 		c.giveUp(lost)
 	}
 }
@@ -240,34 +242,34 @@ func (c *client) kipLose(why string) {
 func (c *client) kipReconcile() {
 	k := c.kip
 	k.reconcileDue = false
-	revoke := minus(c.owned, k.assigned)
+	revoke := kafka.MinusTPs(c.owned, k.assigned)
 	if len(revoke) > 0 {
-		c.callback(KindPartitionsRevoked, revoke, "the new target moves them away")
+		c.callback(kafka.KindPartitionsRevoked, revoke, "the new target moves them away")
 		c.giveUp(revoke)
 	}
-	added := minus(k.assigned, c.owned)
+	added := kafka.MinusTPs(k.assigned, c.owned)
 	c.owned = k.assigned
 	c.newlyAssigned = added
 	// The step shows the member after the callback (see onJoinComplete).
 	c.revoking = nil
 	c.setStatus(c.kipStatus())
-	c.callback(KindPartitionsAssigned, added, "")
+	c.callback(kafka.KindPartitionsAssigned, added, "")
 	k.ackDue = true
 	if !k.inflight {
 		c.kipScheduleHeartbeat(0)
 	}
 }
 
-func (c *client) kipStatus() MemberStatus {
+func (c *client) kipStatus() kafka.MemberStatus {
 	switch {
 	case c.stalled:
-		return StatusStalled
+		return kafka.StatusStalled
 	case !c.kip.joined:
-		return StatusJoining
-	case c.kip.state == MStable && slices.Equal(c.kip.assigned, c.owned):
-		return StatusActive
+		return kafka.StatusJoining
+	case c.kip.state == kafka.MStable && slices.Equal(c.kip.assigned, c.owned):
+		return kafka.StatusActive
 	default:
-		return StatusRejoining
+		return kafka.StatusRejoining
 	}
 }
 
@@ -283,7 +285,7 @@ func (c *client) kipPollExpired() {
 	if c.instance != "" {
 		epoch = staticLeaveEpoch
 	}
-	c.w.record(KindPollTimeout, c.id, "", false, fmt.Sprintf(
+	c.w.record(kafka.KindPollTimeout, c.id, "", false, fmt.Sprintf(
 		"%s has not polled for max.poll.interval.ms (%d ms): it leaves the group with epoch %d. Its partitions are lost (onPartitionsLost when poll() returns).",
 		c.id, c.w.sc.MaxPollIntervalMs, epoch))
 	c.w.clock.cancel(k.hbTimer)
@@ -308,7 +310,7 @@ func (c *client) kipSendLeave(epoch int32) {
 // kipLeave: close() revokes what it owns, then leaves with epoch -1 (-2 static).
 func (c *client) kipLeave() {
 	if len(c.owned) > 0 {
-		c.callback(KindPartitionsRevoked, c.owned, "it is closing")
+		c.callback(kafka.KindPartitionsRevoked, c.owned, "it is closing")
 	}
 	epoch := leaveEpoch
 	if c.instance != "" {
@@ -318,9 +320,9 @@ func (c *client) kipLeave() {
 	if joined {
 		c.kipSendLeave(epoch)
 	}
-	c.stop(StatusLeft)
+	c.stop(kafka.StatusLeft)
 	if !joined {
-		c.w.record(KindMemberStopped, c.id, "", false, fmt.Sprintf("%s closes before it has joined the group: there is nothing to leave.", c.id))
+		c.w.record(kafka.KindMemberStopped, c.id, "", false, fmt.Sprintf("%s closes before it has joined the group: there is nothing to leave.", c.id))
 	}
 }
 
@@ -328,7 +330,7 @@ func (c *client) kipLeave() {
 // STALE_MEMBER_EPOCH.
 func (c *client) kipCommit(gen *int32) {
 	if c.kip == nil || !c.kip.joined {
-		c.w.record(KindCommitFailed, c.id, "", false, fmt.Sprintf("%s has not joined yet: commitSync fails (CommitFailedException).", c.id))
+		c.w.record(kafka.KindCommitFailed, c.id, "", false, fmt.Sprintf("%s has not joined yet: commitSync fails (CommitFailedException).", c.id))
 		return
 	}
 	epoch := c.kip.epoch
@@ -338,16 +340,16 @@ func (c *client) kipCommit(gen *int32) {
 	id, tps := c.memberID, c.owned
 	c.send(false, func() {
 		errName, why := c.w.modern.commitCheck(id, epoch, tps) // consumer_commit.go
-		c.w.record(KindOffsetCommitRequest, c.id, "", false, fmt.Sprintf("%s commits its offsets with member epoch %d.", c.id, epoch))
+		c.w.record(kafka.KindOffsetCommitRequest, c.id, "", false, fmt.Sprintf("%s commits its offsets with member epoch %d.", c.id, epoch))
 		c.reply(false, func() {
 			text := fmt.Sprintf("The coordinator stores %s's offsets%s.", c.id, why)
 			if errName != "NONE" {
 				text = fmt.Sprintf("The coordinator rejects %s's commit with member epoch %d: %s%s.", c.id, epoch, errName, why)
 			}
-			c.w.record(KindOffsetCommitResponse, c.id, errName, false, text)
+			c.w.record(kafka.KindOffsetCommitResponse, c.id, errName, false, text)
 		})
 	}, func(e string) {
-		c.w.record(KindOffsetCommitResponse, c.id, e, false, fmt.Sprintf("%s's commit fails with %s.", c.id, e))
+		c.w.record(kafka.KindOffsetCommitResponse, c.id, e, false, fmt.Sprintf("%s's commit fails with %s.", c.id, e))
 		c.coordinatorLost(c.kipHeartbeat)
 	})
 }

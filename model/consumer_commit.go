@@ -3,6 +3,8 @@ package model
 import (
 	"fmt"
 	"maps"
+
+	"github.com/kvizlab/kviz/model/kafka"
 )
 
 // KIP-1251 assignment epochs (KAFKA-20066, Kafka 4.3). The coordinator
@@ -32,7 +34,7 @@ func (g *consumerGroup) noteAssignedAt(m *kMember) {
 		return
 	}
 	if m.assignedAt == nil {
-		m.assignedAt = make(map[TP]int32, len(m.assigned))
+		m.assignedAt = make(map[kafka.TP]int32, len(m.assigned))
 	}
 	for _, tp := range m.assigned {
 		if _, ok := m.assignedAt[tp]; !ok {
@@ -40,7 +42,7 @@ func (g *consumerGroup) noteAssignedAt(m *kMember) {
 		}
 	}
 	if len(m.assignedAt) > len(m.assigned)+len(m.revoking) {
-		maps.DeleteFunc(m.assignedAt, func(tp TP, _ int32) bool {
+		maps.DeleteFunc(m.assignedAt, func(tp kafka.TP, _ int32) bool {
 			return !containsTP(m.assigned, tp) && !containsTP(m.revoking, tp)
 		})
 	}
@@ -49,7 +51,7 @@ func (g *consumerGroup) noteAssignedAt(m *kMember) {
 // commitCheck is the coordinator validating a member's OffsetCommit of tps
 // with a member epoch: the error ("NONE" when stored) and, for a commit
 // KIP-1251 accepts with an older epoch, why.
-func (g *consumerGroup) commitCheck(id string, epoch int32, tps []TP) (errName, why string) {
+func (g *consumerGroup) commitCheck(id string, epoch int32, tps []kafka.TP) (errName, why string) {
 	m := g.members[id]
 	switch {
 	case m == nil:
@@ -59,7 +61,7 @@ func (g *consumerGroup) commitCheck(id string, epoch int32, tps []TP) (errName, 
 	case epoch > m.epoch || !g.w.sc.KafkaVersion.AssignmentEpochs():
 		return "STALE_MEMBER_EPOCH", ""
 	}
-	var stale []TP
+	var stale []kafka.TP
 	for _, tp := range tps {
 		if at, ok := m.assignedAt[tp]; !ok || at > epoch {
 			stale = append(stale, tp)
@@ -72,7 +74,7 @@ func (g *consumerGroup) commitCheck(id string, epoch int32, tps []TP) (errName, 
 }
 
 // containsTP: tps (sorted or not) holds tp.
-func containsTP(tps []TP, tp TP) bool {
+func containsTP(tps []kafka.TP, tp kafka.TP) bool {
 	for _, x := range tps {
 		if x == tp {
 			return true

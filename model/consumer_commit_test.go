@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
 )
 
 // KIP-1251 (Kafka 4.3): an OffsetCommit with an older member epoch is
@@ -32,7 +32,7 @@ timeline:
 	answers := func(v string) []string {
 		sim := simYAML(t, "c.yaml", fmt.Sprintf(src, v))
 		var out []string
-		for _, st := range steps(sim, model.KindOffsetCommitResponse, "") {
+		for _, st := range steps(sim, kafka.KindOffsetCommitResponse, "") {
 			out = append(out, st.Member+" "+st.Error)
 		}
 		return out
@@ -44,7 +44,7 @@ timeline:
 	assert.Equal(t, []string{"c1 NONE", "c1 NONE", "c1 STALE_MEMBER_EPOCH", "c2 NONE", "c1 STALE_MEMBER_EPOCH"}, answers("4.1"))
 
 	sim := simYAML(t, "c.yaml", fmt.Sprintf(src, "4.3"))
-	resp := steps(sim, model.KindOffsetCommitResponse, "")
+	resp := steps(sim, kafka.KindOffsetCommitResponse, "")
 	require.Len(t, resp, 5)
 	assert.Contains(t, resp[1].Text, "epoch 2 is older than its 3, but it got every partition it commits at or before epoch 2: KIP-1251")
 	assert.Contains(t, resp[3].Text, "KIP-1251: [t0-1] not assigned to it at or before epoch 2")

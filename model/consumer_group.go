@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/kvizlab/kviz/model/kafka"
 	"github.com/kvizlab/kviz/strategies"
 )
 
@@ -20,7 +21,7 @@ type consumerGroup struct {
 	// shown is the group state the last step showed: the state is derived
 	// (derive) at every step, and a GroupStateChanged step tells of a change
 	// no other step showed.
-	shown       GroupState
+	shown       kafka.GroupState
 	reconciledN int // members STABLE at the assignment epoch (kMember.countedAt)
 	// detached: members no client view shows (see detachedMembers), rebuilt
 	// when detachedStale.
@@ -29,11 +30,11 @@ type consumerGroup struct {
 	groupEpoch    int32
 	assignEpoch   int32
 	members       map[string]*kMember
-	order         []*kMember        // the members in join order
-	instances     map[string]string // group.instance.id -> member id
-	target        map[string][]TP   // member id -> target assignment
-	owner         ownerIndex        // partition -> member that holds it (assigned or revoking)
-	metaStale     bool              // partition counts changed since the last heartbeat
+	order         []*kMember            // the members in join order
+	instances     map[string]string     // group.instance.id -> member id
+	target        map[string][]kafka.TP // member id -> target assignment
+	owner         ownerIndex            // partition -> member that holds it (assigned or revoking)
+	metaStale     bool                  // partition counts changed since the last heartbeat
 	// filterTargets: a subscription or partition count changed, so old
 	// targets may name partitions the assignor must not see as owned.
 	filterTargets bool
@@ -43,7 +44,7 @@ type consumerGroup struct {
 	lastTargetAt  int64
 	deferredEpoch int32
 	input         []strategies.Member // computeTarget's input, reused between runs
-	prevs         [][]TP              // computeTarget's: each member's current target, by input index
+	prevs         [][]kafka.TP        // computeTarget's: each member's current target, by input index
 	missing       []int               // computeTarget's: input indexes of members g.target does not map
 	seen          []bool              // runAssignor's: members the assignor gave partitions
 	partTexts     map[string]partText // client -> its last "client target" text
@@ -54,12 +55,12 @@ type kMember struct {
 	id, client, instance string
 	topics               []string
 	epoch, prevEpoch     int32
-	state                MemberState
-	assigned, revoking   []TP
+	state                kafka.MemberState
+	assigned, revoking   []kafka.TP
 	session, revokeTimer *event
 	// assignedAt is the member epoch each held partition was assigned at
 	// (KIP-1251, Kafka 4.3; nil before): consumer_commit.go.
-	assignedAt map[TP]int32
+	assignedAt map[kafka.TP]int32
 	version    int // bumps on every change the member's heartbeat answer shows
 	// countedAt is the assignment epoch at which the member was counted in
 	// reconciledN (STABLE at that epoch, isReconciledTo), or -1. A new
@@ -75,12 +76,12 @@ type kMember struct {
 type awayMember struct {
 	id    string
 	epoch int32
-	state MemberState
+	state kafka.MemberState
 }
 
 func newConsumerGroup(w *world) *consumerGroup {
-	g := &consumerGroup{w: w, shown: KEmpty, members: map[string]*kMember{}, instances: map[string]string{},
-		target: map[string][]TP{}, lastTargetAt: -1}
+	g := &consumerGroup{w: w, shown: kafka.KEmpty, members: map[string]*kMember{}, instances: map[string]string{},
+		target: map[string][]kafka.TP{}, lastTargetAt: -1}
 	if w.sc.KafkaVersion.GroupEpochStartsAtOne() {
 		// KAFKA-20268 (Kafka 4.3): a new group starts at group epoch 1 with
 		// an empty target at assignment epoch 1, so a member can reconcile
@@ -105,21 +106,21 @@ func (g *consumerGroup) fillSnap(s *groupSnap) {
 // assignment epoch, RECONCILING while a member is not STABLE at the
 // assignment epoch, else STABLE. Kafka derives it on every change, so every
 // step shows it, the steps between a bump and its target too.
-func (g *consumerGroup) derive() GroupState {
+func (g *consumerGroup) derive() kafka.GroupState {
 	switch {
 	case len(g.members) == 0:
-		return KEmpty
+		return kafka.KEmpty
 	case g.groupEpoch > g.assignEpoch:
-		return KAssigning
+		return kafka.KAssigning
 	case g.reconciledN < len(g.members):
-		return KReconciling
+		return kafka.KReconciling
 	}
-	return KStable
+	return kafka.KStable
 }
 
 // noteReconciled keeps m's part of reconciledN right.
 func (g *consumerGroup) noteReconciled(m *kMember) {
-	r := m.state == MStable && m.epoch == g.assignEpoch
+	r := m.state == kafka.MStable && m.epoch == g.assignEpoch
 	switch counted := m.countedAt == g.assignEpoch; {
 	case r && !counted:
 		m.countedAt = g.assignEpoch
@@ -165,8 +166,8 @@ func (g *consumerGroup) detachedMembers() []awayMember {
 }
 
 // setTarget replaces one member's target, copying the map (snapshots share it).
-func (g *consumerGroup) setTarget(id string, tps []TP) {
-	next := make(map[string][]TP, len(g.target)+1)
+func (g *consumerGroup) setTarget(id string, tps []kafka.TP) {
+	next := make(map[string][]kafka.TP, len(g.target)+1)
 	for k, v := range g.target {
 		if k != id {
 			next[k] = v
@@ -189,12 +190,12 @@ func (g *consumerGroup) displayName(id string) string {
 }
 
 func (g *consumerGroup) settled() bool {
-	if st := g.derive(); (st != KStable && st != KEmpty) || (g.metaStale && len(g.members) > 0) {
+	if st := g.derive(); (st != kafka.KStable && st != kafka.KEmpty) || (g.metaStale && len(g.members) > 0) {
 		return false
 	}
 	for _, m := range g.order {
 		c := g.w.byID[m.client]
-		if c == nil || !c.running || c.memberID != m.id || m.epoch != g.assignEpoch || m.state != MStable {
+		if c == nil || !c.running || c.memberID != m.id || m.epoch != g.assignEpoch || m.state != kafka.MStable {
 			return false
 		}
 	}
@@ -205,14 +206,14 @@ func (g *consumerGroup) settled() bool {
 // not show (a member's reconciliation moved it).
 func (g *consumerGroup) updateState() {
 	if st := g.derive(); st != g.shown {
-		g.w.record(KindGroupStateChanged, "", "", false, fmt.Sprintf("The group goes from %s to %s (group epoch %d, assignment epoch %d).",
+		g.w.record(kafka.KindGroupStateChanged, "", "", false, fmt.Sprintf("The group goes from %s to %s (group epoch %d, assignment epoch %d).",
 			g.shown, st, g.groupEpoch, g.assignEpoch))
 	}
 }
 
 func (g *consumerGroup) bumpEpoch(why string) {
 	g.groupEpoch++
-	g.w.record(KindGroupStateChanged, "", "", false, fmt.Sprintf("Group epoch %d: %s.", g.groupEpoch, why))
+	g.w.record(kafka.KindGroupStateChanged, "", "", false, fmt.Sprintf("Group epoch %d: %s.", g.groupEpoch, why))
 }
 
 func (g *consumerGroup) add(m *kMember) {
@@ -253,7 +254,7 @@ func (g *consumerGroup) remove(id string) {
 }
 
 // setHeld changes what a member holds, keeping the owner index right.
-func (g *consumerGroup) setHeld(m *kMember, assigned, revoking []TP) {
+func (g *consumerGroup) setHeld(m *kMember, assigned, revoking []kafka.TP) {
 	for _, tp := range m.assigned {
 		g.owner.set(tp, "")
 	}
@@ -278,7 +279,7 @@ func (g *consumerGroup) touchSession(m *kMember) {
 		if mm == nil {
 			return
 		}
-		g.w.record(KindSessionExpired, mm.client, "", false, fmt.Sprintf(
+		g.w.record(kafka.KindSessionExpired, mm.client, "", false, fmt.Sprintf(
 			"No heartbeat from %s for group.consumer.session.timeout.ms (%d ms): the coordinator fences it and frees its partitions.", mm.client, g.w.sc.SessionTimeoutMs))
 		g.fence(id, fmt.Sprintf("%s's session expired", mm.client))
 	})
@@ -317,7 +318,7 @@ func (g *consumerGroup) computeTarget() {
 		}
 		prevs = append(prevs, owned)
 		if g.filterTargets {
-			owned = g.w.existing(onTopics(owned, m.topics))
+			owned = g.w.existing(kafka.OnTopics(owned, m.topics))
 		}
 		// The input of the last run mostly holds the same members in the
 		// same places: only what changed is written.
@@ -349,31 +350,31 @@ func (g *consumerGroup) computeTarget() {
 	// Every key of g.target is a member when g.target maps all members but
 	// the missing ones (member ids are unique).
 	target := g.runAssignor(grp, prevs, missing, len(g.target) == len(g.order)-len(missing))
-	parts := make([]string, 0, min(len(g.order), maxListed+1))
-	for _, m := range g.order[:min(len(g.order), maxListed+1)] {
+	parts := make([]string, 0, min(len(g.order), kafka.MaxListed+1))
+	for _, m := range g.order[:min(len(g.order), kafka.MaxListed+1)] {
 		parts = append(parts, g.partText(m.client, target[m.id]))
 	}
 	g.target = target
 	g.filterTargets = false
 	g.assignEpoch = g.groupEpoch
 	g.reconciledN = 0 // member epochs never run ahead of the assignment epoch
-	text := fmt.Sprintf("The coordinator runs the %s assignor for epoch %d: target %s.", g.w.assignor.KafkaName(), g.assignEpoch, summarize(parts))
+	text := fmt.Sprintf("The coordinator runs the %s assignor for epoch %d: target %s.", g.w.assignor.KafkaName(), g.assignEpoch, kafka.Summarize(parts))
 	if len(members) == 0 {
 		text = fmt.Sprintf("The group has no members: the target assignment for epoch %d is empty.", g.assignEpoch)
 	}
-	g.w.record(KindAssignmentComputed, "", "", false, text)
+	g.w.record(kafka.KindAssignmentComputed, "", "", false, text)
 }
 
 // reconcile is CurrentAssignmentBuilder: move the member towards its target.
-func (g *consumerGroup) reconcile(m *kMember, owned []TP) {
-	if m.state == MStable && m.epoch == g.assignEpoch && !g.heldOffSubscription(m) {
+func (g *consumerGroup) reconcile(m *kMember, owned []kafka.TP) {
+	if m.state == kafka.MStable && m.epoch == g.assignEpoch && !g.heldOffSubscription(m) {
 		return
 	}
 	// The epoch a member that must revoke stays at: its own, or, once it
 	// has revoked what it had to, the next one (CurrentAssignmentBuilder.build).
 	revokeEpoch := m.epoch
-	if m.state == MUnrevoked {
-		if len(intersect(owned, m.revoking)) > 0 {
+	if m.state == kafka.MUnrevoked {
+		if len(kafka.IntersectTPs(owned, m.revoking)) > 0 {
 			return // still owns partitions it must revoke
 		}
 		revokeEpoch = m.epoch + 1
@@ -387,12 +388,12 @@ func (g *consumerGroup) reconcile(m *kMember, owned []TP) {
 	}()
 	target := g.target[m.id]
 	if !allOnTopics(target, m.topics) {
-		target = onTopics(target, m.topics)
+		target = kafka.OnTopics(target, m.topics)
 	}
-	kept := intersect(m.assigned, target)
-	revoke := minus(m.assigned, kept)
-	var free, unreleased []TP
-	for _, tp := range minus(target, kept) {
+	kept := kafka.IntersectTPs(m.assigned, target)
+	revoke := kafka.MinusTPs(m.assigned, kept)
+	var free, unreleased []kafka.TP
+	for _, tp := range kafka.MinusTPs(target, kept) {
 		if o := g.owner.get(tp); o != "" && o != m.id {
 			unreleased = append(unreleased, tp)
 		} else {
@@ -402,21 +403,21 @@ func (g *consumerGroup) reconcile(m *kMember, owned []TP) {
 	// Every branch moves the epoch with updateMemberEpoch, which keeps the
 	// one before as the previous epoch.
 	switch {
-	case len(revoke) > 0 && len(intersect(owned, revoke)) > 0:
+	case len(revoke) > 0 && len(kafka.IntersectTPs(owned, revoke)) > 0:
 		g.setHeld(m, kept, revoke)
 		m.prevEpoch, m.epoch = m.epoch, revokeEpoch
-		m.state = MUnrevoked
+		m.state = kafka.MUnrevoked
 	case len(free) > 0 || len(unreleased) > 0:
-		g.setHeld(m, union(kept, free), nil)
+		g.setHeld(m, kafka.UnionTPs(kept, free), nil)
 		m.prevEpoch, m.epoch = m.epoch, g.assignEpoch
-		m.state = MStable
+		m.state = kafka.MStable
 		if len(unreleased) > 0 {
-			m.state = MUnreleased
+			m.state = kafka.MUnreleased
 		}
 	default:
 		g.setHeld(m, kept, nil)
 		m.prevEpoch, m.epoch = m.epoch, g.assignEpoch
-		m.state = MStable
+		m.state = kafka.MStable
 	}
 }
 
@@ -426,7 +427,7 @@ func (g *consumerGroup) reconcile(m *kMember, owned []TP) {
 func (g *consumerGroup) revokeTimeout(m *kMember) {
 	g.w.clock.cancel(m.revokeTimer)
 	m.revokeTimer = nil
-	if m.state == MUnrevoked {
+	if m.state == kafka.MUnrevoked {
 		g.scheduleRevokeTimeout(m)
 	}
 }
@@ -442,9 +443,9 @@ func (g *consumerGroup) scheduleRevokeTimeout(m *kMember) {
 			return
 		}
 		mm.revokeTimer = nil
-		g.w.record(KindMemberRemoved, mm.client, "", false, fmt.Sprintf(
+		g.w.record(kafka.KindMemberRemoved, mm.client, "", false, fmt.Sprintf(
 			"%s did not revoke %s within the rebalance timeout (%d ms, its max.poll.interval.ms): the coordinator fences it.",
-			g.displayName(id), fmtTPs(mm.revoking), g.w.sc.MaxPollIntervalMs))
+			g.displayName(id), kafka.FormatTPs(mm.revoking), g.w.sc.MaxPollIntervalMs))
 		g.fence(id, fmt.Sprintf("%s was fenced for not revoking in time", g.displayName(id)))
 	})
 }
@@ -458,7 +459,7 @@ func (g *consumerGroup) moved(from, to int) {
 		m.revokeTimer = nil
 	}
 	if to < 0 {
-		g.w.record(KindCoordinatorMoved, "", "", false, fmt.Sprintf(
+		g.w.record(kafka.KindCoordinatorMoved, "", "", false, fmt.Sprintf(
 			"Broker %d unloads %s; no broker leads partition %d now.", from, g.w.sc.GroupID, g.w.cluster.groupPartition))
 		return
 	}
@@ -466,11 +467,11 @@ func (g *consumerGroup) moved(from, to int) {
 		// GroupMetadataManager.onLoaded: sessions, and rebalance timeouts
 		// of the members that must revoke, start again.
 		g.touchSession(m)
-		if m.state == MUnrevoked {
+		if m.state == kafka.MUnrevoked {
 			g.scheduleRevokeTimeout(m)
 		}
 	}
-	g.w.record(KindCoordinatorMoved, "", "", false, fmt.Sprintf(
+	g.w.record(kafka.KindCoordinatorMoved, "", "", false, fmt.Sprintf(
 		"Broker %d becomes the coordinator of %s and replays its records: epochs, targets and assignments come back unchanged. Members rediscover it with FindCoordinator.",
 		to, g.w.sc.GroupID))
 }

@@ -4,20 +4,22 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+
+	"github.com/kvizlab/kviz/model/kafka"
 )
 
 type kRequest struct {
 	memberID, instance string
 	epoch              int32
 	topics             []string // nil = unchanged
-	owned              []TP
+	owned              []kafka.TP
 }
 
 type kResponse struct {
 	err         string
 	epoch       int32
-	assigned    []TP
-	memberState MemberState // view only
+	assigned    []kafka.TP
+	memberState kafka.MemberState // view only
 }
 
 // heartbeat is the coordinator handling a ConsumerGroupHeartbeat
@@ -33,11 +35,11 @@ func (g *consumerGroup) heartbeat(c *client, req kRequest) (kResponse, bool) {
 	}
 	m := g.members[req.memberID]
 	if m == nil {
-		g.w.record(KindConsumerGroupHeartbeatRequest, c.id, "", false, fmt.Sprintf("%s heartbeats as %s, which the group does not know.", c.id, req.memberID))
+		g.w.record(kafka.KindConsumerGroupHeartbeatRequest, c.id, "", false, fmt.Sprintf("%s heartbeats as %s, which the group does not know.", c.id, req.memberID))
 		return kResponse{err: "UNKNOWN_MEMBER_ID"}, false
 	}
-	if req.epoch != joinEpoch && req.epoch != m.epoch && !(req.epoch == m.prevEpoch && len(minus(req.owned, m.assigned)) == 0) {
-		g.w.record(KindConsumerGroupHeartbeatRequest, c.id, "", false, fmt.Sprintf("%s heartbeats with epoch %d; the coordinator has it at %d.", c.id, req.epoch, m.epoch))
+	if req.epoch != joinEpoch && req.epoch != m.epoch && !(req.epoch == m.prevEpoch && len(kafka.MinusTPs(req.owned, m.assigned)) == 0) {
+		g.w.record(kafka.KindConsumerGroupHeartbeatRequest, c.id, "", false, fmt.Sprintf("%s heartbeats with epoch %d; the coordinator has it at %d.", c.id, req.epoch, m.epoch))
 		return kResponse{err: "FENCED_MEMBER_EPOCH"}, false
 	}
 	g.touchSession(m)
@@ -45,7 +47,7 @@ func (g *consumerGroup) heartbeat(c *client, req kRequest) (kResponse, bool) {
 	reqStep := -1
 	if req.epoch != joinEpoch {
 		reqStep = g.w.hist.len()
-		g.w.record(KindConsumerGroupHeartbeatRequest, c.id, "", true, g.requestText(c, req))
+		g.w.record(kafka.KindConsumerGroupHeartbeatRequest, c.id, "", true, g.requestText(c, req))
 	}
 	if req.topics != nil && !slices.Equal(req.topics, m.topics) {
 		m.topics = req.topics
@@ -68,7 +70,7 @@ func (g *consumerGroup) heartbeat(c *client, req kRequest) (kResponse, bool) {
 
 func (g *consumerGroup) requestText(c *client, req kRequest) string {
 	if req.topics != nil { // a changed subscription rides a heartbeat
-		return fmt.Sprintf("%s sends ConsumerGroupHeartbeat (epoch %d, owns %s, subscribing to %v).", c.id, req.epoch, fmtTPs(req.owned), req.topics)
+		return fmt.Sprintf("%s sends ConsumerGroupHeartbeat (epoch %d, owns %s, subscribing to %v).", c.id, req.epoch, kafka.FormatTPs(req.owned), req.topics)
 	}
 	return fmt.Sprintf("%s sends ConsumerGroupHeartbeat (epoch %d, owns %s).", c.id, req.epoch, c.ownedText(req.owned))
 }
@@ -79,11 +81,11 @@ func (g *consumerGroup) join(c *client, req kRequest) (kResponse, bool) {
 		if old, ok := g.instances[req.instance]; ok {
 			om := g.members[old]
 			if om.epoch != staticLeaveEpoch {
-				g.w.record(KindConsumerGroupHeartbeatRequest, c.id, "", false, fmt.Sprintf(
+				g.w.record(kafka.KindConsumerGroupHeartbeatRequest, c.id, "", false, fmt.Sprintf(
 					"%s joins with group.instance.id %s, still held by an active member.", c.id, req.instance))
 				return kResponse{err: "UNRELEASED_INSTANCE_ID"}, false
 			}
-			g.w.record(KindConsumerGroupHeartbeatRequest, c.id, "", false, fmt.Sprintf(
+			g.w.record(kafka.KindConsumerGroupHeartbeatRequest, c.id, "", false, fmt.Sprintf(
 				"%s rejoins with group.instance.id %s (epoch 0): it takes over %s's slot, assignment and target, with no new group epoch.", c.id, req.instance, old))
 			// A copy under the new member id, at epoch 0
 			// (getOrMaybeSubscribeStaticConsumerGroupMember); its
@@ -110,9 +112,9 @@ func (g *consumerGroup) join(c *client, req kRequest) (kResponse, bool) {
 	if g.members[req.memberID] != nil {
 		g.remove(req.memberID)
 	}
-	g.w.record(KindConsumerGroupHeartbeatRequest, c.id, "", false, fmt.Sprintf(
+	g.w.record(kafka.KindConsumerGroupHeartbeatRequest, c.id, "", false, fmt.Sprintf(
 		"%s sends ConsumerGroupHeartbeat with epoch 0 (join) as %s, subscribing to %v.", c.id, req.memberID, req.topics))
-	m := &kMember{id: req.memberID, client: c.id, instance: req.instance, topics: req.topics, state: MStable}
+	m := &kMember{id: req.memberID, client: c.id, instance: req.instance, topics: req.topics, state: kafka.MStable}
 	g.add(m)
 	g.touchSession(m)
 	g.bumpEpoch(fmt.Sprintf("%s joined", c.id))
@@ -122,11 +124,11 @@ func (g *consumerGroup) join(c *client, req kRequest) (kResponse, bool) {
 func (g *consumerGroup) leave(c *client, req kRequest) kResponse {
 	m := g.members[req.memberID]
 	if m == nil {
-		g.w.record(KindConsumerGroupHeartbeatRequest, c.id, "", false, fmt.Sprintf("%s leaves as %s, unknown to the group.", c.id, req.memberID))
+		g.w.record(kafka.KindConsumerGroupHeartbeatRequest, c.id, "", false, fmt.Sprintf("%s leaves as %s, unknown to the group.", c.id, req.memberID))
 		return kResponse{err: "UNKNOWN_MEMBER_ID", epoch: req.epoch}
 	}
 	if req.epoch == staticLeaveEpoch {
-		g.w.record(KindConsumerGroupHeartbeatRequest, c.id, "", false, fmt.Sprintf(
+		g.w.record(kafka.KindConsumerGroupHeartbeatRequest, c.id, "", false, fmt.Sprintf(
 			"%s leaves temporarily (epoch -2, static): the coordinator keeps its slot and assignment until its session expires.", c.id))
 		// consumerGroupStaticMemberGroupLeave: epoch -2 and no partitions
 		// pending revocation, so whoever waits for them gets them. Its
@@ -139,17 +141,17 @@ func (g *consumerGroup) leave(c *client, req kRequest) kResponse {
 		g.updateState()
 		return kResponse{err: "NONE", epoch: staticLeaveEpoch}
 	}
-	g.w.record(KindConsumerGroupHeartbeatRequest, c.id, "", false, fmt.Sprintf("%s sends ConsumerGroupHeartbeat with epoch -1: it leaves the group.", c.id))
+	g.w.record(kafka.KindConsumerGroupHeartbeatRequest, c.id, "", false, fmt.Sprintf("%s sends ConsumerGroupHeartbeat with epoch -1: it leaves the group.", c.id))
 	g.fence(req.memberID, fmt.Sprintf("%s left", c.id))
 	return kResponse{err: "NONE", epoch: leaveEpoch}
 }
 
-// ownedText is fmtTPs(owned), kept while the member holds the very same
+// ownedText is kafka.FormatTPs(owned), kept while the member holds the very same
 // list: every routine heartbeat names what it owns, and formatting a
 // thousand members' lists each interval was a tenth of a KIP-848 run.
-func (c *client) ownedText(owned []TP) string {
+func (c *client) ownedText(owned []kafka.TP) string {
 	if c.ownedFmt.n != len(owned) || len(owned) > 0 && c.ownedFmt.first != &owned[0] || c.ownedFmt.s == "" {
-		c.ownedFmt.s = fmtTPs(owned)
+		c.ownedFmt.s = kafka.FormatTPs(owned)
 		c.ownedFmt.n = len(owned)
 		c.ownedFmt.first = nil
 		if len(owned) > 0 {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
 )
 
 // The KIP-848 consumer as Kafka's client and coordinator behave (issue 14),
@@ -17,15 +18,15 @@ import (
 type jsonStep struct {
 	Step            int                           `json:"step"`
 	TimeMs          int64                         `json:"time_ms"`
-	Kind            model.StepKind                `json:"kind"`
+	Kind            kafka.StepKind                `json:"kind"`
 	Member          string                        `json:"member"`
 	Text            string                        `json:"text"`
-	GroupState      model.GroupState              `json:"group_state"`
+	GroupState      kafka.GroupState              `json:"group_state"`
 	Generation      int32                         `json:"generation"`
 	AssignmentEpoch *int32                        `json:"assignment_epoch"`
 	Owned           map[string]map[string][]int32 `json:"owned"`
 	MemberEpochs    map[string]int32              `json:"member_epochs"`
-	MemberStates    map[string]model.MemberState  `json:"member_states"`
+	MemberStates    map[string]kafka.MemberState  `json:"member_states"`
 	Target          map[string]map[string][]int32 `json:"target"`
 }
 
@@ -40,24 +41,24 @@ func jsonSteps(t interface{ Fatalf(string, ...any) }, sim *model.Sim) []jsonStep
 }
 
 // derivedState is ConsumerGroup.maybeUpdateGroupState on what one step shows.
-func derivedState(st jsonStep) model.GroupState {
+func derivedState(st jsonStep) kafka.GroupState {
 	switch {
 	case len(st.MemberEpochs) == 0:
-		return model.KEmpty
+		return kafka.KEmpty
 	case st.Generation > *st.AssignmentEpoch:
-		return model.KAssigning
+		return kafka.KAssigning
 	}
 	for m, e := range st.MemberEpochs {
-		if e != *st.AssignmentEpoch || st.MemberStates[m] != model.MStable {
-			return model.KReconciling
+		if e != *st.AssignmentEpoch || st.MemberStates[m] != kafka.MStable {
+			return kafka.KReconciling
 		}
 	}
-	return model.KStable
+	return kafka.KStable
 }
 
 // requests lists a member's ConsumerGroupHeartbeatRequest steps.
 func requests(sim *model.Sim, member string) []model.Step {
-	return steps(sim, model.KindConsumerGroupHeartbeatRequest, member)
+	return steps(sim, kafka.KindConsumerGroupHeartbeatRequest, member)
 }
 
 // 1. A subscription change rides the next regular heartbeat; subscribe()
@@ -106,7 +107,7 @@ timeline:
 				t.Errorf("step %d: c1 stopped consuming t0 before the coordinator took it away: %v", i, st.Owned["c1"])
 			}
 		}
-		if st.Kind == model.KindPartitionsRevoked && st.Member == "c1" {
+		if st.Kind == kafka.KindPartitionsRevoked && st.Member == "c1" {
 			revoked = append(revoked, st)
 		}
 	}
@@ -114,11 +115,11 @@ timeline:
 		t.Fatalf("c1's revocations: %+v, want one of [t0-0, t0-1]", revoked)
 	}
 	next := sim.Step(revoked[0].Index + 1)
-	if next.Kind != model.KindPartitionsAssigned || next.Member != "c1" {
+	if next.Kind != kafka.KindPartitionsAssigned || next.Member != "c1" {
 		t.Errorf("after revoking, c1 assigns at once (revokeAndAssign): step %d is %s %s", next.Index, next.Kind, next.Member)
 	}
 	end := last(sim)
-	if !owns(end, "c1", "t1", 0, 1) || !owns(end, "c2", "t0", 0, 1) || end.GroupState != model.KStable {
+	if !owns(end, "c1", "t1", 0, 1) || !owns(end, "c2", "t0", 0, 1) || end.GroupState != kafka.KStable {
 		t.Errorf("end: %s %v, want c1 on t1, c2 on t0", end.GroupState, end.Owned)
 	}
 }
@@ -138,7 +139,7 @@ timeline:
   - {at_ms: 10000, join: {id: c2}}
 `)
 	var answer model.Step
-	for _, r := range steps(sim, model.KindConsumerGroupHeartbeatResponse, "c2") {
+	for _, r := range steps(sim, kafka.KindConsumerGroupHeartbeatResponse, "c2") {
 		answer = r
 		break
 	}
@@ -146,7 +147,7 @@ timeline:
 		t.Fatalf("c2's first answer: %q, want an empty assignment", answer.Text)
 	}
 	cb := sim.Step(answer.Index + 1)
-	if cb.Kind != model.KindPartitionsAssigned || cb.Member != "c2" || cb.Text != "c2 calls onPartitionsAssigned([])." {
+	if cb.Kind != kafka.KindPartitionsAssigned || cb.Member != "c2" || cb.Text != "c2 calls onPartitionsAssigned([])." {
 		t.Fatalf("after the empty answer: %s %s %q, want onPartitionsAssigned([])", cb.Kind, cb.Member, cb.Text)
 	}
 	reqs := requests(sim, "c2")
@@ -171,7 +172,7 @@ timeline:
   - {at_ms: 31000, commit: c1}
 `)
 	reqs := requests(sim, "c1")
-	answers := steps(sim, model.KindConsumerGroupHeartbeatResponse, "c1")
+	answers := steps(sim, kafka.KindConsumerGroupHeartbeatResponse, "c1")
 	if len(reqs) < 6 {
 		t.Fatalf("%d heartbeats, want a few", len(reqs))
 	}
@@ -204,10 +205,10 @@ timeline:
   - {at_ms: 35000, crash: c1}
 `)
 	var unrevoked model.Step // the heartbeat that put c1 into UNREVOKED_PARTITIONS
-	for _, a := range steps(sim, model.KindConsumerGroupHeartbeatResponse, "c1") {
+	for _, a := range steps(sim, kafka.KindConsumerGroupHeartbeatResponse, "c1") {
 		if a.TimeMs > 30000 && strings.Contains(a.Text, "UNREVOKED_PARTITIONS") {
 			unrevoked = sim.Step(a.Index - 1)
-			for unrevoked.Kind != model.KindConsumerGroupHeartbeatRequest || unrevoked.Member != "c1" {
+			for unrevoked.Kind != kafka.KindConsumerGroupHeartbeatRequest || unrevoked.Member != "c1" {
 				unrevoked = sim.Step(unrevoked.Index - 1)
 			}
 			break
@@ -216,11 +217,11 @@ timeline:
 	if unrevoked.Kind == "" {
 		t.Fatal("c1 was never asked to revoke")
 	}
-	removed := steps(sim, model.KindMemberRemoved, "c1")
+	removed := steps(sim, kafka.KindMemberRemoved, "c1")
 	if len(removed) != 1 || removed[0].TimeMs != unrevoked.TimeMs+10000 || !strings.Contains(removed[0].Text, "did not revoke") {
 		t.Fatalf("c1 asked to revoke at %d ms; removals %+v, want one at +10000 ms", unrevoked.TimeMs, removed)
 	}
-	if exp := steps(sim, model.KindSessionExpired, "c1"); len(exp) != 0 {
+	if exp := steps(sim, kafka.KindSessionExpired, "c1"); len(exp) != 0 {
 		t.Errorf("c1 was fenced by the rebalance timeout; its session cannot expire after: %+v", exp)
 	}
 	if after := sim.Step(removed[0].Index + 1); after.Generation != removed[0].Generation+1 {
@@ -244,7 +245,7 @@ timeline:
   - {at_ms: 29000, stall: {id: c1, ms: 20000}}
   - {at_ms: 30000, join: {id: c3}}
 `)
-	if r := steps(sim, model.KindMemberRemoved, ""); len(r) != 0 {
+	if r := steps(sim, kafka.KindMemberRemoved, ""); len(r) != 0 {
 		t.Fatalf("no one should be fenced: %+v", r)
 	}
 	var leave model.Step
@@ -331,8 +332,8 @@ func TestKIP848StateFollowsFromEveryStep(t *testing.T) {
 	}
 	// demo:kip848-join's first join: ASSIGNING until the target is in.
 	sim := simDemo(t, "kip848-join")
-	bump := steps(sim, model.KindGroupStateChanged, "")[1]
-	if bump.Text != "Group epoch 1: c1 joined." || bump.GroupState != model.KAssigning {
+	bump := steps(sim, kafka.KindGroupStateChanged, "")[1]
+	if bump.Text != "Group epoch 1: c1 joined." || bump.GroupState != kafka.KAssigning {
 		t.Errorf("the first bump: %q %s, want ASSIGNING", bump.Text, bump.GroupState)
 	}
 }
@@ -356,11 +357,11 @@ timeline:
   - {at_ms: 13, stall: {id: c1, ms: 343961}}
   - {at_ms: 6695, join: {id: c4, topics: [t0, t1]}}
 `)
-	timeout := steps(sim, model.KindPollTimeout, "c1")
+	timeout := steps(sim, kafka.KindPollTimeout, "c1")
 	if len(timeout) != 1 {
 		t.Fatalf("c1's poll should time out once: %+v", timeout)
 	}
-	for _, a := range steps(sim, model.KindConsumerGroupHeartbeatResponse, "c1") {
+	for _, a := range steps(sim, kafka.KindConsumerGroupHeartbeatResponse, "c1") {
 		if a.TimeMs > timeout[0].TimeMs && a.TimeMs < 343974 {
 			t.Errorf("c1 heeds an answer after leaving: %q at %d ms", a.Text, a.TimeMs)
 		}

@@ -1,5 +1,9 @@
 package model
 
+import (
+	"github.com/kvizlab/kviz/model/kafka"
+)
+
 // ownerIndex is the coordinator's partition -> holding member index (what
 // GroupMetadataManager keeps as the current partition epochs): per topic, a
 // slice by partition number, since a reconciliation looks up every
@@ -12,7 +16,7 @@ type ownerIndex struct {
 }
 
 // get is the member holding tp, or "".
-func (o *ownerIndex) get(tp TP) string {
+func (o *ownerIndex) get(tp kafka.TP) string {
 	ps := o.of(tp.Topic)
 	if int(tp.Partition) >= len(ps) {
 		return ""
@@ -21,7 +25,7 @@ func (o *ownerIndex) get(tp TP) string {
 }
 
 // set records that id holds tp ("" frees it).
-func (o *ownerIndex) set(tp TP, id string) {
+func (o *ownerIndex) set(tp kafka.TP, id string) {
 	ps := o.of(tp.Topic)
 	if int(tp.Partition) >= len(ps) {
 		if id == "" {

@@ -6,10 +6,13 @@ import (
 	"strings"
 	"testing"
 
+	"pgregory.net/rapid"
+
 	"github.com/kvizlab/kviz/demo"
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
 	"github.com/kvizlab/kviz/strategies"
-	"pgregory.net/rapid"
 )
 
 // TestKIP848RandomEventSequences checks Kafka's consumer-protocol rules on
@@ -102,15 +105,15 @@ func newCallbackLedger() *callbackLedger {
 func (l *callbackLedger) step(st jsonStep) string {
 	m := st.Member
 	switch st.Kind {
-	case model.KindMemberStarted, model.KindMemberCrashed, model.KindMemberStopped:
-		if st.Kind != model.KindMemberStarted || !strings.Contains(st.Text, "is not running") {
+	case kafka.KindMemberStarted, kafka.KindMemberCrashed, kafka.KindMemberStopped:
+		if st.Kind != kafka.KindMemberStarted || !strings.Contains(st.Text, "is not running") {
 			delete(l.held, m) // a new process, or none: no partitions, no listener
 		}
 		l.assigned[m] = false
-	case model.KindConsumerGroupHeartbeatResponse:
+	case kafka.KindConsumerGroupHeartbeatResponse:
 		l.assigned[m] = false
-	case model.KindPartitionsRevoked, model.KindPartitionsLost:
-		if st.Kind == model.KindPartitionsRevoked && l.assigned[m] && !strings.Contains(st.Text, "it is closing") {
+	case kafka.KindPartitionsRevoked, kafka.KindPartitionsLost:
+		if st.Kind == kafka.KindPartitionsRevoked && l.assigned[m] && !strings.Contains(st.Text, "it is closing") {
 			return m + " revokes after assigning in one reconciliation (revokeAndAssign revokes first)"
 		}
 		for _, p := range callbackPartitions(st.Text) {
@@ -119,7 +122,7 @@ func (l *callbackLedger) step(st jsonStep) string {
 			}
 		}
 		l.held[m] = slices.DeleteFunc(l.held[m], func(p string) bool { return slices.Contains(callbackPartitions(st.Text), p) })
-	case model.KindPartitionsAssigned:
+	case kafka.KindPartitionsAssigned:
 		for _, p := range callbackPartitions(st.Text) {
 			if slices.Contains(l.held[m], p) {
 				return fmt.Sprintf("%s is assigned %s again", m, p)
@@ -171,7 +174,7 @@ func TestKIP848EveryDemoUnderTheConsumerProtocol(t *testing.T) {
 		}
 		for _, name := range demo.Names() {
 			data, _ := demo.Get(name)
-			sc, err := model.ParseScenario(name+".yaml", data)
+			sc, err := scenario.Parse(name+".yaml", data)
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}

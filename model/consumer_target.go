@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/kvizlab/kviz/model/kafka"
 	"github.com/kvizlab/kviz/strategies"
 )
 
@@ -12,16 +13,16 @@ import (
 // returning prev itself when it lists the same partitions: most members
 // keep their target when one joins, and sharing the slice spares the
 // allocation and lets snapshots share it too.
-func sameOrNew(a map[string][]int32, prev []TP) []TP {
+func sameOrNew(a map[string][]int32, prev []kafka.TP) []kafka.TP {
 	if sameAsList(a, prev) {
 		return prev
 	}
-	return tpsOf(a)
+	return kafka.TPsOf(a)
 }
 
 // sameAsList: a (topic -> ascending partitions) lists exactly prev, which
 // is sorted by topic, then partition.
-func sameAsList(a map[string][]int32, prev []TP) bool {
+func sameAsList(a map[string][]int32, prev []kafka.TP) bool {
 	if len(a) == 1 && len(prev) > 0 {
 		// One topic (the usual group): one lookup, no map walk.
 		t := prev[0].Topic
@@ -67,11 +68,11 @@ func sameAsList(a map[string][]int32, prev []TP) bool {
 // maxShown is how many partitions of one member a step's sentence names.
 const maxShown = 12
 
-// fmtShort names a member's partitions like fmtTPs, cutting a long list
+// fmtShort names a member's partitions like kafka.FormatTPs, cutting a long list
 // short: a trainer reads out a few, not ten thousand.
-func fmtShort(tps []TP) string {
+func fmtShort(tps []kafka.TP) string {
 	if len(tps) <= maxShown {
-		return fmtTPs(tps)
+		return kafka.FormatTPs(tps)
 	}
 	b := make([]byte, 0, 16*maxShown)
 	b = append(b, '[')
@@ -96,24 +97,24 @@ func fmtShort(tps []TP) string {
 // member (ownKeys), the new map starts as its copy (cheaper than a thousand
 // inserts), with the members it does not map (missing: new joiners) added,
 // and only changed targets are written.
-func (g *consumerGroup) runAssignor(grp strategies.Group, prevs [][]TP, missing []int, ownKeys bool) map[string][]TP {
+func (g *consumerGroup) runAssignor(grp strategies.Group, prevs [][]kafka.TP, missing []int, ownKeys bool) map[string][]kafka.TP {
 	each, ok := g.w.assignor.(strategies.EachAssigner)
 	if !ok {
-		target := make(map[string][]TP, len(g.order))
+		target := make(map[string][]kafka.TP, len(g.order))
 		res := g.w.assignor.Assign(grp, nil)
 		for i, m := range g.order {
 			target[m.id] = sameOrNew(res.Assignment[m.id], prevs[i])
 		}
 		return target
 	}
-	var target map[string][]TP
+	var target map[string][]kafka.TP
 	if ownKeys {
 		target = maps.Clone(g.target)
 		for _, i := range missing {
 			target[g.order[i].id] = nil
 		}
 	} else {
-		target = make(map[string][]TP, len(g.order))
+		target = make(map[string][]kafka.TP, len(g.order))
 		for i, m := range g.order {
 			target[m.id] = prevs[i]
 		}
@@ -152,21 +153,21 @@ func (g *consumerGroup) runAssignor(grp strategies.Group, prevs [][]TP, missing 
 type targetBuilder struct {
 	member int // index in the group's members, -1 before the first
 	id     string
-	built  []TP
+	built  []kafka.TP
 }
 
 func (b *targetBuilder) add(topic string, ps []int32) {
 	if b.built == nil {
-		b.built = make([]TP, 0, len(ps)) // usually the only topic
+		b.built = make([]kafka.TP, 0, len(ps)) // usually the only topic
 	}
 	for _, p := range ps {
-		b.built = append(b.built, TP{Topic: topic, Partition: p})
+		b.built = append(b.built, kafka.TP{Topic: topic, Partition: p})
 	}
 }
 
 // flush stores the member's target (nothing before the first member).
 // Targets are shared by snapshots, so none has spare capacity.
-func (b *targetBuilder) flush(target map[string][]TP) {
+func (b *targetBuilder) flush(target map[string][]kafka.TP) {
 	if b.member >= 0 {
 		target[b.id] = slices.Clip(b.built)
 	}
@@ -178,24 +179,24 @@ func sameStrings(a, b []string) bool {
 }
 
 // sameSlice: a and b are the very same list.
-func sameSlice(a, b []TP) bool {
+func sameSlice(a, b []kafka.TP) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // partText is one member's part of the AssignmentComputed sentence, kept
 // for the target list it was written for.
 type partText struct {
-	tps  []TP
+	tps  []kafka.TP
 	text string
 }
 
 // partText writes "client target". Most members keep their target (the
 // very slice) from one run to the next, so the last text is reused.
-func (g *consumerGroup) partText(client string, tps []TP) string {
+func (g *consumerGroup) partText(client string, tps []kafka.TP) string {
 	if pt, ok := g.partTexts[client]; ok && sameSlice(pt.tps, tps) {
 		return pt.text
 	}
-	if g.partTexts == nil || len(g.partTexts) > 4*(maxListed+1) {
+	if g.partTexts == nil || len(g.partTexts) > 4*(kafka.MaxListed+1) {
 		g.partTexts = map[string]partText{} // only the first few members are ever asked for
 	}
 	text := client + " " + fmtShort(tps)
@@ -203,9 +204,9 @@ func (g *consumerGroup) partText(client string, tps []TP) string {
 	return text
 }
 
-// allOnTopics: every partition of s is of one of topics, so onTopics(s,
+// allOnTopics: every partition of s is of one of topics, so kafka.OnTopics(s,
 // topics) would copy s whole.
-func allOnTopics(s []TP, topics []string) bool {
+func allOnTopics(s []kafka.TP, topics []string) bool {
 	for i, tp := range s {
 		if (i == 0 || tp.Topic != s[i-1].Topic) && !slices.Contains(topics, tp.Topic) {
 			return false

@@ -5,9 +5,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kvizlab/kviz/model"
-	"github.com/kvizlab/kviz/strategies"
 	"pgregory.net/rapid"
+
+	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/scenario"
+	"github.com/kvizlab/kviz/strategies"
 )
 
 // assignOnly hides an assignor's AssignEach, so the model takes its general
@@ -50,7 +52,7 @@ func TestAssignEachPathMatchesAssign(t *testing.T) {
 }
 
 func simulateJSON(t *rapid.T, yaml string) []string {
-	sc, err := model.ParseScenario("random.yaml", []byte(yaml))
+	sc, err := scenario.Parse("random.yaml", []byte(yaml))
 	if err != nil {
 		t.Fatalf("%v\n%s", err, yaml)
 	}

@@ -7,11 +7,11 @@
 // One model, two faces. Every number a screen shows is a function here, and
 // a command prints the same function's answer:
 //
-//	scenario file ──ParseScenario──▶ Scenario ──WithStrategy──▶ Scenario (another assignor/protocol)
+//	scenario file ──scenario.Parse──▶ Scenario ──WithStrategy──▶ Scenario (another assignor/protocol)
 //	     │                              │
 //	     │                         Simulate / Insert
 //	     ▼                              ▼
-//	checkEvent (one rule for        Sim: steps, View(i) ──▶ lab grid, header, panes (tui/)
+//	scenario.CheckEvent (one rule for        Sim: steps, View(i) ──▶ lab grid, header, panes (tui/)
 //	timeline and inserted events)   │                    ──▶ kviz simulate
 //	                                ├─ Rebalances(): rounds, moves, gaps ──▶ numbers pane, ] [
 //	                                ├─ Forecast(ev) ─▶ Outcome ──▶ what-if panel (w), kviz whatif
@@ -198,7 +198,7 @@
 // subscribe to, owned or member_id on a timeline join, generation under
 // KIP-848 and group_epoch under the classic protocol, and classic members
 // that share no assignor (no generation could be Stable with them).
-// FormatScenario writes a scenario back in the format (format.go).
+// scenario.Format writes a scenario back in the format (format.go).
 //
 // Scenario metadata: `examples: [7]` names the worked examples of
 // SEED-EXAMPLES.md a scenario shows (`kviz demos` lists them), and

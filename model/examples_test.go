@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
 )
 
 type owned = map[string]map[string][]int32
@@ -17,7 +17,7 @@ func TestExample9Cooperative(t *testing.T) {
 	sim := simDemo(t, "example-09-cooperative-join")
 	start := sim.Step(0)
 	assertOwned(t, start, owned{"c1": {"t0": {0, 1}}, "c2": {"t0": {2}}})
-	if start.GroupState != model.Stable || start.Generation != 1 {
+	if start.GroupState != kafka.Stable || start.Generation != 1 {
 		t.Errorf("step 0: %s at generation %d, want the given Stable generation 1", start.GroupState, start.Generation)
 	}
 	join := firstAt(sim, 10000)
@@ -88,7 +88,7 @@ func TestExample10StaticRestart(t *testing.T) {
 		t.Errorf("generation before/after c1's restart = %d/%d, want 1/1 (no rebalance)", g1, g2)
 	}
 	for i := firstAt(sim, 30000); i < firstAt(sim, 79000); i++ {
-		if st := sim.Step(i); st.GroupState != model.Stable {
+		if st := sim.Step(i); st.GroupState != kafka.Stable {
 			t.Fatalf("step %d: group %s during c1's restart, want Stable throughout", i, st.GroupState)
 		}
 	}
@@ -143,14 +143,14 @@ func TestExample12PartitionGrowth(t *testing.T) {
 // commit rejected.
 func TestExample13States(t *testing.T) {
 	sim := simDemo(t, "example-13-states")
-	var seq []model.GroupState
+	var seq []kafka.GroupState
 	for i := 0; i < sim.Len(); i++ {
 		st := sim.Step(i)
 		if len(seq) == 0 || seq[len(seq)-1] != st.GroupState {
 			seq = append(seq, st.GroupState)
 		}
 	}
-	want := []model.GroupState{model.Empty, model.PreparingRebalance, model.CompletingRebalance, model.Stable, model.PreparingRebalance, model.CompletingRebalance, model.Stable}
+	want := []kafka.GroupState{kafka.Empty, kafka.PreparingRebalance, kafka.CompletingRebalance, kafka.Stable, kafka.PreparingRebalance, kafka.CompletingRebalance, kafka.Stable}
 	if len(seq) != len(want) {
 		t.Fatalf("states %v, want %v", seq, want)
 	}
@@ -179,7 +179,7 @@ func TestExample14Coordinator(t *testing.T) {
 	sim := simDemo(t, "example-14-coordinator")
 	first := sim.View(0).CoordinatorBroker
 	moved := steps(sim, "CoordinatorMoved", "")
-	if len(moved) != 1 || moved[0].TimeMs != 30000 || moved[0].GroupState != model.Stable || moved[0].Generation != 1 {
+	if len(moved) != 1 || moved[0].TimeMs != 30000 || moved[0].GroupState != kafka.Stable || moved[0].Generation != 1 {
 		t.Fatalf("want one move at 30 s restoring Stable generation 1, got %+v", moved)
 	}
 	v := sim.View(moved[0].Index)
@@ -234,10 +234,10 @@ timeline:
 		t.Skipf("this seed puts the coordinator on broker %d", sim.View(0).CoordinatorBroker)
 	}
 	moved := steps(sim, "CoordinatorMoved", "")
-	if len(moved) != 1 || moved[0].GroupState != model.Stable || moved[0].Generation != 1 {
+	if len(moved) != 1 || moved[0].GroupState != kafka.Stable || moved[0].Generation != 1 {
 		t.Fatalf("want the group restored Stable at generation 1: %+v", moved)
 	}
-	if prev := sim.Step(moved[0].Index - 2); prev.GroupState != model.PreparingRebalance {
+	if prev := sim.Step(moved[0].Index - 2); prev.GroupState != kafka.PreparingRebalance {
 		t.Errorf("the move should interrupt a rebalance, found %s", prev.GroupState)
 	}
 	unknown := false

@@ -2,11 +2,15 @@ package model
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"sync"
 
 	kcluster "github.com/kvizlab/kviz/model/cluster"
+	"github.com/kvizlab/kviz/model/kafka"
 	"github.com/kvizlab/kviz/model/produce"
+	"github.com/kvizlab/kviz/model/scenario"
 	"github.com/kvizlab/kviz/strategies"
 )
 
@@ -17,7 +21,7 @@ import (
 // never depends on the data path, so running it afterwards changes nothing
 // in the group's trace.
 type flow struct {
-	sc      *Scenario
+	sc      *scenario.Scenario
 	sim     *produce.Sim
 	group   *produce.Group
 	cluster *kcluster.Cluster
@@ -43,7 +47,7 @@ type flowEvent struct {
 	apply func(f *flow) error
 }
 
-func newFlow(sc *Scenario) (*flow, error) {
+func newFlow(sc *scenario.Scenario) (*flow, error) {
 	f := &flow{sc: sc, sim: produce.NewSim(uint64(sc.Seed)), joined: map[string]bool{}, stalled: map[string]bool{},
 		owners: map[strategies.TopicPartition]string{}, rateBase: map[string][]int64{},
 		rates: map[string][]float64{}, topics: strategies.SortedTopics(sc.Topics)}
@@ -77,7 +81,7 @@ func newFlow(sc *Scenario) (*flow, error) {
 
 // flowEvents lists what the data path must apply, by time; at one time,
 // timeline events first, in file order, then produce entries.
-func flowEvents(sc *Scenario) []flowEvent {
+func flowEvents(sc *scenario.Scenario) []flowEvent {
 	var evs []flowEvent
 	for _, ev := range sc.Timeline {
 		switch ev.Kind {
@@ -114,7 +118,7 @@ const stallRate = 1e-9
 // reads nor commits (poll() is not called, so neither is the auto-commit in
 // it; a sync-commit consumer that reads nothing commits nothing).
 func (f *flow) configFor(id string) produce.ConsumerConfig {
-	c := f.sc.Flow.consumerFor(id)
+	c := f.sc.Flow.ConsumerFor(id)
 	if f.stalled[id] {
 		c.Rate, c.Commit = stallRate, produce.CommitSync
 	}
@@ -235,7 +239,7 @@ func (f *flow) follow(sn *snapshot) (bool, error) {
 	if sameOwners(owners, f.owners) {
 		return false, nil
 	}
-	for _, id := range sortedIDs(byID) {
+	for _, id := range slices.Sorted(maps.Keys(byID)) {
 		if f.joined[id] || !consuming(byID[id].Status) {
 			continue
 		}
@@ -261,9 +265,9 @@ func handover(m *MemberView) produce.Handover {
 		return produce.Lost
 	}
 	switch m.Status {
-	case StatusCrashed, StatusFenced, StatusStalled:
+	case kafka.StatusCrashed, kafka.StatusFenced, kafka.StatusStalled:
 		return produce.Lost
-	case StatusLeft:
+	case kafka.StatusLeft:
 		return produce.Revoked
 	}
 	if !m.InGroup {
@@ -300,7 +304,7 @@ type flowCache struct {
 
 // newFlowCache prepares the replay; a scenario's data path that cannot
 // start (a producer the model refuses) is an error at once.
-func newFlowCache(sc *Scenario, steps []stepRec) (*flowCache, error) {
+func newFlowCache(sc *scenario.Scenario, steps []stepRec) (*flowCache, error) {
 	if sc.Flow == nil || len(steps) == 0 {
 		return nil, nil
 	}

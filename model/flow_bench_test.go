@@ -5,6 +5,7 @@ import (
 
 	"github.com/kvizlab/kviz/demo"
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // benchDemo simulates demo:producers b.N times, with or without its data
@@ -13,7 +14,7 @@ import (
 // lab shows (target < 50 µs).
 func benchDemo(b *testing.B, withFlow bool) {
 	data, _ := demo.Get("producers")
-	sc, err := model.ParseScenario("producers.yaml", data)
+	sc, err := scenario.Parse("producers.yaml", data)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -41,7 +42,7 @@ func BenchmarkProducersDemoWithoutFlow(b *testing.B) { benchDemo(b, false) }
 // of the next step, data path included.
 func BenchmarkProducersStepView(b *testing.B) {
 	data, _ := demo.Get("producers")
-	sc, _ := model.ParseScenario("producers.yaml", data)
+	sc, _ := scenario.Parse("producers.yaml", data)
 	sim, err := model.Simulate(sc)
 	if err != nil {
 		b.Fatal(err)
@@ -59,7 +60,7 @@ func BenchmarkProducersStepView(b *testing.B) {
 // 1,000 records/s producer through a join and reports the cost per group
 // step of the data path alone.
 func BenchmarkFlow1000Partitions(b *testing.B) {
-	sc, err := model.ParseScenario("big.yaml", []byte(`topics: {orders: 1000}
+	sc, err := scenario.Parse("big.yaml", []byte(`topics: {orders: 1000}
 members:
   - {id: c1}
   - {id: c2}

@@ -1,10 +1,14 @@
 package model
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/kvizlab/kviz/model/scenario"
+)
 
 // Simulating builds no data path views; drawing step i builds those up to i.
 func TestFlowIsReplayedOnDemand(t *testing.T) {
-	sc, err := ParseScenario("s.yaml", []byte(`topics: {t0: 2}
+	sc, err := scenario.Parse("s.yaml", []byte(`topics: {t0: 2}
 members:
   - {id: c1}
 producers:

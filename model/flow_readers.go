@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/kvizlab/kviz/model/produce"
+	"github.com/kvizlab/kviz/model/scenario"
 	"github.com/kvizlab/kviz/strategies"
 )
 
@@ -32,7 +33,7 @@ type FlowReaderPartition struct {
 
 // startReader starts a reader group's consumer with every partition of
 // its topics, as the lone member of a group is assigned them.
-func (f *flow) startReader(r ReaderSpec) error {
+func (f *flow) startReader(r scenario.ReaderSpec) error {
 	g := f.sim.Group(r.Group)
 	if err := g.Join(r.Group, r.Consumer); err != nil {
 		return err
@@ -63,7 +64,7 @@ func (f *flow) growReaders(topic string) error {
 	return nil
 }
 
-func (f *flow) readerPartitions(r ReaderSpec) []strategies.TopicPartition {
+func (f *flow) readerPartitions(r scenario.ReaderSpec) []strategies.TopicPartition {
 	var tps []strategies.TopicPartition
 	for _, t := range r.Topics {
 		for p := range f.sim.PartitionCount(t) {

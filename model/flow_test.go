@@ -7,10 +7,13 @@ import (
 	"strings"
 	"testing"
 
+	"pgregory.net/rapid"
+
 	"github.com/kvizlab/kviz/demo"
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
 	"github.com/kvizlab/kviz/strategies"
-	"pgregory.net/rapid"
 )
 
 // checkFlow checks the data path after every step: committed ≤ log-end
@@ -33,7 +36,7 @@ func checkFlow(t fataler, sim *model.Sim, src string) {
 		owner := map[strategies.TopicPartition]string{}
 		for _, m := range v.Members {
 			switch m.Status {
-			case model.StatusJoining, model.StatusActive, model.StatusRejoining, model.StatusStalled:
+			case kafka.StatusJoining, kafka.StatusActive, kafka.StatusRejoining, kafka.StatusStalled:
 				for _, tp := range m.Owned {
 					owner[tp] = m.ID
 				}
@@ -310,7 +313,7 @@ timeline:
 // Producers change nothing in the group's own trace.
 func TestProducersLeaveTheGroupTraceAlone(t *testing.T) {
 	data, _ := demo.Get("producers")
-	sc, err := model.ParseScenario("producers.yaml", data)
+	sc, err := scenario.Parse("producers.yaml", data)
 	if err != nil {
 		t.Fatal(err)
 	}

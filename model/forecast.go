@@ -6,6 +6,9 @@ import (
 	"slices"
 	"sort"
 	"sync"
+
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // Outcome is what a moment of a run led to: who consumed what just before
@@ -14,15 +17,15 @@ import (
 // consumer. Forecasts, compare rows and the lab's panels are all Outcomes,
 // so a number on screen is the number the twins print.
 type Outcome struct {
-	AtMs        int64      // the moment: an event's time, or a rebalance's start
-	Before      Assignment // consumed just before AtMs, by member id
-	After       Assignment // consumed once settled
-	Moves       []Move     // Diff(Before, After)
-	Moved       int        // Taken(Moves)
-	Rounds      []Round    // of the rebalance it led to (none: no rebalance)
-	Rebalanced  bool       // it led to a rebalance
-	StartMs     int64      // when the first partition stopped being consumed (or AtMs)
-	SettledMs   int64      // when the group was settled again
+	AtMs        int64            // the moment: an event's time, or a rebalance's start
+	Before      kafka.Assignment // consumed just before AtMs, by member id
+	After       kafka.Assignment // consumed once settled
+	Moves       []kafka.Move     // Diff(Before, After)
+	Moved       int              // Taken(Moves)
+	Rounds      []Round          // of the rebalance it led to (none: no rebalance)
+	Rebalanced  bool             // it led to a rebalance
+	StartMs     int64            // when the first partition stopped being consumed (or AtMs)
+	SettledMs   int64            // when the group was settled again
 	SettledStep int
 	Settled     bool  // false: the run ended first
 	WorstGapMs  int64 // the longest one partition went without a consumer
@@ -44,9 +47,9 @@ func (s *Sim) stepAtOrAfter(ms int64) int {
 }
 
 // ownersAt is who consumes what after step i (nobody before step 0).
-func (s *Sim) ownersAt(i int) Owners {
+func (s *Sim) ownersAt(i int) kafka.Owners {
 	if i < 0 || len(s.steps) == 0 {
-		return Owners{}
+		return kafka.Owners{}
 	}
 	return ownersOf(s.View(min(i, len(s.steps)-1)))
 }
@@ -64,8 +67,8 @@ func (s *Sim) OutcomeOfEvent(atMs int64) Outcome {
 	next := s.nextEventAfter(atMs)
 	sc := s.scan()
 	o := Outcome{AtMs: atMs, StartMs: atMs}
-	gaps := map[TP]int64{}
-	add := func(unowned map[TP]int64) {
+	gaps := map[kafka.TP]int64{}
+	add := func(unowned map[kafka.TP]int64) {
 		for tp, ms := range unowned {
 			gaps[tp] += ms
 		}
@@ -114,7 +117,7 @@ func (s *Sim) OutcomeOfRebalance(atMs int64) (o Outcome, ok bool) {
 			continue
 		}
 		o = Outcome{AtMs: r.StartMs, StartMs: r.StartMs, Rounds: r.Rounds, Rebalanced: true, Settled: true}
-		gaps := map[TP]int64{}
+		gaps := map[kafka.TP]int64{}
 		from := r.StartStep
 		for _, out := range sc.outs {
 			if out.EndStep == r.StartStep {
@@ -135,10 +138,10 @@ func (s *Sim) OutcomeOfRebalance(atMs int64) (o Outcome, ok bool) {
 
 // fillOutcome reads the owners before (after step `before`) and at the end
 // step, and sums the gaps.
-func (s *Sim) fillOutcome(o *Outcome, before, end int, gaps map[TP]int64) {
+func (s *Sim) fillOutcome(o *Outcome, before, end int, gaps map[kafka.TP]int64) {
 	b, a := s.ownersAt(before), s.ownersAt(end)
-	o.Moves = Diff(b, a)
-	o.Moved = Taken(o.Moves)
+	o.Moves = kafka.Diff(b, a)
+	o.Moved = kafka.Taken(o.Moves)
 	var bIDs, aIDs []string
 	if before >= 0 && len(s.steps) > 0 {
 		bIDs = liveIDs(s.View(min(before, len(s.steps)-1)))
@@ -159,14 +162,14 @@ func (s *Sim) fillOutcome(o *Outcome, before, end int, gaps map[TP]int64) {
 		o.Gaps = append(o.Gaps, Gap{tp.Topic, tp.Partition, ms})
 	}
 	slices.SortFunc(o.Gaps, func(a, b Gap) int {
-		return CompareTPs(TP{Topic: a.Topic, Partition: a.Partition}, TP{Topic: b.Topic, Partition: b.Partition})
+		return kafka.CompareTPs(kafka.TP{Topic: a.Topic, Partition: a.Partition}, kafka.TP{Topic: b.Topic, Partition: b.Partition})
 	})
 }
 
 // nextEventAfter is the time of the first scripted event after atMs
 // (MaxInt64 when there is none).
 func (s *Sim) nextEventAfter(atMs int64) int64 {
-	next := int64(maxTimelineMs) + 1
+	next := int64(scenario.MaxTimelineMs) + 1
 	for _, ev := range s.sc.Timeline {
 		if ev.AtMs > atMs {
 			next = min(next, ev.AtMs)
@@ -177,7 +180,7 @@ func (s *Sim) nextEventAfter(atMs int64) int64 {
 
 // Forecast is a what-if: the run with one more event, and what it led to.
 type Forecast struct {
-	Event   Event
+	Event   scenario.Event
 	Sim     *Sim // the fork, with the event on its timeline
 	Outcome Outcome
 }
@@ -185,16 +188,18 @@ type Forecast struct {
 // Forecast inserts ev (at ev.AtMs) on a fork and runs it until the group is
 // settled again — Stable (KIP-848: STABLE, every member at its target) — or
 // the timeline ends. The run itself is unchanged.
-func (s *Sim) Forecast(ev Event) (*Forecast, error) { return forecast(context.Background(), s.sc, ev) }
+func (s *Sim) Forecast(ev scenario.Event) (*Forecast, error) {
+	return forecast(context.Background(), s.sc, ev)
+}
 
 // ForecastContext is Forecast that gives up once ctx is done.
-func (s *Sim) ForecastContext(ctx context.Context, ev Event) (*Forecast, error) {
+func (s *Sim) ForecastContext(ctx context.Context, ev scenario.Event) (*Forecast, error) {
 	return forecast(ctx, s.sc, ev)
 }
 
 // forecast is Forecast for a scenario not simulated yet: the fork holds the
 // whole run, so the run without the event is never needed.
-func forecast(ctx context.Context, sc *Scenario, ev Event) (*Forecast, error) {
+func forecast(ctx context.Context, sc *scenario.Scenario, ev scenario.Event) (*Forecast, error) {
 	fork, err := insert(ctx, sc, ev)
 	if err != nil {
 		return nil, err
@@ -218,13 +223,13 @@ type CompareRow struct {
 // in each: with ev, what inserting it at ev.AtMs leads to (a forecast);
 // without, the first rebalance that starts at or after atMs. The variants
 // run in parallel; the rows keep their order.
-func Compare(sc *Scenario, atMs int64, ev *Event, variants []Variant) []CompareRow {
+func Compare(sc *scenario.Scenario, atMs int64, ev *scenario.Event, variants []Variant) []CompareRow {
 	return CompareContext(context.Background(), sc, atMs, ev, variants)
 }
 
 // CompareContext is Compare that gives up once ctx is done: every row not
 // finished then carries ctx's error.
-func CompareContext(ctx context.Context, sc *Scenario, atMs int64, ev *Event, variants []Variant) []CompareRow {
+func CompareContext(ctx context.Context, sc *scenario.Scenario, atMs int64, ev *scenario.Event, variants []Variant) []CompareRow {
 	rows := make([]CompareRow, len(variants))
 	var wg sync.WaitGroup
 	for i, v := range variants {
@@ -243,7 +248,7 @@ func CompareContext(ctx context.Context, sc *Scenario, atMs int64, ev *Event, va
 	return rows
 }
 
-func compareOne(ctx context.Context, sc *Scenario, atMs int64, ev *Event, v Variant) CompareRow {
+func compareOne(ctx context.Context, sc *scenario.Scenario, atMs int64, ev *scenario.Event, v Variant) CompareRow {
 	row := CompareRow{Strategy: v.Strategy, Protocol: v.Protocol}
 	varied, err := sc.WithStrategy(v.Strategy, v.Protocol)
 	if err != nil {

@@ -5,6 +5,8 @@ import (
 
 	"github.com/kvizlab/kviz/demo"
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // BenchmarkCompareLab: compare mode on the lab scenario — five strategies
@@ -13,7 +15,7 @@ func BenchmarkCompareLab(b *testing.B) {
 	data, _ := demo.Get("lab")
 	sc := benchScenario(b, string(data))
 	var vs []model.Variant
-	for _, n := range model.CompareStrategies() {
+	for _, n := range kafka.CompareStrategies() {
 		vs = append(vs, model.Variant{Strategy: n})
 	}
 	b.ReportAllocs()
@@ -35,7 +37,7 @@ func BenchmarkWhatIf200x2000(b *testing.B) {
 			sim, at := settled200x2000(b, strategy)
 			b.ReportAllocs()
 			for b.Loop() {
-				f, err := sim.Forecast(model.Event{AtMs: at, Kind: "leave", Member: "c0007"})
+				f, err := sim.Forecast(scenario.Event{AtMs: at, Kind: "leave", Member: "c0007"})
 				if err != nil || !f.Outcome.Settled {
 					b.Fatalf("%v %+v", err, f)
 				}
@@ -53,7 +55,7 @@ func BenchmarkInsert200x2000(b *testing.B) {
 			sim, at := settled200x2000(b, strategy)
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := sim.Insert(model.Event{AtMs: at, Kind: "crash", Member: "c0007"}); err != nil {
+				if _, err := sim.Insert(scenario.Event{AtMs: at, Kind: "crash", Member: "c0007"}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -70,9 +72,9 @@ func BenchmarkCompare200x2000(b *testing.B) {
 		b.Fatal(err)
 	}
 	at := sim.Step(sim.Len()-1).TimeMs + 1
-	ev := model.Event{AtMs: at, Kind: "leave", Member: "c0007"}
+	ev := scenario.Event{AtMs: at, Kind: "leave", Member: "c0007"}
 	var vs []model.Variant
-	for _, n := range model.CompareStrategies() {
+	for _, n := range kafka.CompareStrategies() {
 		vs = append(vs, model.Variant{Strategy: n})
 	}
 	b.ReportAllocs()

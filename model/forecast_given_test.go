@@ -1,11 +1,15 @@
 package model
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/kvizlab/kviz/model/scenario"
+)
 
 // A what-if at time 0 on a scenario that starts from a given state starts
 // from that state, not from nobody (kviz live's imports ask exactly that).
 func TestForecastAtZeroOfAGivenStartBeginsWithTheGivenOwners(t *testing.T) {
-	sc, err := ParseScenario("given.yaml", []byte(`
+	sc, err := scenario.Parse("given.yaml", []byte(`
 topics: {orders: 6}
 group: {id: g, strategy: range, generation: 3}
 members:
@@ -20,7 +24,7 @@ members:
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := sim.Forecast(Event{AtMs: 0, Kind: "leave", Member: "c2"})
+	f, err := sim.Forecast(scenario.Event{AtMs: 0, Kind: "leave", Member: "c2"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,9 @@
 package model
 
-import "slices"
+import (
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
+)
 
 // A given start (Scenario.Generation > 0): the group is already Stable at
 // time 0. Each member is a running consumer that found the coordinator,
@@ -14,7 +17,7 @@ import "slices"
 // catches it: an assignment epoch below the group epoch (ASSIGNING: the
 // next heartbeat computes new targets), and members with their own epoch,
 // target and partitions still being revoked. Each member is then in the
-// state Kafka's CurrentAssignmentBuilder left it in (startState), and the
+// state Kafka's CurrentAssignmentBuilder left it in (scenario.StartState), and the
 // run carries on reconciling from there.
 
 // startGiven installs the given state before the first step is recorded.
@@ -97,7 +100,7 @@ func (w *world) memberIDTaken(id string) bool {
 // startGiven makes c a running member of generation (member epoch) gen
 // that owns spec.Owned; under KIP-848 at its own member epoch and state,
 // still holding the partitions it revokes.
-func (c *client) startGiven(gen int32, spec MemberSpec) {
+func (c *client) startGiven(gen int32, spec scenario.MemberSpec) {
 	owned := spec.Owned
 	c.inc++
 	c.running = true
@@ -107,13 +110,13 @@ func (c *client) startGiven(gen int32, spec MemberSpec) {
 	c.assignTopicGen = c.w.topicGen
 	if c.w.consumer {
 		k := newKipClient(c)
-		k.epoch, k.state, k.assigned, k.sentTopics, k.joined = spec.StartEpoch(c.w.sc), startState(c.w.sc, spec), owned, c.topics, true
+		k.epoch, k.state, k.assigned, k.sentTopics, k.joined = spec.StartEpoch(c.w.sc), scenario.StartState(c.w.sc, spec), owned, c.topics, true
 		k.intervalMs = c.w.sc.HeartbeatIntervalMs // an answer gave it long ago
 		c.kip = k
 		if len(spec.Revoking) > 0 {
 			// The coordinator's last answer assigned it only what it
 			// keeps: it is revoking the rest (revokeAndAssign) now.
-			c.owned, c.revoking = union(owned, spec.Revoking), spec.Revoking
+			c.owned, c.revoking = kafka.UnionTPs(owned, spec.Revoking), spec.Revoking
 			k.reconcileDue = true
 			inc := c.inc
 			c.w.clock.after(0, false, func() {
@@ -130,38 +133,6 @@ func (c *client) startGiven(gen int32, spec MemberSpec) {
 	c.lastAssigned, c.lastAssignedGen = owned, gen
 	c.setStatus(c.activeStatus())
 	c.startHeartbeats()
-}
-
-// startState is the state CurrentAssignmentBuilder left a given member in:
-// revoking → UNREVOKED_PARTITIONS (at its old epoch); at the assignment
-// epoch without all of its target → UNRELEASED_PARTITIONS (others still
-// held some); else STABLE (at the assignment epoch, or at an older one
-// until its next heartbeat meets the new target).
-func startState(sc *Scenario, spec MemberSpec) MemberState {
-	switch {
-	case len(spec.Revoking) > 0:
-		return MUnrevoked
-	case spec.StartEpoch(sc) == sc.StartAssignmentEpoch() && !slices.Equal(spec.Owned, spec.StartTarget()):
-		return MUnreleased
-	}
-	return MStable
-}
-
-// startGroupState is the state a KIP-848 given start opens in, by Kafka's
-// rule (consumerGroup.derive).
-func startGroupState(sc *Scenario) GroupState {
-	if len(sc.Members) == 0 {
-		return KEmpty
-	}
-	if sc.Generation > sc.StartAssignmentEpoch() {
-		return KAssigning
-	}
-	for _, m := range sc.Members {
-		if m.StartEpoch(sc) != sc.StartAssignmentEpoch() || startState(sc, m) != MStable {
-			return KReconciling
-		}
-	}
-	return KStable
 }
 
 // startGiven makes the classic group Stable at generation gen with the
@@ -181,7 +152,7 @@ func (g *classicGroup) startGiven(gen int32, clients []*client) {
 	g.selected, _ = g.selectProtocol()
 	g.protocol = g.selected.KafkaName()
 	// A start state, not a transition: the group was Stable before time 0.
-	g.prevState, g.state = CompletingRebalance, Stable
+	g.prevState, g.state = kafka.CompletingRebalance, kafka.Stable
 	g.store()
 	if lead := g.w.byID[g.clientOf(g.leader)]; lead != nil {
 		lead.isLeader = true
@@ -192,14 +163,14 @@ func (g *classicGroup) startGiven(gen int32, clients []*client) {
 // group epoch sc.Generation with every member at it, holding its target;
 // or, mid-reconcile, at its assignment epoch with each member at its own
 // epoch, state, target and partitions pending revocation.
-func (g *consumerGroup) startGiven(sc *Scenario, clients []*client) {
+func (g *consumerGroup) startGiven(sc *scenario.Scenario, clients []*client) {
 	g.groupEpoch, g.assignEpoch = sc.Generation, sc.StartAssignmentEpoch()
-	target := make(map[string][]TP, len(clients))
+	target := make(map[string][]kafka.TP, len(clients))
 	for i, c := range clients {
 		spec := sc.Members[i]
 		e := spec.StartEpoch(sc)
 		m := &kMember{id: c.memberID, client: c.id, instance: c.instance, topics: c.topics,
-			epoch: e, prevEpoch: e, state: startState(sc, spec)}
+			epoch: e, prevEpoch: e, state: scenario.StartState(sc, spec)}
 		g.add(m)
 		g.setHeld(m, spec.Owned, spec.Revoking)
 		for tp := range m.assignedAt {

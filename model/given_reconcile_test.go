@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // partitionsYAML writes {t0: [..]} for one topic's partitions.
@@ -39,7 +41,7 @@ func TestMidReconcileStartContinuesAsTheRun(t *testing.T) {
 				"timeline:\n  - {at_ms: 1000, join: {id: c3}}\n")
 			var target map[string]map[string][]int32
 			for i := 0; i < run.Len(); i++ {
-				if st := run.Step(i); st.Kind == model.KindAssignmentComputed && st.Generation == 3 {
+				if st := run.Step(i); st.Kind == kafka.KindAssignmentComputed && st.Generation == 3 {
 					target = st.Target
 					break
 				}
@@ -52,18 +54,18 @@ func TestMidReconcileStartContinuesAsTheRun(t *testing.T) {
 				"  - {id: c2, member_epoch: 2, owned: {t0: [3, 4, 5]}, target: " + partitionsYAML(target["c2"]["t0"]) + "}\n" +
 				"  - {id: c3, target: " + partitionsYAML(target["c3"]["t0"]) + "}\n"
 			sim := simYAML(t, "mid.yaml", mid)
-			if st := sim.Step(0); st.GroupState != model.KReconciling || st.Generation != 3 || st.AssignmentEpoch != 3 {
+			if st := sim.Step(0); st.GroupState != kafka.KReconciling || st.Generation != 3 || st.AssignmentEpoch != 3 {
 				t.Fatalf("step 0: %s at %d/%d, want RECONCILING at group and assignment epoch 3", st.GroupState, st.Generation, st.AssignmentEpoch)
 			}
-			if got := sim.Step(0).MemberStates; got["c1"] != model.MStable || got["c3"] != model.MUnreleased {
+			if got := sim.Step(0).MemberStates; got["c1"] != kafka.MStable || got["c3"] != kafka.MUnreleased {
 				t.Errorf("member states at the start %v: c1 STABLE (at its old epoch), c3 UNRELEASED_PARTITIONS", got)
 			}
 			want, got := last(run), last(sim)
 			if !maps.EqualFunc(want.Owned, got.Owned, func(a, b map[string][]int32) bool { return maps.EqualFunc(a, b, slices.Equal) }) {
 				t.Errorf("from the mid-reconcile start the group ends %v; the run it was caught from ends %v", got.Owned, want.Owned)
 			}
-			if got.GroupState != model.KStable || got.Generation != 3 || steps(sim, model.KindAssignmentComputed, "") != nil {
-				t.Errorf("end %s at %d, %d targets computed: the given targets stand, the group settles on them", got.GroupState, got.Generation, len(steps(sim, model.KindAssignmentComputed, "")))
+			if got.GroupState != kafka.KStable || got.Generation != 3 || steps(sim, kafka.KindAssignmentComputed, "") != nil {
+				t.Errorf("end %s at %d, %d targets computed: the given targets stand, the group settles on them", got.GroupState, got.Generation, len(steps(sim, kafka.KindAssignmentComputed, "")))
 			}
 			assertNoDoubleOwner(t, sim)
 		})
@@ -81,18 +83,18 @@ members:
   - {id: c3, owned: {t0: [5]}, target: {t0: [2, 5]}}
 `)
 	st := sim.Step(0)
-	if st.MemberStates["c1"] != model.MUnrevoked || st.MemberEpochs["c1"] != 2 || !owns(st, "c1", "t0", 0, 1, 2) {
+	if st.MemberStates["c1"] != kafka.MUnrevoked || st.MemberEpochs["c1"] != 2 || !owns(st, "c1", "t0", 0, 1, 2) {
 		t.Fatalf("step 0: c1 %s at %d owning %v; want UNREVOKED_PARTITIONS at 2, still holding t0-2", st.MemberStates["c1"], st.MemberEpochs["c1"], st.Owned["c1"])
 	}
-	if st.MemberStates["c3"] != model.MUnreleased {
+	if st.MemberStates["c3"] != kafka.MUnreleased {
 		t.Errorf("c3 waits for t0-2: %s", st.MemberStates["c3"])
 	}
-	revoked := steps(sim, model.KindPartitionsRevoked, "c1")
+	revoked := steps(sim, kafka.KindPartitionsRevoked, "c1")
 	if len(revoked) != 1 || revoked[0].TimeMs != 0 {
 		t.Errorf("c1 revokes t0-2 at once: %v", revoked)
 	}
 	assertOwned(t, last(sim), owned{"c1": {"t0": {0, 1}}, "c2": {"t0": {3, 4}}, "c3": {"t0": {2, 5}}})
-	if end := last(sim); end.GroupState != model.KStable || end.MemberEpochs["c1"] != 3 {
+	if end := last(sim); end.GroupState != kafka.KStable || end.MemberEpochs["c1"] != 3 {
 		t.Errorf("end: %s, c1 at %d", end.GroupState, end.MemberEpochs["c1"])
 	}
 	assertNoDoubleOwner(t, sim)
@@ -108,15 +110,15 @@ members:
   - {id: c1, owned: {t0: [0, 1]}}
   - {id: c2, owned: {t0: [2, 3]}}
 `)
-	if st := sim.Step(0); st.GroupState != model.KAssigning || st.AssignmentEpoch != 3 || st.MemberEpochs["c1"] != 3 {
+	if st := sim.Step(0); st.GroupState != kafka.KAssigning || st.AssignmentEpoch != 3 || st.MemberEpochs["c1"] != 3 {
 		t.Fatalf("step 0: %s, assignment epoch %d, c1 at %d; want ASSIGNING at 3 with the members at 3", st.GroupState, st.AssignmentEpoch, st.MemberEpochs["c1"])
 	}
-	computed := steps(sim, model.KindAssignmentComputed, "")
+	computed := steps(sim, kafka.KindAssignmentComputed, "")
 	if len(computed) != 1 || computed[0].Generation != 4 || computed[0].TimeMs != 5000+2 {
 		t.Fatalf("one target, for epoch 4, at the first heartbeat (5 s): %v", computed)
 	}
 	end := last(sim)
-	if end.GroupState != model.KStable || len(end.Owned["c1"]["t0"])+len(end.Owned["c2"]["t0"]) != 6 {
+	if end.GroupState != kafka.KStable || len(end.Owned["c1"]["t0"])+len(end.Owned["c2"]["t0"]) != 6 {
 		t.Errorf("end %s %v: all six partitions consumed", end.GroupState, end.Owned)
 	}
 }
@@ -159,18 +161,18 @@ func TestMidReconcileErrors(t *testing.T) {
 		{"topics: {t0: 2}\ngroup: {strategy: uniform, group_epoch: 2, assignment_epoch: 3}\n", "s.yaml:2: group.assignment_epoch 3 is above group.group_epoch 2"},
 	}
 	for _, c := range cases {
-		_, err := model.ParseScenario("s.yaml", []byte(c.yaml))
+		_, err := scenario.Parse("s.yaml", []byte(c.yaml))
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("%q:\n got %v\nwant %s...", c.yaml, err, c.want)
 		}
 	}
 	// Taken: a target of a topic c1 left while the new target is pending.
-	if _, err := model.ParseScenario("s.yaml", []byte("topics: {t0: 4, t1: 2}\ngroup: {strategy: uniform, group_epoch: 4, assignment_epoch: 3}\nmembers:\n  - {id: c1, topics: [t0], target: {t0: [0], t1: [0]}, owned: {t0: [0]}}\n")); err != nil {
+	if _, err := scenario.Parse("s.yaml", []byte("topics: {t0: 4, t1: 2}\ngroup: {strategy: uniform, group_epoch: 4, assignment_epoch: 3}\nmembers:\n  - {id: c1, topics: [t0], target: {t0: [0], t1: [0]}, owned: {t0: [0]}}\n")); err != nil {
 		t.Errorf("a pending target may still name a topic the member left: %v", err)
 	}
 }
 
-// The mid-reconcile keys round-trip through FormatScenario.
+// The mid-reconcile keys round-trip through scenario.Format.
 func TestMidReconcileRoundTrip(t *testing.T) {
 	src := `topics: {t0: 6}
 group: {strategy: uniform, protocol: consumer, group_epoch: 4, assignment_epoch: 3}
@@ -180,15 +182,15 @@ members:
   - {id: c3, owned: {t0: [5]}, target: {t0: [2, 5]}}
   - {id: c4, target: {}}
 `
-	sc, err := model.ParseScenario("s.yaml", []byte(src))
+	sc, err := scenario.Parse("s.yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := model.FormatScenario(sc)
+	out, err := scenario.Format(sc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := model.ParseScenario("again.yaml", out)
+	again, err := scenario.Parse("again.yaml", out)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}

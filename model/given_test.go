@@ -5,7 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // A given start is Stable at time 0 with exactly the owners it names: no
@@ -21,7 +22,7 @@ timeline:
   - {at_ms: 20000, commit: c2}
 `)
 	st := sim.Step(0)
-	if st.GroupState != model.Stable || st.Generation != 5 || st.Leader != "c1" {
+	if st.GroupState != kafka.Stable || st.Generation != 5 || st.Leader != "c1" {
 		t.Fatalf("step 0: %s generation %d leader %q, want Stable 5 led by c1", st.GroupState, st.Generation, st.Leader)
 	}
 	want := owned{"c1": {"t0": {0, 1}}, "c2": {"t0": {2}, "t1": {0, 1}}, "c3": {}}
@@ -31,7 +32,7 @@ timeline:
 	}
 	v := sim.View(0)
 	for _, m := range v.Members {
-		if m.Status != model.StatusActive || !m.InGroup || m.Generation != 5 {
+		if m.Status != kafka.StatusActive || !m.InGroup || m.Generation != 5 {
 			t.Errorf("%s: %s, in group %v, generation %d; want an active member of generation 5", m.ID, m.Status, m.InGroup, m.Generation)
 		}
 	}
@@ -92,7 +93,7 @@ timeline:
   - {at_ms: 1000, join: {id: c3}}
 `)
 	st := sim.Step(0)
-	if st.GroupState != model.KStable || st.Generation != 4 || sim.View(0).AssignmentEpoch != 4 {
+	if st.GroupState != kafka.KStable || st.Generation != 4 || sim.View(0).AssignmentEpoch != 4 {
 		t.Fatalf("step 0: %s epoch %d assignment epoch %d, want STABLE 4/4", st.GroupState, st.Generation, sim.View(0).AssignmentEpoch)
 	}
 	assertOwned(t, st, owned{"c1": {"t0": {0, 1}}, "c2": {"t0": {2}}})
@@ -107,7 +108,7 @@ timeline:
 		}
 	}
 	end := last(sim)
-	if end.Generation != 5 || end.GroupState != model.KStable {
+	if end.Generation != 5 || end.GroupState != kafka.KStable {
 		t.Errorf("after c3's join: %s epoch %d, want STABLE 5", end.GroupState, end.Generation)
 	}
 	total := 0
@@ -123,14 +124,14 @@ timeline:
 // without a generation start at generation 1.
 func TestGivenStartDefaults(t *testing.T) {
 	sim := simYAML(t, "g.yaml", "topics: {t0: 2}\ngroup: {generation: 5}\ntimeline:\n  - {at_ms: 0, join: {id: c1}}\n")
-	if st := sim.Step(0); st.GroupState != model.Empty || st.Generation != 5 {
+	if st := sim.Step(0); st.GroupState != kafka.Empty || st.Generation != 5 {
 		t.Errorf("step 0: %s %d, want Empty at 5", st.GroupState, st.Generation)
 	}
 	if g := last(sim).Generation; g != 6 {
 		t.Errorf("c1's join gave generation %d, want 6", g)
 	}
 	sim = simYAML(t, "g.yaml", "topics: {t0: 2}\nmembers:\n  - {id: c1, owned: {t0: [1]}}\n")
-	if st := sim.Step(0); st.GroupState != model.Stable || st.Generation != 1 {
+	if st := sim.Step(0); st.GroupState != kafka.Stable || st.Generation != 1 {
 		t.Errorf("owned without a generation: %s %d, want Stable 1", st.GroupState, st.Generation)
 	}
 }
@@ -141,7 +142,7 @@ func TestGivenStartSurvivesFailover(t *testing.T) {
 	coord := simYAML(t, "g.yaml", base).View(0).CoordinatorBroker
 	sim := simYAML(t, "g.yaml", base+"timeline:\n  - {at_ms: 5000, fail_broker: "+string(rune('0'+coord))+"}\n")
 	moved := steps(sim, "CoordinatorMoved", "")
-	if len(moved) != 1 || moved[0].GroupState != model.Stable || moved[0].Generation != 3 {
+	if len(moved) != 1 || moved[0].GroupState != kafka.Stable || moved[0].Generation != 3 {
 		t.Fatalf("want the group restored Stable at generation 3: %+v", moved)
 	}
 	assertOwned(t, last(sim), owned{"c1": {"t0": {0, 1}}})
@@ -165,7 +166,7 @@ func TestGivenStartErrors(t *testing.T) {
 			"s.yaml:4: members: these members share no assignor"},
 	}
 	for _, c := range cases {
-		_, err := model.ParseScenario("s.yaml", []byte(c.yaml))
+		_, err := scenario.Parse("s.yaml", []byte(c.yaml))
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("%q:\n got %v\nwant %s...", c.yaml, err, c.want)
 		}

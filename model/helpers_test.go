@@ -6,6 +6,8 @@ import (
 
 	"github.com/kvizlab/kviz/demo"
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
 	"github.com/kvizlab/kviz/strategies"
 )
 
@@ -28,7 +30,7 @@ func simDemo(t testing.TB, name string) *model.Sim {
 
 func simYAML(t testing.TB, file, yaml string) *model.Sim {
 	t.Helper()
-	sc, err := model.ParseScenario(file, []byte(yaml))
+	sc, err := scenario.Parse(file, []byte(yaml))
 	if err != nil {
 		t.Fatalf("parse: %v", err)
 	}
@@ -43,7 +45,7 @@ func simYAML(t testing.TB, file, yaml string) *model.Sim {
 func last(sim *model.Sim) model.Step { return sim.Step(sim.Len() - 1) }
 
 // steps returns the steps of a kind (and member, if not "").
-func steps(sim *model.Sim, kind model.StepKind, member string) []model.Step {
+func steps(sim *model.Sim, kind kafka.StepKind, member string) []model.Step {
 	var out []model.Step
 	for i := 0; i < sim.Len(); i++ {
 		st := sim.Step(i)

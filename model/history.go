@@ -1,6 +1,10 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/kvizlab/kviz/model/kafka"
+)
 
 // history records every step with a snapshot of the state after it. Snapshots
 // share what did not change: a step that touches one member copies only the
@@ -23,7 +27,7 @@ type history struct {
 
 type stepRec struct {
 	at      int64
-	kind    StepKind
+	kind    kafka.StepKind
 	member  string
 	errName string
 	text    string
@@ -39,14 +43,14 @@ type snapshot struct {
 
 // groupSnap is the group-wide part of a snapshot.
 type groupSnap struct {
-	state       GroupState
+	state       kafka.GroupState
 	generation  int32
 	assignEpoch int32
 	leader      string // client id
 	topics      []TopicView
 	brokers     []BrokerView
-	target      map[string][]TP // consumer protocol: member id -> target (shared, never changed)
-	away        []awayMember    // consumer protocol: members no client view shows (shared, never changed)
+	target      map[string][]kafka.TP // consumer protocol: member id -> target (shared, never changed)
+	away        []awayMember          // consumer protocol: members no client view shows (shared, never changed)
 }
 
 func newHistory(w *world) *history {
@@ -76,7 +80,7 @@ func (h *history) topicsChanged() { h.topicsD = true }
 // brokersChanged drops the cached broker list.
 func (h *history) brokersChanged() { h.brokers = nil }
 
-func (h *history) record(kind StepKind, member, errName string, routine bool, text string) {
+func (h *history) record(kind kafka.StepKind, member, errName string, routine bool, text string) {
 	if !routine {
 		h.lastChangeAt = h.w.clock.now
 	}
@@ -131,7 +135,7 @@ func sameBrokers(a, b []BrokerView) bool {
 
 // Target maps are replaced, never changed, once published, so identity is
 // equality.
-func sameTargets(a, b map[string][]TP) bool {
+func sameTargets(a, b map[string][]kafka.TP) bool {
 	if a == nil || b == nil {
 		return a == nil && b == nil
 	}

@@ -4,7 +4,8 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // Every step keeps its own state: stepping back shows the past, and views
@@ -23,13 +24,13 @@ func TestHistoryStepsBack(t *testing.T) {
 		t.Error("View(i) should return the same shared view twice")
 	}
 	for _, m := range before.Members {
-		if m.Status != model.StatusActive || len(m.Owned) != 2 {
+		if m.Status != kafka.StatusActive || len(m.Owned) != 2 {
 			t.Errorf("before c4 joined, %s is %s owning %v", m.ID, m.Status, m.Owned)
 		}
 	}
 	crashed := 0
 	for _, m := range after.Members {
-		if m.ID == "c2" && m.Status == model.StatusCrashed {
+		if m.ID == "c2" && m.Status == kafka.StatusCrashed {
 			crashed++
 		}
 		if m.IsLeader != (m.ID == after.Leader) {
@@ -48,7 +49,7 @@ func TestHistoryStepsBack(t *testing.T) {
 // from the inserted event on, and is identical before it.
 func TestInsertForks(t *testing.T) {
 	sim := simDemo(t, "lab")
-	fork, err := sim.Insert(model.Event{AtMs: 60000, Kind: "crash", Member: "c1"})
+	fork, err := sim.Insert(scenario.Event{AtMs: 60000, Kind: "crash", Member: "c1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +68,7 @@ func TestInsertForks(t *testing.T) {
 	if _, ok := last(fork).Owned["c1"]; ok {
 		t.Error("c1 crashed in the fork and should own nothing")
 	}
-	for _, bad := range []model.Event{{AtMs: -1, Kind: "crash", Member: "c1"}, {AtMs: 5, Kind: "crsh", Member: "c1"},
+	for _, bad := range []scenario.Event{{AtMs: -1, Kind: "crash", Member: "c1"}, {AtMs: 5, Kind: "crsh", Member: "c1"},
 		{AtMs: 5, Kind: "fail_broker", Broker: 9}, {AtMs: 5, Kind: "add_partitions", Topic: "nope", Count: 3}, {AtMs: 5, Kind: "leave"}} {
 		if _, err := sim.Insert(bad); err == nil {
 			t.Errorf("Insert(%+v) should fail", bad)
@@ -110,7 +111,7 @@ func TestRebalances(t *testing.T) {
 	if dead.StartMs != 45000 || dead.EndMs != crash.StartMs || dead.EndStep != crash.StartStep {
 		t.Errorf("c2's outage should run from its crash to the rebalance: %+v", dead)
 	}
-	if ms := dead.UnownedMs[model.TP{Topic: "orders", Partition: 4}]; ms != crash.StartMs-45000 {
+	if ms := dead.UnownedMs[kafka.TP{Topic: "orders", Partition: 4}]; ms != crash.StartMs-45000 {
 		t.Errorf("orders-4 was c2's: unowned %d ms before the rebalance, want %d", ms, crash.StartMs-45000)
 	}
 	back := outs[1]

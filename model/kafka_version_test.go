@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/scenario"
 	"github.com/kvizlab/kviz/strategies"
 )
 
@@ -29,14 +29,14 @@ members:
 	assert.Contains(t, latest[2].Text, "target A [topic3-0], B [topic3-1], C [].")
 	assert.Contains(t, old[2].Text, "target A [topic3-0], B [], C [topic3-1].")
 
-	sc, err := model.ParseScenario("v.yaml", []byte(fmt.Sprintf(src, `kafka_version: "4.0.1", `)))
+	sc, err := scenario.Parse("v.yaml", []byte(fmt.Sprintf(src, `kafka_version: "4.0.1", `)))
 	require.NoError(t, err)
 	assert.Equal(t, strategies.ClientVersion{Major: 4, Minor: 0, Patch: 1}, sc.KafkaVersion)
 	for v, want := range map[string]string{
 		`"3.9"`: `v.yaml:2: group.kafka_version: kafka version 3.9.0: kviz models the server-side uniform assignor from Kafka 4.0`,
 		`"x.y"`: `v.yaml:2: group.kafka_version: kafka version "x.y"`,
 	} {
-		_, err := model.ParseScenario("v.yaml", []byte(fmt.Sprintf(src, "kafka_version: "+v+", ")))
+		_, err := scenario.Parse("v.yaml", []byte(fmt.Sprintf(src, "kafka_version: "+v+", ")))
 		assert.ErrorContains(t, err, want)
 	}
 }

@@ -1,7 +1,11 @@
 package model
 
-import "reflect"
+import (
+	"reflect"
+
+	"github.com/kvizlab/kviz/model/kafka"
+)
 
 // mapID identifies a map by its header, so snapshots can tell a replaced map
 // from the one they already hold without comparing contents.
-func mapID(m map[string][]TP) uintptr { return reflect.ValueOf(m).Pointer() }
+func mapID(m map[string][]kafka.TP) uintptr { return reflect.ValueOf(m).Pointer() }

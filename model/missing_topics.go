@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kvizlab/kviz/model/scenario"
 	"github.com/kvizlab/kviz/strategies"
 )
 
@@ -21,7 +22,7 @@ func (w *world) missingTopicsNote(topics []string) string {
 		}
 		missing = append(missing, fmt.Sprintf("%q", t))
 		if hint == "" {
-			hint = suggest(t, strategies.SortedTopics(w.sc.Topics))
+			hint = scenario.Suggest(t, strategies.SortedTopics(w.sc.Topics))
 		}
 	}
 	switch len(missing) {

@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // A member may subscribe to a topic that does not exist, at start or later,
@@ -36,7 +36,7 @@ timeline:
 		assertOwned(t, last(sim), map[string]map[string][]int32{"c1": {"orders": {0, 1, 2, 3, 4, 5}}, "c2": {}})
 
 		// Inserted, the same subscription is taken too.
-		fork, err := sim.Insert(model.Event{AtMs: 30000, Kind: "subscribe", Member: "c1", Topics: []string{"gone"}})
+		fork, err := sim.Insert(scenario.Event{AtMs: 30000, Kind: "subscribe", Member: "c1", Topics: []string{"gone"}})
 		require.NoError(t, err, protocol)
 		assert.True(t, strings.Contains(steps(fork, "SubscriptionChanged", "c1")[0].Text, `Topic "gone" does not exist`))
 		assertOwned(t, last(fork), map[string]map[string][]int32{"c1": {}, "c2": {}})

@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 const twoMembers = `topics: {t0: 4}
@@ -25,7 +25,7 @@ func TestTimelineLeaveOrCrashOfAStoppedMemberIsALineError(t *testing.T) {
 		{"  - {at_ms: 1000, leave: c2}\n  - {at_ms: 2000, crash: c2}\n", "s.yaml:8: crash: c2 is not running at 2000 ms"},
 		{"  - {at_ms: 2000, crash: c1}\n  - {at_ms: 1000, leave: c1}\n", "s.yaml:7: crash: c1 is not running at 2000 ms"},
 	} {
-		_, err := model.ParseScenario("s.yaml", []byte(twoMembers+c.timeline))
+		_, err := scenario.Parse("s.yaml", []byte(twoMembers+c.timeline))
 		require.Error(t, err, c.timeline)
 		assert.Contains(t, err.Error(), c.want)
 	}
@@ -34,7 +34,7 @@ func TestTimelineLeaveOrCrashOfAStoppedMemberIsALineError(t *testing.T) {
 		"  - {at_ms: 1000, crash: c1}\n  - {at_ms: 1500, restart: c1}\n  - {at_ms: 2000, leave: c1}\n",
 		"  - {at_ms: 1000, leave: c1}\n  - {at_ms: 1500, join: {id: c1}}\n  - {at_ms: 2000, crash: c1}\n",
 	} {
-		_, err := model.ParseScenario("s.yaml", []byte(twoMembers+ok))
+		_, err := scenario.Parse("s.yaml", []byte(twoMembers+ok))
 		assert.NoError(t, err, ok)
 	}
 }
@@ -45,11 +45,11 @@ func TestTimelineLeaveOrCrashOfAStoppedMemberIsALineError(t *testing.T) {
 func TestInsertedLeaveOrCrashOfAStoppedMember(t *testing.T) {
 	sim := simYAML(t, "s.yaml", twoMembers+"  - {at_ms: 30000, crash: c2}\n  - {at_ms: 60000, leave: c1}\n")
 	for _, kind := range []string{"leave", "crash"} {
-		_, err := sim.Insert(model.Event{AtMs: 40000, Kind: kind, Member: "c2"})
+		_, err := sim.Insert(scenario.Event{AtMs: 40000, Kind: kind, Member: "c2"})
 		require.Error(t, err)
 		assert.Equal(t, "c2 is not running", err.Error())
 	}
-	fork, err := sim.Insert(model.Event{AtMs: 40000, Kind: "crash", Member: "c1"})
+	fork, err := sim.Insert(scenario.Event{AtMs: 40000, Kind: "crash", Member: "c1"})
 	require.NoError(t, err)
 	moot := steps(fork, "MemberStopped", "c1")
 	require.Len(t, moot, 1)
@@ -58,7 +58,7 @@ func TestInsertedLeaveOrCrashOfAStoppedMember(t *testing.T) {
 	assert.Empty(t, steps(fork, "LeaveGroupRequest", "c1"), "nothing was sent")
 
 	// The inserted crash is judged once: inserting after it does not judge it again.
-	_, err = fork.Insert(model.Event{AtMs: 50000, Kind: "restart", Member: "c2"})
+	_, err = fork.Insert(scenario.Event{AtMs: 50000, Kind: "restart", Member: "c2"})
 	assert.NoError(t, err)
 }
 
@@ -75,9 +75,9 @@ timeline:
   - {at_ms: 13, leave: c1}
   - {at_ms: 15, restart: c1}
 `)
-	_, err := sim.Insert(model.Event{AtMs: 13, Kind: "leave", Member: "c1"})
+	_, err := sim.Insert(scenario.Event{AtMs: 13, Kind: "leave", Member: "c1"})
 	require.Error(t, err)
 	assert.Equal(t, "c1 is not running", err.Error())
-	_, err = sim.Insert(model.Event{AtMs: 16, Kind: "leave", Member: "c1"})
+	_, err = sim.Insert(scenario.Event{AtMs: 16, Kind: "leave", Member: "c1"})
 	assert.NoError(t, err)
 }

@@ -3,20 +3,9 @@ package model
 import (
 	"slices"
 	"strings"
+
+	"github.com/kvizlab/kviz/model/kafka"
 )
-
-// Move is one partition whose consumer differs between two moments of a
-// run: From consumed it at the first, To at the second ("" = nobody).
-type Move struct {
-	Topic     string
-	Partition int32
-	From, To  string
-}
-
-// Taken reports whether the move took the partition from a member: the one
-// meaning of "moved" (a partition that only gains its first consumer, such
-// as a new one, is a move but was not taken from anyone).
-func (m Move) Taken() bool { return m.From != "" }
 
 // Round is one generation of a rebalance (KIP-848: one group epoch): from
 // the join phase (epoch bump) that starts it to the group's Stable at that
@@ -27,56 +16,18 @@ type Round struct {
 	Generation         int32
 }
 
-// Owners maps each partition consumed at a moment to its consumer's id.
-type Owners map[TP]string
-
-// Diff lists the partitions whose consumer differs from before to after, in
-// partition order (topic, then number).
-func Diff(before, after Owners) []Move {
-	var out []Move
-	for tp, from := range before {
-		if after[tp] != from {
-			out = append(out, Move{Topic: tp.Topic, Partition: tp.Partition, From: from, To: after[tp]})
-		}
-	}
-	for tp, to := range after {
-		if _, had := before[tp]; !had {
-			out = append(out, Move{Topic: tp.Topic, Partition: tp.Partition, To: to})
-		}
-	}
-	slices.SortFunc(out, func(a, b Move) int {
-		return CompareTPs(TP{Topic: a.Topic, Partition: a.Partition}, TP{Topic: b.Topic, Partition: b.Partition})
-	})
-	return out
-}
-
-// Taken counts the moves that took a partition from a member.
-func Taken(moves []Move) int {
-	n := 0
-	for _, m := range moves {
-		if m.Taken() {
-			n++
-		}
-	}
-	return n
-}
-
-// Assignment is who consumes what, by member id, as the JSON twins print it
-// (partitions ascending; members that consume nothing are listed empty).
-type Assignment map[string]map[string][]int32
-
 // assignmentOf turns owners into an Assignment, listing every member of ids.
-func assignmentOf(o Owners, ids []string) Assignment {
-	out := Assignment{}
+func assignmentOf(o kafka.Owners, ids []string) kafka.Assignment {
+	out := kafka.Assignment{}
 	for _, id := range ids {
 		out[id] = map[string][]int32{}
 	}
-	byMember := map[string][]TP{}
+	byMember := map[string][]kafka.TP{}
 	for tp, id := range o {
 		byMember[id] = append(byMember[id], tp)
 	}
 	for id, tps := range byMember {
-		out[id] = asMap(sortTPs(tps))
+		out[id] = kafka.TPMap(kafka.SortTPs(tps))
 	}
 	return out
 }
@@ -84,8 +35,8 @@ func assignmentOf(o Owners, ids []string) Assignment {
 // ownersOf is who consumes what in a view: what each consuming member holds
 // less what its revoke or lost callback is giving up (consumedBy, the rule
 // the rebalance scan follows).
-func ownersOf(v *GroupView) Owners {
-	out := Owners{}
+func ownersOf(v *GroupView) kafka.Owners {
+	out := kafka.Owners{}
 	for i := range v.Members {
 		for _, tp := range consumedBy(&v.Members[i]) {
 			out[tp] = v.Members[i].ID
@@ -110,7 +61,7 @@ func liveIDs(v *GroupView) []string {
 // crashed, left or been fenced.
 func (m MemberView) Live() bool {
 	switch m.Status {
-	case StatusCrashed, StatusLeft, StatusFenced:
+	case kafka.StatusCrashed, kafka.StatusLeft, kafka.StatusFenced:
 		return false
 	}
 	return true
@@ -157,7 +108,7 @@ func (v *GroupView) Consumed() (held, total int) {
 }
 
 // gapStats is the longest and the summed time of per-partition gaps.
-func gapStats(unowned map[TP]int64) (worst, total int64) {
+func gapStats(unowned map[kafka.TP]int64) (worst, total int64) {
 	for _, ms := range unowned {
 		worst = max(worst, ms)
 		total += ms
@@ -179,15 +130,9 @@ func (o Outage) WorstGapMs() int64 { w, _ := gapStats(o.UnownedMs); return w }
 func (s *Sim) AssignedIn(from, to int) map[string]bool {
 	out := map[string]bool{}
 	for i := max(from, 0); i <= to && i < len(s.steps); i++ {
-		if s.steps[i].kind == KindPartitionsAssigned {
+		if s.steps[i].kind == kafka.KindPartitionsAssigned {
 			out[s.steps[i].member] = true
 		}
 	}
 	return out
-}
-
-// Partitions is one member's partitions in the assignment, in partition
-// order.
-func (a Assignment) Partitions(member string) []TP {
-	return tpsOf(a[member])
 }

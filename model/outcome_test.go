@@ -7,18 +7,20 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
-func tp(topic string, p int32) model.TP { return model.TP{Topic: topic, Partition: p} }
+func tp(topic string, p int32) kafka.TP { return kafka.TP{Topic: topic, Partition: p} }
 
 // A move is any change of consumer; "moved" counts those taken from a member.
 func TestDiffAndTaken(t *testing.T) {
-	before := model.Owners{tp("o", 0): "c1", tp("o", 1): "c2", tp("o", 3): "c2"}
-	after := model.Owners{tp("o", 0): "c1", tp("o", 1): "c3", tp("o", 2): "c3"}
-	moves := model.Diff(before, after)
-	assert.Equal(t, []model.Move{{Topic: "o", Partition: 1, From: "c2", To: "c3"},
+	before := kafka.Owners{tp("o", 0): "c1", tp("o", 1): "c2", tp("o", 3): "c2"}
+	after := kafka.Owners{tp("o", 0): "c1", tp("o", 1): "c3", tp("o", 2): "c3"}
+	moves := kafka.Diff(before, after)
+	assert.Equal(t, []kafka.Move{{Topic: "o", Partition: 1, From: "c2", To: "c3"},
 		{Topic: "o", Partition: 2, From: "", To: "c3"}, {Topic: "o", Partition: 3, From: "c2", To: ""}}, moves)
-	assert.Equal(t, 2, model.Taken(moves), "a first assignment is not taken from anyone")
+	assert.Equal(t, 2, kafka.Taken(moves), "a first assignment is not taken from anyone")
 }
 
 // Seed example 9's cooperative join is one rebalance of two rounds
@@ -31,14 +33,14 @@ func TestRebalanceRounds(t *testing.T) {
 	assert.Less(t, last.Rounds[0].EndStep, last.Rounds[1].StartStep)
 	assert.Equal(t, last.StartStep, last.Rounds[0].StartStep)
 	require.Len(t, last.Moves, 1)
-	assert.Equal(t, model.Move{Topic: "t0", Partition: 1, From: "c1", To: "c3"}, last.Moves[0])
+	assert.Equal(t, kafka.Move{Topic: "t0", Partition: 1, From: "c1", To: "c3"}, last.Moves[0])
 	eager := simDemo(t, "example-09-eager-join").Rebalances()
 	assert.Len(t, eager[len(eager)-1].Rounds, 1)
 	for _, name := range []string{"lab", "kip848-join", "upgrade-cooperative"} {
 		for _, r := range simDemo(t, name).Rebalances() {
 			require.NotEmpty(t, r.Rounds, name)
 			assert.Equal(t, r.Generation, r.Rounds[len(r.Rounds)-1].Generation, name)
-			assert.Equal(t, model.Taken(r.Moves), r.Moved, name)
+			assert.Equal(t, kafka.Taken(r.Moves), r.Moved, name)
 		}
 	}
 }
@@ -50,9 +52,9 @@ func TestForecastRunsUntilSettled(t *testing.T) {
 	sim := simDemo(t, "lab")
 	sc := sim.Scenario()
 	at := int64(30000) // quiet: c4 has joined, c2 has not crashed yet
-	leave, err := sim.Forecast(model.Event{AtMs: at, Kind: "leave", Member: "c1"})
+	leave, err := sim.Forecast(scenario.Event{AtMs: at, Kind: "leave", Member: "c1"})
 	require.NoError(t, err)
-	crash, err := sim.Forecast(model.Event{AtMs: at, Kind: "crash", Member: "c1"})
+	crash, err := sim.Forecast(scenario.Event{AtMs: at, Kind: "crash", Member: "c1"})
 	require.NoError(t, err)
 	for _, f := range []*model.Forecast{leave, crash} {
 		o := f.Outcome
@@ -88,8 +90,8 @@ func TestOutcomeOfRebalance(t *testing.T) {
 // step: the group is already consuming then.
 func TestForecastAtTimeZeroOfAGivenStart(t *testing.T) {
 	sim := simDemo(t, "example-09-cooperative-join")
-	f, err := sim.Forecast(model.Event{AtMs: 0, Kind: "leave", Member: "c2"})
+	f, err := sim.Forecast(scenario.Event{AtMs: 0, Kind: "leave", Member: "c2"})
 	require.NoError(t, err)
-	assert.Equal(t, model.Assignment{"c1": {"t0": {0, 1}}, "c2": {"t0": {2}}}, f.Outcome.Before)
-	assert.Equal(t, []model.Move{{Topic: "t0", Partition: 2, From: "c2", To: "c1"}}, f.Outcome.Moves)
+	assert.Equal(t, kafka.Assignment{"c1": {"t0": {0, 1}}, "c2": {"t0": {2}}}, f.Outcome.Before)
+	assert.Equal(t, []kafka.Move{{Topic: "t0", Partition: 2, From: "c2", To: "c1"}}, f.Outcome.Moves)
 }

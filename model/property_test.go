@@ -6,9 +6,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kvizlab/kviz/model"
-	"github.com/kvizlab/kviz/strategies"
 	"pgregory.net/rapid"
+
+	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
+	"github.com/kvizlab/kviz/strategies"
 )
 
 // setups are the strategy/protocol pairs the random groups run under.
@@ -63,7 +66,7 @@ func genScenario(t *rapid.T, setup [2]string) string {
 	stopped := map[string]bool{} // by a leave or crash, as far as the timeline says
 	for e := rapid.IntRange(0, 7).Draw(t, "events"); e > 0; e-- {
 		at += rapid.Int64Range(1, 60000).Draw(t, "gap")
-		kind := rapid.SampledFrom(model.EventKinds).Draw(t, "kind")
+		kind := rapid.SampledFrom(scenario.EventKinds).Draw(t, "kind")
 		who := rapid.SampledFrom(ids).Draw(t, "who")
 		switch {
 		case (kind == "leave" || kind == "crash") && stopped[who]:
@@ -133,7 +136,7 @@ func drawSim(t *rapid.T, available [][2]string) (*model.Sim, string) {
 
 // simGenerated parses and simulates a generated scenario.
 func simGenerated(t *rapid.T, src string) *model.Sim {
-	sc, err := model.ParseScenario("random.yaml", []byte(src))
+	sc, err := scenario.Parse("random.yaml", []byte(src))
 	if err != nil {
 		t.Fatalf("generated scenario does not parse: %v\n%s", err, src)
 	}
@@ -195,7 +198,7 @@ func checkSettled(t *rapid.T, sim *model.Sim, src string) {
 	wanted := map[string]bool{}
 	running := 0
 	for _, m := range v.Members {
-		if m.Status == model.StatusActive || m.Status == model.StatusJoining || m.Status == model.StatusRejoining || m.Status == model.StatusStalled {
+		if m.Status == kafka.StatusActive || m.Status == kafka.StatusJoining || m.Status == kafka.StatusRejoining || m.Status == kafka.StatusStalled {
 			running++
 			for _, tp := range m.Topics {
 				wanted[tp] = true
@@ -205,7 +208,7 @@ func checkSettled(t *rapid.T, sim *model.Sim, src string) {
 	if running == 0 || v.CoordinatorBroker < 0 {
 		return // nobody left, or no coordinator until a broker recovers
 	}
-	if st.GroupState != model.Stable && st.GroupState != model.KStable {
+	if st.GroupState != kafka.Stable && st.GroupState != kafka.KStable {
 		t.Fatalf("the group ends %s, want Stable\n%s", st.GroupState, src)
 	}
 	var missing []string
@@ -255,7 +258,7 @@ func blindLeader(sim *model.Sim) bool {
 
 // stoppedByTimeline reports whether the timeline's events up to ms leave
 // member stopped (an inserted event runs after those of its millisecond).
-func stoppedByTimeline(sc *model.Scenario, member string, ms int64) bool {
+func stoppedByTimeline(sc *scenario.Scenario, member string, ms int64) bool {
 	stopped := false
 	for _, ev := range sc.Timeline {
 		if ev.AtMs > ms || ev.Member != member {
@@ -280,7 +283,7 @@ func stoppedAround(sim *model.Sim, member string, ms int64) bool {
 			continue
 		}
 		for _, m := range sim.View(i).Members {
-			if m.ID == member && (m.Status == model.StatusCrashed || m.Status == model.StatusLeft || m.Status == model.StatusFenced) {
+			if m.ID == member && (m.Status == kafka.StatusCrashed || m.Status == kafka.StatusLeft || m.Status == kafka.StatusFenced) {
 				return true
 			}
 		}
@@ -298,7 +301,7 @@ func TestRandomInserts(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		setup := rapid.SampledFrom(available).Draw(t, "setup")
 		src := genScenario(t, setup)
-		sc, err := model.ParseScenario("random.yaml", []byte(src))
+		sc, err := scenario.Parse("random.yaml", []byte(src))
 		if err != nil {
 			t.Fatalf("parse: %v", err)
 		}
@@ -312,7 +315,7 @@ func TestRandomInserts(t *testing.T) {
 		for _, m := range v.Members {
 			ids = append(ids, m.ID)
 		}
-		ev := model.Event{AtMs: at, Kind: rapid.SampledFrom(model.EventKinds).Draw(t, "kind"),
+		ev := scenario.Event{AtMs: at, Kind: rapid.SampledFrom(scenario.EventKinds).Draw(t, "kind"),
 			Member: rapid.SampledFrom(ids).Draw(t, "member"), Topic: "t0",
 			Count: int32(rapid.IntRange(1, 12).Draw(t, "count")), Ms: rapid.Int64Range(1, 400000).Draw(t, "ms"),
 			Broker: rapid.IntRange(0, sc.Brokers-1).Draw(t, "broker")}
@@ -343,7 +346,7 @@ func TestRandomInserts(t *testing.T) {
 }
 
 // startedBy: the scenario starts member id at time 0 or joins it by ms.
-func startedBy(sc *model.Scenario, id string, ms int64) bool {
+func startedBy(sc *scenario.Scenario, id string, ms int64) bool {
 	for _, m := range sc.Members {
 		if m.ID == id {
 			return true

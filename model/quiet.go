@@ -3,6 +3,8 @@ package model
 import (
 	"fmt"
 	"slices"
+
+	"github.com/kvizlab/kviz/model/kafka"
 )
 
 // Quiet stretches. A settled group does nothing but heartbeat: every member
@@ -62,7 +64,7 @@ func (w *world) quietStretch() bool {
 	from := now
 	w.clock.shift(k * p)
 	w.quietSteps++
-	w.record(KindQuietStretch, "", "", true, quietText(from, w.clock.now, k, outage, w.cycling(outage)))
+	w.record(kafka.KindQuietStretch, "", "", true, quietText(from, w.clock.now, k, outage, w.cycling(outage)))
 	return true
 }
 
@@ -85,7 +87,7 @@ type cycleSig struct {
 // for a stalled member to reconcile. (The check lands on the same point of
 // each cycle: it runs after the first event at or after now+p.)
 func (w *world) repeated(p int64) bool {
-	if w.consumer && w.modern.derive() == KAssigning {
+	if w.consumer && w.modern.derive() == kafka.KAssigning {
 		// A deferred target (Kafka 4.3) waits for the first heartbeat
 		// after a moment in time: the cycle is not the same shifted.
 		w.lastSig = nil

@@ -9,8 +9,11 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/kvizlab/kviz/model"
 	"pgregory.net/rapid"
+
+	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 var timeKey = regexp.MustCompile(`\b(at_ms|ms): (\d+)`)
@@ -51,7 +54,7 @@ func TestQuietStretchesAreExact(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		src := genScenario(t, rapid.SampledFrom(available).Draw(t, "setup"))
 		src = stretch(src, rapid.Int64Range(1, 120).Draw(t, "stretch"), rapid.Int64Range(1, 20).Draw(t, "stall stretch"))
-		sc, err := model.ParseScenario("random.yaml", []byte(src))
+		sc, err := scenario.Parse("random.yaml", []byte(src))
 		if err != nil {
 			t.Fatalf("generated scenario does not parse: %v\n%s", err, src)
 		}
@@ -97,9 +100,9 @@ timeline: [{at_ms: %d, crash: c1}]
 	for i := 0; i < sim.Len(); i++ {
 		st := sim.StepLine(i)
 		switch st.Kind {
-		case model.KindQuietStretch:
+		case kafka.KindQuietStretch:
 			quiet = &st
-		case model.KindMemberCrashed:
+		case kafka.KindMemberCrashed:
 			crash = &st
 		}
 	}
@@ -110,7 +113,7 @@ timeline: [{at_ms: %d, crash: c1}]
 		t.Fatalf("crash step %+v, want one at %d ms", crash, at)
 	}
 	last := sim.StepLine(sim.Len() - 1)
-	if last.GroupState != model.Stable || last.Generation != 2 {
+	if last.GroupState != kafka.Stable || last.Generation != 2 {
 		t.Fatalf("ends %s gen %d, want Stable gen 2", last.GroupState, last.Generation)
 	}
 }
@@ -136,16 +139,16 @@ timeline:
 	for i := 0; i < sim.Len(); i++ {
 		st := sim.StepLine(i)
 		switch {
-		case st.Kind == model.KindQuietStretch:
+		case st.Kind == kafka.KindQuietStretch:
 			stretches++
-		case st.Kind == model.KindBrokerRecovered && st.TimeMs == at:
+		case st.Kind == kafka.KindBrokerRecovered && st.TimeMs == at:
 			recovered = true
 		}
 	}
 	if stretches == 0 || !recovered {
 		t.Fatalf("%d stretches, recovered at %d ms: %v", stretches, at, recovered)
 	}
-	if last := sim.StepLine(sim.Len() - 1); last.GroupState != model.Stable || last.Generation != 1 {
+	if last := sim.StepLine(sim.Len() - 1); last.GroupState != kafka.Stable || last.Generation != 1 {
 		t.Fatalf("ends %s gen %d, want Stable gen 1", last.GroupState, last.Generation)
 	}
 }
@@ -153,7 +156,7 @@ timeline:
 // A run whose context is done gives up with its error: the lab cancels a
 // recompute a newer key made useless.
 func TestSimulateContextGivesUp(t *testing.T) {
-	sc, err := model.ParseScenario("big.yaml", []byte(bigGroupYAML(200, 2000, "range")))
+	sc, err := scenario.Parse("big.yaml", []byte(bigGroupYAML(200, 2000, "range")))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/kvizlab/kviz/model/kafka"
 )
 
 // QuizKind is what a quiz question asks about.
@@ -120,7 +122,7 @@ func (q *quizzer) member(i int, id string) *MemberView {
 
 // ownedBy is what the member holds after step i, a partition it is
 // revoking included.
-func (q *quizzer) ownedBy(i int, id string) []TP {
+func (q *quizzer) ownedBy(i int, id string) []kafka.TP {
 	if v := q.member(i, id); v != nil && consuming(v.Status) {
 		return v.Owned
 	}

@@ -1,6 +1,11 @@
 package model
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
+)
 
 // quizAlts is the scenario re-simulated under every other assignor that
 // runs under its protocol (a cooperative scenario's other assignors run
@@ -27,18 +32,18 @@ func (a *quizAlts) all() []quizAlt {
 	}
 	a.done = true
 	sc := a.base.sc
-	var variants []*Scenario
-	for _, name := range StrategyNames() {
+	var variants []*scenario.Scenario
+	for _, name := range kafka.StrategyNames() {
 		if name == sc.Strategy {
 			continue
 		}
-		protocol := Protocol(sc.Protocol)
-		if !Supports(name, protocol) {
+		protocol := kafka.Protocol(sc.Protocol)
+		if !kafka.Supports(name, protocol) {
 			// A cooperative scenario's other assignors run eager.
-			if protocol != ProtocolCooperative || !Supports(name, ProtocolEager) {
+			if protocol != kafka.ProtocolCooperative || !kafka.Supports(name, kafka.ProtocolEager) {
 				continue
 			}
-			protocol = ProtocolEager
+			protocol = kafka.ProtocolEager
 		}
 		if v, err := sc.WithStrategy(name, string(protocol)); err == nil {
 			variants = append(variants, v)

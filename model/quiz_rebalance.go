@@ -6,6 +6,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // quizBuild is one candidate question about a rebalance; interesting says
@@ -55,7 +58,7 @@ func (q *quizzer) rebalanceQuestion(k int) (Question, bool) {
 func (q *quizzer) assignments(r Rebalance) []int {
 	var out []int
 	for i := r.StartStep; i <= r.EndStep && i < len(q.s.steps); i++ {
-		if q.s.steps[i].kind == KindAssignmentComputed {
+		if q.s.steps[i].kind == kafka.KindAssignmentComputed {
 			out = append(out, i)
 		}
 	}
@@ -74,7 +77,7 @@ func (q *quizzer) ownerQuestion(k int) quizBuild {
 	before := q.previousOwners(r)
 	type altView struct {
 		strategy string
-		owners   map[TP]string
+		owners   map[kafka.TP]string
 	}
 	var alts []altView
 	for _, alt := range q.alts.all() {
@@ -82,7 +85,7 @@ func (q *quizzer) ownerQuestion(k int) quizBuild {
 			alts = append(alts, altView{alt.strategy, alt.sim.ownersAt(ar.EndStep)})
 		}
 	}
-	score := func(tp TP) int {
+	score := func(tp kafka.TP) int {
 		o, n := after[tp], 0
 		for _, a := range alts {
 			if w := a.owners[tp]; w != "" && w != o {
@@ -97,10 +100,10 @@ func (q *quizzer) ownerQuestion(k int) quizBuild {
 		}
 		return n
 	}
-	tps := sortTPs(slices.Collect(maps.Keys(after)))
+	tps := kafka.SortTPs(slices.Collect(maps.Keys(after)))
 	rng := q.rng(r.StartStep)
 	rng.Shuffle(len(tps), func(i, j int) { tps[i], tps[j] = tps[j], tps[i] })
-	slices.SortStableFunc(tps, func(a, b TP) int { return score(b) - score(a) })
+	slices.SortStableFunc(tps, func(a, b kafka.TP) int { return score(b) - score(a) })
 	members := liveIDs(q.s.View(r.EndStep))
 	for _, tp := range tps {
 		owner := after[tp]
@@ -140,7 +143,7 @@ func (q *quizzer) ownerQuestion(k int) quizBuild {
 // previousOwners is who consumed what just before the rebalance and, for
 // a partition nobody consumed then, who did before the outage that led
 // into it (a crashed member until its session expired).
-func (q *quizzer) previousOwners(r Rebalance) Owners {
+func (q *quizzer) previousOwners(r Rebalance) kafka.Owners {
 	before := q.s.ownersAt(r.StartStep - 1)
 	for _, o := range q.s.Outages() {
 		if o.EndStep != r.StartStep {
@@ -158,7 +161,7 @@ func (q *quizzer) previousOwners(r Rebalance) Owners {
 // ownerReveal is the first assignment after which the final owner holds
 // the partition or waits for it (withheld for a cooperative round, not yet
 // released under KIP-848) before the next assignment runs.
-func (q *quizzer) ownerReveal(acs []int, r Rebalance, tp TP, owner string) (int, bool) {
+func (q *quizzer) ownerReveal(acs []int, r Rebalance, tp kafka.TP, owner string) (int, bool) {
 	for n, a := range acs {
 		end := r.EndStep
 		if n+1 < len(acs) {
@@ -181,10 +184,10 @@ func (q *quizzer) ownerReveal(acs []int, r Rebalance, tp TP, owner string) (int,
 func (q *quizzer) revokeQuestion(k int) quizBuild {
 	r := q.rebs[k]
 	reveal, id := -1, ""
-	var revoked []TP
+	var revoked []kafka.TP
 	for i := r.StartStep; i <= r.EndStep && i < len(q.s.steps); i++ {
 		st := q.s.steps[i]
-		if st.kind != KindPartitionsRevoked {
+		if st.kind != kafka.KindPartitionsRevoked {
 			continue
 		}
 		if v := q.member(i, st.member); v != nil && len(v.Revoking) > 0 {
@@ -205,33 +208,33 @@ func (q *quizzer) revokeQuestion(k int) quizBuild {
 	}
 	ask = q.shown(ask)
 	held := q.ownedBy(reveal, id) // still held while the callback runs
-	moving := minus(held, q.ownedBy(r.EndStep, id))
+	moving := kafka.MinusTPs(held, q.ownedBy(r.EndStep, id))
 	var c choiceSet
-	c.add(fmtTPs(revoked), quizSet(revoked), "")
-	c.add(fmtTPs(held), quizSet(held), "the classic eager protocol revokes everything a member holds")
+	c.add(kafka.FormatTPs(revoked), quizSet(revoked), "")
+	c.add(kafka.FormatTPs(held), quizSet(held), "the classic eager protocol revokes everything a member holds")
 	if len(moving) == 0 {
-		c.add(fmtTPs(moving), quizSet(moving), "it holds all of them again once the rebalance is over")
+		c.add(kafka.FormatTPs(moving), quizSet(moving), "it holds all of them again once the rebalance is over")
 	} else {
-		c.add(fmtTPs(moving), quizSet(moving), "only these end up with another member")
+		c.add(kafka.FormatTPs(moving), quizSet(moving), "only these end up with another member")
 	}
 	for _, alt := range q.alts.all() {
 		if ar, ok := alt.matching(k, len(q.rebs)); ok {
 			// Only a set of what it holds here is a plausible answer.
-			if set, found := alt.firstRevoke(ar, id); found && len(set) > 0 && len(minus(set, held)) == 0 {
-				c.add(fmtTPs(set), quizSet(set), fmt.Sprintf("%s would make it revoke %s", alt.strategy, quizSet(set)))
+			if set, found := alt.firstRevoke(ar, id); found && len(set) > 0 && len(kafka.MinusTPs(set, held)) == 0 {
+				c.add(kafka.FormatTPs(set), quizSet(set), fmt.Sprintf("%s would make it revoke %s", alt.strategy, quizSet(set)))
 			}
 		}
 	}
 	// Off by one: one partition more, one fewer.
-	if extra := minus(held, revoked); len(extra) > 0 {
-		more := union(revoked, extra[:1])
-		c.add(fmtTPs(sortTPs(more)), quizSet(more), "")
+	if extra := kafka.MinusTPs(held, revoked); len(extra) > 0 {
+		more := kafka.UnionTPs(revoked, extra[:1])
+		c.add(kafka.FormatTPs(kafka.SortTPs(more)), quizSet(more), "")
 	}
 	if len(revoked) > 1 {
 		fewer := revoked[:len(revoked)-1]
-		c.add(fmtTPs(fewer), quizSet(fewer), "")
+		c.add(kafka.FormatTPs(fewer), quizSet(fewer), "")
 	}
-	c.add(fmtTPs(nil), quizSet(nil), "")
+	c.add(kafka.FormatTPs(nil), quizSet(nil), "")
 	if len(c.texts) < 2 {
 		return quizBuild{}
 	}
@@ -246,10 +249,10 @@ func (q *quizzer) revokeQuestion(k int) quizBuild {
 
 // firstRevoke is what the member's first revoke callback in the
 // rebalance gives up, in this run.
-func (alt quizAlt) firstRevoke(r Rebalance, id string) ([]TP, bool) {
+func (alt quizAlt) firstRevoke(r Rebalance, id string) ([]kafka.TP, bool) {
 	for i := r.StartStep; i <= r.EndStep && i < len(alt.sim.steps); i++ {
 		st := alt.sim.steps[i]
-		if st.kind == KindPartitionsRevoked && st.member == id {
+		if st.kind == kafka.KindPartitionsRevoked && st.member == id {
 			for _, v := range st.snap.members.all() {
 				if v.ID == id {
 					return v.Revoking, true
@@ -310,7 +313,7 @@ func (q *quizzer) roundsQuestion(k int) quizBuild {
 		}
 	}
 	epoch := "generation"
-	if isConsumer(q.s.sc) {
+	if scenario.IsConsumer(q.s.sc) {
 		epoch = "group epoch"
 	}
 	if len(gens) != 1 {
@@ -337,15 +340,15 @@ func rounds(r Rebalance) (int, []int32) {
 // quizSet names a set of partitions as a choice: a short list as Kafka
 // logs it, a longer one as runs (PartitionRuns: "t0:0–7"), so that sets
 // one partition apart still read apart.
-func quizSet(tps []TP) string {
+func quizSet(tps []kafka.TP) string {
 	if len(tps) == 0 {
 		return "nothing"
 	}
 	if len(tps) <= 6 {
-		s := fmtTPs(tps)
+		s := kafka.FormatTPs(tps)
 		return s[1 : len(s)-1]
 	}
-	return PartitionRuns(tps)
+	return kafka.PartitionRuns(tps)
 }
 
 func quizRounds(n int) string {

@@ -3,6 +3,9 @@ package model
 import (
 	"fmt"
 	"math"
+
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // restartQuestion: "Does this restart cause a rebalance?", asked when the
@@ -11,11 +14,11 @@ import (
 // without one (a static member within its session: Kafka swaps its member
 // id) or is turned away. A restart during a rebalance, or one whose answer
 // another timeline event could blur, is not asked about.
-func (q *quizzer) restartQuestion(ev Event) (Question, bool) {
+func (q *quizzer) restartQuestion(ev scenario.Event) (Question, bool) {
 	s := q.s
 	ask := -1
 	for i, st := range s.steps {
-		if st.at >= ev.AtMs && st.kind == KindMemberStarted && st.member == ev.Member {
+		if st.at >= ev.AtMs && st.kind == kafka.KindMemberStarted && st.member == ev.Member {
 			ask = i
 			break
 		}
@@ -44,7 +47,7 @@ func (q *quizzer) restartQuestion(ev Event) (Question, bool) {
 		if v == nil {
 			continue
 		}
-		if st.member == ev.Member && st.kind == KindMemberReplaced {
+		if st.member == ev.Member && st.kind == kafka.KindMemberReplaced {
 			reveal = i
 			break
 		}
@@ -55,7 +58,7 @@ func (q *quizzer) restartQuestion(ev Event) (Question, bool) {
 		if back < 0 && v.InGroup {
 			back = q.lastBy(i, ev.Member) // the request the coordinator took it back in on
 		}
-		if st.member == ev.Member && st.kind == KindPartitionsAssigned {
+		if st.member == ev.Member && st.kind == kafka.KindPartitionsAssigned {
 			reveal = i
 			if back >= 0 {
 				reveal = back

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kvizlab/kviz/demo"
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
 )
 
 // Every shipped demo's questions are well formed and each right answer is
@@ -89,7 +90,7 @@ func checkAnswer(t quizT, sim *model.Sim, q model.Question, where string) {
 		}
 	case model.QuizRevoke:
 		st := sim.StepLine(q.RevealStep)
-		assert.Equal(t, model.KindPartitionsRevoked, st.Kind, where)
+		assert.Equal(t, kafka.KindPartitionsRevoked, st.Kind, where)
 		assert.Equal(t, q.Member, st.Member, where)
 		// The callback's own list, as the step prints it.
 		_, list, ok := strings.Cut(st.Text, "onPartitionsRevoked([")
@@ -98,19 +99,19 @@ func checkAnswer(t quizT, sim *model.Sim, q model.Question, where string) {
 		if names := strings.Split(list, ", "); len(names) <= 6 {
 			assert.Equal(t, list, right, where)
 		} else {
-			var tps []model.TP
+			var tps []kafka.TP
 			for _, n := range names {
 				topic, p := splitTP(t, n)
-				tps = append(tps, model.TP{Topic: topic, Partition: p})
+				tps = append(tps, kafka.TP{Topic: topic, Partition: p})
 			}
-			assert.Equal(t, model.PartitionRuns(tps), right, where)
+			assert.Equal(t, kafka.PartitionRuns(tps), right, where)
 		}
 	case model.QuizRounds:
 		r, ok := rebalanceOf(sim, q.RevealStep)
 		require.True(t, ok, "%s: revealed outside a rebalance", where)
 		assignments := 0
 		for i := r.StartStep; i <= r.EndStep; i++ {
-			if sim.StepLine(i).Kind == model.KindAssignmentComputed {
+			if sim.StepLine(i).Kind == kafka.KindAssignmentComputed {
 				assignments++
 			}
 		}
@@ -152,8 +153,8 @@ func TestQuizOnTheLabDemo(t *testing.T) {
 	}
 	require.NotNil(t, restart, "the lab demo's c3 restart: %+v", qs)
 	assert.Equal(t, "No: no rebalance", restart.Choices[restart.Answer])
-	assert.Equal(t, model.KindMemberReplaced, sim.StepLine(restart.RevealStep).Kind)
-	assert.Equal(t, model.KindMemberStarted, sim.StepLine(restart.Step).Kind)
+	assert.Equal(t, kafka.KindMemberReplaced, sim.StepLine(restart.RevealStep).Kind)
+	assert.Equal(t, kafka.KindMemberStarted, sim.StepLine(restart.Step).Kind)
 
 	var revoke *model.Question
 	for i := range qs {

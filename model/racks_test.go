@@ -4,6 +4,8 @@ import (
 	"maps"
 	"strings"
 	"testing"
+
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 const rackScenario = `name: racks
@@ -37,7 +39,7 @@ func rackYAML(strategy, version string, racks bool) string {
 
 // ownedAt is who owns what at the end of a run, and the run's cluster
 // (the placement is drawn from the seed, so it is the run's own).
-func finalOwned(t *testing.T, yaml string) (map[string]map[string][]int32, *Scenario) {
+func finalOwned(t *testing.T, yaml string) (map[string]map[string][]int32, *scenario.Scenario) {
 	t.Helper()
 	sc := parseForTest(t, yaml)
 	sim, err := Simulate(sc)
@@ -110,7 +112,7 @@ func TestRackInputErrors(t *testing.T) {
 		{"topics: {t0: 1}\nmembers:\n  - {id: c1, rack: a}\ntimeline:\n  - {at_ms: 1000, leave: c1}\n  - {at_ms: 2000, join: {id: c1, rack: b}}\n",
 			`s.yaml:6: join: c1 joins with rack "b" but was given rack "a" before`},
 	} {
-		_, err := ParseScenario("s.yaml", []byte(c.yaml))
+		_, err := scenario.Parse("s.yaml", []byte(c.yaml))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: got %v, want %q", c.yaml, err, c.want)
 		}
@@ -119,11 +121,11 @@ func TestRackInputErrors(t *testing.T) {
 
 func TestRacksRoundTripThroughTheFormat(t *testing.T) {
 	sc := parseForTest(t, rackYAML("range", "", true))
-	out, err := FormatScenario(sc)
+	out, err := scenario.Format(sc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := ParseScenario("again.yaml", out)
+	again, err := scenario.Parse("again.yaml", out)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}

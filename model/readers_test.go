@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // A reader group reads from its own offsets: all of the log with earliest,
@@ -51,7 +51,7 @@ func TestReadersErrors(t *testing.T) {
 		{"topics: {t0: 1}\nreaders: {group: B}\n", "s.yaml:2: readers must be a list"},
 	}
 	for _, c := range cases {
-		_, err := model.ParseScenario("s.yaml", []byte(c.yaml))
+		_, err := scenario.Parse("s.yaml", []byte(c.yaml))
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("%q:\n got %v\nwant %s...", c.yaml, err, c.want)
 		}

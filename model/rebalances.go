@@ -1,6 +1,11 @@
 package model
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
+)
 
 // Rebalances lists every completed rebalance.
 //
@@ -48,7 +53,7 @@ type Outage struct {
 	StartStep, EndStep int
 	StartMs, EndMs     int64
 	// UnownedMs is, per partition, how long it had no consumer.
-	UnownedMs map[TP]int64
+	UnownedMs map[kafka.TP]int64
 }
 
 // Outages lists the completed stretches outside rebalances when some
@@ -63,7 +68,7 @@ func (s *Sim) scan() *ownershipScan {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.scanned == nil {
-		s.scanned = newOwnershipScan(isConsumer(s.sc))
+		s.scanned = newOwnershipScan(scenario.IsConsumer(s.sc))
 		s.scanned.run(s.steps)
 	}
 	return s.scanned

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/kvizlab/kviz/demo"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // BenchmarkRebalancesScan1000x10000: reading rebalances and outages from
@@ -18,7 +19,7 @@ func BenchmarkRebalancesScan1000x10000(b *testing.B) {
 	for i := 0; i < 1000; i++ {
 		fmt.Fprintf(&y, "  - {id: c%04d}\n", i)
 	}
-	sc, err := ParseScenario("big.yaml", []byte(y.String()))
+	sc, err := scenario.Parse("big.yaml", []byte(y.String()))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -40,7 +41,7 @@ func BenchmarkRebalancesScan1000x10000(b *testing.B) {
 // the lab scenario (later calls hit the Sim's cache).
 func BenchmarkRebalancesScanLab(b *testing.B) {
 	data, _ := demo.Get("lab")
-	sc, err := ParseScenario("lab.yaml", data)
+	sc, err := scenario.Parse("lab.yaml", data)
 	if err != nil {
 		b.Fatal(err)
 	}

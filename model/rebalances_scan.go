@@ -3,6 +3,8 @@ package model
 import (
 	"maps"
 	"slices"
+
+	"github.com/kvizlab/kviz/model/kafka"
 )
 
 // ownershipScan walks the history once and cuts it into rebalances and
@@ -12,34 +14,34 @@ import (
 type ownershipScan struct {
 	consumer bool
 
-	views  memberViews      // the members of the last snapshot seen
-	topics []TopicView      // the topics of the last snapshot seen
-	parts  map[string]int32 // topic -> partition count
-	subs   map[string]int   // topic -> consuming members subscribing to it
-	owner  map[TP]string    // partition -> member consuming it now
-	undo   []ownerChange    // this step's changes to owner, to see the step before
-	outPre map[TP]string    // owners just before the open outage began
-	since  map[TP]int64     // subscribed partitions nobody consumes, since when
-	groupN int              // members the coordinator counts
-	busy   int              // classic: in-group members joining, rejoining or waiting for a partition
-	giving int              // in-group members inside a revoke or lost callback
-	stable map[int32]int    // consumer protocol: in-group members STABLE at each member epoch
-	at     int64            // time of the step being read
-	startG int32            // generation when the open rebalance started
-	prevG  int32            // generation (group epoch) at the previous snapshot
-	before map[TP]string    // last consumers when the open rebalance started
-	cur    *Rebalance       // the rebalance under way
-	round  *Round           // its round under way (nil between classic rounds)
-	prevI  int              // the previous step read
-	prevAt int64            // and its time
-	out    *Outage          // the outage under way
-	done   []Rebalance      // completed rebalances
-	outs   []Outage         // completed outages
+	views  memberViews         // the members of the last snapshot seen
+	topics []TopicView         // the topics of the last snapshot seen
+	parts  map[string]int32    // topic -> partition count
+	subs   map[string]int      // topic -> consuming members subscribing to it
+	owner  map[kafka.TP]string // partition -> member consuming it now
+	undo   []ownerChange       // this step's changes to owner, to see the step before
+	outPre map[kafka.TP]string // owners just before the open outage began
+	since  map[kafka.TP]int64  // subscribed partitions nobody consumes, since when
+	groupN int                 // members the coordinator counts
+	busy   int                 // classic: in-group members joining, rejoining or waiting for a partition
+	giving int                 // in-group members inside a revoke or lost callback
+	stable map[int32]int       // consumer protocol: in-group members STABLE at each member epoch
+	at     int64               // time of the step being read
+	startG int32               // generation when the open rebalance started
+	prevG  int32               // generation (group epoch) at the previous snapshot
+	before map[kafka.TP]string // last consumers when the open rebalance started
+	cur    *Rebalance          // the rebalance under way
+	round  *Round              // its round under way (nil between classic rounds)
+	prevI  int                 // the previous step read
+	prevAt int64               // and its time
+	out    *Outage             // the outage under way
+	done   []Rebalance         // completed rebalances
+	outs   []Outage            // completed outages
 }
 
 func newOwnershipScan(consumer bool) *ownershipScan {
 	return &ownershipScan{consumer: consumer, parts: map[string]int32{}, subs: map[string]int{},
-		owner: map[TP]string{}, since: map[TP]int64{}, stable: map[int32]int{}}
+		owner: map[kafka.TP]string{}, since: map[kafka.TP]int64{}, stable: map[int32]int{}}
 }
 
 func (s *ownershipScan) run(steps []stepRec) {
@@ -147,14 +149,14 @@ func (s *ownershipScan) sameConsumption(old, v *MemberView) bool {
 	return true
 }
 
-func consumedBy(v *MemberView) []TP {
+func consumedBy(v *MemberView) []kafka.TP {
 	if !consuming(v.Status) {
 		return nil
 	}
 	if len(v.Revoking) == 0 {
 		return v.Owned
 	}
-	return minus(v.Owned, v.Revoking)
+	return kafka.MinusTPs(v.Owned, v.Revoking)
 }
 
 // count keeps the tallies that say whether the group has settled.
@@ -163,16 +165,16 @@ func (s *ownershipScan) count(v *MemberView, d int) {
 		return
 	}
 	s.groupN += d
-	if v.Status == StatusRejoining && len(v.Revoking) > 0 && len(consumedBy(v)) < len(v.Owned) {
+	if v.Status == kafka.StatusRejoining && len(v.Revoking) > 0 && len(consumedBy(v)) < len(v.Owned) {
 		s.giving += d
 	}
 	if s.consumer {
-		if v.MemberState == MStable {
+		if v.MemberState == kafka.MStable {
 			s.stable[v.MemberEpoch] += d
 		}
 		return
 	}
-	if v.Status == StatusJoining || v.Status == StatusRejoining || len(v.Pending) > 0 {
+	if v.Status == kafka.StatusJoining || v.Status == kafka.StatusRejoining || len(v.Pending) > 0 {
 		s.busy += d
 	}
 }
@@ -185,7 +187,7 @@ func (s *ownershipScan) subscribe(topic string, d int) {
 		s.markUnowned(topic, 0, s.parts[topic])
 	case n+d == 0:
 		for p := int32(0); p < s.parts[topic]; p++ {
-			tp := TP{Topic: topic, Partition: p}
+			tp := kafka.TP{Topic: topic, Partition: p}
 			if from, ok := s.since[tp]; ok {
 				s.accrue(tp, from)
 				delete(s.since, tp)
@@ -198,20 +200,20 @@ func (s *ownershipScan) subscribe(topic string, d int) {
 // that nobody consumes.
 func (s *ownershipScan) markUnowned(topic string, lo, hi int32) {
 	for p := lo; p < hi; p++ {
-		tp := TP{Topic: topic, Partition: p}
+		tp := kafka.TP{Topic: topic, Partition: p}
 		if _, held := s.owner[tp]; !held {
 			s.since[tp] = s.at
 		}
 	}
 }
 
-func (s *ownershipScan) wanted(tp TP) bool {
+func (s *ownershipScan) wanted(tp kafka.TP) bool {
 	return s.subs[tp.Topic] > 0 && tp.Partition < s.parts[tp.Topic]
 }
 
 // accrue adds the time a partition went unconsumed, from `from` to now, to
 // the rebalance or outage under way (only the part inside it).
-func (s *ownershipScan) accrue(tp TP, from int64) {
+func (s *ownershipScan) accrue(tp kafka.TP, from int64) {
 	switch {
 	case s.cur != nil:
 		if f := max(from, s.cur.StartMs); s.at > f {
@@ -228,7 +230,7 @@ func (s *ownershipScan) accrue(tp TP, from int64) {
 func (s *ownershipScan) advance(i int, g groupSnap) {
 	switch {
 	case s.cur == nil && s.starts(i, g):
-		r := &Rebalance{StartStep: i, StartMs: s.at, UnownedMs: map[TP]int64{}}
+		r := &Rebalance{StartStep: i, StartMs: s.at, UnownedMs: map[kafka.TP]int64{}}
 		before := s.ownersBefore()
 		if s.out != nil && s.out.StartMs >= s.at-netMs {
 			// The outage is the trigger's own network hop: a member that
@@ -251,10 +253,10 @@ func (s *ownershipScan) advance(i int, g groupSnap) {
 		return
 	}
 	switch {
-	case s.out == nil && len(s.since) > 0 && g.state != Empty && g.state != KEmpty:
+	case s.out == nil && len(s.since) > 0 && g.state != kafka.Empty && g.state != kafka.KEmpty:
 		// (An empty group is still starting: its members are on their way
 		// into the first join phase, nothing was consumed yet.)
-		s.out = &Outage{StartStep: i, StartMs: s.at, UnownedMs: map[TP]int64{}}
+		s.out = &Outage{StartStep: i, StartMs: s.at, UnownedMs: map[kafka.TP]int64{}}
 		s.outPre = s.ownersBefore()
 	case s.out != nil && len(s.since) == 0:
 		s.closeOutage(i)
@@ -277,7 +279,7 @@ func (s *ownershipScan) starts(i int, g groupSnap) bool {
 	case s.giving > 0:
 		return true
 	}
-	return g.state == PreparingRebalance || g.state == CompletingRebalance
+	return g.state == kafka.PreparingRebalance || g.state == kafka.CompletingRebalance
 }
 
 // settled: the group is Stable and every member of it is done (classic), or
@@ -289,7 +291,7 @@ func (s *ownershipScan) settled(g groupSnap) bool {
 		if s.groupN == 0 {
 			return g.assignEpoch == g.generation
 		}
-		return g.state == KStable && g.assignEpoch == g.generation && s.stable[g.assignEpoch] == s.groupN &&
+		return g.state == kafka.KStable && g.assignEpoch == g.generation && s.stable[g.assignEpoch] == s.groupN &&
 			s.consumedByUp(g)
 	}
 	if g.generation <= s.startG {
@@ -298,7 +300,7 @@ func (s *ownershipScan) settled(g groupSnap) bool {
 		// same rebalance.
 		return false
 	}
-	return g.state == Empty || (g.state == Stable && s.busy == 0)
+	return g.state == kafka.Empty || (g.state == kafka.Stable && s.busy == 0)
 }
 
 // consumedByUp: every subscribed partition is consumed, but for those
@@ -309,7 +311,7 @@ func (s *ownershipScan) consumedByUp(g groupSnap) bool {
 	if len(s.since) == 0 {
 		return true
 	}
-	down := map[TP]bool{}
+	down := map[kafka.TP]bool{}
 	for _, v := range s.views.all() {
 		if v.InGroup && !consuming(v.Status) {
 			for _, tp := range g.target[v.MemberID] {
@@ -337,10 +339,10 @@ func (s *ownershipScan) nextRound(i int, g groupSnap) {
 			s.round = &Round{StartStep: i, StartMs: s.at, Generation: g.generation}
 		}
 	case s.round == nil:
-		if g.state == PreparingRebalance || s.giving > 0 {
+		if g.state == kafka.PreparingRebalance || s.giving > 0 {
 			s.round = &Round{StartStep: i, StartMs: s.at}
 		}
-	case g.state == Stable && g.generation > s.lastRoundGen():
+	case g.state == kafka.Stable && g.generation > s.lastRoundGen():
 		s.closeRound(i, g.generation)
 		s.round = nil
 	}
@@ -379,8 +381,8 @@ func (s *ownershipScan) finish(i int, g groupSnap) {
 		s.closeRound(i, g.generation)
 	}
 	s.round = nil
-	r.Moves = Diff(s.before, s.owner)
-	r.Moved = Taken(r.Moves)
+	r.Moves = kafka.Diff(s.before, s.owner)
+	r.Moved = kafka.Taken(r.Moves)
 	s.done = append(s.done, *r)
 	s.cur, s.before = nil, nil
 }
@@ -403,12 +405,12 @@ func (s *ownershipScan) closeOutage(i int) {
 }
 
 type ownerChange struct {
-	tp  TP
+	tp  kafka.TP
 	was string // "" when nobody consumed it
 }
 
 // ownersBefore is who consumed what before the step being read.
-func (s *ownershipScan) ownersBefore() map[TP]string {
+func (s *ownershipScan) ownersBefore() map[kafka.TP]string {
 	out := maps.Clone(s.owner)
 	for k := len(s.undo) - 1; k >= 0; k-- {
 		if c := s.undo[k]; c.was == "" {

@@ -3,8 +3,11 @@ package model_test
 import (
 	"testing"
 
-	"github.com/kvizlab/kviz/model"
 	"pgregory.net/rapid"
+
+	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // eagerStall: c2 is stuck in processing when c3 joins, so the join phase
@@ -56,7 +59,7 @@ func TestEagerRevocationUnownsAtOnce(t *testing.T) {
 	rbs := sim.Rebalances()
 	last := rbs[len(rbs)-1]
 	want := sim.Step(assigned).TimeMs - sim.Step(revoked).TimeMs
-	if got := last.UnownedMs[model.TP{Topic: "t0", Partition: 0}]; got != want {
+	if got := last.UnownedMs[kafka.TP{Topic: "t0", Partition: 0}]; got != want {
 		t.Errorf("t0-0 was unowned %d ms; from c1's revocation to its new assignment is %d ms", got, want)
 	}
 }
@@ -82,7 +85,7 @@ func TestCooperativeDanceIsOneRebalance(t *testing.T) {
 		t.Errorf("the rebalance ends at %d ms, before round 2 gives c3 its partition at %d ms", c3.EndMs, end.TimeMs)
 	}
 	for tp, ms := range c3.UnownedMs {
-		if (tp == model.TP{Topic: "t0", Partition: 1}) != (ms > 0) {
+		if (tp == kafka.TP{Topic: "t0", Partition: 1}) != (ms > 0) {
 			t.Errorf("%v unowned %d ms; only t0-1 moves", tp, ms)
 		}
 	}
@@ -113,7 +116,7 @@ func TestConsumerRebalancesFollowTheGroupEpoch(t *testing.T) {
 		t.Fatalf("%d rebalances: %+v", len(rbs), rbs)
 	}
 	for _, r := range rbs {
-		if st := sim.Step(r.EndStep); st.GroupState != model.KStable {
+		if st := sim.Step(r.EndStep); st.GroupState != kafka.KStable {
 			t.Errorf("rebalance %+v ends %s", r, st.GroupState)
 		}
 		if r.StartMs >= 90000 {
@@ -131,7 +134,7 @@ func TestRebalancesAgreeWithRecount(t *testing.T) {
 	available := registeredSetups()
 	rapid.Check(t, func(t *rapid.T) {
 		src := genScenario(t, rapid.SampledFrom(available).Draw(t, "setup"))
-		sc, err := model.ParseScenario("random.yaml", []byte(src))
+		sc, err := scenario.Parse("random.yaml", []byte(src))
 		if err != nil {
 			t.Fatalf("parse: %v", err)
 		}
@@ -161,8 +164,8 @@ func TestRebalancesAgreeWithRecount(t *testing.T) {
 
 // checkRecount adds up, step by step, how long each subscribed partition
 // went without a consumer between two steps, from the views.
-func checkRecount(t *rapid.T, sim *model.Sim, from, to int, got map[model.TP]int64, src string) {
-	want := map[model.TP]int64{}
+func checkRecount(t *rapid.T, sim *model.Sim, from, to int, got map[kafka.TP]int64, src string) {
+	want := map[kafka.TP]int64{}
 	for i := from; i < to; i++ {
 		v := sim.View(i)
 		dt := sim.View(i+1).TimeMs - v.TimeMs
@@ -187,18 +190,18 @@ func checkRecount(t *rapid.T, sim *model.Sim, from, to int, got map[model.TP]int
 
 // unconsumed lists the partitions some running member subscribes to that no
 // member consumes (held and not inside its revoke or lost callback).
-func unconsumed(v *model.GroupView) map[model.TP]bool {
+func unconsumed(v *model.GroupView) map[kafka.TP]bool {
 	wanted := map[string]bool{}
-	held := map[model.TP]bool{}
+	held := map[kafka.TP]bool{}
 	for _, m := range v.Members {
 		switch m.Status {
-		case model.StatusCrashed, model.StatusLeft, model.StatusFenced:
+		case kafka.StatusCrashed, kafka.StatusLeft, kafka.StatusFenced:
 			continue
 		}
 		for _, t := range m.Topics {
 			wanted[t] = true
 		}
-		giving := map[model.TP]bool{}
+		giving := map[kafka.TP]bool{}
 		for _, tp := range m.Revoking {
 			giving[tp] = true
 		}
@@ -208,13 +211,13 @@ func unconsumed(v *model.GroupView) map[model.TP]bool {
 			}
 		}
 	}
-	out := map[model.TP]bool{}
+	out := map[kafka.TP]bool{}
 	for _, t := range v.Topics {
 		if !wanted[t.Name] {
 			continue
 		}
 		for p := int32(0); p < t.Partitions; p++ {
-			if tp := (model.TP{Topic: t.Name, Partition: p}); !held[tp] {
+			if tp := (kafka.TP{Topic: t.Name, Partition: p}); !held[tp] {
 				out[tp] = true
 			}
 		}

@@ -3,6 +3,8 @@ package model
 import (
 	"strings"
 	"testing"
+
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // A topic's given replica assignment is the run's, and the rack-aware
@@ -31,11 +33,11 @@ members:
 	if len(parts) != 6 || parts[4].Replicas[0] != 1 || parts[4].Leader != 1 {
 		t.Errorf("t0's replicas are not the given ones: %+v", parts)
 	}
-	out, err := FormatScenario(sc)
+	out, err := scenario.Format(sc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := ParseScenario("again.yaml", out)
+	again, err := scenario.Parse("again.yaml", out)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -54,7 +56,7 @@ func TestGivenReplicasErrors(t *testing.T) {
 		{"topics: {t0: {parts: 2}}\n", `s.yaml:1: unknown key "parts" in topics.t0`},
 		{"cluster: {brokers: 2}\ntopics:\n  t0: {replicas: [[0], [1], [2]]}\n", "s.yaml:3: topics.t0.replicas: partition 2 names broker 2; the cluster has brokers 0..1"},
 	} {
-		_, err := ParseScenario("s.yaml", []byte(c.yaml))
+		_, err := scenario.Parse("s.yaml", []byte(c.yaml))
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("%q: got %v, want %q", c.yaml, err, c.want)
 		}

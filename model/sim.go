@@ -9,12 +9,14 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
 	"github.com/kvizlab/kviz/strategies"
 )
 
 // Sim is a finished simulation: its steps and the state after each.
 type Sim struct {
-	sc    *Scenario
+	sc    *scenario.Scenario
 	steps []stepRec
 	flows *flowCache // the data path, built step by step on demand; nil without producers (flow.go)
 	mu    sync.Mutex
@@ -25,11 +27,11 @@ type Sim struct {
 
 // Simulate runs the scenario until the timeline is done and the group is quiet.
 // If the group never settles, it returns the steps so far with the error.
-func Simulate(sc *Scenario) (*Sim, error) { return SimulateContext(context.Background(), sc) }
+func Simulate(sc *scenario.Scenario) (*Sim, error) { return SimulateContext(context.Background(), sc) }
 
 // SimulateContext is Simulate that gives up with ctx's error once ctx is
 // done: a lab drops a recompute a newer key made useless.
-func SimulateContext(ctx context.Context, sc *Scenario) (*Sim, error) {
+func SimulateContext(ctx context.Context, sc *scenario.Scenario) (*Sim, error) {
 	if sc == nil {
 		return nil, fmt.Errorf("no scenario")
 	}
@@ -51,7 +53,7 @@ func SimulateContext(ctx context.Context, sc *Scenario) (*Sim, error) {
 }
 
 // Scenario returns the scenario that was simulated (with Insert's events).
-func (s *Sim) Scenario() *Scenario { return s.sc }
+func (s *Sim) Scenario() *scenario.Scenario { return s.sc }
 
 // Len is the number of steps.
 func (s *Sim) Len() int { return len(s.steps) }
@@ -64,7 +66,7 @@ func (s *Sim) Step(i int) Step {
 	if st.consumer {
 		epochs, targets := consumerSets(sn)
 		st.MemberEpochs = make(map[string]int32, len(epochs))
-		st.MemberStates = make(map[string]MemberState, len(epochs))
+		st.MemberStates = make(map[string]kafka.MemberState, len(epochs))
 		for _, e := range epochs {
 			st.MemberEpochs[e.name] = e.epoch
 			st.MemberStates[e.name] = e.state
@@ -89,7 +91,7 @@ func (s *Sim) StepLine(i int) Step {
 	g := r.snap.g
 	return Step{Index: i, TimeMs: r.at, Kind: r.kind, Member: r.member, Text: r.text, GroupState: g.state,
 		Generation: g.generation, AssignmentEpoch: g.assignEpoch, Leader: g.leader, Error: r.errName, Routine: r.routine,
-		consumer: isConsumer(s.sc)}
+		consumer: scenario.IsConsumer(s.sc)}
 }
 
 // clamp keeps a step index inside the trace (every simulation has step 0),
@@ -99,8 +101,8 @@ func (s *Sim) clamp(i int) int {
 }
 
 // consuming: the member's process is part of the group's consumption.
-func consuming(status MemberStatus) bool {
-	return status == StatusJoining || status == StatusActive || status == StatusRejoining || status == StatusStalled
+func consuming(status kafka.MemberStatus) bool {
+	return status == kafka.StatusJoining || status == kafka.StatusActive || status == kafka.StatusRejoining || status == kafka.StatusStalled
 }
 
 // maxCachedViews bounds the views kept for reuse while the lab scrubs.
@@ -125,7 +127,7 @@ func (s *Sim) View(i int) *GroupView {
 func (s *Sim) buildView(i int) *GroupView {
 	r := s.steps[i]
 	g := r.snap.g
-	v := &GroupView{TimeMs: r.at, GroupID: s.sc.GroupID, Protocol: Protocol(s.sc.Protocol), Strategy: s.sc.Strategy,
+	v := &GroupView{TimeMs: r.at, GroupID: s.sc.GroupID, Protocol: kafka.Protocol(s.sc.Protocol), Strategy: s.sc.Strategy,
 		State: g.state, Generation: g.generation, AssignmentEpoch: g.assignEpoch, Leader: g.leader,
 		CoordinatorBroker: -1, Topics: g.topics, Brokers: g.brokers}
 	for _, b := range g.brokers {
@@ -147,42 +149,42 @@ func (s *Sim) buildView(i int) *GroupView {
 
 // Insert returns a fork with ev added to the timeline at ev.AtMs, everything
 // after it recomputed. The original is unchanged. The event is checked by
-// the rule that checks a file's timeline (checkEvent).
-func (s *Sim) Insert(ev Event) (*Sim, error) { return insert(context.Background(), s.sc, ev) }
+// the rule that checks a file's timeline (scenario.CheckEvent).
+func (s *Sim) Insert(ev scenario.Event) (*Sim, error) { return insert(context.Background(), s.sc, ev) }
 
 // InsertContext is Insert that gives up once ctx is done.
-func (s *Sim) InsertContext(ctx context.Context, ev Event) (*Sim, error) {
+func (s *Sim) InsertContext(ctx context.Context, ev scenario.Event) (*Sim, error) {
 	return insert(ctx, s.sc, ev)
 }
 
 // insert simulates sc with ev added to its timeline: what Insert does, for
 // a caller with no simulation of sc yet (Compare's variants).
-func insert(ctx context.Context, base *Scenario, ev Event) (*Sim, error) {
+func insert(ctx context.Context, base *scenario.Scenario, ev scenario.Event) (*Sim, error) {
 	if ev.Kind == "join" && ev.Topics == nil {
-		ev.Topics = sortedIDs(base.Topics)
+		ev.Topics = slices.Sorted(maps.Keys(base.Topics))
 	}
-	sc := base.clone()
-	if err := checkEvent(sc, ev); err != nil {
+	sc := base.Clone()
+	if err := scenario.CheckEvent(sc, ev); err != nil {
 		return nil, fmt.Errorf("insert: %v", err)
 	}
-	ev.inserting = true
+	ev.Inserting = true
 	sc.Timeline = append(sc.Timeline, ev)
 	sort.SliceStable(sc.Timeline, func(i, j int) bool { return sc.Timeline[i].AtMs < sc.Timeline[j].AtMs })
 	sim, err := SimulateContext(ctx, sc)
 	for i := range sc.Timeline {
-		sc.Timeline[i].inserting = false // judged once, when inserted
+		sc.Timeline[i].Inserting = false // judged once, when inserted
 	}
 	return sim, err
 }
 
-func coordinatorPartitionOf(sc *Scenario) int32 {
+func coordinatorPartitionOf(sc *scenario.Scenario) int32 {
 	return strategies.CoordinatorPartition(sc.GroupID, sc.OffsetsPartitions)
 }
 
 // memberSet is one member's partitions under the name JSON keys it by.
 type memberSet struct {
 	name string
-	tps  []TP
+	tps  []kafka.TP
 }
 
 // ownedSets is what each consuming member holds (Step.Owned), by name.
@@ -200,7 +202,7 @@ func ownedSets(sn *snapshot) []memberSet {
 func setsAsMaps(sets []memberSet) map[string]map[string][]int32 {
 	out := make(map[string]map[string][]int32, len(sets))
 	for _, m := range sets {
-		out[m.name] = asMap(m.tps)
+		out[m.name] = kafka.TPMap(m.tps)
 	}
 	return out
 }
@@ -209,7 +211,7 @@ func setsAsMaps(sets []memberSet) map[string]map[string][]int32 {
 type memberEpoch struct {
 	name  string
 	epoch int32
-	state MemberState
+	state kafka.MemberState
 }
 
 // consumerSets is member_epochs (with member_states) and target, by name:

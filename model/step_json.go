@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
+
+	"github.com/kvizlab/kviz/model/kafka"
 )
 
 // MarshalJSON writes a step as `kviz simulate --format jsonl` documents it:
@@ -20,7 +22,7 @@ func (s Step) MarshalJSON() ([]byte, error) {
 		epochs = map[string]int32{}
 	}
 	if states == nil {
-		states = map[string]MemberState{}
+		states = map[string]kafka.MemberState{}
 	}
 	if target == nil {
 		target = map[string]map[string][]int32{}
@@ -29,7 +31,7 @@ func (s Step) MarshalJSON() ([]byte, error) {
 		plain
 		AssignmentEpoch int32                         `json:"assignment_epoch"`
 		MemberEpochs    map[string]int32              `json:"member_epochs"`
-		MemberStates    map[string]MemberState        `json:"member_states"`
+		MemberStates    map[string]kafka.MemberState  `json:"member_states"`
 		Target          map[string]map[string][]int32 `json:"target"`
 	}{plain(s), s.AssignmentEpoch, epochs, states, target})
 }
@@ -100,7 +102,7 @@ func (s *Sim) AppendStepJSON(b []byte, i int) []byte {
 	return append(b, '}')
 }
 
-// appendMemberSets writes {"c1":{"t0":[0,1]},...} as json writes asMap's maps.
+// appendMemberSets writes {"c1":{"t0":[0,1]},...} as json writes kafka.TPMap's maps.
 func appendMemberSets(b []byte, sets []memberSet) []byte {
 	b = append(b, '{')
 	for k, m := range sets {
@@ -114,9 +116,9 @@ func appendMemberSets(b []byte, sets []memberSet) []byte {
 	return append(b, '}')
 }
 
-// appendTPSet writes asMap(tps) as json does: topics in byte order, each
+// appendTPSet writes kafka.TPMap(tps) as json does: topics in byte order, each
 // topic's partitions in list order.
-func appendTPSet(b []byte, tps []TP) []byte {
+func appendTPSet(b []byte, tps []kafka.TP) []byte {
 	b = append(b, '{')
 	if len(tps) > 0 && oneTopic(tps) { // the usual set: no topic list to build
 		b = appendTopicPartitions(b, tps, tps[0].Topic)
@@ -132,7 +134,7 @@ func appendTPSet(b []byte, tps []TP) []byte {
 }
 
 // appendTopicPartitions writes "t":[p,...] for topic t's partitions in tps.
-func appendTopicPartitions(b []byte, tps []TP, t string) []byte {
+func appendTopicPartitions(b []byte, tps []kafka.TP, t string) []byte {
 	b = appendJSONString(b, t)
 	b = append(b, ":["...)
 	n := 0
@@ -148,7 +150,7 @@ func appendTopicPartitions(b []byte, tps []TP, t string) []byte {
 	return append(b, ']')
 }
 
-func oneTopic(tps []TP) bool {
+func oneTopic(tps []kafka.TP) bool {
 	for _, tp := range tps[1:] {
 		if tp.Topic != tps[0].Topic {
 			return false
@@ -159,7 +161,7 @@ func oneTopic(tps []TP) bool {
 
 // topicsOf lists the topics of tps in byte order, each once. A set holds a
 // topic or two, so a small slice beats a map.
-func topicsOf(tps []TP) []string {
+func topicsOf(tps []kafka.TP) []string {
 	var topics []string
 	for i, tp := range tps {
 		if (i == 0 || tp.Topic != tps[i-1].Topic) && !slices.Contains(topics, tp.Topic) {

@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"testing"
 
+	"pgregory.net/rapid"
+
 	"github.com/kvizlab/kviz/demo"
 	"github.com/kvizlab/kviz/model"
-	"pgregory.net/rapid"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // AppendStepJSON writes what encoding/json writes for Step, byte for byte:
@@ -20,7 +22,7 @@ func TestAppendStepJSONMatchesMarshal(t *testing.T) {
 		t.Run(setup[0]+"/"+setup[1], func(t *testing.T) {
 			rapid.Check(t, func(t *rapid.T) {
 				yaml := genScenario(t, setup)
-				sc, err := model.ParseScenario("random.yaml", []byte(yaml))
+				sc, err := scenario.Parse("random.yaml", []byte(yaml))
 				if err != nil {
 					t.Fatalf("%v\n%s", err, yaml)
 				}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kvizlab/kviz/demo"
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // variations are the strategy/protocol pairs a scenario is varied under;
@@ -80,12 +81,12 @@ func withoutPlace(msg string) string {
 func TestWithStrategyIsTheEditedFile(t *testing.T) {
 	for _, name := range demo.Names() {
 		data, _ := demo.Get(name)
-		sc, err := model.ParseScenario(name+".yaml", data)
+		sc, err := scenario.Parse(name+".yaml", data)
 		require.NoError(t, err)
 		for _, v := range variations {
 			t.Run(name+"/"+v[0]+"/"+v[1], func(t *testing.T) {
 				varied, verr := sc.WithStrategy(v[0], v[1])
-				edited, perr := model.ParseScenario(name+".yaml", withGroupValues(t, data, v[0], v[1]))
+				edited, perr := scenario.Parse(name+".yaml", withGroupValues(t, data, v[0], v[1]))
 				if perr != nil {
 					require.Error(t, verr, "the parser refuses %v: %v", v, perr)
 					require.True(t, strings.HasPrefix(verr.Error(), withoutPlace(perr.Error())), "%q is not %q", verr, perr)
@@ -106,7 +107,7 @@ func TestWithStrategyIsTheEditedFile(t *testing.T) {
 // TestWithStrategyLeavesTheOriginal: a variation shares nothing mutable.
 func TestWithStrategyLeavesTheOriginal(t *testing.T) {
 	data, _ := demo.Get("lab")
-	sc, err := model.ParseScenario("lab.yaml", data)
+	sc, err := scenario.Parse("lab.yaml", data)
 	require.NoError(t, err)
 	before := jsonlOf(mustSim(t, sc))
 	varied, err := sc.WithStrategy("uniform", "")
@@ -114,14 +115,14 @@ func TestWithStrategyLeavesTheOriginal(t *testing.T) {
 	require.Equal(t, "consumer", varied.Protocol)
 	require.Equal(t, int64(5000), varied.HeartbeatIntervalMs, "the consumer protocol's heartbeat default")
 	varied.Topics["extra"] = 3
-	varied.Timeline = append(varied.Timeline, model.Event{AtMs: 1, Kind: "leave", Member: "c1"})
+	varied.Timeline = append(varied.Timeline, scenario.Event{AtMs: 1, Kind: "leave", Member: "c1"})
 	require.Equal(t, before, jsonlOf(mustSim(t, sc)))
 	require.Equal(t, int64(3000), sc.HeartbeatIntervalMs)
 	_, err = sc.WithStrategy("nope", "")
 	require.ErrorContains(t, err, "group.strategy")
 }
 
-func mustSim(t *testing.T, sc *model.Scenario) *model.Sim {
+func mustSim(t *testing.T, sc *scenario.Scenario) *model.Sim {
 	t.Helper()
 	sim, err := model.Simulate(sc)
 	require.NoError(t, err)

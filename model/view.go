@@ -1,42 +1,19 @@
 package model
 
-import "github.com/kvizlab/kviz/strategies"
-
-// Event is something that happens to the group at a point of the timeline:
-// a scenario's timeline entry, or one the lab inserts as a what-if.
-type Event struct {
-	AtMs     int64
-	Kind     string   // join|leave|crash|restart|stall|subscribe|add_partitions|commit|fail_broker|recover_broker
-	Member   string   // the member's client id (join, leave, crash, restart, stall, subscribe, commit)
-	Topics   []string // join, subscribe
-	Instance string   // join: group.instance.id ("" = dynamic)
-	Rack     string   // join: client.rack ("" = not set)
-	// Strategies, on a join: the member's assignor list (nil = the group's).
-	Strategies []string
-	Topic      string // add_partitions
-	Count      int32  // add_partitions: the new total
-	Ms         int64  // stall: how long poll() is not called
-	Broker     int    // fail_broker, recover_broker
-	// Generation, when set on a commit, is the generation the commit carries
-	// (an application holding stale group metadata); nil = the member's own.
-	Generation *int32
-	line       int  // scenario line, for error messages; 0 when inserted
-	inserting  bool // the event Sim.Insert is adding: a leave or crash of a stopped member is an error
-}
-
-// EventKinds lists the event kinds in the order the docs present them.
-var EventKinds = []string{"join", "leave", "crash", "restart", "stall", "subscribe",
-	"add_partitions", "commit", "fail_broker", "recover_broker"}
+import (
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/strategies"
+)
 
 // Step is one line of the trace: a request, a response, a callback, a timer.
 type Step struct {
-	Index      int        `json:"step"`
-	TimeMs     int64      `json:"time_ms"`
-	Kind       StepKind   `json:"kind"`
-	Member     string     `json:"member"`
-	Text       string     `json:"text"`
-	GroupState GroupState `json:"group_state"`
-	Generation int32      `json:"generation"`
+	Index      int              `json:"step"`
+	TimeMs     int64            `json:"time_ms"`
+	Kind       kafka.StepKind   `json:"kind"`
+	Member     string           `json:"member"`
+	Text       string           `json:"text"`
+	GroupState kafka.GroupState `json:"group_state"`
+	Generation int32            `json:"generation"`
 	// AssignmentEpoch is the epoch of the target assignment (consumer
 	// protocol only; JSONL "assignment_epoch").
 	AssignmentEpoch int32                         `json:"-"`
@@ -47,7 +24,7 @@ type Step struct {
 	// MemberStates is each member's reconciliation state, keyed as
 	// MemberEpochs (consumer protocol only; JSONL "member_states"): with
 	// the epochs it makes the group state derivable from the step.
-	MemberStates map[string]MemberState        `json:"-"`
+	MemberStates map[string]kafka.MemberState  `json:"-"`
 	Target       map[string]map[string][]int32 `json:"target,omitempty"`
 	// Lag is the group's lag per topic and partition (partitions with a
 	// committed offset); only in scenarios with producers.
@@ -71,13 +48,13 @@ func (s Step) ConsumerProtocol() bool { return s.consumer }
 type GroupView struct {
 	TimeMs               int64
 	GroupID              string
-	Protocol             Protocol   // eager | cooperative | consumer
-	Strategy             string     // kviz strategy name
-	State                GroupState // Kafka's name for the group state in this protocol
-	Generation           int32      // classic generation; group epoch under the consumer protocol
-	AssignmentEpoch      int32      // consumer protocol only
-	Leader               string     // classic only: the leader's client id
-	CoordinatorBroker    int        // -1 when no broker leads the group's offsets partition
+	Protocol             kafka.Protocol   // eager | cooperative | consumer
+	Strategy             string           // kviz strategy name
+	State                kafka.GroupState // Kafka's name for the group state in this protocol
+	Generation           int32            // classic generation; group epoch under the consumer protocol
+	AssignmentEpoch      int32            // consumer protocol only
+	Leader               string           // classic only: the leader's client id
+	CoordinatorBroker    int              // -1 when no broker leads the group's offsets partition
 	CoordinatorPartition int32
 	Topics               []TopicView  // in name order
 	Members              []MemberView // in join order; departed ones flagged by Status
@@ -106,7 +83,7 @@ type BrokerView struct {
 type MemberView struct {
 	ID, InstanceID string
 	MemberID       string
-	Status         MemberStatus // joining|active|rejoining|stalled|crashed|left|fenced
+	Status         kafka.MemberStatus // joining|active|rejoining|stalled|crashed|left|fenced
 	Topics         []string
 	Owned          []strategies.TopicPartition // consumed now
 	Revoking       []strategies.TopicPartition // being revoked (callback running / pending revocation)
@@ -117,7 +94,7 @@ type MemberView struct {
 	Generation    int32                       // classic: the generation the member holds (-1 none)
 	MemberEpoch   int32                       // consumer protocol: the coordinator's epoch for it
 	InGroup       bool                        // the coordinator counts it as a member (a crashed one stays until its session expires)
-	MemberState   MemberState                 // consumer protocol: STABLE, UNREVOKED_PARTITIONS, UNRELEASED_PARTITIONS
+	MemberState   kafka.MemberState           // consumer protocol: STABLE, UNREVOKED_PARTITIONS, UNRELEASED_PARTITIONS
 	LastCallback  string                      // e.g. "onPartitionsRevoked([t0-1])"
 	IsLeader      bool
 }
@@ -136,23 +113,8 @@ type Rebalance struct {
 	// Moves are the partitions whose consumer at the end differs from the
 	// one just before the start (Diff); Moved counts those taken from a
 	// member (Move.Taken), the one meaning of "moved".
-	Moves []Move
+	Moves []kafka.Move
 	Moved int
 	// UnownedMs is, per partition, how long it had no consumer during the rebalance.
 	UnownedMs map[strategies.TopicPartition]int64
 }
-
-// MemberStatus is where a member's process is in its life, as the lab
-// draws it (Kafka's own member states are MemberState).
-type MemberStatus string
-
-// Member statuses.
-const (
-	StatusJoining   MemberStatus = "joining"
-	StatusActive    MemberStatus = "active"
-	StatusRejoining MemberStatus = "rejoining"
-	StatusStalled   MemberStatus = "stalled"
-	StatusCrashed   MemberStatus = "crashed"
-	StatusLeft      MemberStatus = "left"
-	StatusFenced    MemberStatus = "fenced"
-)

@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"sort"
 
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
 	"github.com/kvizlab/kviz/strategies"
 )
 
@@ -28,7 +29,7 @@ const (
 // coordinator and the clients. Sim keeps what it recorded.
 type world struct {
 	ctx      context.Context // the run gives up once it is done
-	sc       *Scenario
+	sc       *scenario.Scenario
 	clock    clock
 	rng      *rand.Rand
 	assignor strategies.Assignor
@@ -55,20 +56,20 @@ type world struct {
 	quietSteps   int       // QuietStretch steps recorded
 }
 
-func newWorld(sc *Scenario) (*world, error) {
+func newWorld(sc *scenario.Scenario) (*world, error) {
 	a, err := strategies.Lookup(sc.Strategy)
 	if err != nil {
 		return nil, err
 	}
-	if !strategies.Supports(a, Protocol(sc.Protocol)) {
+	if !strategies.Supports(a, kafka.Protocol(sc.Protocol)) {
 		return nil, fmt.Errorf("%s cannot run under the %s protocol", sc.Strategy, sc.Protocol)
 	}
 	w := &world{
 		sc:       sc,
 		rng:      newWorldRand(sc),
 		assignor: a,
-		consumer: isConsumer(sc),
-		eager:    sc.Protocol == string(ProtocolEager),
+		consumer: scenario.IsConsumer(sc),
+		eager:    sc.Protocol == string(kafka.ProtocolEager),
 		topics:   map[string]int32{},
 		byID:     map[string]*client{},
 	}
@@ -93,7 +94,7 @@ func (w *world) run() error {
 	if w.sc.GivenStart() {
 		w.startGiven() // already Stable: step 0 shows it
 	}
-	w.record(KindGroupStateChanged, "", "", false, w.openingText())
+	w.record(kafka.KindGroupStateChanged, "", "", false, w.openingText())
 	for _, m := range w.sc.Members {
 		if w.sc.GivenStart() {
 			break
@@ -186,7 +187,7 @@ func (w *world) openingText() string {
 		where = "no broker (all replicas down)"
 	}
 	if w.sc.GivenStart() {
-		return givenText(w.sc, fmt.Sprintf("%s, leader of __consumer_offsets partition %d", where, w.cluster.groupPartition))
+		return scenario.GivenText(w.sc, fmt.Sprintf("%s, leader of __consumer_offsets partition %d", where, w.cluster.groupPartition))
 	}
 	return fmt.Sprintf("Group %s (%s, %s protocol) starts empty; its coordinator is %s, leader of __consumer_offsets partition %d.",
 		w.sc.GroupID, w.sc.Strategy, w.sc.Protocol, where, w.cluster.groupPartition)
@@ -200,7 +201,7 @@ func (w *world) fail(format string, args ...any) {
 }
 
 // record appends one step to the trace, with the state as it is now.
-func (w *world) record(kind StepKind, member, errName string, routine bool, text string) {
+func (w *world) record(kind kafka.StepKind, member, errName string, routine bool, text string) {
 	w.hist.record(kind, member, errName, routine, text)
 }
 
@@ -212,14 +213,14 @@ func (w *world) newMemberID(prefix string) string {
 }
 
 // apply runs one timeline event.
-func (w *world) apply(ev Event) {
+func (w *world) apply(ev scenario.Event) {
 	c := w.byID[ev.Member]
 	switch ev.Kind {
 	case "join":
 		// A join of a stopped member starts it again with the join's
 		// configuration: that is how a rolling bounce changes assignors.
 		if c != nil && c.alive() {
-			w.record(KindMemberStarted, ev.Member, "", false, fmt.Sprintf("%s is already running; the join does nothing.", ev.Member))
+			w.record(kafka.KindMemberStarted, ev.Member, "", false, fmt.Sprintf("%s is already running; the join does nothing.", ev.Member))
 			return
 		}
 		w.startClient(ev.Member, ev.Instance, ev.Topics, ev.Strategies)
@@ -231,14 +232,14 @@ func (w *world) apply(ev Event) {
 		w.addPartitions(ev.Topic, ev.Count)
 	default:
 		if c == nil {
-			w.record(KindMemberStarted, ev.Member, "", false, fmt.Sprintf("There is no member %s; the %s does nothing.", ev.Member, ev.Kind))
+			w.record(kafka.KindMemberStarted, ev.Member, "", false, fmt.Sprintf("There is no member %s; the %s does nothing.", ev.Member, ev.Kind))
 			return
 		}
 		w.memberEvent(c, ev)
 	}
 }
 
-func (w *world) memberEvent(c *client, ev Event) {
+func (w *world) memberEvent(c *client, ev scenario.Event) {
 	if (ev.Kind == "leave" || ev.Kind == "crash") && !c.running {
 		w.notRunning(c, ev)
 		return
@@ -265,12 +266,12 @@ func (w *world) memberEvent(c *client, ev Event) {
 // adds is refused with just the fact ("c2 is not running"). Any other (a
 // member fenced meanwhile, or stopped by an inserted event) does nothing,
 // and the trace says so.
-func (w *world) notRunning(c *client, ev Event) {
-	if ev.inserting {
+func (w *world) notRunning(c *client, ev scenario.Event) {
+	if ev.Inserting {
 		w.err = fmt.Errorf("%s is not running", c.id)
 		return
 	}
-	w.record(KindMemberStopped, c.id, "", false, fmt.Sprintf("%s is not running (%s): the timeline's %s does nothing.", c.id, c.status, ev.Kind))
+	w.record(kafka.KindMemberStopped, c.id, "", false, fmt.Sprintf("%s is not running (%s): the timeline's %s does nothing.", c.id, c.status, ev.Kind))
 }
 
 // startClient starts a consumer process (or restarts a stopped one).
@@ -290,7 +291,7 @@ func (w *world) startClient(id, instance string, topics, strats []string) {
 func (w *world) addPartitions(topic string, count int32) {
 	old := w.topics[topic]
 	if count <= old {
-		w.record(KindCreatePartitions, "", "", false, fmt.Sprintf(
+		w.record(kafka.KindCreatePartitions, "", "", false, fmt.Sprintf(
 			"%s already has %d partitions; Kafka can only add partitions, so asking for %d changes nothing (InvalidPartitionsException).", topic, old, count))
 		return
 	}
@@ -299,7 +300,7 @@ func (w *world) addPartitions(topic string, count int32) {
 	w.topicGen++
 	w.topicLog = append(w.topicLog, topicChange{w.clock.now, topic, count})
 	w.hist.topicsChanged()
-	w.record(KindCreatePartitions, "", "", false, fmt.Sprintf("%s grows from %d to %d partitions.", topic, old, count))
+	w.record(kafka.KindCreatePartitions, "", "", false, fmt.Sprintf("%s grows from %d to %d partitions.", topic, old, count))
 	if w.consumer {
 		w.modern.topicsChanged()
 	} else {
@@ -310,22 +311,12 @@ func (w *world) addPartitions(topic string, count int32) {
 // sortedTopicNames is the topic list in Java order.
 func (w *world) sortedTopicNames() []string { return strategies.SortedTopics(w.topics) }
 
-// sortedIDs returns map keys sorted, for deterministic loops.
-func sortedIDs[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // existing drops partitions of topics that no longer exist or beyond the count.
-func (w *world) existing(tps []TP) []TP { return existingIn(w.topics, tps) }
+func (w *world) existing(tps []kafka.TP) []kafka.TP { return existingIn(w.topics, tps) }
 
 // existingIn drops partitions of topics not in counts or beyond their count.
-func existingIn(counts map[string]int32, tps []TP) []TP {
-	var out []TP
+func existingIn(counts map[string]int32, tps []kafka.TP) []kafka.TP {
+	var out []kafka.TP
 	for _, tp := range tps {
 		if n, ok := counts[tp.Topic]; ok && tp.Partition < n {
 			out = append(out, tp)

@@ -21,6 +21,7 @@ import (
 
 	"github.com/kvizlab/kviz/demo"
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // The tests run a real room on 127.0.0.1:0 and connect with x/crypto/ssh
@@ -33,7 +34,7 @@ func demoSim(t testing.TB, name string) *model.Sim {
 	t.Helper()
 	data, ok := demo.Get(name)
 	require.True(t, ok, name)
-	sc, err := model.ParseScenario(name+".yaml", data)
+	sc, err := scenario.Parse(name+".yaml", data)
 	require.NoError(t, err)
 	sim, err := model.Simulate(sc)
 	require.NoError(t, err)

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
 )
 
 // simInfo is what the lab keeps once per simulation and reuses on every
@@ -16,7 +17,7 @@ type simInfo struct {
 	letters    map[string]int    // member id -> roster index
 	racks      map[string]string // member id -> client.rack (nil: none has one)
 	rebalances []model.Rebalance
-	moved      []map[model.TP]bool // per rebalance: its moves that took a partition from a member
+	moved      []map[kafka.TP]bool // per rebalance: its moves that took a partition from a member
 
 	// shown are the steps worth a keystroke (not Routine), in order, and
 	// changes the steps whose group state differs from the step before:
@@ -50,13 +51,13 @@ func newSimInfo(sim simulation) *simInfo {
 			add(ev.Member)
 		}
 	}
-	var prev model.GroupState
+	var prev kafka.GroupState
 	for i := range sim.Len() {
 		st := sim.StepLine(i)
 		if !st.Routine {
 			info.shown = append(info.shown, i)
 		}
-		if !st.Routine || st.Kind == model.KindQuietStretch {
+		if !st.Routine || st.Kind == kafka.KindQuietStretch {
 			info.messages = append(info.messages, i)
 		}
 		if i > 0 && st.GroupState != prev {
@@ -67,10 +68,10 @@ func newSimInfo(sim simulation) *simInfo {
 	info.racks = sc.MemberRacks()
 	info.rebalances = sim.Rebalances()
 	for _, r := range info.rebalances {
-		moved := map[model.TP]bool{}
+		moved := map[kafka.TP]bool{}
 		for _, m := range r.Moves {
 			if m.Taken() {
-				moved[model.TP{Topic: m.Topic, Partition: m.Partition}] = true
+				moved[kafka.TP{Topic: m.Topic, Partition: m.Partition}] = true
 			}
 		}
 		info.moved = append(info.moved, moved)
@@ -205,7 +206,7 @@ func buildGrid(v *model.GroupView, info *simInfo, step int, selected string, fre
 		// the view keeps both lists after the fact (until the next
 		// callback), so a partition no longer held is not drawn as either.
 		// Pending is the opposite: assigned, not yet held.
-		mark := func(tps []model.TP, s cellState, from cellState) {
+		mark := func(tps []kafka.TP, s cellState, from cellState) {
 			for _, tp := range tps {
 				ti, ok := index[tp.Topic]
 				if !ok || int(tp.Partition) >= len(gm.Cells[ti]) || tp.Partition < 0 {
@@ -226,7 +227,7 @@ func buildGrid(v *model.GroupView, info *simInfo, step int, selected string, fre
 		}
 		mark(m.Revoking, cellRevoking, cellOwned)
 		mark(m.Revoking, cellRevoking, cellNew)
-		if m.MemberState == model.MUnrevoked {
+		if m.MemberState == kafka.MUnrevoked {
 			// KIP-848: the member must still revoke these; it consumes them
 			// until it acknowledges, though the view no longer lists them
 			// as owned.
@@ -256,17 +257,17 @@ func buildGrid(v *model.GroupView, info *simInfo, step int, selected string, fre
 // memberTag is the short word after a member's row; problems first.
 func memberTag(m *model.MemberView) (string, bool) {
 	switch m.Status {
-	case model.StatusCrashed, model.StatusLeft, model.StatusFenced, model.StatusStalled:
+	case kafka.StatusCrashed, kafka.StatusLeft, kafka.StatusFenced, kafka.StatusStalled:
 		return string(m.Status), true
 	}
 	switch m.MemberState { // KIP-848 reconciliation, more telling than "rejoining"
-	case model.MUnrevoked:
+	case kafka.MUnrevoked:
 		return "unrevoked", false
-	case model.MUnreleased:
+	case kafka.MUnreleased:
 		return "unreleased", false
 	}
 	switch m.Status {
-	case model.StatusJoining, model.StatusRejoining:
+	case kafka.StatusJoining, kafka.StatusRejoining:
 		return string(m.Status), false
 	}
 	if len(m.Owned) == 0 && len(m.Revoking) == 0 {

@@ -6,10 +6,11 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
 )
 
-func tps(ps ...int32) []model.TP {
-	var out []model.TP
+func tps(ps ...int32) []kafka.TP {
+	var out []kafka.TP
 	for _, p := range ps {
 		out = append(out, tp("orders", p))
 	}
@@ -26,11 +27,11 @@ func TestCellsFromTheView(t *testing.T) {
 	info := &simInfo{letters: map[string]int{"c1": 0, "c2": 1, "c3": 2}}
 	v := oneView(
 		// classic, after an eager revoke: nothing owned, Revoking is history
-		model.MemberView{ID: "c1", Status: model.StatusRejoining, Revoking: tps(0, 1), NewlyAssigned: tps(0, 1)},
+		model.MemberView{ID: "c1", Status: kafka.StatusRejoining, Revoking: tps(0, 1), NewlyAssigned: tps(0, 1)},
 		// KIP-848 mid-reconciliation: must still revoke 2, which it consumes
-		model.MemberView{ID: "c2", Status: model.StatusActive, MemberState: "UNREVOKED_PARTITIONS", Owned: tps(3), Revoking: tps(2)},
+		model.MemberView{ID: "c2", Status: kafka.StatusActive, MemberState: "UNREVOKED_PARTITIONS", Owned: tps(3), Revoking: tps(2)},
 		// waiting for 2 to be released
-		model.MemberView{ID: "c3", Status: model.StatusActive, MemberState: "UNRELEASED_PARTITIONS", Pending: tps(2), NewlyAssigned: tps(3)},
+		model.MemberView{ID: "c3", Status: kafka.StatusActive, MemberState: "UNRELEASED_PARTITIONS", Pending: tps(2), NewlyAssigned: tps(3)},
 	)
 	g := buildGrid(v, info, 0, "c2", map[string]bool{"c3": true})
 	assert.Equal(t, []cellState{cellEmpty, cellEmpty, cellEmpty, cellEmpty}, g.Members[0].Cells[0], "c1 holds nothing")
@@ -48,12 +49,12 @@ func TestMemberTags(t *testing.T) {
 		tag string
 		bad bool
 	}{
-		{model.MemberView{Status: model.StatusCrashed}, "crashed", true},
-		{model.MemberView{Status: model.StatusActive, IsLeader: true, Owned: tps(1)}, "leader", false},
-		{model.MemberView{Status: model.StatusActive, IsLeader: true}, "idle", false},
-		{model.MemberView{Status: model.StatusActive, Owned: tps(1)}, "", false},
-		{model.MemberView{Status: model.StatusStalled, Owned: tps(1)}, "stalled", true},
-		{model.MemberView{Status: model.StatusActive, Pending: tps(1)}, "waiting", false},
+		{model.MemberView{Status: kafka.StatusCrashed}, "crashed", true},
+		{model.MemberView{Status: kafka.StatusActive, IsLeader: true, Owned: tps(1)}, "leader", false},
+		{model.MemberView{Status: kafka.StatusActive, IsLeader: true}, "idle", false},
+		{model.MemberView{Status: kafka.StatusActive, Owned: tps(1)}, "", false},
+		{model.MemberView{Status: kafka.StatusStalled, Owned: tps(1)}, "stalled", true},
+		{model.MemberView{Status: kafka.StatusActive, Pending: tps(1)}, "waiting", false},
 	}
 	for _, c := range cases {
 		tag, bad := memberTag(&c.m)
@@ -63,7 +64,7 @@ func TestMemberTags(t *testing.T) {
 }
 
 func TestGapLinesGroupAndCompress(t *testing.T) {
-	got := gapLines(map[model.TP]int64{
+	got := gapLines(map[kafka.TP]int64{
 		tp("orders", 0): 4, tp("orders", 1): 4, tp("orders", 2): 4, tp("orders", 4): 42000,
 		tp("orders", 5): 4, tp("pay", 0): 4, tp("orders", 3): 0,
 	})

@@ -16,6 +16,7 @@ import (
 
 	"github.com/kvizlab/kviz/keymap"
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // pane is which part of the screen has focus (tab cycles it).
@@ -113,7 +114,7 @@ type tickMsg struct{ gen int }
 
 // New opens the lab on a scenario. It simulates it first, so a scenario the
 // model rejects is reported before any screen appears.
-func New(sc *model.Scenario) (app App, err error) {
+func New(sc *scenario.Scenario) (app App, err error) {
 	defer func() {
 		// A model bug must not take the terminal down: report it before
 		// the screen is ever touched.
@@ -151,7 +152,7 @@ func newApp(sim simulation) App {
 	a.setSim(sim)
 	a.keepSelection()
 	a.focus = a.firstPane()
-	if sim.Scenario().Open == model.OpenCompare {
+	if sim.Scenario().Open == scenario.OpenCompare {
 		a.mode = modeCompare // Init computes it: the scenario is a strategy contrast
 		a.requests++
 		a.compareSeq = a.requests
@@ -185,7 +186,7 @@ func (a *App) view() *model.GroupView { return a.sim.View(a.step) }
 func (a App) Step() int { return a.step }
 
 // Scenario is the scenario on screen, with the events inserted so far.
-func (a App) Scenario() *model.Scenario { return a.sim.Scenario() }
+func (a App) Scenario() *scenario.Scenario { return a.sim.Scenario() }
 
 // Selected is the selected member's id.
 func (a App) Selected() string { return a.selected }

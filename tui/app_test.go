@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
 )
 
 // press builds the key message a terminal sends for a key name.
@@ -317,7 +318,7 @@ func TestWhatIfPreviewThenCommit(t *testing.T) {
 	require.Len(t, a.whatIf.Outcomes, 2)
 	leave := a.whatIf.Outcomes[0]
 	assert.True(t, leave.Outcome.Rebalanced)
-	assert.Equal(t, []model.Move{{Topic: "orders", Partition: 2, From: "c2", To: "c1"}, {Topic: "orders", Partition: 3, From: "c2", To: "c1"}}, leave.Outcome.Moves)
+	assert.Equal(t, []kafka.Move{{Topic: "orders", Partition: 2, From: "c2", To: "c1"}, {Topic: "orders", Partition: 3, From: "c2", To: "c1"}}, leave.Outcome.Moves)
 	assert.Empty(t, a.Scenario().Timeline, "a preview commits nothing")
 	s := screen(a)
 	assert.Contains(t, s, "What if c2 leaves or crashes now")
@@ -341,7 +342,7 @@ func TestStrategyAndProtocolKeys(t *testing.T) {
 	if sc.Strategy == "range" {
 		t.Skip("only one assignor supports eager so far")
 	}
-	assert.True(t, model.Supports(sc.Strategy, model.Protocol(sc.Protocol)))
+	assert.True(t, kafka.Supports(sc.Strategy, kafka.Protocol(sc.Protocol)))
 	assert.LessOrEqual(t, a.view().TimeMs, now, "the cursor stays at the same virtual time")
 }
 
@@ -349,13 +350,13 @@ func TestProtocolKey(t *testing.T) {
 	a := fakeApp(t, 80, 24)
 	a, _ = drive(t, a, press("e"))
 	sc := a.Scenario()
-	if model.StrategyFor(model.ProtocolCooperative) == "" {
+	if kafka.StrategyFor(kafka.ProtocolCooperative) == "" {
 		assert.Equal(t, "eager", sc.Protocol, "nothing runs cooperatively yet: stay")
 		assert.Contains(t, screen(a), "no strategy runs under the cooperative protocol")
 		return
 	}
 	assert.Equal(t, "cooperative", sc.Protocol)
-	assert.True(t, model.Supports(sc.Strategy, model.ProtocolCooperative))
+	assert.True(t, kafka.Supports(sc.Strategy, kafka.ProtocolCooperative))
 }
 
 func TestCompareMode(t *testing.T) {
@@ -363,7 +364,7 @@ func TestCompareMode(t *testing.T) {
 	a, _ = drive(t, a, keys("n", "n", "n", "j", "d", "c")...)
 	require.Equal(t, modeCompare, a.mode)
 	assert.Equal(t, int64(6000), a.compare.AtMs, "quiet at the cursor: the first rebalance from now on is compared")
-	require.Len(t, a.compare.Rows, len(model.CompareStrategies()))
+	require.Len(t, a.compare.Rows, len(kafka.CompareStrategies()))
 	r := a.compare.Rows[a.compare.Cursor]
 	assert.Equal(t, "range", r.Strategy, "the cursor starts on the strategy on screen")
 	assert.True(t, r.Found)
@@ -376,7 +377,7 @@ func TestCompareMode(t *testing.T) {
 	// ↓ then enter switches the lab to the next row's strategy.
 	a, _ = drive(t, a, press("down"), press("enter"))
 	assert.Equal(t, modeLab, a.mode)
-	assert.Equal(t, model.CompareStrategies()[1], a.Scenario().Strategy)
+	assert.Equal(t, kafka.CompareStrategies()[1], a.Scenario().Strategy)
 }
 
 func TestHelpAndFocusAndQuit(t *testing.T) {

@@ -9,12 +9,14 @@ import (
 
 	"github.com/kvizlab/kviz/demo"
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // bigSim is one moment of a large group: members × partitions spread over
 // four topics in contiguous runs, with some partitions moving.
 type bigSim struct {
-	sc   *model.Scenario
+	sc   *scenario.Scenario
 	view *model.GroupView
 }
 
@@ -26,13 +28,13 @@ func newBigSim(members, partitions int) *bigSim {
 		v.Topics = append(v.Topics, model.TopicView{Name: fmt.Sprintf("topic-%d", ti), Partitions: int32(per)})
 	}
 	for i := range members {
-		v.Members = append(v.Members, model.MemberView{ID: fmt.Sprintf("consumer-%02d", i), Status: model.StatusActive})
+		v.Members = append(v.Members, model.MemberView{ID: fmt.Sprintf("consumer-%02d", i), Status: kafka.StatusActive})
 	}
 	n := 0
 	for _, t := range v.Topics {
 		for p := int32(0); p < t.Partitions; p++ {
 			m := &v.Members[n*members/partitions]
-			tp := model.TP{Topic: t.Name, Partition: p}
+			tp := kafka.TP{Topic: t.Name, Partition: p}
 			switch {
 			case n%97 == 0:
 				m.Revoking = append(m.Revoking, tp)
@@ -44,22 +46,22 @@ func newBigSim(members, partitions int) *bigSim {
 			n++
 		}
 	}
-	return &bigSim{sc: &model.Scenario{GroupID: "big", Strategy: "cooperative-sticky", Protocol: "cooperative"}, view: v}
+	return &bigSim{sc: &scenario.Scenario{GroupID: "big", Strategy: "cooperative-sticky", Protocol: "cooperative"}, view: v}
 }
 
-func (b *bigSim) Scenario() *model.Scenario { return b.sc }
-func (b *bigSim) Len() int                  { return 1 }
+func (b *bigSim) Scenario() *scenario.Scenario { return b.sc }
+func (b *bigSim) Len() int                     { return 1 }
 func (b *bigSim) StepLine(int) model.Step {
 	return model.Step{Kind: "Heartbeat", Text: "a big group at rest"}
 }
-func (b *bigSim) View(int) *model.GroupView                               { return b.view }
-func (b *bigSim) Rebalances() []model.Rebalance                           { return nil }
-func (b *bigSim) Insert(context.Context, model.Event) (simulation, error) { return b, nil }
-func (b *bigSim) AssignedIn(int, int) map[string]bool                     { return nil }
-func (b *bigSim) Forecast(context.Context, model.Event) (model.Outcome, error) {
+func (b *bigSim) View(int) *model.GroupView                                  { return b.view }
+func (b *bigSim) Rebalances() []model.Rebalance                              { return nil }
+func (b *bigSim) Insert(context.Context, scenario.Event) (simulation, error) { return b, nil }
+func (b *bigSim) AssignedIn(int, int) map[string]bool                        { return nil }
+func (b *bigSim) Forecast(context.Context, scenario.Event) (model.Outcome, error) {
 	return model.Outcome{}, nil
 }
-func (b *bigSim) Compare(context.Context, int64, *model.Event, []model.Variant) []model.CompareRow {
+func (b *bigSim) Compare(context.Context, int64, *scenario.Event, []model.Variant) []model.CompareRow {
 	return nil
 }
 
@@ -110,7 +112,7 @@ func BenchmarkStartupToFirstFrame(b *testing.B) {
 	name, data := demo.Default()
 	b.ReportAllocs()
 	for b.Loop() {
-		sc, err := model.ParseScenario(name+".yaml", data)
+		sc, err := scenario.Parse(name+".yaml", data)
 		if err != nil {
 			b.Fatal(err)
 		}

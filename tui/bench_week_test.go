@@ -4,8 +4,9 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/kvizlab/kviz/model"
+
 	"github.com/kvizlab/kviz/model/modeltest"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // BenchmarkOpenWeek200x2000: from the scenario's bytes to the lab's first
@@ -16,7 +17,7 @@ func BenchmarkOpenWeek200x2000(b *testing.B) {
 			src := []byte(modeltest.Week(200, 2000, strategy))
 			b.ReportAllocs()
 			for b.Loop() {
-				sc, err := model.ParseScenario("week.yaml", src)
+				sc, err := scenario.Parse("week.yaml", src)
 				if err != nil {
 					b.Fatal(err)
 				}

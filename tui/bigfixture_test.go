@@ -12,12 +12,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // The big group of issue 13: 200 members subscribed to 10 topics of 200
 // partitions each (2,000 partitions), with a join, a crash and a leave on
 // its timeline, so that there are rebalances to jump between. It is a real
-// scenario file (model.ParseScenario reads it), simulated by the real
+// scenario file (scenario.Parse reads it), simulated by the real
 // model: the lab's keys are measured on what a user would open.
 
 const (
@@ -73,7 +74,7 @@ func bigGroupSim(t testing.TB, strategy string) *model.Sim {
 	if s, ok := bigSims[strategy]; ok {
 		return s
 	}
-	sc, err := model.ParseScenario("big-"+strategy+".yaml", []byte(bigGroupYAML(strategy)))
+	sc, err := scenario.Parse("big-"+strategy+".yaml", []byte(bigGroupYAML(strategy)))
 	require.NoError(t, err)
 	sim, err := model.Simulate(sc)
 	require.NoError(t, err)

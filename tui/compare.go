@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
 )
 
 // compareTable is compare mode's data: the model's rows for one moment of
@@ -95,7 +96,7 @@ func (a App) compareRun(ctx context.Context, at int64, seq int) tea.Cmd {
 			}
 		}()
 		var vs []model.Variant
-		for _, name := range model.CompareStrategies() {
+		for _, name := range kafka.CompareStrategies() {
 			vs = append(vs, model.Variant{Strategy: name})
 		}
 		t.Rows = sim.Compare(ctx, at, nil, vs)

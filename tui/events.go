@@ -8,14 +8,15 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // insert adds an event at the current virtual time. The recomputed
 // simulation comes back from the command it returns; a refusal is the
 // status line, prefixed "cannot <what>: ".
 // done, if given, runs once the event is in (a selects the member it adds).
-func (a *App) insert(ev model.Event, what string, done func(*App)) tea.Cmd {
+func (a *App) insert(ev scenario.Event, what string, done func(*App)) tea.Cmd {
 	return a.insertThen(ev, what, func(a *App, err error) { a.setStatus("cannot "+what+": "+err.Error(), true) }, done)
 }
 
@@ -28,7 +29,7 @@ func (a *App) insert(ev model.Event, what string, done func(*App)) tea.Cmd {
 //
 // An open prompt waits for the answer: it closes when the event is in,
 // and keeps the model's refusal on screen to fix the answer.
-func (a *App) insertThen(ev model.Event, what string, fail func(*App, error), done func(*App)) tea.Cmd {
+func (a *App) insertThen(ev scenario.Event, what string, fail func(*App, error), done func(*App)) tea.Cmd {
 	ev.AtMs = a.view().TimeMs + 1
 	at := a.step // the steps up to here stay as they are
 	j := a.newJob(fmt.Sprintf("%s at %s: simulating", what, formatMs(ev.AtMs)))
@@ -64,10 +65,10 @@ func (a *App) insertThen(ev model.Event, what string, fail func(*App, error), do
 // show: s pressed twice goes two on).
 func (a *App) nextStrategy() tea.Cmd {
 	strategy, protocol := a.shownStrategy()
-	p := model.Protocol(protocol)
+	p := kafka.Protocol(protocol)
 	var valid []string
-	for _, n := range model.StrategyNames() {
-		if model.Supports(n, p) {
+	for _, n := range kafka.StrategyNames() {
+		if kafka.Supports(n, p) {
 			valid = append(valid, n)
 		}
 	}
@@ -84,11 +85,11 @@ func (a *App) nextStrategy() tea.Cmd {
 // run cooperatively; only server-side assignors run under KIP-848).
 func (a *App) nextProtocol() tea.Cmd {
 	cur, protocol := a.shownStrategy()
-	ps := model.Protocols()
-	p := ps[(slices.Index(ps, model.Protocol(protocol))+1)%len(ps)]
+	ps := kafka.Protocols()
+	p := ps[(slices.Index(ps, kafka.Protocol(protocol))+1)%len(ps)]
 	strategy, note := cur, ""
-	if !model.Supports(strategy, p) {
-		strategy = model.StrategyFor(p)
+	if !kafka.Supports(strategy, p) {
+		strategy = kafka.StrategyFor(p)
 		if strategy == "" {
 			a.setStatus("no strategy runs under the "+string(p)+" protocol", true)
 			return nil

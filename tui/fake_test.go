@@ -8,45 +8,47 @@ import (
 	"sort"
 
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // fakeSim is a scripted simulation for testing the screens without the
 // model: an eager group on one topic whose owners are given per frame.
 type fakeSim struct {
-	sc     *model.Scenario
+	sc     *scenario.Scenario
 	frames []frame
 }
 
 // frame is one step: what happened and who owns what afterwards.
 type frame struct {
 	ms       int64
-	kind     model.StepKind
+	kind     kafka.StepKind
 	member   string
 	text     string
-	state    model.GroupState
+	state    kafka.GroupState
 	gen      int32
 	members  []string           // present, in join order
 	owned    map[string][]int32 // member -> partitions of topic "orders"
 	revoking map[string][]int32
 	pending  map[string][]int32
 	fresh    map[string][]int32
-	status   map[string]model.MemberStatus
+	status   map[string]kafka.MemberStatus
 }
 
 var fakeErr error // set by a test to make Insert fail
 
-func fakeScenario() *model.Scenario {
-	return &model.Scenario{Name: "fake", GroupID: "workshop", Strategy: "range", Protocol: "eager",
+func fakeScenario() *scenario.Scenario {
+	return &scenario.Scenario{Name: "fake", GroupID: "workshop", Strategy: "range", Protocol: "eager",
 		Brokers: 3, OffsetsPartitions: 50, Topics: map[string]int32{"orders": 6},
 		// c4 joins in the script; listing it here gives it its roster
 		// letter, as a join event does in a real scenario.
-		Members: []model.MemberSpec{{ID: "c1", Topics: []string{"orders"}}, {ID: "c2", Topics: []string{"orders"}},
+		Members: []scenario.MemberSpec{{ID: "c1", Topics: []string{"orders"}}, {ID: "c2", Topics: []string{"orders"}},
 			{ID: "c3", Topics: []string{"orders"}}, {ID: "c4", Topics: []string{"orders"}}}}
 }
 
 // newFakeSim scripts: three members join and split six partitions; c4
 // joins and an eager rebalance moves partitions; then quiet.
-func newFakeSim(sc *model.Scenario) *fakeSim {
+func newFakeSim(sc *scenario.Scenario) *fakeSim {
 	three := []string{"c1", "c2", "c3"}
 	four := []string{"c1", "c2", "c3", "c4"}
 	split3 := map[string][]int32{"c1": {0, 1}, "c2": {2, 3}, "c3": {4, 5}}
@@ -68,8 +70,8 @@ func newFakeSim(sc *model.Scenario) *fakeSim {
 	return f
 }
 
-func (f *fakeSim) Scenario() *model.Scenario { return f.sc }
-func (f *fakeSim) Len() int                  { return len(f.frames) }
+func (f *fakeSim) Scenario() *scenario.Scenario { return f.sc }
+func (f *fakeSim) Len() int                     { return len(f.frames) }
 
 func (f *fakeSim) StepLine(i int) model.Step {
 	fr := f.frames[i]
@@ -79,18 +81,18 @@ func (f *fakeSim) StepLine(i int) model.Step {
 
 func (f *fakeSim) View(i int) *model.GroupView {
 	fr := f.frames[i]
-	v := &model.GroupView{TimeMs: fr.ms, GroupID: f.sc.GroupID, Protocol: model.Protocol(f.sc.Protocol), Strategy: f.sc.Strategy,
+	v := &model.GroupView{TimeMs: fr.ms, GroupID: f.sc.GroupID, Protocol: kafka.Protocol(f.sc.Protocol), Strategy: f.sc.Strategy,
 		State: fr.state, Generation: fr.gen, Leader: "c1", CoordinatorBroker: 2, CoordinatorPartition: 12,
 		Topics: []model.TopicView{{Name: "orders", Partitions: 6}}}
-	tps := func(ps []int32) []model.TP {
-		var out []model.TP
+	tps := func(ps []int32) []kafka.TP {
+		var out []kafka.TP
 		for _, p := range ps {
-			out = append(out, model.TP{Topic: "orders", Partition: p})
+			out = append(out, kafka.TP{Topic: "orders", Partition: p})
 		}
 		return out
 	}
 	for _, id := range fr.members {
-		status := model.StatusActive
+		status := kafka.StatusActive
 		if s, ok := fr.status[id]; ok {
 			status = s
 		}
@@ -111,12 +113,12 @@ func (f *fakeSim) Rebalances() []model.Rebalance {
 		}
 		if fr.state == "Stable" && start >= 0 {
 			r := model.Rebalance{StartStep: start, EndStep: i, StartMs: f.frames[start].ms, EndMs: fr.ms, Generation: fr.gen,
-				UnownedMs: map[model.TP]int64{}}
-			r.Moves = model.Diff(f.owners(start-1), f.owners(i))
-			r.Moved = model.Taken(r.Moves)
+				UnownedMs: map[kafka.TP]int64{}}
+			r.Moves = kafka.Diff(f.owners(start-1), f.owners(i))
+			r.Moved = kafka.Taken(r.Moves)
 			r.Rounds = []model.Round{{StartStep: start, EndStep: i, StartMs: f.frames[start].ms, EndMs: fr.ms, Generation: fr.gen}}
 			for p := int32(0); p < 6; p++ {
-				r.UnownedMs[model.TP{Topic: "orders", Partition: p}] = fr.ms - f.frames[start].ms
+				r.UnownedMs[kafka.TP{Topic: "orders", Partition: p}] = fr.ms - f.frames[start].ms
 			}
 			out = append(out, r)
 			start = -1
@@ -126,8 +128,8 @@ func (f *fakeSim) Rebalances() []model.Rebalance {
 }
 
 // owners is who holds what after frame i (nobody before the first).
-func (f *fakeSim) owners(i int) model.Owners {
-	out := model.Owners{}
+func (f *fakeSim) owners(i int) kafka.Owners {
+	out := kafka.Owners{}
 	if i < 0 {
 		return out
 	}
@@ -159,7 +161,7 @@ func (f *fakeSim) outcomeFrom(i int, at int64) (model.Outcome, bool) {
 		o := model.Outcome{AtMs: at, StartMs: r.StartMs, SettledMs: r.EndMs, SettledStep: r.EndStep,
 			Rebalanced: true, Settled: true, Rounds: r.Rounds, Moves: r.Moves, Moved: r.Moved,
 			WorstGapMs: r.WorstGapMs(), TotalGapMs: r.TotalGapMs(), Balance: f.View(r.EndStep).Balance(),
-			After: model.Assignment{}}
+			After: kafka.Assignment{}}
 		for id, ps := range f.frames[r.EndStep].owned {
 			o.After[id] = map[string][]int32{"orders": ps}
 		}
@@ -168,7 +170,7 @@ func (f *fakeSim) outcomeFrom(i int, at int64) (model.Outcome, bool) {
 	return model.Outcome{}, false
 }
 
-func (f *fakeSim) Forecast(ctx context.Context, ev model.Event) (model.Outcome, error) {
+func (f *fakeSim) Forecast(ctx context.Context, ev scenario.Event) (model.Outcome, error) {
 	fork, err := f.Insert(ctx, ev)
 	if err != nil {
 		return model.Outcome{}, err
@@ -180,19 +182,19 @@ func (f *fakeSim) Forecast(ctx context.Context, ev model.Event) (model.Outcome, 
 }
 
 // Compare gives every variant the fake's one story.
-func (f *fakeSim) Compare(_ context.Context, atMs int64, _ *model.Event, vs []model.Variant) []model.CompareRow {
+func (f *fakeSim) Compare(_ context.Context, atMs int64, _ *scenario.Event, vs []model.Variant) []model.CompareRow {
 	at := sort.Search(len(f.frames), func(i int) bool { return f.frames[i].ms >= atMs })
 	var rows []model.CompareRow
 	for _, v := range vs {
 		o, found := f.outcomeFrom(at, atMs)
-		rows = append(rows, model.CompareRow{Strategy: v.Strategy, Protocol: string(model.PreferredProtocol(v.Strategy)), Found: found, Outcome: o})
+		rows = append(rows, model.CompareRow{Strategy: v.Strategy, Protocol: string(kafka.PreferredProtocol(v.Strategy)), Found: found, Outcome: o})
 	}
 	return rows
 }
 
 // Insert adds the event after every frame at or before its time; a leave or
 // crash hands the member's partitions to the first other member.
-func (f *fakeSim) Insert(_ context.Context, ev model.Event) (simulation, error) {
+func (f *fakeSim) Insert(_ context.Context, ev scenario.Event) (simulation, error) {
 	if fakeErr != nil {
 		return nil, fakeErr
 	}
@@ -201,7 +203,7 @@ func (f *fakeSim) Insert(_ context.Context, ev model.Event) (simulation, error) 
 	return newFakeSim(&sc), nil
 }
 
-func (f *fakeSim) with(ev model.Event) *fakeSim {
+func (f *fakeSim) with(ev scenario.Event) *fakeSim {
 	at := sort.Search(len(f.frames), func(i int) bool { return f.frames[i].ms > ev.AtMs })
 	last := f.frames[at-1]
 	out := &fakeSim{sc: f.sc, frames: slices.Clone(f.frames[:at])}
@@ -232,8 +234,8 @@ func (f *fakeSim) with(ev model.Event) *fakeSim {
 	return out
 }
 
-func tp(topic string, p int32) model.TP {
-	return model.TP{Topic: topic, Partition: p}
+func tp(topic string, p int32) kafka.TP {
+	return kafka.TP{Topic: topic, Partition: p}
 }
 
 var lightGray = color.RGBA{R: 0xee, G: 0xee, B: 0xee, A: 0xff}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
 )
 
 // renderGrid draws the members × partitions grid in at most width × height
@@ -282,13 +282,13 @@ func gridLegend(l *gridLayout, st *Styles) string {
 // runsText lists the partitions a member holds (not those it waits for) as
 // partition runs: "orders:0–3,7".
 func runsText(g *gridData, m *gridMember) string {
-	var held []model.TP
+	var held []kafka.TP
 	for ti, t := range g.Topics {
 		for p, c := range m.Cells[ti] {
 			if c != cellEmpty && c != cellPending {
-				held = append(held, model.TP{Topic: t.Name, Partition: int32(p)})
+				held = append(held, kafka.TP{Topic: t.Name, Partition: int32(p)})
 			}
 		}
 	}
-	return model.PartitionRuns(held)
+	return kafka.PartitionRuns(held)
 }

@@ -1,14 +1,16 @@
 package tui
 
-import "github.com/kvizlab/kviz/model"
+import (
+	"github.com/kvizlab/kviz/model/kafka"
+)
 
 // liveMarks is what the live lab adds to the grid of the group as read:
 // the owners the last read that moved partitions changed (their cells
 // drawn as new, the partition marked moved) and each partition's lag. Both come
 // from the live snapshot; the grid only draws them.
 type liveMarks struct {
-	changes []model.Move                 // since the previous read, by scenario id
-	lag     func(model.TP) (int64, bool) // the snapshot's LagOf
+	changes []kafka.Move                 // since the previous read, by scenario id
+	lag     func(kafka.TP) (int64, bool) // the snapshot's LagOf
 }
 
 // apply marks g, the grid of the import's opening step.
@@ -42,7 +44,7 @@ func (lm *liveMarks) apply(g *gridData) {
 		t := &g.Topics[ti]
 		t.Lag = make([]lagCell, t.Partitions)
 		for p := range t.Lag {
-			n, ok := lm.lag(model.TP{Topic: t.Name, Partition: int32(p)})
+			n, ok := lm.lag(kafka.TP{Topic: t.Name, Partition: int32(p)})
 			t.Lag[p] = lagCell{N: n, Known: ok}
 		}
 	}

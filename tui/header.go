@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
 )
 
 // headerLines are two lines: who and where (group, coordinator, protocol,
@@ -75,7 +75,7 @@ func (a App) headerWho() []headerPart {
 func (a App) headerWhere() []headerPart {
 	v := a.view()
 	parts := []headerPart{{value: " " + string(v.State) + " ", look: lookState}}
-	if v.Protocol == model.ProtocolConsumer {
+	if v.Protocol == kafka.ProtocolConsumer {
 		parts = append(parts,
 			headerPart{label: "group epoch", shortLabel: "epoch", value: strconv.Itoa(int(v.Generation))},
 			headerPart{label: "assignment epoch", shortLabel: "target", value: strconv.Itoa(int(v.AssignmentEpoch)), joined: true, drop: 1})
@@ -178,13 +178,13 @@ func drawHeader(parts []headerPart, st *Styles, f headerForm) string {
 }
 
 // protocolLabel names the protocol the way Kafka's docs do.
-func protocolLabel(p model.Protocol) string {
+func protocolLabel(p kafka.Protocol) string {
 	switch p {
-	case model.ProtocolEager:
+	case kafka.ProtocolEager:
 		return "classic, eager"
-	case model.ProtocolCooperative:
+	case kafka.ProtocolCooperative:
 		return "classic, cooperative"
-	case model.ProtocolConsumer:
+	case kafka.ProtocolConsumer:
 		return "consumer (KIP-848)"
 	}
 	return string(p)

@@ -10,13 +10,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // group.kafka_version shows in the header, before the coordinator when
 // the terminal is narrow; without it the header says nothing of versions.
 func TestHeaderShowsTheScenariosKafkaVersion(t *testing.T) {
 	app := func(version string, w int) string {
-		sc, err := model.ParseScenario("v.yaml", []byte("topics: {t0: 2}\ngroup: {id: g, "+version+"strategy: uniform, protocol: consumer}\nmembers:\n  - {id: c1, topics: [t0]}\n"))
+		sc, err := scenario.Parse("v.yaml", []byte("topics: {t0: 2}\ngroup: {id: g, "+version+"strategy: uniform, protocol: consumer}\nmembers:\n  - {id: c1, topics: [t0]}\n"))
 		require.NoError(t, err)
 		sim, err := model.Simulate(sc)
 		require.NoError(t, err)

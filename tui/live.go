@@ -10,7 +10,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	kvlive "github.com/kvizlab/kviz/live"
-	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // LiveRead reads the live group again; prev is the last good read (nil at
@@ -31,9 +32,9 @@ type Live struct {
 	source   string
 	snap     *kvlive.Snapshot // the last good read
 	stable   *kvlive.Snapshot // the last read of a settled group: what the lab shows
-	moved    []model.Move     // the last read that changed owners, and when
+	moved    []kafka.Move     // the last read that changed owners, and when
 	movedAt  time.Time
-	shown    *model.Scenario
+	shown    *scenario.Scenario
 	err      error // the last read failed
 	imported bool  // i: the simulator no longer follows the cluster
 	readAt   time.Time
@@ -155,7 +156,7 @@ func (l *Live) mark() {
 // show puts a new import on screen, keeping the lab's own state (size,
 // selection, pane).
 // Compare mode or a what-if preview open on the lab recompute on it.
-func (l *Live) show(sc *model.Scenario) tea.Cmd {
+func (l *Live) show(sc *scenario.Scenario) tea.Cmd {
 	sim, err := simulateModel(context.Background(), sc)
 	if err != nil {
 		l.err = fmt.Errorf("the group cannot be simulated: %v", err)

@@ -5,7 +5,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 func TestMain(m *testing.M) {
@@ -15,6 +15,6 @@ func TestMain(m *testing.M) {
 
 // simulateFake re-simulates on the scripted model, so tests on it stay on it
 // after s, e or c.
-func simulateFake(_ context.Context, sc *model.Scenario) (simulation, error) {
+func simulateFake(_ context.Context, sc *scenario.Scenario) (simulation, error) {
 	return newFakeSim(sc), nil
 }

@@ -12,16 +12,18 @@ import (
 
 	"github.com/kvizlab/kviz/demo"
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // The lab on the real model and the default demo. These assert structure
 // rather than goldens, so that the model's wording can evolve; the
 // goldens (golden_test.go) pin the screens on the scripted model.
 
-func demoScenario(t testing.TB) *model.Scenario {
+func demoScenario(t testing.TB) *scenario.Scenario {
 	t.Helper()
 	name, data := demo.Default()
-	sc, err := model.ParseScenario(name+".yaml", data)
+	sc, err := scenario.Parse(name+".yaml", data)
 	require.NoError(t, err)
 	return sc
 }
@@ -51,7 +53,7 @@ func TestDemoTellsItsStory(t *testing.T) {
 	a := demoApp(t, 100, 30)
 	assert.Contains(t, screen(a), "workshop")
 	assert.Contains(t, screen(a), "__consumer_offsets-17", "abs(\"workshop\".hashCode()) % 50")
-	states := map[model.GroupState]bool{}
+	states := map[kafka.GroupState]bool{}
 	for i := 0; i < 400 && a.Step() < a.sim.Len()-1; i++ {
 		a = realDrive(a, press("n"))
 		require.False(t, a.sim.StepLine(a.Step()).Routine, "stepping lands on routine heartbeats")
@@ -60,7 +62,7 @@ func TestDemoTellsItsStory(t *testing.T) {
 		assert.Contains(t, screen(a), firstWords(a.sim.StepLine(a.Step()).Text, 4))
 	}
 	assert.Equal(t, a.sim.Len()-1, a.Step(), "n reaches the end")
-	for _, s := range model.GroupStates(model.ProtocolEager) {
+	for _, s := range kafka.GroupStates(kafka.ProtocolEager) {
 		assert.True(t, states[s], "the story passes through %s", s)
 	}
 	assert.GreaterOrEqual(t, len(a.info.rebalances), 3, "join, crash and restart each show up")
@@ -123,7 +125,7 @@ func TestStrategyAndProtocolOnTheRealModel(t *testing.T) {
 	assert.Equal(t, "cooperative-sticky", a.Scenario().Strategy, "roundrobin cannot run cooperatively")
 	a = realDrive(a, press("e"))
 	assert.Equal(t, "consumer", a.Scenario().Protocol)
-	assert.True(t, model.Supports(a.Scenario().Strategy, model.ProtocolConsumer))
+	assert.True(t, kafka.Supports(a.Scenario().Strategy, kafka.ProtocolConsumer))
 	assertFits(t, a, 100, 30)
 }
 
@@ -166,7 +168,7 @@ func TestWhatIfOnTheRealModel(t *testing.T) {
 func TestScenarioOpensInCompare(t *testing.T) {
 	data, ok := demo.Get("example-07-sticky-leave")
 	require.True(t, ok)
-	sc, err := model.ParseScenario("example-07-sticky-leave.yaml", data)
+	sc, err := scenario.Parse("example-07-sticky-leave.yaml", data)
 	require.NoError(t, err)
 	a, err := New(sc)
 	require.NoError(t, err)

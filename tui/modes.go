@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
 )
 
 // compareBody is compare mode: the same moment under each strategy, each
@@ -186,18 +187,18 @@ func (l compareLayout) row(a App, r model.CompareRow, topics []model.TopicView) 
 		return line + " " + st.Faint.Render("no rebalance starts then")
 	}
 	o := r.Outcome
-	owner := map[model.TP]string{}
+	owner := map[kafka.TP]string{}
 	for id, ts := range o.After {
 		for t, ps := range ts {
 			for _, p := range ps {
-				owner[model.TP{Topic: t, Partition: p}] = id
+				owner[kafka.TP{Topic: t, Partition: p}] = id
 			}
 		}
 	}
-	taken := map[model.TP]bool{}
+	taken := map[kafka.TP]bool{}
 	for _, m := range o.Moves {
 		if m.Taken() && m.To != "" {
-			taken[model.TP{Topic: m.Topic, Partition: m.Partition}] = true
+			taken[kafka.TP{Topic: m.Topic, Partition: m.Partition}] = true
 		}
 	}
 	cells := ""
@@ -205,7 +206,7 @@ func (l compareLayout) row(a App, r model.CompareRow, topics []model.TopicView) 
 		if first && cells != "" {
 			cells += " "
 		}
-		tp := model.TP{Topic: topic, Partition: p}
+		tp := kafka.TP{Topic: topic, Partition: p}
 		id, ok := owner[tp]
 		if !ok {
 			cells += st.Unowned.Render("·") + " "
@@ -299,7 +300,7 @@ func (a App) whatIfBody(h int) string {
 
 // movesLines lists moves as "t0-2 B c2→A c1", members with their letters,
 // packed into lines of w cells; a move is never split across lines.
-func (a App) movesLines(ms []model.Move, w int) []string {
+func (a App) movesLines(ms []kafka.Move, w int) []string {
 	if len(ms) == 0 {
 		return []string{a.styles.Faint.Render("no partition changes owner")}
 	}

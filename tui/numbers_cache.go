@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
 )
 
 // The numbers pane reads, for every rebalance row on screen, the balance
@@ -66,12 +67,12 @@ func (info *simInfo) outageTexts(sim simulation) []outageText {
 	var out []outageText
 	if src, ok := sim.(interface{ Outages() []model.Outage }); ok {
 		for _, o := range src.Outages() {
-			tps := make([]model.TP, 0, len(o.UnownedMs))
+			tps := make([]kafka.TP, 0, len(o.UnownedMs))
 			for tp := range o.UnownedMs {
 				tps = append(tps, tp)
 			}
 			out = append(out, outageText{startStep: o.StartStep,
-				text: fmt.Sprintf("  %-15s %9s  %s", formatSpan(o.StartMs, o.EndMs), formatDur(o.WorstGapMs()), model.PartitionRuns(tps))})
+				text: fmt.Sprintf("  %-15s %9s  %s", formatSpan(o.StartMs, o.EndMs), formatDur(o.WorstGapMs()), kafka.PartitionRuns(tps))})
 		}
 	}
 	info.outages = &out
@@ -86,8 +87,8 @@ type outageText struct {
 
 // gapLines groups partitions by how long they had no consumer, longest
 // first: "42.0 s  orders:4" / "4 ms  orders:0–3,5".
-func gapLines(unowned map[model.TP]int64) []string {
-	byGap := map[int64][]model.TP{}
+func gapLines(unowned map[kafka.TP]int64) []string {
+	byGap := map[int64][]kafka.TP{}
 	for tp, ms := range unowned {
 		if ms > 0 {
 			byGap[ms] = append(byGap[ms], tp)
@@ -100,7 +101,7 @@ func gapLines(unowned map[model.TP]int64) []string {
 	sort.Slice(gaps, func(i, j int) bool { return gaps[i] > gaps[j] })
 	var out []string
 	for _, ms := range gaps {
-		out = append(out, fmt.Sprintf("  %9s  %s", formatDur(ms), model.PartitionRuns(byGap[ms])))
+		out = append(out, fmt.Sprintf("  %9s  %s", formatDur(ms), kafka.PartitionRuns(byGap[ms])))
 	}
 	return out
 }

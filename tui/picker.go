@@ -12,7 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kvizlab/kviz/demo"
-	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // demoPicker is the `o` screen: every shipped demo in a list that typing
@@ -26,7 +26,7 @@ type demoPicker struct {
 }
 
 // demoItem is one catalogue entry as a list row.
-type demoItem struct{ e model.DemoInfo }
+type demoItem struct{ e demo.DemoInfo }
 
 func (d demoItem) Title() string { return d.e.Title }
 
@@ -43,7 +43,7 @@ func (d demoItem) FilterValue() string {
 
 // newDemoPicker lists the catalogue; the current demo is selected.
 func newDemoPicker(current string, isDark bool, w, h int) (*demoPicker, error) {
-	entries, err := model.Demos()
+	entries, err := demo.Demos()
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +203,7 @@ func (a *App) openDemo(name string) tea.Cmd {
 		a.setStatus("no demo "+name, true)
 		return nil
 	}
-	sc, err := model.ParseScenario(name+".yaml", data)
+	sc, err := scenario.Parse(name+".yaml", data)
 	if err == nil {
 		var sim simulation
 		if sim, err = a.simulate(context.Background(), sc); err == nil {
@@ -220,7 +220,7 @@ func (a *App) openDemo(name string) tea.Cmd {
 // openAsAsked opens the mode the scenario asks for (lab: {open: compare}),
 // as the lab's start does (newApp, Init).
 func (a *App) openAsAsked() tea.Cmd {
-	if a.sim.Scenario().Open != model.OpenCompare {
+	if a.sim.Scenario().Open != scenario.OpenCompare {
 		return nil
 	}
 	a.mode, a.compare = modeCompare, nil

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/demo"
 )
 
 func typeText(s string) []tea.Msg {
@@ -96,7 +96,7 @@ func TestPickerShowsTheNotesOfTheSelectedDemo(t *testing.T) {
 	a := demoApp(t, 120, 40)
 	a = realDrive(a, press("o"))
 	a = realDrive(a, typeText("failover")...)
-	entries, err := model.Demos()
+	entries, err := demo.Demos()
 	require.NoError(t, err)
 	for _, e := range entries {
 		if e.Name == "example-11-failover" {

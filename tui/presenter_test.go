@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kvizlab/kviz/demo"
-	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // presenterSizes are the screens a trainer projects.
@@ -25,7 +25,7 @@ func shippedDemoApp(t testing.TB, name string, w, h int) App {
 	t.Helper()
 	data, ok := demo.Get(name)
 	require.True(t, ok)
-	sc, err := model.ParseScenario(name+".yaml", data)
+	sc, err := scenario.Parse(name+".yaml", data)
 	require.NoError(t, err)
 	a, err := New(sc)
 	require.NoError(t, err)

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kvizlab/kviz/demo"
-	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // producersApp opens the lab on demo:producers at w × h.
@@ -20,7 +20,7 @@ func producersApp(t testing.TB, w, h int) App {
 	t.Helper()
 	data, ok := demo.Get("producers")
 	require.True(t, ok)
-	sc, err := model.ParseScenario("producers.yaml", data)
+	sc, err := scenario.Parse("producers.yaml", data)
 	require.NoError(t, err)
 	a, err := New(sc)
 	require.NoError(t, err)

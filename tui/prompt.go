@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // prompt asks for one or more values on the status lines before an event
@@ -122,7 +123,7 @@ func (a App) promptLines() []string {
 // style, subscribed to every topic of the group unless changed.
 func (a *App) askMember() {
 	sc := a.sim.Scenario()
-	id := model.NextMemberID(sc)
+	id := scenario.NextMemberID(sc)
 	topics := a.topicNames()
 	a.prompt = newPrompt("add a member", a.isDark, a.width, finishMember,
 		promptField{"id", id, id + " is the next free id in the group's style"},
@@ -138,7 +139,7 @@ func finishMember(a *App, values []string) (tea.Cmd, error) {
 		return nil, fmt.Errorf("a member needs at least one topic")
 	}
 	what := fmt.Sprintf("%s joins (subscribed to %s)", id, strings.Join(topics, ", "))
-	return a.insert(model.Event{Kind: "join", Member: id, Topics: topics}, what, func(a *App) { a.selected = id }), nil
+	return a.insert(scenario.Event{Kind: "join", Member: id, Topics: topics}, what, func(a *App) { a.selected = id }), nil
 }
 
 // askPartitions opens the prompt for `t`: the selected member's first topic
@@ -185,7 +186,7 @@ func finishPartitions(a *App, values []string) (tea.Cmd, error) {
 		return nil, fmt.Errorf("%q is not a number of partitions", values[1])
 	}
 	what := fmt.Sprintf("%s asked for %d partitions (it has %d)", name, n, topic.Partitions)
-	return a.insert(model.Event{Kind: "add_partitions", Topic: name, Count: int32(n)}, what, nil), nil
+	return a.insert(scenario.Event{Kind: "add_partitions", Topic: name, Count: int32(n)}, what, nil), nil
 }
 
 // memberEvent makes the selected member leave, crash or restart. When the
@@ -203,7 +204,7 @@ func (a *App) memberEvent(kind string) tea.Cmd {
 		return nil
 	}
 	verb := map[string]string{"leave": "leaves", "crash": "crashes", "restart": "restarts"}[kind]
-	return a.insertThen(model.Event{Kind: kind, Member: a.selected}, a.selected+" "+verb,
+	return a.insertThen(scenario.Event{Kind: kind, Member: a.selected}, a.selected+" "+verb,
 		func(a *App, err error) { a.setStatus(err.Error(), true) }, nil)
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
 )
 
 // protocolLines is the protocol pane: the state diagram with the current
@@ -73,7 +74,7 @@ func (a App) callbacksLine(v *model.GroupView, w int) string {
 // stateDiagram lights the current state; brackets keep it readable without
 // colour. Names are shortened when the pane is narrow.
 func (a App) stateDiagram(v *model.GroupView, w int) string {
-	states := model.GroupStates(v.Protocol)
+	states := kafka.GroupStates(v.Protocol)
 	render := func(short bool) string {
 		var parts []string
 		for _, s := range states {
@@ -154,7 +155,7 @@ const maxMemoMessages = 4096
 func (a App) drawMessageLine(s model.Step, w int, current bool) string {
 	st := &a.styles
 	who := "coordinator"
-	if s.Kind == model.KindQuietStretch {
+	if s.Kind == kafka.KindQuietStretch {
 		who = "group"
 	}
 	if s.Member != "" {
@@ -162,7 +163,7 @@ func (a App) drawMessageLine(s model.Step, w int, current bool) string {
 		who = st.MemberFg(color).Render(pad(letter+" "+s.Member, 10))
 	}
 	arrow, name := messageShape(s.Kind)
-	if s.Kind == model.KindGroupStateChanged {
+	if s.Kind == kafka.KindGroupStateChanged {
 		name = string(s.GroupState)
 	}
 	line := st.Faint.Render(fmt.Sprintf("%9s ", formatMs(s.TimeMs))) + pad(who, 11) + " " + arrow + " " + st.Value.Render(name)
@@ -179,17 +180,17 @@ func (a App) drawMessageLine(s model.Step, w int, current bool) string {
 
 // messageShape turns a step kind into an arrow and a short name:
 // "JoinGroupRequest" is "→ JoinGroup", "HeartbeatResponse" "← Heartbeat".
-func messageShape(kind model.StepKind) (arrow, name string) {
+func messageShape(kind kafka.StepKind) (arrow, name string) {
 	switch {
 	case kind.IsRequest():
 		return "→", kind.API()
 	case kind.API() != "":
 		return "←", kind.API()
-	case kind == model.KindGroupStateChanged:
+	case kind == kafka.KindGroupStateChanged:
 		return "◆", "group"
 	case kind.IsCallback():
 		return "↺", kind.ListenerMethod()
-	case kind == model.KindQuietStretch:
+	case kind == kafka.KindQuietStretch:
 		return "⋯", "quiet stretch: no change"
 	}
 	return "·", string(kind)

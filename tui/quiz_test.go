@@ -10,6 +10,7 @@ import (
 
 	"github.com/kvizlab/kviz/demo"
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // quizApp is the lab on a shipped demo, quiz mode off, and the model's
@@ -18,7 +19,7 @@ func quizApp(t *testing.T, name string, w, h int) (App, []model.Question) {
 	t.Helper()
 	data, ok := demo.Get(name)
 	require.True(t, ok)
-	sc, err := model.ParseScenario(name+".yaml", data)
+	sc, err := scenario.Parse(name+".yaml", data)
 	require.NoError(t, err)
 	sim, err := model.Simulate(sc)
 	require.NoError(t, err)
@@ -185,7 +186,7 @@ func TestQuizFitsEveryDemo(t *testing.T) {
 		for _, name := range demo.Names() {
 			t.Run(name+"/"+strconv.Itoa(size[0]), func(t *testing.T) {
 				data, _ := demo.Get(name)
-				sc, err := model.ParseScenario(name+".yaml", data)
+				sc, err := scenario.Parse(name+".yaml", data)
 				require.NoError(t, err)
 				sim, err := model.Simulate(sc)
 				require.NoError(t, err)

@@ -9,7 +9,7 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // Keys that need a new simulation (an inserted event, another strategy or
@@ -32,7 +32,7 @@ type job struct {
 	strategy, protocol string
 	// scenario is the scenario it simulates, when known up front (s, e):
 	// a newer s or e needs nothing else from it.
-	scenario *model.Scenario
+	scenario *scenario.Scenario
 
 	// install sets the cursor and the status once the result is on screen;
 	// nowMs is the virtual time on screen just before.
@@ -96,7 +96,7 @@ func (a *App) newJob(label string) *job {
 // baseScenario is the scenario the next job starts from when it is known
 // now: the one on screen, or the one the running job simulates; nil when
 // that job inserts an event (its scenario comes with its result).
-func (a *App) baseScenario() *model.Scenario {
+func (a *App) baseScenario() *scenario.Scenario {
 	if a.job == nil {
 		return a.sim.Scenario()
 	}

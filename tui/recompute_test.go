@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // A recomputing key answers at once: the simulation on screen stays until
@@ -218,7 +218,7 @@ func TestNavigationWhileSimulating(t *testing.T) {
 func TestSupersededWorkIsSkipped(t *testing.T) {
 	a := fakeApp(t, 80, 24)
 	runs := 0
-	a.simulate = func(ctx context.Context, sc *model.Scenario) (simulation, error) {
+	a.simulate = func(ctx context.Context, sc *scenario.Scenario) (simulation, error) {
 		runs++
 		return simulateFake(ctx, sc)
 	}
@@ -328,7 +328,7 @@ func TestSupersededWorkIsCancelledMidRun(t *testing.T) {
 	a := fakeApp(t, 80, 24)
 	started := make(chan struct{})
 	first := true
-	a.simulate = func(ctx context.Context, sc *model.Scenario) (simulation, error) {
+	a.simulate = func(ctx context.Context, sc *scenario.Scenario) (simulation, error) {
 		if first {
 			first = false
 			close(started)

@@ -5,7 +5,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
 )
 
 // The searched indexes answer what walking the steps answers, on every
@@ -32,7 +32,7 @@ func checkSimInfoIndexes(t *testing.T, a App) {
 	}
 	prevMessage := func(i int) int {
 		for j := i - 1; j >= 0; j-- {
-			if s := sim.StepLine(j); !s.Routine || s.Kind == model.KindQuietStretch {
+			if s := sim.StepLine(j); !s.Routine || s.Kind == kafka.KindQuietStretch {
 				return j
 			}
 		}
@@ -50,11 +50,11 @@ func checkSimInfoIndexes(t *testing.T, a App) {
 	for i := range sim.Len() {
 		if s := sim.StepLine(i); s.Routine {
 			routine++
-			if s.Kind == model.KindQuietStretch {
+			if s.Kind == kafka.KindQuietStretch {
 				quiet++
 			}
 		}
-		if s := sim.StepLine(min(i+1, sim.Len()-1)); i%max(sim.Len()/400, 1) != 0 && s.Kind != model.KindQuietStretch {
+		if s := sim.StepLine(min(i+1, sim.Len()-1)); i%max(sim.Len()/400, 1) != 0 && s.Kind != kafka.KindQuietStretch {
 			continue // a long run: every 400th step, and those around a quiet stretch
 		}
 		assert.Equal(t, walk(i, +1), info.nextShown(i, +1), "next shown after %d", i)

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // whatIfOutcome is what one event would do: the model's forecast of it, run
@@ -77,7 +78,7 @@ func (a *App) whatIfCmd() tea.Cmd {
 		}()
 		for _, kind := range []string{"leave", "crash"} {
 			o := whatIfOutcome{Kind: kind}
-			out, err := sim.Forecast(ctx, model.Event{AtMs: now, Kind: kind, Member: member})
+			out, err := sim.Forecast(ctx, scenario.Event{AtMs: now, Kind: kind, Member: member})
 			if err != nil {
 				o.Err = err.Error()
 			}

@@ -1,0 +1,36 @@
+package demo_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kvizlab/kviz/demo"
+	"github.com/kvizlab/kviz/model/scenario"
+)
+
+// Every demo's tags are its strategy, protocol and examples, plus what its
+// scenario shows: producers, failing brokers, static members.
+func TestDemoTags(t *testing.T) {
+	demos, err := demo.Demos()
+	require.NoError(t, err)
+	byName := map[string]demo.DemoInfo{}
+	for _, d := range demos {
+		byName[d.Name] = d
+		data, _ := demo.Get(d.Name)
+		sc, err := scenario.Parse(d.Name+".yaml", data)
+		require.NoError(t, err)
+		assert.Contains(t, d.Tags, sc.Strategy, d.Name)
+		assert.Contains(t, d.Tags, sc.Protocol, d.Name)
+		assert.Equal(t, sc.Flow != nil, slices.Contains(d.Tags, demo.TagProducers), d.Name)
+		assert.Equal(t, sc.Notes, d.Notes, d.Name)
+	}
+	assert.Contains(t, byName["example-11-failover"].Tags, "example 11")
+	assert.Contains(t, byName["example-14-coordinator"].Tags, demo.TagCluster, "a broker fails in it")
+	assert.NotContains(t, byName["example-11-failover"].Tags, demo.TagCluster)
+	assert.Contains(t, byName["example-10-static-restart"].Tags, demo.TagStatic)
+	assert.NotContains(t, byName["example-11-failover"].Tags, demo.TagStatic)
+	assert.Contains(t, byName["example-07-sticky-leave"].Tags, demo.TagCompare, "example 7 opens compare")
+}

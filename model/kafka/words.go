@@ -1,0 +1,138 @@
+package kafka
+
+import (
+	"strings"
+)
+
+// Kafka's domain words as types: the lab and the CLI compare against these
+// names instead of spelling them.
+
+// StepKind names a step of the trace: a request or response by its Kafka
+// API name, a rebalance-listener callback, or one of kviz's own events
+// (doc.go lists those).
+type StepKind string
+
+// Requests and responses.
+const (
+	KindFindCoordinatorRequest         StepKind = "FindCoordinatorRequest"
+	KindJoinGroupRequest               StepKind = "JoinGroupRequest"
+	KindJoinGroupResponse              StepKind = "JoinGroupResponse"
+	KindSyncGroupRequest               StepKind = "SyncGroupRequest"
+	KindSyncGroupResponse              StepKind = "SyncGroupResponse"
+	KindHeartbeatRequest               StepKind = "HeartbeatRequest"
+	KindHeartbeatResponse              StepKind = "HeartbeatResponse"
+	KindLeaveGroupRequest              StepKind = "LeaveGroupRequest"
+	KindOffsetCommitRequest            StepKind = "OffsetCommitRequest"
+	KindOffsetCommitResponse           StepKind = "OffsetCommitResponse"
+	KindConsumerGroupHeartbeatRequest  StepKind = "ConsumerGroupHeartbeatRequest"
+	KindConsumerGroupHeartbeatResponse StepKind = "ConsumerGroupHeartbeatResponse"
+)
+
+// The ConsumerRebalanceListener callbacks, named after their methods
+// without "on".
+const (
+	KindPartitionsRevoked  StepKind = "PartitionsRevoked"
+	KindPartitionsAssigned StepKind = "PartitionsAssigned"
+	KindPartitionsLost     StepKind = "PartitionsLost"
+)
+
+// The coordinator's and the cluster's own moves, and kviz's events.
+const (
+	KindGroupStateChanged   StepKind = "GroupStateChanged"
+	KindCoordinatorMoved    StepKind = "CoordinatorMoved"
+	KindSessionExpired      StepKind = "SessionExpired"
+	KindPollTimeout         StepKind = "PollTimeout"
+	KindMemberStarted       StepKind = "MemberStarted"
+	KindMemberCrashed       StepKind = "MemberCrashed"
+	KindBrokerFailed        StepKind = "BrokerFailed"
+	KindBrokerRecovered     StepKind = "BrokerRecovered"
+	KindMemberStopped       StepKind = "MemberStopped"
+	KindPollStalled         StepKind = "PollStalled"
+	KindPollResumed         StepKind = "PollResumed"
+	KindSubscriptionChanged StepKind = "SubscriptionChanged"
+	KindCommitFailed        StepKind = "CommitFailed"
+	KindMetadataRefreshed   StepKind = "MetadataRefreshed"
+	KindAssignmentComputed  StepKind = "AssignmentComputed"
+	KindMemberRemoved       StepKind = "MemberRemoved"
+	KindMemberReplaced      StepKind = "MemberReplaced"
+	KindStaticMemberKept    StepKind = "StaticMemberKept"
+	KindRebalanceDelayed    StepKind = "RebalanceDelayed"
+	KindCreatePartitions    StepKind = "CreatePartitions"
+	// KindQuietStretch stands for the routine heartbeats of a stretch in
+	// which nothing changed (quiet.go); routine, like them.
+	KindQuietStretch StepKind = "QuietStretch"
+)
+
+// API is the Kafka API a request or response step belongs to
+// ("JoinGroup"); "" for other steps.
+func (k StepKind) API() string {
+	if api, ok := strings.CutSuffix(string(k), "Request"); ok {
+		return api
+	}
+	if api, ok := strings.CutSuffix(string(k), "Response"); ok {
+		return api
+	}
+	return ""
+}
+
+// IsRequest reports whether the step is a request to the coordinator.
+func (k StepKind) IsRequest() bool { return strings.HasSuffix(string(k), "Request") }
+
+// IsCallback reports whether the step is a rebalance-listener callback.
+func (k StepKind) IsCallback() bool {
+	return k == KindPartitionsRevoked || k == KindPartitionsAssigned || k == KindPartitionsLost
+}
+
+// ListenerMethod is the callback's method name, "onPartitionsAssigned".
+func (k StepKind) ListenerMethod() string { return "on" + string(k) }
+
+// GroupState is Kafka's name for a group state: ClassicGroupState's under
+// the classic protocol, ConsumerGroupState's (upper case, as the enum
+// constants) under KIP-848.
+type GroupState string
+
+// Classic group states (ClassicGroupState).
+const (
+	Empty               GroupState = "Empty"
+	PreparingRebalance  GroupState = "PreparingRebalance"
+	CompletingRebalance GroupState = "CompletingRebalance"
+	Stable              GroupState = "Stable"
+	Dead                GroupState = "Dead"
+)
+
+// Consumer group states (KIP-848, ConsumerGroup.ConsumerGroupState).
+const (
+	KEmpty       GroupState = "EMPTY"
+	KAssigning   GroupState = "ASSIGNING"
+	KReconciling GroupState = "RECONCILING"
+	KStable      GroupState = "STABLE"
+	KDead        GroupState = "DEAD"
+)
+
+// GroupStates is a protocol's state machine in the order a rebalance walks
+// it (Dead is left out: the lab never unloads the group).
+func GroupStates(p Protocol) []GroupState {
+	if p == ProtocolConsumer {
+		return []GroupState{KEmpty, KAssigning, KReconciling, KStable}
+	}
+	return []GroupState{Empty, PreparingRebalance, CompletingRebalance, Stable}
+}
+
+// Title is the state as Kafka's tools print it (ConsumerGroupState's
+// toString is "Assigning"; the classic names are already so).
+func (s GroupState) Title() string {
+	if len(s) < 2 || strings.ToUpper(string(s)) != string(s) {
+		return string(s)
+	}
+	return string(s[:1]) + strings.ToLower(string(s[1:]))
+}
+
+// MemberState is a KIP-848 member's reconciliation state (MemberState).
+type MemberState string
+
+// Member states of the reconciliation.
+const (
+	MStable     MemberState = "STABLE"
+	MUnrevoked  MemberState = "UNREVOKED_PARTITIONS"
+	MUnreleased MemberState = "UNRELEASED_PARTITIONS"
+)

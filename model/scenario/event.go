@@ -1,0 +1,29 @@
+package scenario
+
+import ()
+
+// Event is something that happens to the group at a point of the timeline:
+// a scenario's timeline entry, or one the lab inserts as a what-if.
+type Event struct {
+	AtMs     int64
+	Kind     string   // join|leave|crash|restart|stall|subscribe|add_partitions|commit|fail_broker|recover_broker
+	Member   string   // the member's client id (join, leave, crash, restart, stall, subscribe, commit)
+	Topics   []string // join, subscribe
+	Instance string   // join: group.instance.id ("" = dynamic)
+	Rack     string   // join: client.rack ("" = not set)
+	// Strategies, on a join: the member's assignor list (nil = the group's).
+	Strategies []string
+	Topic      string // add_partitions
+	Count      int32  // add_partitions: the new total
+	Ms         int64  // stall: how long poll() is not called
+	Broker     int    // fail_broker, recover_broker
+	// Generation, when set on a commit, is the generation the commit carries
+	// (an application holding stale group metadata); nil = the member's own.
+	Generation *int32
+	line       int  // scenario line, for error messages; 0 when inserted
+	Inserting  bool // the event Sim.Insert is adding: a leave or crash of a stopped member is an error
+}
+
+// EventKinds lists the event kinds in the order the docs present them.
+var EventKinds = []string{"join", "leave", "crash", "restart", "stall", "subscribe",
+	"add_partitions", "commit", "fail_broker", "recover_broker"}

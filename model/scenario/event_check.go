@@ -1,0 +1,100 @@
+package scenario
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/kvizlab/kviz/strategies"
+)
+
+// CheckEvent is the rule for what a timeline event may say, given the
+// scenario and the events before it: the parser checks every entry of a
+// file with it (and adds the entry's line), Sim.Insert every event a key
+// inserts. The parser's own checks are about the YAML's shape.
+func CheckEvent(sc *Scenario, ev Event) error {
+	if ev.AtMs < 0 || ev.AtMs > MaxTimelineMs {
+		return fmt.Errorf("at_ms must be between 0 and %d, got %d", int64(MaxTimelineMs), ev.AtMs)
+	}
+	if !slices.Contains(EventKinds, ev.Kind) {
+		return fmt.Errorf("unknown action %q%s", ev.Kind, Suggest(ev.Kind, EventKinds))
+	}
+	switch ev.Kind {
+	case "fail_broker", "recover_broker":
+		if ev.Broker < 0 || ev.Broker >= sc.Brokers {
+			return fmt.Errorf("%s: broker %d does not exist (0..%d)", ev.Kind, ev.Broker, sc.Brokers-1)
+		}
+		return nil
+	case "add_partitions":
+		if _, ok := sc.Topics[ev.Topic]; !ok {
+			return fmt.Errorf("add_partitions: unknown topic %q%s", ev.Topic, Suggest(ev.Topic, strategies.SortedTopics(sc.Topics)))
+		}
+		if ev.Count < 1 || ev.Count > strategies.MaxPartitions {
+			return fmt.Errorf("add_partitions.count must be between 1 and %d, got %d", strategies.MaxPartitions, ev.Count)
+		}
+		return nil
+	case "stall":
+		if ev.Ms <= 0 {
+			return fmt.Errorf("stall needs a positive ms")
+		}
+	case "subscribe":
+		if len(ev.Topics) == 0 {
+			return fmt.Errorf("subscribe needs at least one topic (an empty subscription is unsubscribe(); use leave)")
+		}
+	}
+	if ev.Member == "" {
+		return fmt.Errorf("%s needs a member id", ev.Kind)
+	}
+	// A subscription may name a topic that does not exist: Kafka takes it
+	// (doc.go, "Topics that do not exist").
+	if ev.Kind == "join" {
+		return nil
+	}
+	if known := membersBy(sc, ev.AtMs); !slices.Contains(known, ev.Member) {
+		return fmt.Errorf("%s: no member %q has joined by %d ms%s", ev.Kind, ev.Member, ev.AtMs, Suggest(ev.Member, known))
+	}
+	return nil
+}
+
+// membersBy lists, sorted, the members the scenario has started by time ms:
+// those present at time 0 and those whose join comes at or before ms.
+func membersBy(sc *Scenario, ms int64) []string {
+	var out []string
+	for _, m := range sc.Members {
+		out = append(out, m.ID)
+	}
+	for _, ev := range sc.Timeline {
+		if ev.Kind == "join" && ev.AtMs <= ms {
+			out = append(out, ev.Member)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// Label says what an event is in a few words: "c4 joins".
+func (ev Event) Label() string {
+	switch ev.Kind {
+	case "join":
+		return ev.Member + " joins"
+	case "leave":
+		return ev.Member + " leaves"
+	case "crash":
+		return ev.Member + " crashes"
+	case "restart":
+		return ev.Member + " restarts"
+	case "stall":
+		return fmt.Sprintf("%s stalls %d ms", ev.Member, ev.Ms)
+	case "subscribe":
+		return fmt.Sprintf("%s subscribes to %v", ev.Member, ev.Topics)
+	case "add_partitions":
+		return fmt.Sprintf("%s grows to %d partitions", ev.Topic, ev.Count)
+	case "fail_broker":
+		return fmt.Sprintf("broker %d fails", ev.Broker)
+	case "recover_broker":
+		return fmt.Sprintf("broker %d recovers", ev.Broker)
+	}
+	if ev.Member != "" {
+		return ev.Member + " " + ev.Kind
+	}
+	return ev.Kind
+}

@@ -1,0 +1,354 @@
+package scenario
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/strategies"
+)
+
+// A given start: `group: {generation: 5}` (classic) or `group:
+// {group_epoch: 5}` (KIP-848) and members with `owned: {t0: [0, 1]}` (and,
+// to reproduce a real group, `member_id: ...`) describe a group that is
+// already Stable at time 0. Owned partitions without a generation start at
+// generation (group epoch) 1.
+
+// maxStartEpoch bounds a given generation well below int32's end, so the
+// rebalances that follow cannot overflow it.
+const maxStartEpoch = 1_000_000_000
+
+// givenParse collects a given start while the scenario is parsed.
+type givenParse struct {
+	epochKey   string // "generation" or "group_epoch"; "" = not given
+	epochNode  *yaml.Node
+	assignNode *yaml.Node          // group.assignment_epoch (KIP-848)
+	owners     map[kafka.TP]string // partition -> the member owning or revoking it
+	targets    map[kafka.TP]string // partition -> the member whose target holds it (KIP-848)
+	memberIDs  map[string]string
+	// firstNode is the first owned: or member_id: seen, for a member list
+	// that needs a given start.
+	firstNode *yaml.Node
+}
+
+// startEpoch reads group.generation or group.group_epoch once the protocol
+// is known: each belongs to one protocol family.
+func (p *parser) startEpoch(sc *Scenario) error {
+	g := &p.given
+	if g.epochNode == nil {
+		if g.assignNode != nil {
+			return p.errf(g.assignNode, "group.assignment_epoch needs group.group_epoch: the assignment epoch trails the group epoch")
+		}
+		return nil
+	}
+	if msg := epochKeyError(g.epochKey, sc); msg != "" {
+		return p.errf(g.epochNode, "%s", msg)
+	}
+	sc.givenEpochKey = g.epochKey
+	e, err := p.int64(g.epochNode, "group."+g.epochKey, 1, maxStartEpoch)
+	sc.Generation = int32(e)
+	if err != nil || g.assignNode == nil {
+		return err
+	}
+	return p.assignmentEpoch(sc)
+}
+
+// assignmentEpoch reads group.assignment_epoch: the epoch the targets were
+// computed for, at most the group epoch (the coordinator computes a target
+// for a group epoch it has, GroupMetadataManager.updateTargetAssignment).
+func (p *parser) assignmentEpoch(sc *Scenario) error {
+	n := p.given.assignNode
+	if g := p.given; g.epochKey != "group_epoch" {
+		return p.errf(n, "group.assignment_epoch belongs to the KIP-848 consumer protocol and goes with group.group_epoch")
+	}
+	a, err := p.int64(n, "group.assignment_epoch", 1, maxStartEpoch)
+	if err != nil {
+		return err
+	}
+	if int32(a) > sc.Generation {
+		return p.errf(n, "group.assignment_epoch %d is above group.group_epoch %d: a target is computed for a group epoch the group has reached", a, sc.Generation)
+	}
+	sc.AssignmentEpoch = int32(a)
+	return nil
+}
+
+// epochKeyError says why a given start's epoch key does not fit the
+// protocol ("" when it does): each belongs to one protocol family. The
+// parser and Scenario.WithStrategy both ask it.
+func epochKeyError(key string, sc *Scenario) string {
+	switch {
+	case key == "generation" && IsConsumer(sc):
+		return "group.generation: the consumer protocol (KIP-848) counts group epochs; write group.group_epoch"
+	case key == "group_epoch" && !IsConsumer(sc):
+		return fmt.Sprintf("group.group_epoch belongs to the KIP-848 consumer protocol; under the %s protocol the group has a generation (group.generation)", sc.Protocol)
+	}
+	return ""
+}
+
+// givenNodes are a member's given-start keys, as the member's fields
+// are read.
+type givenNodes struct {
+	owned, memberID         *yaml.Node
+	target, revoking, epoch *yaml.Node // KIP-848 mid-reconcile
+}
+
+// kip848 is the first KIP-848-only key given, or nil.
+func (n givenNodes) kip848() (*yaml.Node, string) {
+	for _, k := range []struct {
+		n   *yaml.Node
+		key string
+	}{{n.epoch, "member_epoch"}, {n.target, "target"}, {n.revoking, "revoking"}} {
+		if k.n != nil {
+			return k.n, k.key
+		}
+	}
+	return nil, ""
+}
+
+// givenMember reads a member's owned partitions and member id, and under
+// KIP-848 its member epoch, target and partitions being revoked.
+func (p *parser) givenMember(m *MemberSpec, what string, gn givenNodes, sc *Scenario) error {
+	if what != "members" {
+		if n := orNode(orNode(gn.owned, gn.memberID), orNode(gn.target, orNode(gn.revoking, gn.epoch))); n != nil {
+			return p.errf(n, "%s: owned and member_id describe members present at time 0 (a given start), as do target, revoking and member_epoch; a joining member gets its id and partitions from the group", what)
+		}
+		return nil
+	}
+	g := &p.given
+	if gn.memberID != nil {
+		g.firstNode = orNode(g.firstNode, gn.memberID)
+		id, err := p.str(gn.memberID, "members.member_id")
+		if err != nil {
+			return err
+		}
+		if id == "" {
+			return p.errf(gn.memberID, "members.member_id: an empty member id is what a member has before it joins; leave member_id out to let kviz make one")
+		}
+		if other, dup := g.memberIDs[id]; dup {
+			return p.errf(gn.memberID, "member id %q is held by %s and %s: a member id names one member", id, other, m.ID)
+		}
+		if g.memberIDs == nil {
+			g.memberIDs = map[string]string{}
+		}
+		g.memberIDs[id] = m.ID
+		m.MemberID = id
+	}
+	if gn.owned != nil {
+		g.firstNode = orNode(g.firstNode, gn.owned)
+		tps, err := p.ownedPartitions(gn.owned, m, sc)
+		if len(tps) > 0 { // owning nothing is no list, as Format writes it
+			m.Owned = tps
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return p.reconciling(m, gn, sc)
+}
+
+// reconciling reads a KIP-848 member caught mid-reconcile, with the
+// invariants Kafka's coordinator keeps (CurrentAssignmentBuilder,
+// GroupMetadataManager): a member epoch at most the assignment epoch; a
+// target naming existing partitions, each in one member's target; the
+// partitions it revokes are its own, held by no one else, and only below
+// the assignment epoch (UNREVOKED_PARTITIONS keeps the old epoch); at the
+// assignment epoch it owns only target partitions.
+func (p *parser) reconciling(m *MemberSpec, gn givenNodes, sc *Scenario) error {
+	n, key := gn.kip848()
+	if n == nil {
+		return nil
+	}
+	if !IsConsumer(sc) {
+		return p.errf(n, "members.%s belongs to the KIP-848 consumer protocol (a classic member owns what the leader assigned; it has no target or member epoch)", key)
+	}
+	g := &p.given
+	g.firstNode = orNode(g.firstNode, n)
+	if g.epochKey == "" {
+		// the file's protocol family: a variation may not turn it classic
+		g.epochKey, sc.givenEpochKey = "group_epoch", "group_epoch"
+	}
+	assignEpoch := max(sc.StartAssignmentEpoch(), 1)
+	if gn.epoch != nil {
+		e, err := p.int64(gn.epoch, "members.member_epoch", 1, int64(assignEpoch))
+		if err != nil {
+			return p.errf(gn.epoch, "members.member_epoch: %s's epoch must be 1..%d (the assignment epoch): a member reaches an epoch only once a target exists for it", m.ID, assignEpoch)
+		}
+		m.MemberEpoch = int32(e)
+	}
+	if gn.target != nil {
+		tps, err := p.partitionMap(gn.target, "members.target", m.ID, sc, nil, func(tp kafka.TP, x *yaml.Node) error {
+			if !slices.Contains(m.Topics, tp.Topic) && sc.StartAssignmentEpoch() == sc.Generation {
+				return p.errf(x, "members.target: %s's target holds %s but it does not subscribe to %s, and no new target is pending (group_epoch = assignment_epoch)", m.ID, tp, tp.Topic)
+			}
+			if g.targets == nil {
+				g.targets = map[kafka.TP]string{}
+			}
+			if other, taken := g.targets[tp]; taken {
+				return p.errf(x, "members.target: %s is in the targets of %s and %s; the assignor gives a partition to one member", tp, other, m.ID)
+			}
+			g.targets[tp] = m.ID
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		m.Target = tps
+	}
+	if gn.revoking != nil {
+		tps, err := p.partitionMap(gn.revoking, "members.revoking", m.ID, sc, nil, func(tp kafka.TP, x *yaml.Node) error { return p.claim(tp, x, m.ID, "revoking") })
+		if err != nil {
+			return err
+		}
+		if len(tps) > 0 && m.StartEpoch(sc) >= assignEpoch {
+			return p.errf(gn.revoking, "members.revoking: %s revokes at member epoch %d, the assignment epoch; a member revoking partitions stays at the epoch before its target (UNREVOKED_PARTITIONS): give member_epoch below %d", m.ID, m.StartEpoch(sc), assignEpoch)
+		}
+		m.Revoking = tps
+	}
+	if m.StartEpoch(sc) == assignEpoch {
+		if extra := kafka.MinusTPs(m.Owned, m.StartTarget()); len(extra) > 0 {
+			return p.errf(orNode(gn.target, n), "members.target: %s is at the assignment epoch %d but owns %s outside its target: at its target's epoch a member holds only target partitions (it revokes the rest first)", m.ID, assignEpoch, kafka.FormatTPs(extra))
+		}
+	}
+	return nil
+}
+
+// ownedPartitions reads owned: {topic: [partitions]}: every partition must
+// exist, belong to a subscribed topic and have no other owner. A classic
+// member may own partitions of a topic it subscribes to that no longer
+// exists (deleted before time 0; see given.go): Kafka's members report
+// them until their next rebalance.
+func (p *parser) ownedPartitions(n *yaml.Node, m *MemberSpec, sc *Scenario) ([]kafka.TP, error) {
+	deleted := func(topic string) bool { return !IsConsumer(sc) && slices.Contains(m.Topics, topic) }
+	return p.partitionMap(n, "members.owned", m.ID, sc, deleted, func(tp kafka.TP, x *yaml.Node) error {
+		if !slices.Contains(m.Topics, tp.Topic) {
+			return p.errf(x, "members.owned: %s owns partitions of %s but does not subscribe to it (its topics: %v)", m.ID, tp.Topic, m.Topics)
+		}
+		return p.claim(tp, x, m.ID, "owned")
+	})
+}
+
+// claim records that member holds tp (owned or revoking): a partition has
+// one holder in a group.
+func (p *parser) claim(tp kafka.TP, x *yaml.Node, member, how string) error {
+	g := &p.given
+	if g.owners == nil {
+		g.owners = map[kafka.TP]string{}
+	}
+	if other, taken := g.owners[tp]; taken {
+		if other == member {
+			return p.errf(x, "members.%s: %s holds %s twice (a partition is owned or being revoked, not both)", how, member, tp)
+		}
+		return p.errf(x, "members.%s: %s is owned by %s and %s; a partition has one owner in a group", how, tp, other, member)
+	}
+	g.owners[tp] = member
+	return nil
+}
+
+// partitionMap reads {topic: [partitions]} (owned, target, revoking):
+// every partition must exist, but of a topic deleted says may be missing
+// (a deleted topic: any partition number); check judges each one. An
+// empty map is an empty, non-nil list (an empty target is a target).
+func (p *parser) partitionMap(n *yaml.Node, what, who string, sc *Scenario, deleted func(string) bool, check func(kafka.TP, *yaml.Node) error) ([]kafka.TP, error) {
+	if isNull(n) {
+		return []kafka.TP{}, nil
+	}
+	if n.Kind != yaml.MappingNode {
+		return nil, p.errf(n, "%s must map topics to partitions, like {t0: [0, 1]}", what)
+	}
+	out := []kafka.TP{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		topic, err := p.str(k, "a topic in "+what)
+		if err != nil {
+			return nil, err
+		}
+		count, ok := sc.Topics[topic]
+		if !ok && deleted != nil && deleted(topic) {
+			count, ok = kafka.MaxPartitions, true
+		}
+		if !ok {
+			return nil, p.errf(k, "%s: unknown topic %q%s", what, topic, Suggest(topic, strategies.SortedTopics(sc.Topics)))
+		}
+		items := v.Content
+		if v.Kind == yaml.ScalarNode {
+			items = []*yaml.Node{v}
+		} else if v.Kind != yaml.SequenceNode {
+			return nil, p.errf(v, "%s.%s must be a list of partitions, like [0, 1]", what, topic)
+		}
+		for _, x := range items {
+			part, err := p.int64(x, what+"."+topic, 0, int64(count)-1)
+			if err != nil {
+				if _, numErr := strconv.ParseInt(x.Value, 10, 64); numErr == nil {
+					return nil, p.errf(x, "%s: %s has %d partitions (0..%d): %s-%s does not exist", what, topic, count, count-1, topic, x.Value)
+				}
+				return nil, err
+			}
+			tp := kafka.TP{Topic: topic, Partition: int32(part)}
+			if slices.Contains(out, tp) {
+				return nil, p.errf(x, "%s: %s lists %s twice", what, who, tp)
+			}
+			if err := check(tp, x); err != nil {
+				return nil, err
+			}
+			out = append(out, tp)
+		}
+	}
+	return kafka.SortTPs(out), nil
+}
+
+// finishGiven settles a given start once the members are read: owned
+// partitions alone mean generation 1, and a classic group can only be
+// Stable with members that share an assignor.
+func (p *parser) finishGiven(sc *Scenario, at *yaml.Node) error {
+	g := &p.given
+	if sc.Generation == 0 && g.firstNode != nil {
+		sc.Generation = 1
+	}
+	if !sc.GivenStart() || IsConsumer(sc) || len(sc.Members) == 0 {
+		return nil
+	}
+	for _, name := range memberStrategies(sc, sc.Members[0]) {
+		shared := true
+		for _, m := range sc.Members[1:] {
+			shared = shared && slices.Contains(memberStrategies(sc, m), name)
+		}
+		if shared {
+			return nil
+		}
+	}
+	return p.errf(at, "members: these members share no assignor, so no generation of the group can be Stable with all of them (INCONSISTENT_GROUP_PROTOCOL)")
+}
+
+// memberStrategies is a member's assignor list (the group's by default).
+func memberStrategies(sc *Scenario, m MemberSpec) []string {
+	if m.Strategies != nil {
+		return m.Strategies
+	}
+	return []string{sc.Strategy}
+}
+
+// GivenText is the opening step's account of a given start.
+func GivenText(sc *Scenario, coordinator string) string {
+	counter := "generation"
+	state := kafka.Stable
+	if IsConsumer(sc) {
+		counter, state = "group epoch", StartGroupState(sc)
+	}
+	if len(sc.Members) == 0 {
+		return fmt.Sprintf("Group %s (%s, %s protocol) starts Empty at %s %d; its coordinator is %s.",
+			sc.GroupID, sc.Strategy, sc.Protocol, counter, sc.Generation, coordinator)
+	}
+	if state == kafka.KAssigning || state == kafka.KReconciling {
+		why := "some still reconciling towards their targets"
+		if state == kafka.KAssigning {
+			why = "the group epoch is ahead of the assignment epoch, so the next heartbeat computes new targets"
+		}
+		return fmt.Sprintf("Group %s starts %s at group epoch %d, assignment epoch %d, %d members already consuming; %s (a given state); its coordinator is %s.",
+			sc.GroupID, state, sc.Generation, sc.StartAssignmentEpoch(), len(sc.Members), why, coordinator)
+	}
+	return fmt.Sprintf("Group %s starts %s at %s %d, %d members already consuming (a given state: no join phase); its coordinator is %s.",
+		sc.GroupID, state, counter, sc.Generation, len(sc.Members), coordinator)
+}

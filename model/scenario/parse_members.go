@@ -1,0 +1,175 @@
+package scenario
+
+import (
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/strategies"
+)
+
+var memberKeys = []string{"id", "topics", "instance", "rack", "strategies",
+	// a given start (parse_given.go)
+	"owned", "member_id", "target", "revoking", "member_epoch",
+	// consumer settings for the data path (parse_producers.go)
+	"rate", "enable_auto_commit", "auto_commit_interval_ms", "commit", "auto_offset_reset"}
+
+func (p *parser) members(n *yaml.Node, sc *Scenario) error {
+	if isNull(n) {
+		return nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		return p.errf(n, "members must be a list, like - {id: c1}")
+	}
+	if len(n.Content) > maxMembers {
+		return p.errf(n, "at most %d members are supported, got %d", maxMembers, len(n.Content))
+	}
+	ids := map[string]bool{}
+	instances := map[string]bool{}
+	for _, c := range n.Content {
+		m, err := p.memberSpec(c, sc, "members")
+		if err != nil {
+			return err
+		}
+		if ids[m.ID] {
+			return p.errf(c, "member %q is listed twice", m.ID)
+		}
+		if m.Instance != "" && instances[m.Instance] {
+			return p.errf(c, "instance %q is used by two members", m.Instance)
+		}
+		ids[m.ID], instances[m.Instance] = true, true
+		sc.Members = append(sc.Members, m)
+	}
+	return nil
+}
+
+func (p *parser) memberSpec(n *yaml.Node, sc *Scenario, what string) (MemberSpec, error) {
+	var m MemberSpec
+	var idNode *yaml.Node
+	var gn givenNodes
+	var consumer consumerSettings
+	err := p.fields(n, what, memberKeys, func(key string, k, v *yaml.Node) error {
+		var err error
+		switch key {
+		case "id":
+			idNode = v
+			m.ID, err = p.str(v, what+".id")
+		case "instance":
+			m.Instance, err = p.str(v, what+".instance")
+		case "rack":
+			m.Rack, err = p.rack(v, what+".rack")
+		case "topics":
+			m.Topics, err = p.topicList(v, sc, what+".topics")
+		case "strategies":
+			m.Strategies, err = p.strategyList(v, sc, what+".strategies")
+		case "owned":
+			gn.owned = v
+		case "member_id":
+			gn.memberID = v
+		case "target":
+			gn.target = v
+		case "revoking":
+			gn.revoking = v
+		case "member_epoch":
+			gn.epoch = v
+		default:
+			err = p.consumerKey(&consumer, key, what, v)
+		}
+		return err
+	})
+	if err != nil {
+		return m, err
+	}
+	if m.ID == "" {
+		return m, p.errf(orNode(idNode, n), "%s: every member needs an id", what)
+	}
+	if m.Topics == nil {
+		m.Topics = strategies.SortedTopics(sc.Topics)
+	}
+	if err := p.givenMember(&m, what, gn, sc); err != nil {
+		return m, err
+	}
+	p.memberConsumer(m.ID, consumer)
+	return m, nil
+}
+
+// rack reads a client.rack or broker.rack: a plain, non-empty value (Kafka
+// takes an empty rack as none, so writing one would mean nothing).
+func (p *parser) rack(n *yaml.Node, what string) (string, error) {
+	r, err := p.str(n, what)
+	if err == nil && strings.TrimSpace(r) == "" {
+		err = p.errf(n, "%s: an empty rack is no rack (Kafka ignores it); leave the key out", what)
+	}
+	return r, err
+}
+
+// noMemberAssignors is why a member's assignor list is refused under the
+// consumer protocol (by the parser and by Scenario.WithStrategy).
+const noMemberAssignors = "under the consumer protocol the coordinator assigns (group.strategy); members have no assignor list"
+
+// strategyList reads a member's partition.assignment.strategy list.
+func (p *parser) strategyList(n *yaml.Node, sc *Scenario, what string) ([]string, error) {
+	if sc.Protocol == string(kafka.ProtocolConsumer) {
+		return nil, p.errf(n, "%s: %s", what, noMemberAssignors)
+	}
+	names, err := p.strList(n, what)
+	if err != nil {
+		return nil, err
+	}
+	if len(names) == 0 {
+		return nil, p.errf(n, "%s: give at least one assignor", what)
+	}
+	var out []string
+	for _, name := range names {
+		a, err := strategies.Lookup(name)
+		if err != nil {
+			return nil, p.errf(n, "%s: %v", what, err)
+		}
+		if strategies.Supports(a, kafka.ProtocolConsumer) && !strategies.Supports(a, kafka.ProtocolEager) {
+			return nil, p.errf(n, "%s: %s is a server-side assignor (consumer protocol only)", what, a.Name())
+		}
+		if !slices.Contains(out, a.Name()) {
+			out = append(out, a.Name())
+		}
+	}
+	return out, nil
+}
+
+func (p *parser) topicList(n *yaml.Node, sc *Scenario, what string) ([]string, error) {
+	ts, err := p.strList(n, what)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, t := range ts {
+		// A topic not in topics: is a subscription to a topic that does not
+		// exist, which Kafka takes (see doc.go, "Topics that do not exist").
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	if len(out) == 0 {
+		// KafkaConsumer.subscribe of an empty list is unsubscribe().
+		return nil, p.errf(n, "%s: give at least one topic (an empty subscription is unsubscribe(); use leave)", what)
+	}
+	return out, nil
+}
+
+// existingTopicList is topicList for a list that must name existing topics
+// (a data-path reader reads records, so its topics must be there).
+func (p *parser) existingTopicList(n *yaml.Node, sc *Scenario, what string) ([]string, error) {
+	ts, err := p.topicList(n, sc, what)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range ts {
+		if _, ok := sc.Topics[t]; !ok {
+			return nil, p.errf(n, "%s: unknown topic %q%s", what, t, Suggest(t, strategies.SortedTopics(sc.Topics)))
+		}
+	}
+	return ts, nil
+}

@@ -1,0 +1,40 @@
+package scenario
+
+import (
+	"fmt"
+)
+
+// Suggest returns ` (did you mean "x"?)` when a known word is close to got.
+func Suggest(got string, known []string) string {
+	best, bestDist := "", 3
+	for _, k := range known {
+		if d := editDistance(got, k); d < bestDist {
+			best, bestDist = k, d
+		}
+	}
+	if best == "" || best == got {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+// editDistance is the Levenshtein distance, in bytes: enough for keys.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

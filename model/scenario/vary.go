@@ -1,0 +1,48 @@
+package scenario
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+)
+
+// WithStrategy is the scenario under another strategy and protocol: exactly
+// what the file would be with `strategy:` and `protocol:` under group: set
+// to these values. Every default that depends on them (the heartbeat
+// interval under the consumer protocol, the protocol a strategy prefers when
+// protocol is "") is derived again by the parser's own rule, and what the
+// parser would refuse is refused with its message. The original is
+// unchanged; the copy shares nothing mutable with it.
+func (sc *Scenario) WithStrategy(strategy, protocol string) (*Scenario, error) {
+	cp := sc.Clone()
+	cp.Strategy, cp.Protocol = strategy, protocol
+	if gerr := deriveGroup(cp); gerr != nil {
+		return nil, gerr
+	}
+	if IsConsumer(cp) {
+		// The parser refuses member assignor lists under the consumer
+		// protocol (strategyList); a variation must too.
+		for _, m := range cp.Members {
+			if m.Strategies != nil {
+				return nil, fmt.Errorf("members.strategies: %s (member %s)", noMemberAssignors, m.ID)
+			}
+		}
+		for _, ev := range cp.Timeline {
+			if ev.Strategies != nil {
+				return nil, fmt.Errorf("join.strategies: %s (the join of %s at %d ms)", noMemberAssignors, ev.Member, ev.AtMs)
+			}
+		}
+	}
+	return cp, nil
+}
+
+// clone copies the scenario deeply enough that changing the copy's group
+// settings, members or timeline leaves the original as it was.
+func (sc *Scenario) Clone() *Scenario {
+	cp := *sc
+	cp.Topics = maps.Clone(sc.Topics)
+	cp.Members = slices.Clone(sc.Members)
+	cp.Timeline = slices.Clone(sc.Timeline)
+	cp.groupSet = maps.Clone(sc.groupSet)
+	return &cp
+}
