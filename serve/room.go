@@ -35,8 +35,8 @@ type seat struct {
 	voted     bool
 	program   *tea.Program
 	mailbox   chan tui.RoomState
-	counts    chan tui.RoomCount // the trainer's: the newest count of followers
-	tallies   chan tui.QuizTally // the trainer's: the newest count of answers
+	counts    chan tui.RoomCount       // the trainer's: the newest count of followers
+	tallies   chan tui.QuizTally       // the trainer's: the newest count of answers
 	presence  chan tui.TrainerPresence // an attendee's: whether a trainer is here
 	done      chan struct{}
 }
