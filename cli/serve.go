@@ -45,7 +45,7 @@ room: sessions are told, and kviz exits within a few seconds.`,
 	f.StringVar(&o.addr, "addr", ":2222", "address to listen on")
 	f.StringVar(&o.hostKey, "host-key", defaultHostKey(), "the server's SSH host key (generated if missing)")
 	f.StringVar(&o.demo, "demo", "", "the demo every lab opens on (default: the first FILE, else "+demo.DefaultName+")")
-	f.IntVar(&o.maxSessions, "max-sessions", 50, "sessions at once; the next is told the room is full")
+	f.IntVar(&o.maxSessions, "max-sessions", 50, "attendees at once; the next is told the room is full (a trainer is never refused)")
 	f.DurationVar(&o.idle, "idle-timeout", 30*time.Minute, "end a session after this long without a key (0 = never)")
 	f.DurationVar(&o.maxTime, "max-session-time", 4*time.Hour, "end a session after this long (0 = never)")
 	f.StringVar(&o.trainerKey, "trainer-key", "", "authorized_keys file of the trainer's key(s): the room follows them")

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"testing"
+	"time"
 
 	"charm.land/ssh"
 	"github.com/stretchr/testify/assert"
@@ -102,4 +103,84 @@ func TestTheRoomAnswersTheTrainersQuestion(t *testing.T) {
 	attendee.waitFor("answer sent")
 	trainer.waitFor("1 of 1 answered")
 	assert.Contains(t, trainer.screen.String(), "1) ×1")
+}
+
+// A full room never refuses the trainer: the cap is the attendees'.
+func TestTheTrainerGetsIntoAFullRoom(t *testing.T) {
+	signer, pub := newKey(t)
+	r := startRoom(t, Config{MaxSessions: 1, TrainerKeys: []ssh.PublicKey{pub}})
+	attendee := connect(t, r.addr, 100, 30, nil)
+	attendee.waitFor("the trainer has not joined yet")
+	refused := connect(t, r.addr, 100, 30, nil)
+	refused.waitEnded()
+	assert.Contains(t, refused.stderr.String(), "the room is full (1 attendee)")
+
+	trainer := connect(t, r.addr, 120, 40, signer)
+	trainer.waitFor("★ trainer · 1 of 1 following")
+	trainer.press("n")
+	attendee.waitFor("step 2/")
+}
+
+// While no trainer is connected the room says so, and waits at the
+// trainer's last step; back, the trainer goes on from there and so does
+// the room.
+func TestTheRoomWaitsForAnAbsentTrainer(t *testing.T) {
+	signer, pub := newKey(t)
+	r := startRoom(t, Config{TrainerKeys: []ssh.PublicKey{pub}})
+	trainer := connect(t, r.addr, 120, 40, signer)
+	attendee := connect(t, r.addr, 120, 40, nil)
+	trainer.waitFor("1 of 1 following")
+	trainer.press("n", "n")
+	attendee.waitFor("step 3/")
+
+	trainer.press("q")
+	trainer.waitEnded()
+	attendee.waitFor("trainer away")
+	assert.Equal(t, "3", step(t, attendee.screen.String()))
+
+	back := connect(t, r.addr, 120, 40, signer)
+	back.waitFor("step 3/")
+	attendee.waitFor("the trainer is back")
+	attendee.waitFor("◉ following the trainer")
+	back.press("n")
+	attendee.waitFor("step 4/")
+}
+
+// Two sessions with the trainer's key (a laptop and the projector) drive
+// one lab: either's keys move both, and the room.
+func TestTwoTrainerSessionsDriveTogether(t *testing.T) {
+	signer, pub := newKey(t)
+	r := startRoom(t, Config{TrainerKeys: []ssh.PublicKey{pub}})
+	laptop := connect(t, r.addr, 120, 40, signer)
+	laptop.waitFor("★ trainer")
+	projector := connect(t, r.addr, 120, 40, signer)
+	projector.waitFor("★ trainer")
+	attendee := connect(t, r.addr, 120, 40, nil)
+	attendee.waitFor("following the trainer")
+
+	laptop.press("n", "n")
+	projector.waitFor("step 3/")
+	attendee.waitFor("step 3/")
+	projector.press("n")
+	laptop.waitFor("step 4/")
+	attendee.waitFor("step 4/")
+}
+
+// The idle timeout never ends a trainer talking to a room, nor an attendee
+// watching one; alone, the trainer's session idles out as any other.
+func TestIdleTimeoutSparesATrainerWithARoom(t *testing.T) {
+	signer, pub := newKey(t)
+	r := startRoom(t, Config{IdleTimeout: 300 * time.Millisecond, TrainerKeys: []ssh.PublicKey{pub}})
+	trainer := connect(t, r.addr, 120, 40, signer)
+	attendee := connect(t, r.addr, 120, 40, nil)
+	trainer.waitFor("1 of 1 following")
+	time.Sleep(time.Second) // three idle timeouts without a key on either side
+	assert.False(t, trainer.isEnded(), "the trainer with a room stays")
+	assert.False(t, attendee.isEnded(), "an attendee watching the trainer stays")
+	assert.NotContains(t, trainer.screen.String(), "no key pressed")
+
+	attendee.press("q")
+	attendee.waitEnded()
+	trainer.waitFor("no key pressed for 300ms")
+	trainer.waitEnded()
 }

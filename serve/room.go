@@ -35,15 +35,21 @@ type seat struct {
 	voted     bool
 	program   *tea.Program
 	mailbox   chan tui.RoomState
-	counts    chan tui.RoomCount // the trainer's: the newest count of followers
-	tallies   chan tui.QuizTally // the trainer's: the newest count of answers
+	counts    chan tui.RoomCount       // the trainer's: the newest count of followers
+	tallies   chan tui.QuizTally       // the trainer's: the newest count of answers
+	presence  chan tui.TrainerPresence // an attendee's: whether a trainer is here
 	done      chan struct{}
 }
 
 // errRoomFull is what a session over the cap is told.
 type errRoomFull int
 
-func (e errRoomFull) Error() string { return fmt.Sprintf("the room is full (%d sessions)", int(e)) }
+func (e errRoomFull) Error() string {
+	if e == 1 {
+		return "the room is full (1 attendee)"
+	}
+	return fmt.Sprintf("the room is full (%d attendees)", int(e))
+}
 
 func newRoom(max int) *Room { return &Room{max: max, sessions: map[string]*seat{}} }
 
@@ -55,11 +61,59 @@ func (r *Room) enter(id string, trainer, following bool) error {
 	switch {
 	case r.closing:
 		return fmt.Errorf("the room is closing")
-	case len(r.sessions) >= r.max:
-		return errRoomFull(len(r.sessions))
+	case !trainer && r.attendeesLocked() >= r.max:
+		// The cap is the attendees': a trainer is never refused for a
+		// full room (their laptop dropped, the room filled meanwhile).
+		return errRoomFull(r.attendeesLocked())
 	}
 	r.sessions[id] = &seat{trainer: trainer, following: following}
 	return nil
+}
+
+// attendeesLocked counts the sessions that are not a trainer's.
+func (r *Room) attendeesLocked() int {
+	n := 0
+	for _, s := range r.sessions {
+		if !s.trainer {
+			n++
+		}
+	}
+	return n
+}
+
+// Attendees is the number of attendee sessions in the room.
+func (r *Room) Attendees() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.attendeesLocked()
+}
+
+// trainersLocked counts the trainers' sessions whose lab is on screen.
+func (r *Room) trainersLocked() int {
+	n := 0
+	for _, s := range r.sessions {
+		if s.trainer && s.program != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// TrainerHere reports whether a trainer's lab is in the room.
+func (r *Room) TrainerHere() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.trainersLocked() > 0
+}
+
+// presenceLocked tells every attendee whether a trainer is in the room.
+func (r *Room) presenceLocked() {
+	p := tui.TrainerPresence{Here: r.trainersLocked() > 0}
+	for _, s := range r.sessions {
+		if !s.trainer && s.presence != nil {
+			replace(s.presence, p)
+		}
+	}
 }
 
 // sit attaches a session's program; a follower gets the trainer's state at once.
@@ -72,11 +126,13 @@ func (r *Room) sit(id string, p *tea.Program) {
 	}
 	s.program, s.done = p, make(chan struct{})
 	s.mailbox, s.counts, s.tallies = make(chan tui.RoomState, 1), make(chan tui.RoomCount, 1), make(chan tui.QuizTally, 1)
+	s.presence = make(chan tui.TrainerPresence, 1)
 	go s.deliver()
 	if r.hasState && !s.trainer {
 		s.post(r.state)
 	}
 	r.countLocked()
+	r.presenceLocked()
 }
 
 // last is the trainer's last state, if a trainer has been here.
@@ -156,6 +212,9 @@ func (r *Room) leave(id string) {
 		}
 		delete(r.sessions, id)
 		r.countLocked()
+		if s.trainer {
+			r.presenceLocked()
+		}
 	}
 }
 
@@ -166,13 +225,15 @@ func (r *Room) Len() int {
 	return len(r.sessions)
 }
 
-// publish is the trainer's lab showing something new.
-func (r *Room) publish(st tui.RoomState) {
+// publish is a trainer's lab (session from) showing something new: every
+// other lab gets it, a second trainer's too (laptop and projector drive
+// together).
+func (r *Room) publish(from string, st tui.RoomState) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.state, r.hasState = st, true
-	for _, s := range r.sessions {
-		if !s.trainer && s.program != nil {
+	for id, s := range r.sessions {
+		if id != from && s.program != nil {
 			s.post(st)
 		}
 	}
@@ -214,6 +275,8 @@ func (s *seat) deliver() {
 			s.program.Send(c)
 		case t := <-s.tallies:
 			s.program.Send(t)
+		case p := <-s.presence:
+			s.program.Send(p)
 		}
 	}
 }

@@ -21,7 +21,6 @@ import (
 	"charm.land/wish/v2"
 	"charm.land/wish/v2/activeterm"
 	"charm.land/wish/v2/bubbletea"
-	"charm.land/wish/v2/logging"
 	"charm.land/wish/v2/ratelimiter"
 	wishrecover "charm.land/wish/v2/recover"
 	gossh "golang.org/x/crypto/ssh"
@@ -132,7 +131,9 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 		return err
 	case <-ctx.Done():
 	}
+	s.log.Printf("stopping: %d sessions told the room is closing", s.room.Len())
 	s.room.close()
+	defer s.log.Printf("stopped")
 	stop, cancel := context.WithTimeout(context.Background(), stopGrace)
 	defer cancel()
 	if err := s.ssh.Shutdown(stop); err != nil {
@@ -206,27 +207,29 @@ func (s *Server) admit(next ssh.Handler) ssh.Handler {
 	}
 }
 
-// logSession logs the session's connect and disconnect through wish's
-// logging middleware, each line led by the session's id (and whether it
-// is the trainer's).
+// logSession logs the session's connect and disconnect, one line each,
+// led by the session's id and with every field named, so a room's log
+// reads without knowing the code:
+//
+//	session 1a2b3c4d: connect role=attendee user=ann remote=10.0.0.7:51234 term=xterm-256color size=120x40
+//	session 1a2b3c4d: disconnect role=attendee remote=10.0.0.7:51234 after=12m3.2s
 func (s *Server) logSession(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
-		id := sessionID(sess)
+		id, role := sessionID(sess), "attendee"
 		if s.isTrainer(sess.PublicKey()) {
-			id += " (trainer)"
+			role = "trainer"
 		}
-		logging.MiddlewareWithLogger(sessionLog{s.log, id})(next)(sess)
+		term, size := "none", "none"
+		if pty, _, ok := sess.Pty(); ok {
+			term, size = pty.Term, fmt.Sprintf("%dx%d", pty.Window.Width, pty.Window.Height)
+		}
+		start := time.Now()
+		s.log.Printf("session %s: connect role=%s user=%q remote=%s term=%s size=%s",
+			id, role, sess.User(), sess.RemoteAddr(), term, size)
+		next(sess)
+		s.log.Printf("session %s: disconnect role=%s remote=%s after=%s",
+			id, role, sess.RemoteAddr(), time.Since(start).Round(time.Millisecond))
 	}
-}
-
-// sessionLog prefixes a session's log lines with its id.
-type sessionLog struct {
-	l  *log.Logger
-	id string
-}
-
-func (l sessionLog) Printf(format string, v ...any) {
-	l.l.Printf("session %s: "+format, append([]any{l.id}, v...)...)
 }
 
 // sessionID is a short form of the SSH session id, enough to tell a

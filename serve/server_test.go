@@ -63,7 +63,7 @@ func TestSessionOverTheCapIsRefused(t *testing.T) {
 	first.waitFor("step 1/")
 	second := connect(t, r.addr, 80, 24, nil)
 	second.waitEnded()
-	assert.Contains(t, second.stderr.String(), "the room is full (1 sessions)")
+	assert.Contains(t, second.stderr.String(), "the room is full (1 attendee)")
 	assert.False(t, first.isEnded())
 
 	first.press("q")
@@ -174,9 +174,12 @@ func TestOneLogLinePerConnectAndDisconnect(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(r.log.String()), "\n")
 	require.Len(t, lines, 2, r.log.String())
 	local := c.client.LocalAddr().String() // the server's remote address
-	assert.Regexp(t, `session [0-9a-f]{8}: attendee connect `+regexp.QuoteMeta(local)+` .*xterm-256color 80 24`, lines[0])
-	assert.Regexp(t, `session [0-9a-f]{8}: `+regexp.QuoteMeta(local)+` disconnect \d+(\.\d+)?(ms|s)$`, lines[1])
+	assert.Regexp(t, `session [0-9a-f]{8}: connect role=attendee user="attendee" remote=`+regexp.QuoteMeta(local)+` term=xterm-256color size=80x24$`, lines[0])
+	assert.Regexp(t, `session [0-9a-f]{8}: disconnect role=attendee remote=`+regexp.QuoteMeta(local)+` after=\d+(\.\d+)?(ms|s)$`, lines[1])
 	assert.Equal(t, lines[0][strings.Index(lines[0], "session "):][:16], lines[1][strings.Index(lines[1], "session "):][:16], "the same session id")
+
+	require.NoError(t, r.stop())
+	assert.Regexp(t, `stopping: 0 sessions told the room is closing\n.*stopped\n$`, r.log.String(), "the room logs its own stop")
 }
 
 // twoLabs connects two attendees and waits for both labs to open.

@@ -48,7 +48,7 @@ func (m labSession) Init() tea.Cmd {
 		cmds = append(cmds, tea.Tick(m.maxTime, func(time.Time) tea.Msg { return timeUpMsg{} }))
 	}
 	if m.trainer {
-		m.room.publish(m.app.RoomState()) // followers see the trainer's opening screen at once
+		m.room.publish(m.id, m.app.RoomState()) // followers see the trainer's opening screen at once
 	}
 	return tea.Batch(cmds...)
 }
@@ -60,6 +60,11 @@ func (m labSession) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case idleCheckMsg:
 		if left := m.idle - time.Since(m.lastActive); left > 0 {
 			return m, tea.Tick(left, func(time.Time) tea.Msg { return idleCheckMsg{} })
+		}
+		if m.trainer && m.room.Attendees() > 0 || !m.trainer && m.app.Following() && m.room.TrainerHere() {
+			// A trainer talking to a room is not idle, and neither is
+			// an attendee watching them.
+			return m, tea.Tick(m.idle, func(time.Time) tea.Msg { return idleCheckMsg{} })
 		}
 		return m.end(fmt.Sprintf("no key pressed for %s: this session ends. Connect again any time.", m.idle))
 	case timeUpMsg:
@@ -83,7 +88,9 @@ func (m labSession) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m.app = next.(tui.App)
 	if st := m.app.RoomState(); m.trainer && !st.Same(m.shown) {
 		m.shown = st
-		m.room.publish(st)
+		if _, fromRoom := msg.(tui.RoomState); !fromRoom {
+			m.room.publish(m.id, st) // another trainer's state came from the room already
+		}
 	}
 	if !m.trainer && m.app.Following() != m.following {
 		m.following = m.app.Following()

@@ -47,11 +47,17 @@ type seat struct {
 	following  bool
 	trainer    RoomState // the trainer's last state, to rejoin
 	hasTrainer bool      // trainer holds something: the trainer has been here
+	away       bool      // the trainer has been here and no trainer is connected now
 
 	leads bool      // this is the trainer's lab
 	count RoomCount // the trainer's view of the room
 	votes QuizTally // the room's answers to the trainer's latest question
 }
+
+// TrainerPresence is the room telling an attendee's lab whether a trainer
+// is connected: while none is, the lab says the trainer is away (and still
+// shows the trainer's last step); when one comes back it goes on from there.
+type TrainerPresence struct{ Here bool }
 
 // RoomCount is how many attendees the trainer's lab has, and how many of
 // them follow it now.
@@ -91,6 +97,10 @@ func (a App) Following() bool { return a.seat.following }
 // onRoomState takes the trainer's new state; a lab on its own keeps it for
 // when it rejoins.
 func (a *App) onRoomState(s RoomState) {
+	if a.seat.leads {
+		a.follow(s) // another session with the trainer's key drives: both show it
+		return
+	}
 	first := !a.seat.hasTrainer
 	a.seat.trainer, a.seat.hasTrainer = s, true
 	if !a.seat.following {
@@ -99,6 +109,22 @@ func (a *App) onRoomState(s RoomState) {
 	a.follow(s)
 	if first {
 		a.setStatus("following the trainer — f to explore on your own", false)
+	}
+}
+
+// onTrainerPresence says so when the trainer drops out of the room and
+// when they are back.
+func (a *App) onTrainerPresence(p TrainerPresence) {
+	if !a.seat.inRoom {
+		return
+	}
+	switch {
+	case !p.Here && a.seat.hasTrainer && !a.seat.away:
+		a.seat.away = true
+		a.setStatus("trainer away — the room waits at the trainer's last step (f to explore on your own)", false)
+	case p.Here && a.seat.away:
+		a.seat.away = false
+		a.setStatus("the trainer is back", false)
 	}
 }
 
@@ -158,6 +184,8 @@ func (a App) roomBadge() string {
 		return a.styles.Title.Render(fmt.Sprintf("★ trainer · %d of %d following", c.Following, c.Attendees))
 	case !a.seat.inRoom:
 		return ""
+	case a.seat.following && a.seat.away:
+		return a.styles.Faint.Render("◌ trainer away")
 	case a.seat.following:
 		return a.styles.Title.Render("◉ following the trainer")
 	default:

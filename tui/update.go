@@ -63,6 +63,8 @@ func (a App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		a.onQuizTally(msg)
 	case RoomCount:
 		a.seat.count = msg
+	case TrainerPresence:
+		a.onTrainerPresence(msg)
 	case frameSavedMsg:
 		a.onFrameSaved(msg)
 	case tea.KeyPressMsg:
