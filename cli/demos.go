@@ -17,9 +17,9 @@ func init() { subcommands = append(subcommands, newDemosCmd) }
 // newDemosCmd is `kviz demos`: every shipped demo scenario. The json
 // shape is a contract.
 func newDemosCmd() *cobra.Command {
-	var format string
+	var format, yamlOf string
 	cmd := &cobra.Command{
-		Use:   "demos [--format json|text]",
+		Use:   "demos [--format json|text] [--yaml NAME]",
 		Short: "List the shipped demo scenarios (kviz play demo:NAME opens one)",
 		Long: `Lists every demo scenario kviz ships, in name order: its name (open it with
 kviz play demo:NAME or kviz simulate demo:NAME), its title, the worked
@@ -29,12 +29,32 @@ Output with --format json (one line): [{"name": "example-07-sticky-leave",
 "title": "...", "examples": [7], "strategy": "sticky", "protocol": "eager",
 "open": "compare"}, ...] ("open", the mode the lab opens the demo in, only
 when the demo asks for one).
---format text (the default on a terminal; json otherwise) is a table.`,
+--format text (the default on a terminal; json otherwise) is a table.
+
+--yaml NAME prints one demo's scenario file, to start a scenario of your
+own from (NAME as demo:NAME takes it: a name, a prefix, an example number).`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runDemos(cmd, format) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if cmd.Flags().Changed("yaml") {
+				return printDemoYAML(cmd, yamlOf)
+			}
+			return runDemos(cmd, format)
+		},
 	}
+	cmd.Flags().StringVar(&yamlOf, "yaml", "", "print this demo's scenario file instead of the list")
 	addFormatFlag(cmd, &format, "", "output format: json or text (default: text on a terminal, json otherwise)", "json", "text")
 	return cmd
+}
+
+// printDemoYAML writes a shipped demo's file as it is embedded.
+func printDemoYAML(cmd *cobra.Command, ref string) error {
+	name, err := demo.Resolve(strings.TrimPrefix(ref, "demo:"))
+	if err != nil {
+		return usageErr(err)
+	}
+	data, _ := demo.Get(name)
+	_, err = cmd.OutOrStdout().Write(data)
+	return err
 }
 
 // demoJSON is one demo in `kviz demos --format json`.

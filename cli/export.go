@@ -67,8 +67,9 @@ func runExport(cmd *cobra.Command, file string, o exportOpts) error {
 	if err != nil {
 		return err
 	}
-	if o.width < 1 || o.width > 1000 || o.height < 1 || o.height > 500 {
-		return usageErrf("--width and --height must be 1..1000 and 1..500, got %d×%d", o.width, o.height)
+	if minW, minH := tui.MinSize(); o.width < minW || o.width > 1000 || o.height < minH || o.height > 500 {
+		return usageErrf("--width and --height must be %d..1000 and %d..500 (the lab needs %d×%d), got %d×%d",
+			minW, minH, minW, minH, o.width, o.height)
 	}
 	if o.step >= 0 && o.atMs >= 0 {
 		return usageErrf("--step and --at-ms both pick the step: give one")
@@ -107,16 +108,25 @@ func runExport(cmd *cobra.Command, file string, o exportOpts) error {
 	return nil
 }
 
-// exportFormat is --format, or what -o's extension says, or svg.
+// exportFormat is --format, or what -o's extension says, or svg. An
+// extension kviz does not write (x.png), or one that contradicts --format,
+// is refused rather than given a file its name lies about.
 func exportFormat(o exportOpts) (string, error) {
+	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(o.out), "."))
+	if ext != "" && !slices.Contains(exportFormats, ext) {
+		return "", usageErrf("-o %s: kviz export writes .%s files, not .%s", o.out, strings.Join(exportFormats, ", ."), ext)
+	}
 	if o.format == "" {
-		if ext := strings.TrimPrefix(filepath.Ext(o.out), "."); slices.Contains(exportFormats, ext) {
+		if ext != "" {
 			return ext, nil
 		}
 		return "svg", nil
 	}
 	if !slices.Contains(exportFormats, o.format) {
 		return "", usageErrf("--format %q: choose %s", o.format, strings.Join(exportFormats, ", "))
+	}
+	if ext != "" && ext != o.format {
+		return "", usageErrf("-o %s is a .%s file but --format is %s: name it .%s", o.out, ext, o.format, o.format)
 	}
 	return o.format, nil
 }

@@ -100,13 +100,17 @@ func TestExportCastIsAsciicastV2(t *testing.T) {
 
 func TestExportBadInput(t *testing.T) {
 	for want, args := range map[string][]string{
-		"--step 9999: demo:lab has steps 0..":         {"export", "demo:lab", "--step", "9999"},
-		"--step and --at-ms both pick the step":       {"export", "demo:lab", "--step", "1", "--at-ms", "5"},
-		`--format "png": choose svg, txt, ansi, cast`: {"export", "demo:lab", "--format", "png"},
-		"--width and --height must be":                {"export", "demo:lab", "--width", "0"},
-		"--at-ms must not be negative":                {"export", "demo:lab", "--at-ms", "-3"},
-		"export needs exactly one scenario":           {"export"},
-		`no demo scenario "nope"`:                     {"export", "demo:nope"},
+		"--step 9999: demo:lab has steps 0..":                         {"export", "demo:lab", "--step", "9999"},
+		"--step and --at-ms both pick the step":                       {"export", "demo:lab", "--step", "1", "--at-ms", "5"},
+		`--format "png": choose svg, txt, ansi, cast`:                 {"export", "demo:lab", "--format", "png"},
+		"--width and --height must be":                                {"export", "demo:lab", "--width", "0"},
+		"--at-ms must not be negative":                                {"export", "demo:lab", "--at-ms", "-3"},
+		"export needs exactly one scenario":                           {"export"},
+		`no demo "nope"`:                                              {"export", "demo:nope"},
+		"(the lab needs 60×20), got 59×40":                            {"export", "demo:lab", "--width", "59"},
+		"got 120×19":                                                  {"export", "demo:lab", "--height", "19"},
+		"kviz export writes .svg, .txt, .ansi, .cast files, not .png": {"export", "demo:lab", "-o", filepath.Join(t.TempDir(), "x.png")},
+		"is a .svg file but --format is txt":                          {"export", "demo:lab", "--format", "txt", "-o", filepath.Join(t.TempDir(), "x.svg")},
 	} {
 		code, out, errOut := runKviz(t, args...)
 		assert.Equal(t, 2, code, "%v", args)

@@ -46,7 +46,7 @@ func TestPlayNeedsOneFile(t *testing.T) {
 func TestPlayUnknownDemo(t *testing.T) {
 	code, _, errOut := runKviz(t, "play", "demo:nope")
 	assert.Equal(t, 2, code)
-	assert.Contains(t, errOut, `no demo scenario "nope"`)
+	assert.Contains(t, errOut, `no demo "nope"`)
 }
 
 // Without a terminal the lab says where to go instead of drawing into a pipe.

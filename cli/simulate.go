@@ -117,11 +117,12 @@ func loadScenario(arg string) (*scenario.Scenario, error) {
 	var data []byte
 	name := arg
 	if d, ok := strings.CutPrefix(arg, "demo:"); ok {
-		b, found := demo.Get(d)
-		if !found {
-			return nil, usageErrf("no demo scenario %q (available: %s)", d, strings.Join(demo.Names(), ", "))
+		resolved, err := demo.Resolve(d)
+		if err != nil {
+			return nil, usageErr(err)
 		}
-		data, name = b, d+".yaml"
+		data, _ = demo.Get(resolved)
+		name = resolved + ".yaml"
 	} else {
 		b, err := os.ReadFile(arg)
 		if err != nil {

@@ -236,3 +236,7 @@ func (a *App) tick() tea.Cmd {
 
 // speedLabel is "1×", "0.5×", ...
 func (a *App) speedLabel() string { return fmt.Sprintf("%g×", speeds[a.speed]) }
+
+// MinSize is the smallest terminal the lab draws in: below it the screen
+// only asks for a larger one (an export says so as an error instead).
+func MinSize() (width, height int) { return minWidth, minHeight }
