@@ -20,7 +20,7 @@ func TestServeBadInput(t *testing.T) {
 	for want, args := range map[string][]string{
 		"--max-sessions must be at least 1, got 0":        {"--max-sessions", "0"},
 		"must not be negative":                            {"--idle-timeout", "-1s"},
-		`no demo "nope"`:                         {"--demo", "nope"},
+		`no demo "nope"`:                                  {"--demo", "nope"},
 		"nope.yaml: no such file":                         {filepath.Join(dir, "nope.yaml")},
 		"bad.yaml:4:":                                     {bad},
 		"trainer.pub:2: not an authorized_keys line":      {"--trainer-key", keys},

@@ -104,7 +104,7 @@ func TestSimulateBadInput(t *testing.T) {
 	cases := map[string][]string{
 		`scenario.yaml:3: unknown action "leav" (did you mean "leave"?)`: {"simulate", bad},
 		"no such file":                    {"simulate", filepath.Join(t.TempDir(), "missing.yaml")},
-		`no demo "nope"`:         {"simulate", "demo:nope"},
+		`no demo "nope"`:                  {"simulate", "demo:nope"},
 		"--format must be text or jsonl":  {"simulate", "demo:lab", "--format", "xml"},
 		"accepts 1 arg(s), received 0":    {"simulate"},
 		"--until-ms must not be negative": {"simulate", "demo:lab", "--until-ms", "-5"},
