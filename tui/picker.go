@@ -64,7 +64,7 @@ func newDemoPicker(current string, isDark bool, w, h int) (*demoPicker, error) {
 	l.SetShowFilter(false) // the picker draws its own filter line
 	l.SetShowHelp(false)   // the lab's footer and this box's title say the keys
 	l.SetStatusBarItemName("demo", "demos")
-	l.Filter = allWordsFilter
+	l.Filter = rankedFilter(entries)
 	l.Select(sel)
 
 	in := textinput.New()
@@ -114,33 +114,38 @@ func (p *demoPicker) filter() {
 	p.list.SetFilterText(p.input.Value())
 }
 
-// allWordsFilter keeps the demos whose text contains every typed word, in
-// catalogue order. Bubbles' default is fuzzy, which for "11" would keep
-// every demo with two 1s anywhere; a trainer typing a number or a word
-// means that number or word.
-func allWordsFilter(term string, targets []string) []list.Rank {
-	words := strings.Fields(strings.ToLower(term))
-	var out []list.Rank
-	for i, t := range targets {
-		lt := strings.ToLower(t)
-		var idx []int
-		ok := true
-		for _, w := range words {
-			j := strings.Index(lt, w)
-			if j < 0 {
-				ok = false
-				break
+// rankedFilter keeps and orders the demos as demo.Rank does for what was
+// typed (the number of a worked example first, exact above partial), so
+// enter opens what the trainer meant; each typed word found in a row's
+// text is highlighted.
+func rankedFilter(entries []demo.DemoInfo) list.FilterFunc {
+	return func(term string, targets []string) []list.Rank {
+		words := strings.Fields(strings.ToLower(term))
+		var out []list.Rank
+		for _, i := range demo.Rank(term, entries) {
+			if i >= len(targets) {
+				continue
 			}
-			from := utf8.RuneCountInString(lt[:j])
-			for k := range utf8.RuneCountInString(w) {
-				idx = append(idx, from+k)
-			}
+			out = append(out, list.Rank{Index: i, MatchedIndexes: highlights(strings.ToLower(targets[i]), words)})
 		}
-		if ok {
-			out = append(out, list.Rank{Index: i, MatchedIndexes: idx})
+		return out
+	}
+}
+
+// highlights are the rune positions of each word's first place in t.
+func highlights(t string, words []string) []int {
+	var idx []int
+	for _, w := range words {
+		j := strings.Index(t, w)
+		if j < 0 {
+			continue
+		}
+		from := utf8.RuneCountInString(t[:j])
+		for k := range utf8.RuneCountInString(w) {
+			idx = append(idx, from+k)
 		}
 	}
-	return out
+	return idx
 }
 
 // openPicker shows the demo picker.

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -70,16 +71,36 @@ func TestPickerKeysAreText(t *testing.T) {
 	assert.IsType(t, tea.QuitMsg{}, cmd())
 }
 
-// A number means that number: "11" keeps example 11 only, not every
-// demo with two 1s somewhere (bubbles' fuzzy default).
-func TestPickerFilterMatchesWords(t *testing.T) {
-	targets := []string{"Example 11: failover example-11-failover", "Example 1: c1 joins example-01-x", "lab demo"}
-	got := allWordsFilter("11", targets)
-	require.Len(t, got, 1)
-	assert.Equal(t, 0, got[0].Index)
-	assert.Equal(t, []int{8, 9}, got[0].MatchedIndexes, "the match is highlighted in the title")
-	assert.Len(t, allWordsFilter("example joins", targets), 1, "every word must match")
-	assert.Len(t, allWordsFilter("", targets), 3)
+// o, the example's number, enter: the lab opens that example (not example
+// 1 for "2" because its title names C2), in three keystrokes (four from 10).
+func TestPickerOpensTheTypedExample(t *testing.T) {
+	for n := 1; n <= 19; n++ {
+		a := demoApp(t, 120, 40)
+		a = realDrive(a, press("o"))
+		a = realDrive(a, typeText(fmt.Sprint(n))...)
+		a = realDrive(a, press("enter"))
+		require.Equal(t, modeLab, a.mode, "example %d", n)
+		assert.Contains(t, demo.ExampleDemos(n), a.sim.Scenario().Name, "o %d enter", n)
+	}
+}
+
+// A typed word is highlighted where the row's text has it.
+func TestPickerHighlightsTheTypedWords(t *testing.T) {
+	entries, err := demo.Demos()
+	require.NoError(t, err)
+	targets := make([]string, len(entries))
+	for i, e := range entries {
+		targets[i] = demoItem{e}.FilterValue()
+	}
+	got := rankedFilter(entries)("failover", targets)
+	require.NotEmpty(t, got)
+	assert.Equal(t, "example-11-failover", entries[got[0].Index].Name)
+	title := strings.ToLower(entries[got[0].Index].Title)
+	from := strings.Index(title, "failover")
+	if from >= 0 {
+		assert.Equal(t, from, got[0].MatchedIndexes[0], "the match is highlighted in the title")
+	}
+	assert.Len(t, got[0].MatchedIndexes, len("failover"))
 }
 
 func TestPickerListsEveryDemoWithTags(t *testing.T) {
