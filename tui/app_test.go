@@ -337,26 +337,27 @@ func TestStrategyAndProtocolKeys(t *testing.T) {
 	a := fakeApp(t, 80, 24)
 	a, _ = drive(t, a, keys("n", "n", "n", "n")...)
 	now := a.view().TimeMs
+	before := a.Scenario().Strategy
 	a, _ = drive(t, a, press("s"))
 	sc := a.Scenario()
-	if sc.Strategy == "range" {
-		t.Skip("only one assignor supports eager so far")
-	}
-	assert.True(t, kafka.Supports(sc.Strategy, kafka.Protocol(sc.Protocol)))
+	assert.NotEqual(t, before, sc.Strategy)
+	assert.Equal(t, string(kafka.PreferredProtocol(sc.Strategy)), sc.Protocol, "s takes the strategy's own protocol")
 	assert.LessOrEqual(t, a.view().TimeMs, now, "the cursor stays at the same virtual time")
 }
 
+// e cycles the protocols the strategy supports, keeping it; a strategy
+// with one protocol says so and stays.
 func TestProtocolKey(t *testing.T) {
 	a := fakeApp(t, 80, 24)
-	a, _ = drive(t, a, press("e"))
 	sc := a.Scenario()
-	if kafka.StrategyFor(kafka.ProtocolCooperative) == "" {
-		assert.Equal(t, "eager", sc.Protocol, "nothing runs cooperatively yet: stay")
-		assert.Contains(t, screen(a), "no strategy runs under the cooperative protocol")
+	a, _ = drive(t, a, press("e"))
+	if ps := kafka.StrategyProtocols(sc.Strategy); len(ps) < 2 {
+		assert.Equal(t, sc.Protocol, a.Scenario().Protocol)
+		assert.Contains(t, screen(a), sc.Strategy+" runs under only the "+sc.Protocol+" protocol")
 		return
 	}
-	assert.Equal(t, "cooperative", sc.Protocol)
-	assert.True(t, kafka.Supports(sc.Strategy, kafka.ProtocolCooperative))
+	assert.Equal(t, sc.Strategy, a.Scenario().Strategy)
+	assert.NotEqual(t, sc.Protocol, a.Scenario().Protocol)
 }
 
 func TestCompareMode(t *testing.T) {

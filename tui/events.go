@@ -60,43 +60,35 @@ func (a *App) insertThen(ev scenario.Event, what string, fail func(*App, error),
 	return a.start(j, func(ctx context.Context, base simulation) (simulation, error) { return base.Insert(ctx, ev) })
 }
 
-// nextStrategy re-simulates the scenario under the next assignor that can
-// run under the current protocol (the one a recompute still running will
-// show: s pressed twice goes two on).
+// nextStrategy re-simulates the scenario under the next assignor, run as a
+// consumer configured with just that assignor runs it: under its preferred
+// protocol (cooperative-sticky cooperatively, uniform under KIP-848), so
+// the lab shows what `kviz simulate --strategy` and compare show. The next
+// is counted from the one a recompute still running will show: s pressed
+// twice goes two on.
 func (a *App) nextStrategy() tea.Cmd {
-	strategy, protocol := a.shownStrategy()
-	p := kafka.Protocol(protocol)
-	var valid []string
-	for _, n := range kafka.StrategyNames() {
-		if kafka.Supports(n, p) {
-			valid = append(valid, n)
-		}
-	}
-	if len(valid) == 0 {
-		a.setStatus("no strategy runs under the "+protocol+" protocol", true)
-		return nil
-	}
-	i := slices.Index(valid, strategy)
-	return a.resimulate(valid[(i+1)%len(valid)], protocol, "")
+	strategy, _ := a.shownStrategy()
+	names := kafka.StrategyNames()
+	next := names[(slices.Index(names, strategy)+1)%len(names)]
+	return a.resimulate(next, "", "")
 }
 
-// nextProtocol re-simulates under the next protocol, switching to an
-// assignor that supports it when the current one does not (range cannot
-// run cooperatively; only server-side assignors run under KIP-848).
+// nextProtocol re-simulates under the next protocol the current strategy
+// supports (eager ↔ cooperative for cooperative-sticky: the upgrade case),
+// keeping the strategy; a strategy with one protocol says so.
 func (a *App) nextProtocol() tea.Cmd {
-	cur, protocol := a.shownStrategy()
-	ps := kafka.Protocols()
-	p := ps[(slices.Index(ps, kafka.Protocol(protocol))+1)%len(ps)]
-	strategy, note := cur, ""
-	if !kafka.Supports(strategy, p) {
-		strategy = kafka.StrategyFor(p)
-		if strategy == "" {
-			a.setStatus("no strategy runs under the "+string(p)+" protocol", true)
-			return nil
+	strategy, protocol := a.shownStrategy()
+	ps := kafka.StrategyProtocols(strategy)
+	if len(ps) < 2 {
+		only := "no protocol"
+		if len(ps) == 1 {
+			only = "only the " + string(ps[0]) + " protocol"
 		}
-		note = fmt.Sprintf(" (%s cannot run under it)", cur)
+		a.setStatus(fmt.Sprintf("%s runs under %s — s picks another strategy", strategy, only), true)
+		return nil
 	}
-	return a.resimulate(strategy, string(p), note)
+	p := ps[(slices.Index(ps, kafka.Protocol(protocol))+1)%len(ps)]
+	return a.resimulate(strategy, string(p), "")
 }
 
 // shownStrategy is the strategy and protocol on screen once the running

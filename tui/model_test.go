@@ -112,20 +112,48 @@ func TestInsertKeepsThePastOnTheRealModel(t *testing.T) {
 	})
 }
 
+// s runs each strategy as a consumer configured with just that assignor
+// does (its preferred protocol); e cycles the protocols the strategy
+// supports without changing it. After each key the lab's scenario is the
+// file edited the same way (the twin rule: kviz simulate --strategy,
+// --protocol).
 func TestStrategyAndProtocolOnTheRealModel(t *testing.T) {
 	a := demoApp(t, 100, 30)
+	base := a.Scenario()
 	a = realDrive(a, press("]"), press("]"))
 	now := a.view().TimeMs
+	isFile := func(strategy, protocol string) {
+		t.Helper()
+		want, err := base.WithStrategy(strategy, protocol)
+		require.NoError(t, err)
+		wantYAML, err := scenario.Format(want)
+		require.NoError(t, err)
+		gotYAML, err := scenario.Format(a.Scenario())
+		require.NoError(t, err)
+		assert.Equal(t, string(wantYAML), string(gotYAML), "%s/%s", strategy, protocol)
+	}
 	a = realDrive(a, press("s"))
 	assert.Equal(t, "roundrobin", a.Scenario().Strategy)
 	assert.Equal(t, "eager", a.Scenario().Protocol)
 	assert.LessOrEqual(t, a.view().TimeMs, now)
+	isFile("roundrobin", "")
+	a = realDrive(a, press("e"))
+	assert.Equal(t, "roundrobin", a.Scenario().Strategy, "e keeps the strategy")
+	assert.Contains(t, screen(a), "roundrobin runs under only the eager protocol")
+	a = realDrive(a, press("s"), press("s"))
+	assert.Equal(t, "cooperative-sticky", a.Scenario().Strategy)
+	assert.Equal(t, "cooperative", a.Scenario().Protocol, "cooperative-sticky runs cooperatively")
+	isFile("cooperative-sticky", "")
+	a = realDrive(a, press("e"))
+	assert.Equal(t, "cooperative-sticky", a.Scenario().Strategy)
+	assert.Equal(t, "eager", a.Scenario().Protocol, "the upgrade case: cooperative-sticky under eager")
+	isFile("cooperative-sticky", "eager")
 	a = realDrive(a, press("e"))
 	assert.Equal(t, "cooperative", a.Scenario().Protocol)
-	assert.Equal(t, "cooperative-sticky", a.Scenario().Strategy, "roundrobin cannot run cooperatively")
-	a = realDrive(a, press("e"))
+	a = realDrive(a, press("s"))
+	assert.Equal(t, "uniform", a.Scenario().Strategy)
 	assert.Equal(t, "consumer", a.Scenario().Protocol)
-	assert.True(t, kafka.Supports(a.Scenario().Strategy, kafka.ProtocolConsumer))
+	isFile("uniform", "")
 	assertFits(t, a, 100, 30)
 }
 

@@ -18,7 +18,7 @@ import (
 // the new one is back, navigation keeps working on it, and the header says
 // a simulation is under way.
 func TestRecomputeKeysAnswerAtOnce(t *testing.T) {
-	for _, k := range []string{"s", "e", "x", "d", "r"} {
+	for _, k := range []string{"s", "x", "d", "r"} { // e: the lab's range runs eager only
 		t.Run(k, func(t *testing.T) {
 			a := realDrive(demoApp(t, 120, 40), press("]"), press("]"))
 			before, step := a.sim, a.Step()
@@ -73,7 +73,7 @@ func TestNewerRecomputeSupersedes(t *testing.T) {
 // cursor stays at the moment of the crash.
 func TestRecomputeBuildsOnTheOneRunning(t *testing.T) {
 	a := realDrive(demoApp(t, 120, 40), press("]"), press("]"), press("]"))
-	m, sw := a.Update(press("e")) // eager → cooperative: the steps before the crash differ too
+	m, sw := a.Update(press("s")) // range → roundrobin: the steps before the crash differ too
 	strategy := m.(App).job.strategy
 	m, crash := m.Update(press("x"))
 	swDone := runJob(t, sw) // the crash waits for it

@@ -45,6 +45,18 @@ func Supports(strategy string, p Protocol) bool {
 	return err == nil && strategies.Supports(a, p)
 }
 
+// StrategyProtocols lists the protocols a strategy can run under, in the
+// lab's order (Protocols); nil for an unknown strategy.
+func StrategyProtocols(strategy string) []Protocol {
+	var out []Protocol
+	for _, p := range Protocols() {
+		if Supports(strategy, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // StrategyFor is the strategy to switch to for protocol p when the current
 // one cannot run under it: the first whose preferred protocol is p, else
 // the first that supports it; "" when none does.
