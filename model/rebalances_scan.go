@@ -29,6 +29,7 @@ type ownershipScan struct {
 	at     int64               // time of the step being read
 	startG int32               // generation when the open rebalance started
 	prevG  int32               // generation (group epoch) at the previous snapshot
+	prevS  kafka.GroupState    // group state at the previous snapshot
 	before map[kafka.TP]string // last consumers when the open rebalance started
 	cur    *Rebalance          // the rebalance under way
 	round  *Round              // its round under way (nil between classic rounds)
@@ -248,7 +249,7 @@ func (s *ownershipScan) advance(i int, g groupSnap) {
 	case s.cur != nil:
 		s.nextRound(i, g)
 	}
-	s.prevG = g.generation
+	s.prevG, s.prevS = g.generation, g.state
 	if s.cur != nil {
 		return
 	}
@@ -327,10 +328,14 @@ func (s *ownershipScan) consumedByUp(g groupSnap) bool {
 	return true
 }
 
-// nextRound keeps the rounds of the rebalance under way. Classic: a round
-// ends when the group is Stable at a generation above the last round's, and
-// the next begins with the next join phase (or a member's revocation before
-// it rejoins). KIP-848: each group-epoch bump begins a round.
+// nextRound keeps the rounds of the rebalance under way: the JoinGroup/
+// SyncGroup rounds (generations) of the classic protocol, the target epochs
+// of KIP-848. Classic: a round ends when the group is Stable at a
+// generation above the last round's, and the next begins with the next join
+// phase (a cooperative follow-up's, after the revocations that ask for it);
+// a join phase that begins again before any SyncGroup made its generation
+// Stable (the leader died during the sync) ends one round and begins
+// another. KIP-848: each group-epoch bump begins a round.
 func (s *ownershipScan) nextRound(i int, g groupSnap) {
 	switch {
 	case s.consumer:
@@ -339,9 +344,12 @@ func (s *ownershipScan) nextRound(i int, g groupSnap) {
 			s.round = &Round{StartStep: i, StartMs: s.at, Generation: g.generation}
 		}
 	case s.round == nil:
-		if g.state == kafka.PreparingRebalance || s.giving > 0 {
+		if g.state == kafka.PreparingRebalance {
 			s.round = &Round{StartStep: i, StartMs: s.at}
 		}
+	case g.state == kafka.PreparingRebalance && s.prevS == kafka.CompletingRebalance:
+		s.closeRound(s.prevI, g.generation)
+		s.round = &Round{StartStep: i, StartMs: s.at}
 	case g.state == kafka.Stable && g.generation > s.lastRoundGen():
 		s.closeRound(i, g.generation)
 		s.round = nil

@@ -216,6 +216,7 @@ func (a *App) jumpRebalance(dir int) {
 		for _, s := range stops {
 			if s > a.step {
 				a.goTo(s)
+				a.setStatus("", false) // an old "no later rebalance" must not outlive a key that worked
 				return
 			}
 		}
@@ -225,6 +226,7 @@ func (a *App) jumpRebalance(dir int) {
 	for i := len(stops) - 1; i >= 0; i-- {
 		if stops[i] < a.step {
 			a.goTo(stops[i])
+			a.setStatus("", false)
 			return
 		}
 	}
