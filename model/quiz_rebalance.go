@@ -104,7 +104,19 @@ func (q *quizzer) ownerQuestion(k int) quizBuild {
 	rng := q.rng(r.StartStep)
 	rng.Shuffle(len(tps), func(i, j int) { tps[i], tps[j] = tps[j], tps[i] })
 	slices.SortStableFunc(tps, func(a, b kafka.TP) int { return score(b) - score(a) })
-	members := liveIDs(q.s.View(r.EndStep))
+	end := q.s.View(r.EndStep)
+	members := liveIDs(end)
+	// A fair choice is a member that could get the partition: still in the
+	// group when the rebalance ends (not left, crashed or fenced) and
+	// subscribed to its topic.
+	fair := func(id string, tp kafka.TP) bool {
+		for _, m := range end.Members {
+			if m.ID == id && m.Live() && slices.Contains(m.Topics, tp.Topic) {
+				return true
+			}
+		}
+		return false
+	}
 	for _, tp := range tps {
 		owner := after[tp]
 		reveal, ok := q.ownerReveal(acs, r, tp, owner)
@@ -114,17 +126,19 @@ func (q *quizzer) ownerQuestion(k int) quizBuild {
 		var c choiceSet
 		c.add(owner, owner, "")
 		for _, a := range alts {
-			if w := a.owners[tp]; w != "" {
+			if w := a.owners[tp]; w != "" && fair(w, tp) {
 				c.add(w, w, fmt.Sprintf("%s would give it to %s", a.strategy, w))
 			}
 		}
-		if b := before[tp]; b != "" && b != owner {
+		if b := before[tp]; b != "" && b != owner && fair(b, tp) {
 			c.add(b, b, fmt.Sprintf("%s held it before", b))
 		}
 		rest := slices.Clone(members)
 		rng.Shuffle(len(rest), func(i, j int) { rest[i], rest[j] = rest[j], rest[i] })
 		for _, m := range rest {
-			c.add(m, m, "")
+			if fair(m, tp) {
+				c.add(m, m, "")
+			}
 		}
 		if len(c.texts) < 2 {
 			continue

@@ -254,3 +254,36 @@ func BenchmarkQuizBigGroup(b *testing.B) {
 		}
 	}
 }
+
+// No owner question offers a member that could not get the partition: one
+// that left, crashed or was fenced by the end of the rebalance, or that
+// does not subscribe to the partition's topic (example 6's C0 and t1).
+func TestOwnerChoicesAreFair(t *testing.T) {
+	for _, name := range demo.Names() {
+		sim := simDemo(t, name)
+		for _, q := range sim.Quiz() {
+			if q.Kind != model.QuizOwner {
+				continue
+			}
+			topic := q.Partition[:strings.LastIndex(q.Partition, "-")]
+			var end *model.GroupView
+			for _, r := range sim.Rebalances() {
+				if r.StartStep <= q.RevealStep && q.RevealStep <= r.EndStep {
+					end = sim.View(r.EndStep)
+				}
+			}
+			if end == nil {
+				t.Fatalf("%s: question at step %d is in no rebalance", name, q.Step)
+			}
+			for _, c := range q.Choices {
+				ok := false
+				for _, m := range end.Members {
+					ok = ok || m.ID == c && m.Live() && slices.Contains(m.Topics, topic)
+				}
+				if !ok {
+					t.Errorf("%s: %q offers %s, who cannot get it", name, q.Text, c)
+				}
+			}
+		}
+	}
+}
