@@ -11,7 +11,7 @@ import (
 // missingTopicsNote says which subscribed topics do not exist, for the
 // narration of a start or a subscription change ("" when all exist). Kafka
 // takes such a subscription: the assignors get no metadata for the topic
-// and assign nothing of it (doc.go, "Topics that do not exist"). The hint
+// and assign nothing of it (DESIGN.md, "Topics that do not exist"). The hint
 // names a close existing topic, since a typo is the likeliest cause.
 func (w *world) missingTopicsNote(topics []string) string {
 	var missing []string

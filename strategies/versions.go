@@ -17,7 +17,7 @@ type VersionChange struct {
 	What  string
 }
 
-// VersionChanges lists them, oldest first (for --help and doc.go).
+// VersionChanges lists them, oldest first (for --help and DESIGN.md).
 var VersionChanges = []VersionChange{
 	{ClientVersion{2, 4, 0}, "producer: sticky partitioning of keyless records (KIP-480); RoundRobinPartitioner and UniformStickyPartitioner appear"},
 	{ClientVersion{3, 3, 0}, "producer: the built-in partitioner (KIP-794), partitioner.ignore.keys"},

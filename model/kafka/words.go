@@ -9,7 +9,7 @@ import (
 
 // StepKind names a step of the trace: a request or response by its Kafka
 // API name, a rebalance-listener callback, or one of kviz's own events
-// (doc.go lists those).
+// (DESIGN.md lists those).
 type StepKind string
 
 // Requests and responses.

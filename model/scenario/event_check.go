@@ -45,7 +45,7 @@ func CheckEvent(sc *Scenario, ev Event) error {
 		return fmt.Errorf("%s needs a member id", ev.Kind)
 	}
 	// A subscription may name a topic that does not exist: Kafka takes it
-	// (doc.go, "Topics that do not exist").
+	// (DESIGN.md, "Topics that do not exist").
 	if ev.Kind == "join" {
 		return nil
 	}

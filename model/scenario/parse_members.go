@@ -146,7 +146,7 @@ func (p *parser) topicList(n *yaml.Node, sc *Scenario, what string) ([]string, e
 	var out []string
 	for _, t := range ts {
 		// A topic not in topics: is a subscription to a topic that does not
-		// exist, which Kafka takes (see doc.go, "Topics that do not exist").
+		// exist, which Kafka takes (DESIGN.md, "Topics that do not exist").
 		if !seen[t] {
 			seen[t] = true
 			out = append(out, t)
