@@ -69,3 +69,13 @@ func TestAsMap(t *testing.T) {
 		t.Fatalf("asMap(nil) = %#v, want an empty map", got)
 	}
 }
+
+// TPsOf takes any map, a topic's partitions in any order: every partition
+// once, in partition order.
+func TestTPsOfAnyOrder(t *testing.T) {
+	got := TPsOf(map[string][]int32{"a": {2, 1}, "b": {0, 1}, "B": {5}})
+	want := []TP{{"B", 5}, {"a", 1}, {"a", 2}, {"b", 0}, {"b", 1}}
+	if !slices.Equal(got, want) {
+		t.Fatalf("TPsOf = %v, want %v", got, want)
+	}
+}
