@@ -255,23 +255,18 @@ func writeAssignmentTable(w *bufio.Writer, g strategies.Group, res strategies.Re
 	a := res.Assignment
 	order := newTopicOrder(g.Topics)
 	rows := [][]string{{"MEMBER", "INSTANCE", "#PARTITIONS", "ASSIGNMENT"}}
-	lo, hi := -1, 0
 	for _, m := range g.Members {
-		n := a.Count(m.ID)
-		if lo < 0 || n < lo {
-			lo = n
-		}
-		hi = max(hi, n)
-		rows = append(rows, []string{m.ID, orDash(m.InstanceID), strconv.Itoa(n), formatAssignmentCell(order, a[m.ID])})
+		rows = append(rows, []string{m.ID, orDash(m.InstanceID), strconv.Itoa(a.Count(m.ID)), formatAssignmentCell(order, a[m.ID])})
 	}
 	writeColumns(w, rows)
-	fmt.Fprintf(w, "\nbalance: %d to %d partitions per member", lo, hi)
-	if hi-lo <= 1 {
+	b := a.BalanceOf(g.Members)
+	fmt.Fprintf(w, "\nbalance: %d to %d partitions per member", b.Min, b.Max)
+	if b.Even() {
 		w.WriteString(" (differ by at most one)\n")
 	} else {
-		fmt.Fprintf(w, " (differ by %d)\n", hi-lo)
+		fmt.Fprintf(w, " (differ by %d)\n", b.Max-b.Min)
 	}
-	if owned, moved := movedPartitions(g, res); owned > 0 {
+	if owned, moved := strategies.Moved(g, a); owned > 0 {
 		fmt.Fprintf(w, "moved: %d of %d owned partitions changed owner\n", moved, owned)
 	}
 	for _, wh := range res.Withheld {
@@ -300,47 +295,6 @@ func formatAssignmentCell(order topicOrder, topics map[string][]int32) string {
 		}
 	}
 	return string(b)
-}
-
-// movedPartitions counts the partitions some member reported owning whose
-// new owner is none of the members that claimed them (withheld ones count:
-// they leave their owner this round). One byte per partition, no map per
-// partition: a million owned partitions cost milliseconds.
-func movedPartitions(g strategies.Group, res strategies.Result) (owned, moved int) {
-	const (
-		unclaimed = iota
-		left
-		stayed
-	)
-	state := make(map[string][]uint8)
-	for _, m := range g.Members {
-		for _, tp := range m.Owned {
-			if tp.Partition >= g.Topics[tp.Topic] {
-				continue // does not exist (any more): it cannot change owner
-			}
-			st := state[tp.Topic]
-			if st == nil {
-				st = make([]uint8, g.Topics[tp.Topic])
-				state[tp.Topic] = st
-			}
-			if _, kept := slices.BinarySearch(res.Assignment[m.ID][tp.Topic], tp.Partition); kept {
-				st[tp.Partition] = stayed
-			} else if st[tp.Partition] == unclaimed {
-				st[tp.Partition] = left
-			}
-		}
-	}
-	for _, st := range state {
-		for _, s := range st {
-			if s != unclaimed {
-				owned++
-			}
-			if s == left {
-				moved++
-			}
-		}
-	}
-	return owned, moved
 }
 
 // writeColumns left-aligns rows in columns two spaces apart, the last

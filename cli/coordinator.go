@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/kvizlab/kviz/strategies"
 	"github.com/spf13/cobra"
+
+	"github.com/kvizlab/kviz/model/cluster"
+	"github.com/kvizlab/kviz/strategies"
 )
 
 func init() { subcommands = append(subcommands, newCoordinatorCmd) }
@@ -70,6 +72,7 @@ type coordinatorAnswer struct {
 	hash       int32
 	partitions int
 	partition  int32
+	leader     int
 	replicas   []int // nil without --brokers
 	how        string
 }
@@ -88,7 +91,7 @@ func runCoordinator(cmd *cobra.Command, group string, offsetsPartitions, brokers
 	ans := coordinatorAnswer{group: group, hash: strategies.JavaHashCode(group), partitions: offsetsPartitions,
 		partition: strategies.CoordinatorPartition(group, int32(offsetsPartitions))}
 	if withBrokers {
-		if ans.replicas, ans.how, err = offsetsReplicas(brokers, offsetsPartitions, rf, int(ans.partition), pl); err != nil {
+		if err := findCoordinator(&ans, brokers, rf, pl); err != nil {
 			return err
 		}
 	}
@@ -101,32 +104,42 @@ func runCoordinator(cmd *cobra.Command, group string, offsetsPartitions, brokers
 	return w.Flush()
 }
 
-// offsetsReplicas places __consumer_offsets and returns one partition's replicas.
-func offsetsReplicas(brokers, partitions, rf, partition int, pl placementFlags) ([]int, string, error) {
+// findCoordinator asks the cluster model for the group's coordinator on
+// brokers 0..brokers-1: it places __consumer_offsets and names the leader
+// of the group's partition and its replicas.
+func findCoordinator(ans *coordinatorAnswer, brokers, rf int, pl placementFlags) error {
 	if err := checkBrokerCount(brokers); err != nil {
-		return nil, "", err
+		return err
 	}
 	if rf < 1 {
-		return nil, "", usageErrf("--replication-factor must be at least 1, got %d", rf)
+		return usageErrf("--replication-factor must be at least 1, got %d", rf)
 	}
 	if rf > brokers {
-		return nil, "", usageErrf("__consumer_offsets needs %d brokers (replication factor %d) but there are %d: Kafka answers COORDINATOR_NOT_AVAILABLE until enough brokers are up (or lower --replication-factor)", rf, rf, brokers)
+		return usageErrf("__consumer_offsets needs %d brokers (replication factor %d) but there are %d: Kafka answers COORDINATOR_NOT_AVAILABLE until enough brokers are up (or lower --replication-factor)", rf, rf, brokers)
 	}
 	start, shift, how, err := pl.resolve(brokers, false)
 	if err != nil {
-		return nil, "", err
+		return err
 	}
-	placed, err := strategies.PlaceReplicas(brokers, partitions, rf, start, shift)
+	c, err := cluster.NewNumbered(brokers)
+	if err == nil {
+		err = c.CreateOffsetsTopic(ans.partitions, rf, start, shift)
+	}
+	var co cluster.Coordinator
+	if err == nil {
+		co, err = c.CoordinatorFor(ans.group)
+	}
 	if err != nil {
-		return nil, "", usageErr(err)
+		return usageErr(err)
 	}
-	return placed[partition], how, nil
+	ans.partition, ans.leader, ans.replicas, ans.how = int32(co.Partition), co.Broker, co.Replicas, how
+	return nil
 }
 
 func writeCoordinatorJSON(w *bufio.Writer, a coordinatorAnswer) {
 	fmt.Fprintf(w, "{\"partition\": %d, \"hash\": %d", a.partition, a.hash)
 	if a.replicas != nil {
-		fmt.Fprintf(w, ", \"leader\": %d, \"replicas\": %s", a.replicas[0], jsonIntList(a.replicas))
+		fmt.Fprintf(w, ", \"leader\": %d, \"replicas\": %s", a.leader, jsonIntList(a.replicas))
 	}
 	w.WriteString("}\n")
 }
@@ -146,5 +159,5 @@ func writeCoordinatorText(w *bufio.Writer, a coordinatorAnswer) {
 		return
 	}
 	fmt.Fprintf(w, "replicas %s, placed rack-unaware with %s\n", intList(a.replicas), a.how)
-	fmt.Fprintf(w, "coordinator: broker %d, the preferred leader (first replica)\n", a.replicas[0])
+	fmt.Fprintf(w, "coordinator: broker %d, the preferred leader (first replica)\n", a.leader)
 }

@@ -53,12 +53,13 @@ without a consumer. It is the lab's w key as a command.`,
 			if sc, err = vary.apply(sc); err != nil {
 				return err
 			}
-			sim, err := model.Simulate(sc)
+			f, err := model.ForecastScenario(sc, *event)
 			if err != nil {
-				return simFailure(sc, err)
-			}
-			f, err := sim.Forecast(*event)
-			if err != nil {
+				// A run that fails without the event is the scenario's
+				// fault, said as simulate says it; else the event's.
+				if _, baseErr := model.Simulate(sc); baseErr != nil {
+					return simFailure(sc, baseErr)
+				}
 				return usageErrf("%s: %v", sc.File, strings.TrimPrefix(err.Error(), "insert: "))
 			}
 			if text {

@@ -197,8 +197,14 @@ func (s *Sim) ForecastContext(ctx context.Context, ev scenario.Event) (*Forecast
 	return forecast(ctx, s.sc, ev)
 }
 
-// forecast is Forecast for a scenario not simulated yet: the fork holds the
-// whole run, so the run without the event is never needed.
+// ForecastScenario is Forecast for a scenario not simulated yet (kviz
+// whatif): the fork holds the whole run, so the run without the event is
+// never needed.
+func ForecastScenario(sc *scenario.Scenario, ev scenario.Event) (*Forecast, error) {
+	return forecast(context.Background(), sc, ev)
+}
+
+// forecast is Forecast for a scenario not simulated yet.
 func forecast(ctx context.Context, sc *scenario.Scenario, ev scenario.Event) (*Forecast, error) {
 	fork, err := insert(ctx, sc, ev)
 	if err != nil {

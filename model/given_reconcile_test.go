@@ -148,8 +148,8 @@ func TestMidReconcileErrors(t *testing.T) {
 	head := "topics: {t0: 4, t1: 2}\ngroup: {strategy: uniform, group_epoch: 3}\nmembers:\n"
 	cases := []struct{ yaml, want string }{
 		{head + "  - {id: c1, member_epoch: 4}\n", "s.yaml:4: members.member_epoch: c1's epoch must be 1..3"},
-		{head + "  - {id: c1, target: {t0: [4]}}\n", "s.yaml:4: members.target: t0 has 4 partitions (0..3): t0-4 does not exist"},
-		{head + "  - {id: c1, target: {t9: [0]}}\n", `s.yaml:4: members.target: unknown topic "t9"`},
+		{head + "  - {id: c1, target: {t0: [4]}}\n", "s.yaml:4: members.target: c1's target names t0-4, which does not exist: t0 has 4 partitions (0..3)"},
+		{head + "  - {id: c1, target: {t9: [0]}}\n", `s.yaml:4: members.target: c1's target names the unknown topic "t9"`},
 		{head + "  - {id: c1, target: {t0: [0]}}\n  - {id: c2, target: {t0: [0]}}\n", "s.yaml:5: members.target: t0-0 is in the targets of c1 and c2"},
 		{head + "  - {id: c1, owned: {t0: [0]}, revoking: {t0: [0]}, member_epoch: 2}\n", "s.yaml:4: members.revoking: c1 holds t0-0 twice"},
 		{head + "  - {id: c1, owned: {t0: [0]}}\n  - {id: c2, revoking: {t0: [0]}, member_epoch: 2}\n", "s.yaml:5: members.revoking: t0-0 is owned by c1 and c2"},

@@ -85,7 +85,7 @@ func TestCoordinatorMovesWhenItsLeaderFails(t *testing.T) {
 	require.NoError(t, c.CreateOffsetsTopic(50, 3, 0, 0))
 	co, err := c.CoordinatorFor("my-group")
 	require.NoError(t, err)
-	assert.Equal(t, Coordinator{Partition: 12, Broker: 2}, co)
+	assert.Equal(t, Coordinator{Partition: 12, Broker: 2, Replicas: []int{2, 0, 1}}, co)
 
 	changes, _ := c.FailBroker(2)
 	move, ok := c.CoordinatorMove("my-group", changes)

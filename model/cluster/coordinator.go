@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/kvizlab/kviz/strategies"
 )
@@ -15,10 +16,12 @@ func (c *Cluster) CreateOffsetsTopic(partitions, replicationFactor, startIndex, 
 }
 
 // Coordinator is where a group's coordinator is: its __consumer_offsets
-// partition and that partition's leader (NoLeader = COORDINATOR_NOT_AVAILABLE).
+// partition, that partition's leader (NoLeader = COORDINATOR_NOT_AVAILABLE)
+// and its replicas in assignment order (the first is the preferred leader).
 type Coordinator struct {
 	Partition int
 	Broker    int
+	Replicas  []int
 }
 
 // CoordinatorFor finds group's coordinator. The offsets topic must exist.
@@ -28,7 +31,7 @@ func (c *Cluster) CoordinatorFor(group string) (Coordinator, error) {
 		return Coordinator{Broker: NoLeader}, fmt.Errorf("%s does not exist yet (create it first): COORDINATOR_NOT_AVAILABLE", OffsetsTopic)
 	}
 	p := int(strategies.CoordinatorPartition(group, int32(len(parts))))
-	return Coordinator{Partition: p, Broker: parts[p].Leader}, nil
+	return Coordinator{Partition: p, Broker: parts[p].Leader, Replicas: slices.Clone(parts[p].Replicas)}, nil
 }
 
 // CoordinatorMove finds, among leader changes, the one that moves group's

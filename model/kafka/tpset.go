@@ -35,16 +35,16 @@ func TPsOf(a map[string][]int32) []TP {
 		return nil
 	}
 	out := make([]TP, 0, n)
+	ascending := true
 	for _, t := range strategies.SortedTopics(a) {
 		ps := a[t]
-		ascending := true
 		for i, p := range ps {
 			out = append(out, TP{Topic: t, Partition: p})
 			ascending = ascending && (i == 0 || ps[i-1] < p)
 		}
-		if !ascending {
-			return SortTPs(out[:n:n])
-		}
+	}
+	if !ascending {
+		return SortTPs(out)
 	}
 	return out
 }

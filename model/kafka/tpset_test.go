@@ -69,3 +69,13 @@ func TestAsMap(t *testing.T) {
 		t.Fatalf("asMap(nil) = %#v, want an empty map", got)
 	}
 }
+
+// TPsOf takes any map, a topic's partitions in any order: every partition
+// once, in partition order.
+func TestTPsOfAnyOrder(t *testing.T) {
+	got := TPsOf(map[string][]int32{"a": {2, 1}, "b": {0, 1}, "B": {5}})
+	want := []TP{{Topic: "B", Partition: 5}, {Topic: "a", Partition: 1}, {Topic: "a", Partition: 2}, {Topic: "b", Partition: 0}, {Topic: "b", Partition: 1}}
+	if !slices.Equal(got, want) {
+		t.Fatalf("TPsOf = %v, want %v", got, want)
+	}
+}

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 
@@ -68,8 +69,8 @@ func (p *parser) assignmentEpoch(sc *Scenario) error {
 	if err != nil {
 		return err
 	}
-	if int32(a) > sc.Generation {
-		return p.errf(n, "group.assignment_epoch %d is above group.group_epoch %d: a target is computed for a group epoch the group has reached", a, sc.Generation)
+	if f := CheckAssignmentEpoch(sc, a); f != nil {
+		return p.errf(n, "%s", f)
 	}
 	sc.AssignmentEpoch = int32(a)
 	return nil
@@ -149,13 +150,10 @@ func (p *parser) givenMember(m *MemberSpec, what string, gn givenNodes, sc *Scen
 	return p.reconciling(m, gn, sc)
 }
 
-// reconciling reads a KIP-848 member caught mid-reconcile, with the
-// invariants Kafka's coordinator keeps (CurrentAssignmentBuilder,
-// GroupMetadataManager): a member epoch at most the assignment epoch; a
-// target naming existing partitions, each in one member's target; the
-// partitions it revokes are its own, held by no one else, and only below
-// the assignment epoch (UNREVOKED_PARTITIONS keeps the old epoch); at the
-// assignment epoch it owns only target partitions.
+// reconciling reads a KIP-848 member caught mid-reconcile: its member
+// epoch, target and the partitions it is revoking, then judges them by
+// Kafka's invariants (CheckReconciling, which the live import asks too),
+// refusing a fault at the line it is on.
 func (p *parser) reconciling(m *MemberSpec, gn givenNodes, sc *Scenario) error {
 	n, key := gn.kip848()
 	if n == nil {
@@ -170,26 +168,19 @@ func (p *parser) reconciling(m *MemberSpec, gn givenNodes, sc *Scenario) error {
 		// the file's protocol family: a variation may not turn it classic
 		g.epochKey, sc.givenEpochKey = "group_epoch", "group_epoch"
 	}
-	assignEpoch := max(sc.StartAssignmentEpoch(), 1)
+	epoch := int64(max(sc.StartAssignmentEpoch(), 1))
 	if gn.epoch != nil {
-		e, err := p.int64(gn.epoch, "members.member_epoch", 1, int64(assignEpoch))
+		e, err := p.int64(gn.epoch, "members.member_epoch", math.MinInt32, math.MaxInt32)
 		if err != nil {
-			return p.errf(gn.epoch, "members.member_epoch: %s's epoch must be 1..%d (the assignment epoch): a member reaches an epoch only once a target exists for it", m.ID, assignEpoch)
+			return err
 		}
-		m.MemberEpoch = int32(e)
+		epoch = e
 	}
+	topicAt, at := map[string]*yaml.Node{}, map[kafka.TP]*yaml.Node{}
 	if gn.target != nil {
-		tps, err := p.partitionMap(gn.target, "members.target", m.ID, sc, nil, func(tp kafka.TP, x *yaml.Node) error {
-			if !slices.Contains(m.Topics, tp.Topic) && sc.StartAssignmentEpoch() == sc.Generation {
-				return p.errf(x, "members.target: %s's target holds %s but it does not subscribe to %s, and no new target is pending (group_epoch = assignment_epoch)", m.ID, tp, tp.Topic)
-			}
-			if g.targets == nil {
-				g.targets = map[kafka.TP]string{}
-			}
-			if other, taken := g.targets[tp]; taken {
-				return p.errf(x, "members.target: %s is in the targets of %s and %s; the assignor gives a partition to one member", tp, other, m.ID)
-			}
-			g.targets[tp] = m.ID
+		anyPartition := func(string) (int32, bool) { return -1, true } // CheckReconciling judges them
+		tps, err := p.partitionMap(gn.target, "members.target", m.ID, sc, anyPartition, func(tp kafka.TP, k, x *yaml.Node) error {
+			topicAt[tp.Topic], at[tp] = k, x
 			return nil
 		})
 		if err != nil {
@@ -198,19 +189,31 @@ func (p *parser) reconciling(m *MemberSpec, gn givenNodes, sc *Scenario) error {
 		m.Target = tps
 	}
 	if gn.revoking != nil {
-		tps, err := p.partitionMap(gn.revoking, "members.revoking", m.ID, sc, nil, func(tp kafka.TP, x *yaml.Node) error { return p.claim(tp, x, m.ID, "revoking") })
+		tps, err := p.partitionMap(gn.revoking, "members.revoking", m.ID, sc, nil, func(tp kafka.TP, _, x *yaml.Node) error { return p.claim(tp, x, m.ID, "revoking") })
 		if err != nil {
 			return err
 		}
-		if len(tps) > 0 && m.StartEpoch(sc) >= assignEpoch {
-			return p.errf(gn.revoking, "members.revoking: %s revokes at member epoch %d, the assignment epoch; a member revoking partitions stays at the epoch before its target (UNREVOKED_PARTITIONS): give member_epoch below %d", m.ID, m.StartEpoch(sc), assignEpoch)
-		}
 		m.Revoking = tps
 	}
-	if m.StartEpoch(sc) == assignEpoch {
-		if extra := kafka.MinusTPs(m.Owned, m.StartTarget()); len(extra) > 0 {
-			return p.errf(orNode(gn.target, n), "members.target: %s is at the assignment epoch %d but owns %s outside its target: at its target's epoch a member holds only target partitions (it revokes the rest first)", m.ID, assignEpoch, kafka.FormatTPs(extra))
+	if g.targets == nil {
+		g.targets = map[kafka.TP]string{}
+	}
+	if f := CheckReconciling(sc, *m, epoch, g.targets); f != nil {
+		where := orNode(gn.target, n) // OwnedOutsideTarget
+		switch f.Kind {
+		case EpochOutOfRange:
+			where = gn.epoch
+		case TargetTopicUnknown:
+			where = topicAt[f.TP.Topic]
+		case TargetTopicUnsubscribed, TargetPartition:
+			where = at[f.TP]
+		case RevokingAtTarget:
+			where = gn.revoking
 		}
+		return p.errf(where, "%s", f)
+	}
+	if gn.epoch != nil {
+		m.MemberEpoch = int32(epoch)
 	}
 	return nil
 }
@@ -221,8 +224,13 @@ func (p *parser) reconciling(m *MemberSpec, gn givenNodes, sc *Scenario) error {
 // exists (deleted before time 0; see given.go): Kafka's members report
 // them until their next rebalance.
 func (p *parser) ownedPartitions(n *yaml.Node, m *MemberSpec, sc *Scenario) ([]kafka.TP, error) {
-	deleted := func(topic string) bool { return !IsConsumer(sc) && slices.Contains(m.Topics, topic) }
-	return p.partitionMap(n, "members.owned", m.ID, sc, deleted, func(tp kafka.TP, x *yaml.Node) error {
+	span := func(topic string) (int32, bool) {
+		if count, ok := sc.Topics[topic]; ok {
+			return count, true
+		}
+		return kafka.MaxPartitions, !IsConsumer(sc) && slices.Contains(m.Topics, topic) // deleted
+	}
+	return p.partitionMap(n, "members.owned", m.ID, sc, span, func(tp kafka.TP, _, x *yaml.Node) error {
 		if !slices.Contains(m.Topics, tp.Topic) {
 			return p.errf(x, "members.owned: %s owns partitions of %s but does not subscribe to it (its topics: %v)", m.ID, tp.Topic, m.Topics)
 		}
@@ -248,15 +256,20 @@ func (p *parser) claim(tp kafka.TP, x *yaml.Node, member, how string) error {
 }
 
 // partitionMap reads {topic: [partitions]} (owned, target, revoking):
-// every partition must exist, but of a topic deleted says may be missing
-// (a deleted topic: any partition number); check judges each one. An
-// empty map is an empty, non-nil list (an empty target is a target).
-func (p *parser) partitionMap(n *yaml.Node, what, who string, sc *Scenario, deleted func(string) bool, check func(kafka.TP, *yaml.Node) error) ([]kafka.TP, error) {
+// span says how many partitions a topic has (ok false: it is unknown; a
+// count below 0: any partition number, for check to judge; nil: the
+// scenario's topics); check judges each one, given its topic's key and its
+// own node. An empty map is an empty, non-nil list (an empty target is a
+// target).
+func (p *parser) partitionMap(n *yaml.Node, what, who string, sc *Scenario, span func(string) (int32, bool), check func(tp kafka.TP, k, x *yaml.Node) error) ([]kafka.TP, error) {
 	if isNull(n) {
 		return []kafka.TP{}, nil
 	}
 	if n.Kind != yaml.MappingNode {
 		return nil, p.errf(n, "%s must map topics to partitions, like {t0: [0, 1]}", what)
+	}
+	if span == nil {
+		span = func(topic string) (int32, bool) { count, ok := sc.Topics[topic]; return count, ok }
 	}
 	out := []kafka.TP{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -265,12 +278,13 @@ func (p *parser) partitionMap(n *yaml.Node, what, who string, sc *Scenario, dele
 		if err != nil {
 			return nil, err
 		}
-		count, ok := sc.Topics[topic]
-		if !ok && deleted != nil && deleted(topic) {
-			count, ok = kafka.MaxPartitions, true
-		}
+		count, ok := span(topic)
 		if !ok {
 			return nil, p.errf(k, "%s: unknown topic %q%s", what, topic, Suggest(topic, strategies.SortedTopics(sc.Topics)))
+		}
+		lo, hi := int64(0), int64(count)-1
+		if count < 0 {
+			lo, hi = math.MinInt32, math.MaxInt32
 		}
 		items := v.Content
 		if v.Kind == yaml.ScalarNode {
@@ -279,9 +293,9 @@ func (p *parser) partitionMap(n *yaml.Node, what, who string, sc *Scenario, dele
 			return nil, p.errf(v, "%s.%s must be a list of partitions, like [0, 1]", what, topic)
 		}
 		for _, x := range items {
-			part, err := p.int64(x, what+"."+topic, 0, int64(count)-1)
+			part, err := p.int64(x, what+"."+topic, lo, hi)
 			if err != nil {
-				if _, numErr := strconv.ParseInt(x.Value, 10, 64); numErr == nil {
+				if _, numErr := strconv.ParseInt(x.Value, 10, 64); numErr == nil && count >= 0 {
 					return nil, p.errf(x, "%s: %s has %d partitions (0..%d): %s-%s does not exist", what, topic, count, count-1, topic, x.Value)
 				}
 				return nil, err
@@ -290,7 +304,7 @@ func (p *parser) partitionMap(n *yaml.Node, what, who string, sc *Scenario, dele
 			if slices.Contains(out, tp) {
 				return nil, p.errf(x, "%s: %s lists %s twice", what, who, tp)
 			}
-			if err := check(tp, x); err != nil {
+			if err := check(tp, k, x); err != nil {
 				return nil, err
 			}
 			out = append(out, tp)
