@@ -12,8 +12,6 @@ import (
 	"github.com/kvizlab/kviz/model"
 )
 
-func init() { subcommands = append(subcommands, newCompareCmd) }
-
 func newCompareCmd() *cobra.Command {
 	var format, list, protocol string
 	var atMs int64

@@ -9,8 +9,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { subcommands = append(subcommands, newCoordinatorCmd) }
-
 // offsetsReplicationFactor is offsets.topic.replication.factor's default.
 const offsetsReplicationFactor = 3
 

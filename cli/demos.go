@@ -11,8 +11,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { subcommands = append(subcommands, newDemosCmd) }
-
 // newDemosCmd is `kviz demos`: every shipped demo scenario. The json
 // shape is a contract.
 func newDemosCmd() *cobra.Command {

@@ -12,8 +12,6 @@ import (
 	"github.com/kvizlab/kviz/model"
 )
 
-func init() { subcommands = append(subcommands, newWhatIfCmd) }
-
 func newWhatIfCmd() *cobra.Command {
 	var format string
 	var atMs int64
