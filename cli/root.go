@@ -43,8 +43,9 @@ func NewRoot() *cobra.Command { return newRoot(commandsFor(nil)) }
 
 // commandsFor picks the subcommands a run with these arguments can reach:
 // the one args[0] names; none for the lab (no arguments) and --version; all
-// of them for anything else (help, completion, a flag before the command, a
-// name that is no command and so wants suggestions). A nil args means all.
+// of them for anything else (help, a flag before the command, a name that
+// is no command and so wants suggestions) and for completion, whose script
+// is written from the whole tree. A nil args means all.
 func commandsFor(args []string) []func() *cobra.Command {
 	all := func() []func() *cobra.Command {
 		out := make([]func() *cobra.Command, len(commands))
@@ -60,7 +61,7 @@ func commandsFor(args []string) []func() *cobra.Command {
 		return nil
 	}
 	for _, c := range commands {
-		if c.name == args[0] {
+		if c.name == args[0] && c.name != "completion" {
 			return []func() *cobra.Command{c.build}
 		}
 	}
@@ -82,6 +83,9 @@ Run it with no arguments to open the lab; every screen has a scriptable twin bel
 		SilenceErrors: true,
 		RunE:          func(cmd *cobra.Command, _ []string) error { return openLab(cmd, "") },
 	}
+	// kviz's own completion command stands in for cobra's default one; a
+	// tree built for one command must not build the default instead.
+	root.CompletionOptions.DisableDefaultCmd = true
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr(err) })
 	for _, build := range subcommands {
 		c := build()

@@ -117,7 +117,7 @@ func TestOneCommandTreeAnswersAsTheWholeTree(t *testing.T) {
 	assert.Len(t, commandsFor([]string{"assign", "--strategy", "range"}), 1)
 	assert.Empty(t, commandsFor([]string{"--version"}))
 	assert.Empty(t, commandsFor([]string{}))
-	for _, args := range [][]string{{"--help"}, {"help", "assign"}, {"__complete", "play", ""}, {"assgn"}, {"-h", "assign"}} {
+	for _, args := range [][]string{{"--help"}, {"help", "assign"}, {"__complete", "play", ""}, {"assgn"}, {"-h", "assign"}, {"completion", "bash"}} {
 		assert.Len(t, commandsFor(args), len(commands), "%v builds every command", args)
 	}
 }
