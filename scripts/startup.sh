@@ -40,5 +40,5 @@ cat >"$work/group.json" <<'EOF'
              {"id": "c2"}]}
 EOF
 
-echo "build: go build $* (CGO_ENABLED=$(go env CGO_ENABLED)); kviz $(du -k "$work/kviz" | cut -f1) KiB, hello $(du -k "$work/hello/hello" | cut -f1) KiB"
+echo "build: go build${*:+ $*} (CGO_ENABLED=$(go env CGO_ENABLED)); kviz $(du -k "$work/kviz" | cut -f1) KiB, hello $(du -k "$work/hello/hello" | cut -f1) KiB"
 cd "$root" && go run ./scripts/startup -kviz "$work/kviz" -hello "$work/hello/hello" -in "$work/group.json" -n "${N:-100}"
