@@ -15,8 +15,6 @@ import (
 	"github.com/kvizlab/kviz/strategies"
 )
 
-func init() { subcommands = append(subcommands, newAssignCmd) }
-
 // newAssignCmd is `kviz assign`: one assignment by one of Kafka's assignors,
 // for scripts (json) and people (table). Its flags, input and json output
 // are a contract other tools rely on.
@@ -28,7 +26,29 @@ func newAssignCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "assign --strategy S [--in FILE|-] [--format json|table] [--explain] [--kafka-version V]",
 		Short: "Assign a group's partitions with one of Kafka's assignors",
-		Long: `Reads a group as JSON and prints the assignment Kafka's assignor gives it.
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runAssign(cmd, strategy, in, format, version, explain)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&strategy, "strategy", "", "assignor: "+strings.Join(strategies.Names(), ", ")+" (or Kafka's class name)")
+	f.StringVar(&in, "in", "-", `input JSON file ("-" = stdin)`)
+	addFormatFlag(cmd, &format, "", "output format: json or table (default: table on a terminal, json otherwise)", "json", "table")
+	f.BoolVar(&explain, "explain", false, "print the assignor's steps")
+	f.StringVar(&version, "kafka-version", "", "the Kafka release whose assignor runs (default: the newest kviz models)")
+	lateLong(cmd, assignLong)
+	_ = cmd.MarkFlagRequired("strategy")
+	_ = cmd.RegisterFlagCompletionFunc("strategy", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return strategies.Names(), cobra.ShellCompDirectiveNoFileComp
+	})
+	_ = cmd.MarkFlagFilename("in", "json")
+	return cmd
+}
+
+// assignLong is assign's --help text, with the release list from strategies.
+func assignLong() string {
+	return `Reads a group as JSON and prints the assignment Kafka's assignor gives it.
 
 Input (from --in FILE, or stdin when --in is absent or "-"):
   {"topics": {"t0": 3, "t1": 2},
@@ -57,24 +77,7 @@ or on stderr with --format json so stdout stays parseable.
 --kafka-version V (major.minor[.patch]; default the newest kviz models, ` + strategies.LatestClientVersion.String() + `)
 runs the assignor as that release has it. What changed, release by release
 (the same versions select the producer's partitioners in scenarios):
-` + strategies.VersionHelp(),
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runAssign(cmd, strategy, in, format, version, explain)
-		},
-	}
-	f := cmd.Flags()
-	f.StringVar(&strategy, "strategy", "", "assignor: "+strings.Join(strategies.Names(), ", ")+" (or Kafka's class name)")
-	f.StringVar(&in, "in", "-", `input JSON file ("-" = stdin)`)
-	addFormatFlag(cmd, &format, "", "output format: json or table (default: table on a terminal, json otherwise)", "json", "table")
-	f.BoolVar(&explain, "explain", false, "print the assignor's steps")
-	f.StringVar(&version, "kafka-version", "", "the Kafka release whose assignor runs (default: the newest kviz models)")
-	_ = cmd.MarkFlagRequired("strategy")
-	_ = cmd.RegisterFlagCompletionFunc("strategy", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return strategies.Names(), cobra.ShellCompDirectiveNoFileComp
-	})
-	_ = cmd.MarkFlagFilename("in", "json")
-	return cmd
+` + strategies.VersionHelp()
 }
 
 func runAssign(cmd *cobra.Command, strategy, in, format, version string, explain bool) error {

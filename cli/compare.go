@@ -14,8 +14,6 @@ import (
 	"github.com/kvizlab/kviz/model/scenario"
 )
 
-func init() { subcommands = append(subcommands, newCompareCmd) }
-
 func newCompareCmd() *cobra.Command {
 	var format, list, protocol string
 	var atMs int64

@@ -6,8 +6,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { subcommands = append(subcommands, newCompletionCmd) }
-
 // completionShells are the shells cobra writes completion scripts for.
 var completionShells = []string{"bash", "zsh", "fish", "powershell"}
 

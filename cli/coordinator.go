@@ -11,8 +11,6 @@ import (
 	"github.com/kvizlab/kviz/strategies"
 )
 
-func init() { subcommands = append(subcommands, newCoordinatorCmd) }
-
 // offsetsReplicationFactor is offsets.topic.replication.factor's default.
 const offsetsReplicationFactor = 3
 

@@ -12,8 +12,6 @@ import (
 	"github.com/kvizlab/kviz/demo"
 )
 
-func init() { subcommands = append(subcommands, newDemosCmd) }
-
 // newDemosCmd is `kviz demos`: every shipped demo scenario. The json
 // shape is a contract.
 func newDemosCmd() *cobra.Command {

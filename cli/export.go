@@ -14,8 +14,6 @@ import (
 	"github.com/kvizlab/kviz/tui"
 )
 
-func init() { subcommands = append(subcommands, newExportCmd) }
-
 var exportFormats = []string{"svg", "txt", "ansi", "cast"}
 
 type exportOpts struct {

@@ -12,11 +12,6 @@ import (
 	"github.com/kvizlab/kviz/tui"
 )
 
-func init() {
-	runLab = openLab
-	subcommands = append(subcommands, newPlayCmd)
-}
-
 func newPlayCmd() *cobra.Command {
 	var quiz bool
 	cmd := &cobra.Command{

@@ -15,8 +15,6 @@ import (
 	"github.com/kvizlab/kviz/live"
 )
 
-func init() { subcommands = append(subcommands, newLiveCmd) }
-
 // passwordEnv holds the SASL password: never a flag, so it stays out of
 // shell history and ps.
 const passwordEnv = "KVIZ_SASL_PASSWORD"
@@ -112,8 +110,8 @@ func runLive(cmd *cobra.Command, f *liveFlags) error {
 		return nil
 	}
 	read := func(ctx context.Context) (*live.Group, error) { return r.Group(ctx, f.group) }
-	if f.format == "" && !f.scenario && runLiveLab != nil && isTerminal(out) {
-		return runLiveLab(cmd, liveSource{Group: f.group, Brokers: f.bootstrap, Interval: f.interval, Read: read, Timeout: f.timeout})
+	if f.format == "" && !f.scenario && isTerminal(out) {
+		return openLiveLab(cmd, liveSource{Group: f.group, Brokers: f.bootstrap, Interval: f.interval, Read: read, Timeout: f.timeout})
 	}
 	for {
 		g, err := withTimeout(ctx, f.timeout, read)
@@ -146,9 +144,6 @@ type liveSource struct {
 	Fixed    *live.Group
 	Source   string // the saved output's file (Fixed)
 }
-
-// runLiveLab opens the lab on a live group; tui's file sets it.
-var runLiveLab func(cmd *cobra.Command, src liveSource) error
 
 func (f *liveFlags) check() error {
 	switch f.format {

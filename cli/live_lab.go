@@ -12,8 +12,6 @@ import (
 	"github.com/kvizlab/kviz/tui"
 )
 
-func init() { runLiveLab = openLiveLab }
-
 // openLiveLab reads the group once (so an unreachable cluster or unknown
 // group is one plain line before the screen changes), then opens the live
 // lab, which reads it again every interval.

@@ -11,8 +11,6 @@ import (
 	"github.com/kvizlab/kviz/model"
 )
 
-func init() { subcommands = append(subcommands, newQuizCmd) }
-
 func newQuizCmd() *cobra.Command {
 	var format string
 	cmd := &cobra.Command{

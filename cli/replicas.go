@@ -12,8 +12,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { subcommands = append(subcommands, newReplicasCmd) }
-
 // maxBrokers bounds --brokers: placement is O(partitions × R), and a lab
 // never needs more.
 const maxBrokers = 100000

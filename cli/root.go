@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
@@ -16,15 +15,61 @@ import (
 // Version is set at build time with -ldflags "-X github.com/kvizlab/kviz/cli.Version=...".
 var Version = "0.1.0-dev"
 
-// subcommands are added by each subcommand's file from its init function.
-var subcommands []func() *cobra.Command
-
-// runLab opens the interactive lab on a scenario file ("" = the default
-// scenario). The lab's file sets it; until then kviz prints its help.
-var runLab func(cmd *cobra.Command, file string) error
+// commands is every subcommand of kviz, by name, in the order help lists
+// them. Each is built only when it is needed: a script calling `kviz assign`
+// a thousand times pays for assign's flags alone (see commandsFor).
+var commands = []struct {
+	name  string
+	build func() *cobra.Command
+}{
+	{"assign", newAssignCmd},
+	{"compare", newCompareCmd},
+	{"completion", newCompletionCmd},
+	{"coordinator", newCoordinatorCmd},
+	{"demos", newDemosCmd},
+	{"export", newExportCmd},
+	{"live", newLiveCmd},
+	{"play", newPlayCmd},
+	{"quiz", newQuizCmd},
+	{"replicas", newReplicasCmd},
+	{"route", newRouteCmd},
+	{"serve", newServeCmd},
+	{"simulate", newSimulateCmd},
+	{"whatif", newWhatIfCmd},
+}
 
 // NewRoot builds the whole command tree.
-func NewRoot() *cobra.Command {
+func NewRoot() *cobra.Command { return newRoot(commandsFor(nil)) }
+
+// commandsFor picks the subcommands a run with these arguments can reach:
+// the one args[0] names; none for the lab (no arguments) and --version; all
+// of them for anything else (help, a flag before the command, a name that
+// is no command and so wants suggestions) and for completion, whose script
+// is written from the whole tree. A nil args means all.
+func commandsFor(args []string) []func() *cobra.Command {
+	all := func() []func() *cobra.Command {
+		out := make([]func() *cobra.Command, len(commands))
+		for i, c := range commands {
+			out[i] = c.build
+		}
+		return out
+	}
+	switch {
+	case args == nil:
+		return all()
+	case len(args) == 0 || len(args) == 1 && args[0] == "--version":
+		return nil
+	}
+	for _, c := range commands {
+		if c.name == args[0] && c.name != "completion" {
+			return []func() *cobra.Command{c.build}
+		}
+	}
+	return all()
+}
+
+// newRoot builds the root command with the given subcommands.
+func newRoot(subcommands []func() *cobra.Command) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "kviz",
 		Short: "A terminal lab for Kafka partition assignment and rebalancing",
@@ -36,20 +81,14 @@ Run it with no arguments to open the lab; every screen has a scriptable twin bel
 		Args:          cobra.NoArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if runLab == nil {
-				return cmd.Help()
-			}
-			return runLab(cmd, "")
-		},
+		RunE:          func(cmd *cobra.Command, _ []string) error { return openLab(cmd, "") },
 	}
+	// kviz's own completion command stands in for cobra's default one; a
+	// tree built for one command must not build the default instead.
+	root.CompletionOptions.DisableDefaultCmd = true
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr(err) })
-	cmds := make([]*cobra.Command, 0, len(subcommands))
-	for _, mk := range subcommands {
-		cmds = append(cmds, mk())
-	}
-	sort.Slice(cmds, func(i, j int) bool { return cmds[i].Name() < cmds[j].Name() })
-	for _, c := range cmds {
+	for _, build := range subcommands {
+		c := build()
 		c.SilenceUsage = true
 		c.SilenceErrors = true
 		root.AddCommand(c)
@@ -60,7 +99,10 @@ Run it with no arguments to open the lab; every screen has a scriptable twin bel
 // Execute runs kviz with args and returns the process exit code.
 // Errors are printed as one line on stderr: "kviz: what is wrong".
 func Execute(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	root := NewRoot()
+	if args == nil {
+		args = []string{}
+	}
+	root := newRoot(commandsFor(args))
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
@@ -113,6 +155,17 @@ func oneLine(s string) string {
 func isTerminal(w any) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(f.Fd())
+}
+
+// lateLong gives cmd its long help only when help is shown: the text
+// that takes work to write (a list built from tables) is not written on
+// every run of the command.
+func lateLong(cmd *cobra.Command, long func() string) {
+	cmd.SetHelpFunc(func(c *cobra.Command, args []string) {
+		c.Long = long()
+		c.SetHelpFunc(nil) // the parent's, cobra's default
+		c.HelpFunc()(c, args)
+	})
 }
 
 // addFormatFlag adds the --format flag every subcommand shares, with shell

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"os"
+	"sort"
 	"strings"
 	"testing"
 
@@ -56,5 +57,67 @@ func TestCompletionWritesEachShellAndRefusesOthers(t *testing.T) {
 		assert.Empty(t, out)
 		assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line: %q", errOut)
 		assert.True(t, strings.HasPrefix(errOut, "kviz: completion"), errOut)
+	}
+}
+
+// runFull executes args on the whole command tree, as kviz built it before
+// it built only the command a run names.
+func runFull(args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	root := NewRoot()
+	root.SetArgs(args)
+	root.SetIn(strings.NewReader(""))
+	root.SetOut(&out)
+	root.SetErr(&errb)
+	err := root.Execute()
+	if err == nil {
+		return 0, out.String(), errb.String()
+	}
+	return -1, out.String(), errb.String() + oneLine(err.Error())
+}
+
+func TestCommandListNamesEveryCommandOnce(t *testing.T) {
+	var names []string
+	for _, c := range commands {
+		assert.Equal(t, c.name, c.build().Name(), "the list's name for %s", c.build().Use)
+		names = append(names, c.name)
+	}
+	assert.True(t, sort.StringsAreSorted(names), "commands are listed by name: %v", names)
+	var tree []string
+	for _, c := range NewRoot().Commands() {
+		if c.Name() != "help" {
+			tree = append(tree, c.Name())
+		}
+	}
+	assert.Equal(t, names, tree)
+}
+
+// A run that names a command builds only that one: what it prints must be
+// what the whole tree prints, help, flag errors and all.
+func TestOneCommandTreeAnswersAsTheWholeTree(t *testing.T) {
+	for _, c := range commands {
+		for _, args := range [][]string{{c.name, "--help"}, {c.name, "-h"}, {c.name, "--no-such-flag"}} {
+			code, out, errOut := run(t, "", args...)
+			fullCode, fullOut, fullErr := runFull(args...)
+			assert.Equal(t, fullOut, out, "%v: stdout", args)
+			if fullCode == 0 {
+				assert.Equal(t, 0, code, "%v", args)
+				assert.Equal(t, fullErr, errOut, "%v: stderr", args)
+			} else {
+				assert.NotEqual(t, 0, code, "%v", args)
+				assert.Equal(t, "kviz: "+fullErr+"\n", errOut, "%v: stderr", args)
+			}
+		}
+	}
+	for _, args := range [][]string{{"--version"}, {"--help"}, {"help", "assign"}, {"assgn"}} {
+		_, out, _ := run(t, "", args...)
+		_, fullOut, _ := runFull(args...)
+		assert.Equal(t, fullOut, out, "%v", args)
+	}
+	assert.Len(t, commandsFor([]string{"assign", "--strategy", "range"}), 1)
+	assert.Empty(t, commandsFor([]string{"--version"}))
+	assert.Empty(t, commandsFor([]string{}))
+	for _, args := range [][]string{{"--help"}, {"help", "assign"}, {"__complete", "play", ""}, {"assgn"}, {"-h", "assign"}, {"completion", "bash"}} {
+		assert.Len(t, commandsFor(args), len(commands), "%v builds every command", args)
 	}
 }

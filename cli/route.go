@@ -10,8 +10,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { subcommands = append(subcommands, newRouteCmd) }
-
 // newRouteCmd is `kviz route`: which partition Kafka's producer picks for a
 // key. Flags and json output are a contract.
 func newRouteCmd() *cobra.Command {

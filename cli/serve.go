@@ -15,8 +15,6 @@ import (
 	"github.com/kvizlab/kviz/serve"
 )
 
-func init() { subcommands = append(subcommands, newServeCmd) }
-
 type serveOpts struct {
 	addr, hostKey, demo, trainerKey string
 	maxSessions                     int

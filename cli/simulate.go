@@ -16,17 +16,9 @@ import (
 	"github.com/kvizlab/kviz/model/scenario"
 )
 
-func init() { subcommands = append(subcommands, newSimulateCmd) }
-
-func newSimulateCmd() *cobra.Command {
-	var format string
-	var untilMs int64
-	var all, everyHeartbeat bool
-	var vary variation
-	cmd := &cobra.Command{
-		Use:   "simulate FILE",
-		Short: "Run a group scenario step by step and print the protocol trace",
-		Long: `simulate plays a scenario file (YAML: cluster, topics, group settings, members,
+// simulateLong is simulate's --help text, with the shipped demos' names.
+func simulateLong() string {
+	return `simulate plays a scenario file (YAML: cluster, topics, group settings, members,
 timeline) through Kafka's group protocol on a virtual clock and prints one step
 per line: every JoinGroup, SyncGroup, callback and state change. FILE is a path,
 or demo:NAME for a shipped scenario (` + strings.Join(demo.Names(), ", ") + `).
@@ -36,8 +28,18 @@ stretch of ten heartbeat intervals or more runs as one QuietStretch step
 --every-heartbeat runs each of its heartbeats instead (with --all, to see
 them one by one; long scenarios can then reach the step cap).
 --strategy and --protocol run the scenario as if its group: said so, with every
-default that depends on them derived again.`,
-		Args: cobra.ExactArgs(1),
+default that depends on them derived again.`
+}
+
+func newSimulateCmd() *cobra.Command {
+	var format string
+	var untilMs int64
+	var all, everyHeartbeat bool
+	var vary variation
+	cmd := &cobra.Command{
+		Use:   "simulate FILE",
+		Short: "Run a group scenario step by step and print the protocol trace",
+		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if format != "text" && format != "jsonl" {
 				return usageErrf("--format must be text or jsonl, got %q", format)
@@ -72,6 +74,7 @@ default that depends on them derived again.`,
 	cmd.Flags().BoolVar(&all, "all", false, "include routine heartbeats that change nothing")
 	cmd.Flags().BoolVar(&everyHeartbeat, "every-heartbeat", false, "run every heartbeat of a quiet stretch instead of jumping it")
 	vary.addFlags(cmd)
+	lateLong(cmd, simulateLong)
 	return cmd
 }
 

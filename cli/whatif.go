@@ -14,8 +14,6 @@ import (
 	"github.com/kvizlab/kviz/model/scenario"
 )
 
-func init() { subcommands = append(subcommands, newWhatIfCmd) }
-
 func newWhatIfCmd() *cobra.Command {
 	var format string
 	var atMs int64

@@ -2,9 +2,9 @@ package frame
 
 import (
 	"bytes"
-	"encoding/xml"
 	"fmt"
 	"image/color"
+	"unicode/utf8"
 
 	uv "github.com/charmbracelet/ultraviolet"
 )
@@ -54,12 +54,60 @@ func (g *Grid) SVG() []byte {
 			fg, _ := colours(st)
 			fmt.Fprintf(&b, `<text x="%s" y="%s" textLength="%s" lengthAdjust="spacingAndGlyphs" fill="%s"%s>`,
 				num(colX(x)), num(Padding+float64(y)*CellHeight+CellHeight*0.78), num(float64(n)*CellWidth), fg, attrs(st))
-			_ = xml.EscapeText(&b, []byte(text))
+			escapeText(&b, text)
 			b.WriteString("</text>\n")
 		})
 	}
 	b.WriteString("</g>\n</svg>\n")
 	return b.Bytes()
+}
+
+// escapeText writes text as XML character data, escaped as encoding/xml's
+// EscapeText does it (frame_test holds the two to each other): the five
+// markup characters, tab, newline and carriage return as references, and
+// what XML cannot hold (invalid UTF-8, control characters) as U+FFFD. By
+// hand because encoding/xml builds its HTML entity tables when kviz starts,
+// and the SVG needs only this.
+func escapeText(b *bytes.Buffer, text string) {
+	last := 0
+	for i := 0; i < len(text); {
+		r, width := utf8.DecodeRuneInString(text[i:])
+		i += width
+		var esc string
+		switch r {
+		case '"':
+			esc = "&#34;"
+		case '\'':
+			esc = "&#39;"
+		case '&':
+			esc = "&amp;"
+		case '<':
+			esc = "&lt;"
+		case '>':
+			esc = "&gt;"
+		case '\t':
+			esc = "&#x9;"
+		case '\n':
+			esc = "&#xA;"
+		case '\r':
+			esc = "&#xD;"
+		default:
+			if xmlChar(r) && (r != utf8.RuneError || width > 1) {
+				continue
+			}
+			esc = "\uFFFD"
+		}
+		b.WriteString(text[last : i-width])
+		b.WriteString(esc)
+		last = i
+	}
+	b.WriteString(text[last:])
+}
+
+// xmlChar reports whether XML 1.0 can hold r (its Char production).
+func xmlChar(r rune) bool {
+	return r == 0x09 || r == 0x0A || r == 0x0D ||
+		r >= 0x20 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF
 }
 
 // eachRun calls fn for each run of cells in row y that share a style: its

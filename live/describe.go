@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -73,26 +72,32 @@ type describeParser struct {
 	state     string
 }
 
-var (
-	msgNoMembers   = regexp.MustCompile(`^Consumer group '(.*)' has no active members\.$`)
-	msgRebalancing = regexp.MustCompile(`^Warning: Consumer group '(.*)' is rebalancing\.$`)
-	msgNotExist    = regexp.MustCompile(`^(Error: )?Consumer group '(.*)' does not exist\.$`)
-)
+// quotedGroup reads a message line of the form
+// prefix + "'" + group + "'" + suffix, and returns the group.
+func quotedGroup(text, prefix, suffix string) (string, bool) {
+	rest, ok := strings.CutPrefix(text, prefix+"'")
+	if !ok {
+		return "", false
+	}
+	return strings.CutSuffix(rest, "'"+suffix)
+}
 
 func (p *describeParser) feed(line string) error {
 	text := strings.TrimSpace(line)
-	switch {
-	case text == "":
+	if text == "" {
 		p.block = noBlock
 		return nil
-	case msgNotExist.MatchString(text):
+	}
+	if _, ok := quotedGroup(strings.TrimPrefix(text, "Error: "), "Consumer group ", " does not exist."); ok {
 		return fmt.Errorf("the output says the group does not exist")
-	case msgNoMembers.MatchString(text):
+	}
+	if g, ok := quotedGroup(text, "Consumer group ", " has no active members."); ok {
 		p.state = "Empty"
-		return p.setGroup(msgNoMembers.FindStringSubmatch(text)[1])
-	case msgRebalancing.MatchString(text):
+		return p.setGroup(g)
+	}
+	if g, ok := quotedGroup(text, "Warning: Consumer group ", " is rebalancing."); ok {
 		p.state = stateRebalancing
-		return p.setGroup(msgRebalancing.FindStringSubmatch(text)[1])
+		return p.setGroup(g)
 	}
 	if b, cols, ok := header(line); ok {
 		if p.sawBlock == nil {

@@ -140,3 +140,30 @@ func FuzzParseDescribe(f *testing.F) {
 		_, _, _, _ = g.Import() // may refuse, never panic
 	})
 }
+
+// The tool's message lines name the group between quotes; kviz reads the
+// name and the state from them.
+func TestParseDescribeMessageLines(t *testing.T) {
+	const offsets = "GROUP TOPIC PARTITION CURRENT-OFFSET LOG-END-OFFSET LAG CONSUMER-ID HOST CLIENT-ID\n"
+	g, err := ParseDescribe("d", strings.NewReader("\nConsumer group 'it's-idle' has no active members.\n\n"+offsets+"it's-idle orders 0 10 12 2 - - -\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Group != "it's-idle" || g.State != "Empty" || len(g.Members) != 0 {
+		t.Errorf("%+v", g)
+	}
+	if _, err := ParseDescribe("d", strings.NewReader("Consumer group 'a' has no active members.\n"+offsets+"b orders 0 1 1 0 - - -\n")); err == nil || !strings.Contains(err.Error(), `a second group "b"`) {
+		t.Errorf("a message naming another group: %v", err)
+	}
+	for _, text := range []string{"Consumer group 'g' does not exist.", "Error: Consumer group 'g' does not exist."} {
+		if _, err := ParseDescribe("d", strings.NewReader(text+"\n")); err == nil || !strings.Contains(err.Error(), "d:1: the output says the group does not exist") {
+			t.Errorf("%q: %v", text, err)
+		}
+	}
+	// Not the messages: a quote missing, or more after the full stop.
+	for _, text := range []string{"Consumer group ' has no active members.", "Consumer group 'g' has no active members. Really."} {
+		if _, err := ParseDescribe("d", strings.NewReader(text+"\n")); err == nil || !strings.Contains(err.Error(), "no kafka-consumer-groups.sh") {
+			t.Errorf("%q: %v", text, err)
+		}
+	}
+}

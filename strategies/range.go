@@ -14,10 +14,6 @@ import (
 // giving up per-topic balance or co-partitioning.
 type rangeAssignor struct{}
 
-func init() {
-	Register(rangeAssignor{}, "org.apache.kafka.clients.consumer.RangeAssignor")
-}
-
 func (rangeAssignor) Name() string          { return "range" }
 func (rangeAssignor) KafkaName() string     { return "range" }
 func (rangeAssignor) Protocols() []Protocol { return []Protocol{Eager} }

@@ -19,10 +19,6 @@ import (
 // never looks at racks.
 type rangeServerAssignor struct{}
 
-func init() {
-	Register(rangeServerAssignor{}, "org.apache.kafka.coordinator.group.assignor.RangeAssignor")
-}
-
 func (rangeServerAssignor) Name() string          { return "range-server" }
 func (rangeServerAssignor) KafkaName() string     { return "range" }
 func (rangeServerAssignor) Protocols() []Protocol { return []Protocol{Consumer} }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Protocol is a rebalance protocol an assignor can run under.
@@ -51,29 +52,56 @@ type Assignor interface {
 	Assign(g Group, ex *Explainer) Result
 }
 
-var (
-	assignors = map[string]Assignor{}
-	aliases   = map[string]string{}
-)
+// builtin is every assignor kviz has, with the other names Lookup knows
+// it by (Kafka's class names).
+var builtin = []struct {
+	a       Assignor
+	aliases []string
+}{
+	{rangeAssignor{}, []string{"org.apache.kafka.clients.consumer.RangeAssignor"}},
+	{roundRobinAssignor{}, []string{"org.apache.kafka.clients.consumer.RoundRobinAssignor"}},
+	{StickyAssignor{}, []string{"org.apache.kafka.clients.consumer.StickyAssignor"}},
+	{CooperativeStickyAssignor{}, []string{"org.apache.kafka.clients.consumer.CooperativeStickyAssignor"}},
+	{uniformAssignor{}, []string{"org.apache.kafka.coordinator.group.assignor.UniformAssignor"}},
+	{rangeServerAssignor{}, []string{"org.apache.kafka.coordinator.group.assignor.RangeAssignor"}},
+}
 
-// Register makes an assignor available by its name and aliases. Each
-// assignor's file calls it from init.
-func Register(a Assignor, alias ...string) {
-	assignors[a.Name()] = a
+// registry maps names and aliases to assignors.
+type registry struct {
+	assignors map[string]Assignor
+	aliases   map[string]string
+}
+
+func (r *registry) add(a Assignor, alias ...string) {
+	r.assignors[a.Name()] = a
 	for _, al := range alias {
-		aliases[strings.ToLower(al)] = a.Name()
+		r.aliases[strings.ToLower(al)] = a.Name()
 	}
 }
+
+// assignors is the registry, built from builtin when it is first asked.
+var assignors = sync.OnceValue(func() *registry {
+	r := &registry{assignors: map[string]Assignor{}, aliases: map[string]string{}}
+	for _, b := range builtin {
+		r.add(b.a, b.aliases...)
+	}
+	return r
+})
+
+// Register makes an assignor available by its name and aliases, in place
+// of any of that name (tests wrap the built-in ones this way).
+func Register(a Assignor, alias ...string) { assignors().add(a, alias...) }
 
 // Lookup finds an assignor by kviz name or alias (e.g. Kafka's class name),
 // case-insensitively.
 func Lookup(name string) (Assignor, error) {
 	key := strings.ToLower(strings.TrimSpace(name))
-	if a, ok := assignors[key]; ok {
+	r := assignors()
+	if a, ok := r.assignors[key]; ok {
 		return a, nil
 	}
-	if n, ok := aliases[key]; ok {
-		return assignors[n], nil
+	if n, ok := r.aliases[key]; ok {
+		return r.assignors[n], nil
 	}
 	return nil, fmt.Errorf("unknown strategy %q (valid: %s)", name, strings.Join(Names(), ", "))
 }
@@ -93,14 +121,15 @@ var teaching = []struct {
 
 // Names lists the assignors in teaching order (any not in it last, by name).
 func Names() []string {
+	r := assignors()
 	var out []string
 	for _, t := range teaching {
-		if _, ok := assignors[t.name]; ok {
+		if _, ok := r.assignors[t.name]; ok {
 			out = append(out, t.name)
 		}
 	}
 	var rest []string
-	for n := range assignors {
+	for n := range r.assignors {
 		if !slices.Contains(out, n) {
 			rest = append(rest, n)
 		}
@@ -111,9 +140,10 @@ func Names() []string {
 
 // CompareNames lists the assignors compared by default, in teaching order.
 func CompareNames() []string {
+	r := assignors()
 	var out []string
 	for _, t := range teaching {
-		if _, ok := assignors[t.name]; ok && t.compared {
+		if _, ok := r.assignors[t.name]; ok && t.compared {
 			out = append(out, t.name)
 		}
 	}
@@ -124,14 +154,14 @@ func CompareNames() []string {
 // teaching order, whose preferred protocol is p; failing that the first
 // that supports p; "" when none does.
 func StrategyFor(p Protocol) string {
-	names := Names()
+	names, r := Names(), assignors()
 	for _, n := range names {
-		if Preferred(assignors[n]) == p {
+		if Preferred(r.assignors[n]) == p {
 			return n
 		}
 	}
 	for _, n := range names {
-		if Supports(assignors[n], p) {
+		if Supports(r.assignors[n], p) {
 			return n
 		}
 	}

@@ -12,10 +12,6 @@ import (
 // subscribed to the partition's topic. It ignores racks and ownership.
 type roundRobinAssignor struct{}
 
-func init() {
-	Register(roundRobinAssignor{}, "org.apache.kafka.clients.consumer.RoundRobinAssignor")
-}
-
 func (roundRobinAssignor) Name() string          { return "roundrobin" }
 func (roundRobinAssignor) KafkaName() string     { return "roundrobin" }
 func (roundRobinAssignor) Protocols() []Protocol { return []Protocol{Eager} }

@@ -27,11 +27,6 @@ func (StickyAssignor) Assign(g Group, ex *Explainer) Result {
 	return Result{Assignment: run.in.result(run.lists), Explanation: ex.Lines()}
 }
 
-func init() {
-	Register(StickyAssignor{}, "org.apache.kafka.clients.consumer.StickyAssignor")
-	Register(CooperativeStickyAssignor{}, "org.apache.kafka.clients.consumer.CooperativeStickyAssignor")
-}
-
 // stickyRun is one run of AbstractStickyAssignor.assignPartitions.
 type stickyRun struct {
 	in          *stickyInput

@@ -18,10 +18,6 @@ import (
 // (2025) have none, so Member.Rack and Group.PartitionRacks are ignored.
 type uniformAssignor struct{}
 
-func init() {
-	Register(uniformAssignor{}, "org.apache.kafka.coordinator.group.assignor.UniformAssignor")
-}
-
 func (uniformAssignor) Name() string          { return "uniform" }
 func (uniformAssignor) KafkaName() string     { return "uniform" }
 func (uniformAssignor) Protocols() []Protocol { return []Protocol{Consumer} }

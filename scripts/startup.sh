@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Start-up of kviz, whole process, per command: builds kviz and a hello-world
+# Go binary the same way (the same go build flags, the same environment),
+# then runs, round after round, hello, `kviz --version`, `kviz assign` on a
+# three-member group, `kviz route`, `kviz coordinator` and `kviz` to its
+# first frame (in a pseudo-terminal; quit with q), and prints each one's
+# median wall and CPU time and its ratio to hello; then the
+# GODEBUG=inittrace=1 sums (init clock, bytes, allocations) of
+# `kviz --version` and hello, with the packages whose init costs most.
+#
+#   scripts/startup.sh                     # as the README builds it: go build
+#   N=300 scripts/startup.sh               # more rounds (default 100)
+#   scripts/startup.sh -trimpath -ldflags='-s -w'
+#   CGO_ENABLED=0 scripts/startup.sh       # the environment applies to both
+#
+# Needs only go. About a minute at the default; quote the ratios, which hold
+# when a shared machine's speed drifts, rather than the milliseconds.
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+mkdir -p "$work/hello"
+cat >"$work/hello/main.go" <<'EOF'
+package main
+
+import "fmt"
+
+func main() { fmt.Println("hello") }
+EOF
+printf 'module hello\n\ngo 1.26\n' >"$work/hello/go.mod"
+(cd "$work/hello" && go build "$@" -o "$work/hello/hello" .)
+(cd "$root" && go build "$@" -o "$work/kviz" .)
+
+cat >"$work/group.json" <<'EOF'
+{"topics": {"orders": 6, "payments": 3},
+ "members": [{"id": "c0", "owned": {"orders": [0, 1, 2]}, "generation": 4},
+             {"id": "c1", "owned": {"orders": [3, 4, 5], "payments": [0, 1, 2]}, "generation": 4},
+             {"id": "c2"}]}
+EOF
+
+echo "build: go build${*:+ $*} (CGO_ENABLED=$(go env CGO_ENABLED)); kviz $(du -k "$work/kviz" | cut -f1) KiB, hello $(du -k "$work/hello/hello" | cut -f1) KiB"
+cd "$root" && go run ./scripts/startup -kviz "$work/kviz" -hello "$work/hello/hello" -in "$work/group.json" -n "${N:-100}"
