@@ -173,76 +173,64 @@ func freshMembers(sim simulation, info *simInfo, step int) map[string]bool {
 	return sim.AssignedIn(info.rebalances[r].StartStep, step)
 }
 
-// buildGrid turns the view after a step into the grid's plain data.
+// buildGrid turns the view after a step into the grid's plain data. What
+// each cell and each partition shows is the model's answer
+// (MemberView.EachPartition, GroupView.Partitions); the grid only adds
+// what is news in this step and what the last rebalance moved.
 func buildGrid(v *model.GroupView, info *simInfo, step int, selected string, fresh map[string]bool) *gridData {
 	g := &gridData{Selected: -1}
 	index := map[string]int{}
+	total := 0
 	for i, t := range v.Topics {
 		n := int(t.Partitions)
 		g.Topics = append(g.Topics, gridTopic{Name: t.Name, Partitions: n, Unowned: make([]bool, n), Moved: make([]bool, n)})
 		index[t.Name] = i
+		total += n
 	}
-	held := make([][]bool, len(g.Topics))
-	total := 0
-	for i, t := range g.Topics {
-		held[i] = make([]bool, t.Partitions)
-		total += t.Partitions
+	for ti, ps := range v.Partitions() {
+		for p, pv := range ps {
+			g.Topics[ti].Unowned[p] = pv.State != kafka.PartitionConsumed
+		}
 	}
 	// Every member's cells in one allocation: on a 200 × 2,000 group,
 	// two thousand small ones cost more than drawing them.
 	cells := make([]cellState, len(v.Members)*total)
 	rows := make([][]cellState, len(v.Members)*len(g.Topics))
 	g.Members = make([]gridMember, 0, len(v.Members))
-	for mi, m := range v.Members {
+	for mi := range v.Members {
+		m := &v.Members[mi]
 		letter, color := info.letter(m.ID)
-		gm := gridMember{ID: m.ID, Letter: letter, Color: color, Count: len(m.Owned), Rack: info.racks[m.ID]}
-		gm.Tag, gm.TagBad = memberTag(&m)
+		gm := gridMember{ID: m.ID, Letter: letter, Color: color, Rack: info.racks[m.ID]}
+		tag := m.Tag()
+		gm.Tag, gm.TagBad = string(tag), tag.Problem()
 		gm.Gone = !m.Live()
 		gm.Cells, rows = rows[:len(g.Topics):len(g.Topics)], rows[len(g.Topics):]
 		for i, t := range g.Topics {
 			gm.Cells[i], cells = cells[:t.Partitions:t.Partitions], cells[t.Partitions:]
 		}
-		// Revoking and NewlyAssigned qualify a partition the member holds;
-		// the view keeps both lists after the fact (until the next
-		// callback), so a partition no longer held is not drawn as either.
-		// Pending is the opposite: assigned, not yet held.
-		mark := func(tps []kafka.TP, s cellState, from cellState) {
-			for _, tp := range tps {
-				ti, ok := index[tp.Topic]
-				if !ok || int(tp.Partition) >= len(gm.Cells[ti]) || tp.Partition < 0 {
-					continue // a view never names unknown partitions; stay safe if one does
-				}
-				if gm.Cells[ti][tp.Partition] != from {
-					continue
-				}
-				gm.Cells[ti][tp.Partition] = s
-				if s != cellPending {
-					held[ti][tp.Partition] = true
+		m.EachPartition(func(tp kafka.TP, s kafka.PartitionState) {
+			ti, ok := index[tp.Topic]
+			if !ok || tp.Partition < 0 || int(tp.Partition) >= len(gm.Cells[ti]) {
+				return // a view never names unknown partitions; stay safe if one does
+			}
+			gm.Cells[ti][tp.Partition] = cellOf[s]
+			if s != kafka.PartitionWaiting {
+				gm.Count++
+			}
+		})
+		if fresh[m.ID] {
+			// The view keeps NewlyAssigned until the next callback: news
+			// only while the rebalance that gave them is under way.
+			for _, tp := range m.NewlyAssigned {
+				if ti, ok := index[tp.Topic]; ok && tp.Partition >= 0 && int(tp.Partition) < len(gm.Cells[ti]) && gm.Cells[ti][tp.Partition] == cellOwned {
+					gm.Cells[ti][tp.Partition] = cellNew
 				}
 			}
 		}
-		mark(m.Owned, cellOwned, cellEmpty)
-		if fresh[m.ID] {
-			mark(m.NewlyAssigned, cellNew, cellOwned)
-		}
-		mark(m.Revoking, cellRevoking, cellOwned)
-		mark(m.Revoking, cellRevoking, cellNew)
-		if m.MemberState == kafka.MUnrevoked {
-			// KIP-848: the member must still revoke these; it consumes them
-			// until it acknowledges, though the view no longer lists them
-			// as owned.
-			mark(m.Revoking, cellRevoking, cellEmpty)
-		}
-		mark(m.Pending, cellPending, cellEmpty)
 		if m.ID == selected {
 			g.Selected = mi
 		}
 		g.Members = append(g.Members, gm)
-	}
-	for ti := range g.Topics {
-		for p, h := range held[ti] {
-			g.Topics[ti].Unowned[p] = !h
-		}
 	}
 	if r := info.lastRebalance(step); r >= 0 {
 		for tp := range info.moved[r] {
@@ -254,30 +242,10 @@ func buildGrid(v *model.GroupView, info *simInfo, step int, selected string, fre
 	return g
 }
 
-// memberTag is the short word after a member's row; problems first.
-func memberTag(m *model.MemberView) (string, bool) {
-	switch m.Status {
-	case kafka.StatusCrashed, kafka.StatusLeft, kafka.StatusFenced, kafka.StatusStalled:
-		return string(m.Status), true
-	}
-	switch m.MemberState { // KIP-848 reconciliation, more telling than "rejoining"
-	case kafka.MUnrevoked:
-		return "unrevoked", false
-	case kafka.MUnreleased:
-		return "unreleased", false
-	}
-	switch m.Status {
-	case kafka.StatusJoining, kafka.StatusRejoining:
-		return string(m.Status), false
-	}
-	if len(m.Owned) == 0 && len(m.Revoking) == 0 {
-		if len(m.Pending) > 0 {
-			return "waiting", false // a partition is on its way (cooperative / KIP-848)
-		}
-		return "idle", false
-	}
-	if m.IsLeader {
-		return "leader", false
-	}
-	return "", false
+// cellOf is how the grid draws what a member does with a partition.
+var cellOf = [...]cellState{
+	kafka.PartitionNobody:   cellEmpty,
+	kafka.PartitionConsumed: cellOwned,
+	kafka.PartitionRevoking: cellRevoking,
+	kafka.PartitionWaiting:  cellPending,
 }
