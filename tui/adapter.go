@@ -2,7 +2,6 @@ package tui
 
 import (
 	"slices"
-	"sort"
 
 	"github.com/kvizlab/kviz/model"
 	"github.com/kvizlab/kviz/model/kafka"
@@ -14,8 +13,11 @@ import (
 // whole run, so a member keeps its letter and colour while stepping back
 // and forth.
 type simInfo struct {
-	letters    map[string]int    // member id -> roster index
-	racks      map[string]string // member id -> client.rack (nil: none has one)
+	letters map[string]int    // member id -> roster index
+	racks   map[string]string // member id -> client.rack (nil: none has one)
+	// ledger is the run's rebalances and outages with their figures (the
+	// numbers pane, compare's moment); rebalances is its list.
+	ledger     *model.Ledger
 	rebalances []model.Rebalance
 	moved      []map[kafka.TP]bool // per rebalance: its moves that took a partition from a member
 
@@ -28,9 +30,7 @@ type simInfo struct {
 	// the quiet stretches (routine, but they say where the time went).
 	messages []int
 
-	// Read on first use, for the numbers pane (numbers_cache.go).
-	numbers []*rebalanceNumbers // per rebalance
-	outages *[]outageText
+	numbers *numbersTexts // the numbers pane's texts, made on first use
 }
 
 func newSimInfo(sim simulation) *simInfo {
@@ -66,7 +66,8 @@ func newSimInfo(sim simulation) *simInfo {
 		prev = st.GroupState
 	}
 	info.racks = sc.MemberRacks()
-	info.rebalances = sim.Rebalances()
+	info.ledger = model.NewLedger(sim)
+	info.rebalances = info.ledger.Rebalances()
 	for _, r := range info.rebalances {
 		moved := map[kafka.TP]bool{}
 		for _, m := range r.Moves {
@@ -130,21 +131,11 @@ func (info *simInfo) letter(id string) (string, int) {
 }
 
 // lastRebalance is the index of the latest rebalance finished by step i, or -1.
-func (info *simInfo) lastRebalance(step int) int {
-	k := sort.Search(len(info.rebalances), func(k int) bool { return info.rebalances[k].EndStep > step })
-	return k - 1
-}
+func (info *simInfo) lastRebalance(step int) int { return info.ledger.Last(step) }
 
 // currentRebalance is the index of the rebalance under way at step (start
 // and end included), or -1.
-func (info *simInfo) currentRebalance(step int) int {
-	for i, r := range info.rebalances {
-		if r.StartStep <= step && step <= r.EndStep {
-			return i
-		}
-	}
-	return -1
-}
+func (info *simInfo) currentRebalance(step int) int { return info.ledger.Current(step) }
 
 // roundStarts are the steps ] and [ stop at: the start of every round of
 // every rebalance (a cooperative dance has two).

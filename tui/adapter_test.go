@@ -24,7 +24,7 @@ func oneView(members ...model.MemberView) *model.GroupView {
 // The view keeps Revoking and NewlyAssigned after the fact; the grid draws
 // them only where they are still true.
 func TestCellsFromTheView(t *testing.T) {
-	info := &simInfo{letters: map[string]int{"c1": 0, "c2": 1, "c3": 2}}
+	info := &simInfo{letters: map[string]int{"c1": 0, "c2": 1, "c3": 2}, ledger: model.NewLedger(newFakeSim(fakeScenario()))}
 	v := oneView(
 		// classic, after an eager revoke: nothing owned, Revoking is history
 		model.MemberView{ID: "c1", Status: kafka.StatusRejoining, Revoking: tps(0, 1), NewlyAssigned: tps(0, 1)},
@@ -46,9 +46,10 @@ func TestCellsFromTheView(t *testing.T) {
 }
 
 func TestGapLinesGroupAndCompress(t *testing.T) {
-	got := gapLines(map[kafka.TP]int64{
-		tp("orders", 0): 4, tp("orders", 1): 4, tp("orders", 2): 4, tp("orders", 4): 42000,
-		tp("orders", 5): 4, tp("pay", 0): 4, tp("orders", 3): 0,
-	})
-	assert.Equal(t, []string{"     42.0 s  orders:4", "       4 ms  orders:0–2,5; pay:0"}, got)
+	rows := []model.RebalanceRow{{Gaps: []model.GapGroup{
+		{Ms: 42000, Partitions: []kafka.TP{tp("orders", 4)}},
+		{Ms: 4, Partitions: []kafka.TP{tp("orders", 0), tp("orders", 1), tp("orders", 2), tp("orders", 5), tp("pay", 0)}},
+	}}}
+	texts := &numbersTexts{gapLines: map[int][]string{}}
+	assert.Equal(t, []string{"     42.0 s  orders:4", "       4 ms  orders:0–2,5; pay:0"}, texts.gaps(rows, 0))
 }

@@ -26,7 +26,7 @@ func (a App) compareBody(h int) string {
 	topics := a.view().Topics
 	lay := newCompareLayout(inner, topics)
 	var lines []string
-	for _, l := range wrap(fmt.Sprintf("the first rebalance at or after %s, under each assignor and its preferred protocol", formatMs(t.AtMs)), inner) {
+	for _, l := range wrap(fmt.Sprintf("the first rebalance at or after %s, under each assignor and its preferred protocol", model.FormatMs(t.AtMs)), inner) {
 		lines = append(lines, st.Faint.Render(l))
 	}
 	lines = append(lines, "",
@@ -223,8 +223,8 @@ func (l compareLayout) row(a App, r model.CompareRow, topics []model.TopicView) 
 		cells += " " + st.Faint.Render(fmt.Sprintf("…+%d", l.total-l.cells))
 	}
 	line += " " + pad(cells, l.cellsWidth(topics))
-	return line + l.numbers(fmt.Sprint(o.Moved), fmt.Sprint(len(o.Rounds)), formatDur(o.WorstGapMs),
-		formatDur(o.TotalGapMs), fmt.Sprintf("%d–%d", o.Balance.Min, o.Balance.Max), formatMs(o.SettledMs))
+	return line + l.numbers(fmt.Sprint(o.Moved), fmt.Sprint(len(o.Rounds)), model.FormatDur(o.WorstGapMs),
+		model.FormatDur(o.TotalGapMs), fmt.Sprintf("%d–%d", o.Balance.Min, o.Balance.Max), model.FormatMs(o.SettledMs))
 }
 
 // compareDetail is the selected row's moves and rounds.
@@ -234,35 +234,13 @@ func (a App) compareDetail(r model.CompareRow, w int) []string {
 		return nil
 	}
 	var out []string
-	for _, l := range wrap(r.Strategy+": "+roundsText(r.Outcome), w) {
+	for _, l := range wrap(r.Strategy+": "+r.Outcome.RoundsText(), w) {
 		out = append(out, st.Faint.Render(l))
 	}
 	for _, l := range a.movesLines(r.Outcome.Moves, w-2) {
 		out = append(out, "  "+l)
 	}
 	return out
-}
-
-// roundsText is "2 rounds: generation 4 (60.0–60.0 s), 5 (60.0–63.0 s)".
-func roundsText(o model.Outcome) string {
-	if !o.Rebalanced {
-		return "no rebalance"
-	}
-	s := fmt.Sprintf("%d round", len(o.Rounds))
-	if len(o.Rounds) != 1 {
-		s += "s"
-	}
-	for i, r := range o.Rounds {
-		sep := ", "
-		if i == 0 {
-			sep = ": generation "
-		}
-		s += sep + fmt.Sprintf("%d (%s)", r.Generation, formatSpan(r.StartMs, r.EndMs))
-	}
-	if !o.Settled {
-		return s + "; not settled when the run ends"
-	}
-	return s + "; settled at " + formatMs(o.SettledMs)
 }
 
 // whatIfBody shows the grid (smaller) over the forecast of the selected
@@ -287,14 +265,14 @@ func (a App) whatIfBody(h int) string {
 		}
 		oc := o.Outcome
 		lines = append(lines, head+st.Faint.Render(fmt.Sprintf(": %s; worst gap %s, %d–%d partitions per member after",
-			roundsText(oc), formatDur(oc.WorstGapMs), oc.Balance.Min, oc.Balance.Max)))
+			oc.RoundsText(), model.FormatDur(oc.WorstGapMs), oc.Balance.Min, oc.Balance.Max)))
 		for _, l := range a.movesLines(oc.Moves, a.width-4-3) {
 			lines = append(lines, "   "+l)
 		}
 	}
 	// The status line says which key commits what; the box keeps to the
 	// outcomes, which matter most on a small screen.
-	title := fmt.Sprintf("What if %s leaves or crashes now (%s)? A preview under %s", p.Member, formatMs(p.AtMs), p.Strategy)
+	title := fmt.Sprintf("What if %s leaves or crashes now (%s)? A preview under %s", p.Member, model.FormatMs(p.AtMs), p.Strategy)
 	return grid + "\n" + box(st, title, wrapAll(lines, a.width-4), a.width, h-gridH, true)
 }
 
@@ -315,7 +293,7 @@ func (a App) movesLines(ms []kafka.Move, w int) []string {
 	var out []string
 	line := ""
 	for _, m := range ms {
-		item := fmt.Sprintf("%s-%d ", m.Topic, m.Partition) + name(m.From) + "→" + name(m.To)
+		item := m.Text(name)
 		if line != "" && textWidth(line)+len(sep)+textWidth(item) > w {
 			out = append(out, line)
 			line = ""

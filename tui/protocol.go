@@ -104,7 +104,7 @@ func (a App) lastTransition() string {
 		return ""
 	}
 	cur, prev := a.sim.StepLine(i), a.sim.StepLine(i-1)
-	return fmt.Sprintf("%s → %s at %s: %s", prev.GroupState, cur.GroupState, formatMs(cur.TimeMs), cur.Text)
+	return fmt.Sprintf("%s → %s at %s: %s", prev.GroupState, cur.GroupState, model.FormatMs(cur.TimeMs), cur.Text)
 }
 
 // messageLines are the last n protocol steps up to the cursor, oldest
@@ -166,7 +166,7 @@ func (a App) drawMessageLine(s model.Step, w int, current bool) string {
 	if s.Kind == kafka.KindGroupStateChanged {
 		name = string(s.GroupState)
 	}
-	line := st.Faint.Render(fmt.Sprintf("%9s ", formatMs(s.TimeMs))) + pad(who, 11) + " " + arrow + " " + st.Value.Render(name)
+	line := st.Faint.Render(fmt.Sprintf("%9s ", model.FormatMs(s.TimeMs))) + pad(who, 11) + " " + arrow + " " + st.Value.Render(name)
 	if failed(s.Error) {
 		line += " " + st.Bad.Render(s.Error)
 	}
