@@ -55,9 +55,8 @@ func (a *App) toggleCompare() tea.Cmd {
 // compareCmd computes compare mode's rows for the moment at in the
 // background (five simulations: seconds on a big group).
 func (a *App) compareCmd(at int64) tea.Cmd {
-	a.requests++
-	a.compareSeq = a.requests
-	return a.compareRun(a.panelContext(), at, a.compareSeq)
+	ctx := a.panelContext()
+	return a.compareRun(ctx, at, a.replies.send(replyCompare))
 }
 
 // compareRun is the command of compare request seq.

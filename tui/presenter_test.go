@@ -32,7 +32,7 @@ func shippedDemoApp(t testing.TB, name string, w, h int) App {
 	var m tea.Model = a
 	m, _ = m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	if a.mode == modeCompare && a.compare == nil { // the comparison a compare demo opens with (Init)
-		m = deliver(m, a.compareRun(context.Background(), a.firstEventMs(), a.compareSeq))
+		m = deliver(m, a.compareRun(context.Background(), a.firstEventMs(), a.replies.awaited(replyCompare)))
 	}
 	return m.(App)
 }

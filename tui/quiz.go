@@ -47,6 +47,7 @@ type QuizModeMsg struct{ On bool }
 // wrong choices, which takes a second on a thousand-member group.
 type quizDoneMsg struct {
 	sim       simulation
+	seq       int // the request it answers
 	questions []model.Question
 }
 
@@ -82,20 +83,20 @@ func (a *App) quizLoad() tea.Cmd {
 	}
 	sim := a.sim
 	a.quiz.loading = sim
-	a.requests++
+	seq := a.replies.send(replyQuiz)
 	return func() tea.Msg {
 		var qs []model.Question
 		if src, ok := sim.(quizSource); ok {
 			qs = src.Quiz()
 		}
-		return quizDoneMsg{sim: sim, questions: qs}
+		return quizDoneMsg{sim: sim, seq: seq, questions: qs}
 	}
 }
 
 // onQuizDone installs the questions if their simulation is still on screen.
 func (a *App) onQuizDone(msg quizDoneMsg) {
-	if msg.sim != a.sim {
-		return // the scenario changed meanwhile: its own load is on its way
+	if !a.replies.take(replyQuiz, msg.seq) || msg.sim != a.sim {
+		return // superseded: the scenario changed meanwhile, its own load is on its way
 	}
 	a.quiz.sim, a.quiz.loading, a.quiz.questions = msg.sim, nil, msg.questions
 	a.quiz.answers = make([]int, len(msg.questions))

@@ -28,11 +28,8 @@ func (a App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 	case tickMsg:
 		return a.onTick(msg)
 	case compareDoneMsg:
-		if msg.seq == a.compareSeq {
-			a.compareSeq = 0 // answered
-			if msg.sim == a.sim && a.compare == nil {
-				a.compare = msg.table // else: the scenario changed meanwhile, drop it
-			}
+		if a.replies.take(replyCompare, msg.seq) && msg.sim == a.sim {
+			a.compare = msg.table
 		}
 	case jobDoneMsg:
 		cmd := a.onJobDone(msg)
@@ -43,8 +40,8 @@ func (a App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 	case spinner.TickMsg:
 		return a, a.onSpin(msg)
 	case whatIfDoneMsg:
-		if msg.seq == a.whatIfSeq {
-			a.whatIfSeq = 0 // answered
+		if !a.replies.take(replyWhatIf, msg.seq) {
+			break
 		}
 		if p := a.whatIf; msg.sim == a.sim && msg.step == a.step && p != nil && p.AtMs == msg.preview.AtMs && p.Member == msg.preview.Member {
 			a.whatIf = msg.preview

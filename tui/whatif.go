@@ -64,10 +64,8 @@ func (a *App) whatIfCmd() tea.Cmd {
 	p := &whatIfPreview{Member: a.selected, AtMs: now, Strategy: a.sim.Scenario().Strategy}
 	a.whatIf = p
 	sim, step, member := a.sim, a.step, a.selected
-	a.requests++
-	seq := a.requests
-	a.whatIfSeq = seq
 	ctx := a.panelContext()
+	seq := a.replies.send(replyWhatIf)
 	forecast := func() (msg tea.Msg) {
 		done := &whatIfPreview{Member: p.Member, AtMs: p.AtMs, Strategy: p.Strategy}
 		defer func() {
