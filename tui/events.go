@@ -148,3 +148,32 @@ func stepAt(sim simulation, ms int64) int {
 	i := sort.Search(sim.Len(), func(i int) bool { return sim.StepLine(i).TimeMs > ms }) // StepLine: no view built
 	return max(i-1, 0)
 }
+
+// memberEvent makes the selected member leave, crash or restart. When the
+// model refuses (d on a member that is not running), its answer is the
+// whole message.
+func (a *App) memberEvent(kind string) tea.Cmd {
+	if a.selected == "" {
+		a.setStatus("select a member first (↑/↓)", true)
+		return nil
+	}
+	if (kind == "leave" || kind == "crash") && !a.running(a.selected) {
+		// The model's own answer to "is it running?" (MemberView.Live):
+		// a leave or crash of a stopped member would be a no-op step.
+		a.setStatus(a.selected+" is not running", true)
+		return nil
+	}
+	verb := map[string]string{"leave": "leaves", "crash": "crashes", "restart": "restarts"}[kind]
+	return a.insertThen(scenario.Event{Kind: kind, Member: a.selected}, a.selected+" "+verb,
+		func(a *App, err error) { a.setStatus(err.Error(), true) }, nil)
+}
+
+// running reports whether the member is in this step and live.
+func (a *App) running(id string) bool {
+	for _, m := range a.view().Members {
+		if m.ID == id {
+			return m.Live()
+		}
+	}
+	return false
+}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -103,4 +104,37 @@ func (a *App) onWhatIfKey(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 		return true, nil
 	}
 	return false, nil
+}
+
+// whatIfBody shows the grid (smaller) over the forecast of the selected
+// member leaving or crashing now: the model's settled outcome of each.
+func (a App) whatIfBody(h int) string {
+	st := &a.styles
+	p := a.whatIf
+	g := a.grid()
+	gridH := max(min(len(g.Members)+4+2, h/2), 6)
+	grid := box(st, a.gridTitle(g), strings.Split(renderGrid(g, st, a.width-4, gridH-2), "\n"), a.width, gridH, false)
+	var lines []string
+	if p.Outcomes == nil {
+		lines = append(lines, st.Faint.Render("forking the timeline: "+p.Member+" leaves / crashes…"))
+	}
+	for _, o := range p.Outcomes {
+		verb := map[string]string{"leave": "leaves (LeaveGroup)", "crash": "crashes (no LeaveGroup)"}[o.Kind]
+		keyName := map[string]string{"leave": "d", "crash": "x"}[o.Kind]
+		head := st.Value.Render(fmt.Sprintf("[%s] %s %s", keyName, p.Member, verb))
+		if o.Err != "" {
+			lines = append(lines, head+"  "+st.Bad.Render(o.Err))
+			continue
+		}
+		oc := o.Outcome
+		lines = append(lines, head+st.Faint.Render(fmt.Sprintf(": %s; worst gap %s, %d–%d partitions per member after",
+			oc.RoundsText(), model.FormatDur(oc.WorstGapMs), oc.Balance.Min, oc.Balance.Max)))
+		for _, l := range a.movesLines(oc.Moves, a.width-4-3) {
+			lines = append(lines, "   "+l)
+		}
+	}
+	// The status line says which key commits what; the box keeps to the
+	// outcomes, which matter most on a small screen.
+	title := fmt.Sprintf("What if %s leaves or crashes now (%s)? A preview under %s", p.Member, model.FormatMs(p.AtMs), p.Strategy)
+	return grid + "\n" + box(st, title, wrapAll(lines, a.width-4), a.width, h-gridH, true)
 }

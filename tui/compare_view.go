@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/kvizlab/kviz/model"
 	"github.com/kvizlab/kviz/model/kafka"
@@ -239,78 +238,6 @@ func (a App) compareDetail(r model.CompareRow, w int) []string {
 	}
 	for _, l := range a.movesLines(r.Outcome.Moves, w-2) {
 		out = append(out, "  "+l)
-	}
-	return out
-}
-
-// whatIfBody shows the grid (smaller) over the forecast of the selected
-// member leaving or crashing now: the model's settled outcome of each.
-func (a App) whatIfBody(h int) string {
-	st := &a.styles
-	p := a.whatIf
-	g := a.grid()
-	gridH := max(min(len(g.Members)+4+2, h/2), 6)
-	grid := box(st, a.gridTitle(g), strings.Split(renderGrid(g, st, a.width-4, gridH-2), "\n"), a.width, gridH, false)
-	var lines []string
-	if p.Outcomes == nil {
-		lines = append(lines, st.Faint.Render("forking the timeline: "+p.Member+" leaves / crashes…"))
-	}
-	for _, o := range p.Outcomes {
-		verb := map[string]string{"leave": "leaves (LeaveGroup)", "crash": "crashes (no LeaveGroup)"}[o.Kind]
-		keyName := map[string]string{"leave": "d", "crash": "x"}[o.Kind]
-		head := st.Value.Render(fmt.Sprintf("[%s] %s %s", keyName, p.Member, verb))
-		if o.Err != "" {
-			lines = append(lines, head+"  "+st.Bad.Render(o.Err))
-			continue
-		}
-		oc := o.Outcome
-		lines = append(lines, head+st.Faint.Render(fmt.Sprintf(": %s; worst gap %s, %d–%d partitions per member after",
-			oc.RoundsText(), model.FormatDur(oc.WorstGapMs), oc.Balance.Min, oc.Balance.Max)))
-		for _, l := range a.movesLines(oc.Moves, a.width-4-3) {
-			lines = append(lines, "   "+l)
-		}
-	}
-	// The status line says which key commits what; the box keeps to the
-	// outcomes, which matter most on a small screen.
-	title := fmt.Sprintf("What if %s leaves or crashes now (%s)? A preview under %s", p.Member, model.FormatMs(p.AtMs), p.Strategy)
-	return grid + "\n" + box(st, title, wrapAll(lines, a.width-4), a.width, h-gridH, true)
-}
-
-// movesLines lists moves as "t0-2 B c2→A c1", members with their letters,
-// packed into lines of w cells; a move is never split across lines.
-func (a App) movesLines(ms []kafka.Move, w int) []string {
-	if len(ms) == 0 {
-		return []string{a.styles.Faint.Render("no partition changes owner")}
-	}
-	name := func(id string) string {
-		if id == "" {
-			return a.styles.Unowned.Render("nobody")
-		}
-		letter, color := a.info.letter(id)
-		return a.styles.MemberFg(color).Render(letter + " " + id)
-	}
-	const sep = "   "
-	var out []string
-	line := ""
-	for _, m := range ms {
-		item := m.Text(name)
-		if line != "" && textWidth(line)+len(sep)+textWidth(item) > w {
-			out = append(out, line)
-			line = ""
-		}
-		if line != "" {
-			line += sep
-		}
-		line += item
-	}
-	return append(out, line)
-}
-
-// wrapAll word-wraps each line to w.
-func wrapAll(lines []string, w int) []string {
-	var out []string
-	for _, l := range lines {
-		out = append(out, wrap(l, w)...)
 	}
 	return out
 }
