@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/kvizlab/kviz/keymap"
 	"github.com/kvizlab/kviz/model"
 	"github.com/kvizlab/kviz/model/kafka"
 )
@@ -109,4 +110,10 @@ func (a *App) onCompareKey(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 		return false, nil
 	}
 	return true, nil
+}
+
+// compareHelp is compare mode's own keys, first on its ? screen.
+func compareHelp(k *keymap.KeyMap) []key.Binding {
+	return []key.Binding{shown(k.Up, "↑/k", "row up"), shown(k.Down, "↓/j", "row down"),
+		shown(k.Confirm, "enter", "switch to the row"), shown(k.Compare, "c", "close compare"), shown(k.Back, "esc", "back to the lab")}
 }

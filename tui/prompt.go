@@ -10,6 +10,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/kvizlab/kviz/keymap"
 	"github.com/kvizlab/kviz/model"
 	"github.com/kvizlab/kviz/model/scenario"
 )
@@ -213,4 +214,9 @@ func (a *App) topicNames() []string {
 // splitList reads "t0, t1" or "t0 t1".
 func splitList(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' })
+}
+
+// promptHelp is a prompt's keys: every letter goes to the field.
+func promptHelp(k *keymap.KeyMap) []key.Binding {
+	return []key.Binding{shown(k.Confirm, "enter", "accept"), shown(k.Back, "esc", "cancel"), shown(k.Quit, "ctrl+c", "quit")}
 }

@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/kvizlab/kviz/keymap"
 	"github.com/kvizlab/kviz/model"
 	"github.com/kvizlab/kviz/model/scenario"
 )
@@ -137,4 +138,10 @@ func (a App) whatIfBody(h int) string {
 	// outcomes, which matter most on a small screen.
 	title := fmt.Sprintf("What if %s leaves or crashes now (%s)? A preview under %s", p.Member, model.FormatMs(p.AtMs), p.Strategy)
 	return grid + "\n" + box(st, title, wrapAll(lines, a.width-4), a.width, h-gridH, true)
+}
+
+// whatIfHelp is the preview's own keys, first on its ? screen.
+func whatIfHelp(k *keymap.KeyMap) []key.Binding {
+	return []key.Binding{shown(k.Leave, "d", "commit the leave"), shown(k.Crash, "x", "commit the crash"),
+		shown(k.WhatIf, "w", "close the preview"), shown(k.Confirm, "enter", "close the preview"), shown(k.Back, "esc", "back to the lab")}
 }
