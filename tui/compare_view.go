@@ -7,50 +7,66 @@ import (
 	"github.com/kvizlab/kviz/model/kafka"
 )
 
-// compareBody is compare mode: the same moment under each strategy, each
-// under its preferred protocol, side by side — who consumes each partition
-// afterwards (moved cells marked *), then the numbers; the selected row's
-// moves and rounds below. Everything shown is a model.CompareRow.
+// comparePane is compare mode's data: the model's rows for one moment
+// (compareTable, nil while they are computed) over the group's topics.
+type comparePane struct {
+	t      *compareTable
+	topics []model.TopicView
+	names  roster
+	st     *Styles
+}
+
+func (a App) comparePane() comparePane {
+	return comparePane{t: a.compare, topics: a.view().Topics, names: a.roster(), st: &a.styles}
+}
+
+// compareBody is compare mode, boxed in the body's place.
 func (a App) compareBody(h int) string {
-	st := &a.styles
-	t := a.compare
-	const title = "Compare strategies"
+	return box(&a.styles, "Compare strategies", a.comparePane().Render(a.width-4, h-2), a.width, h, true)
+}
+
+// Render is compare mode in w × h cells: the same moment under each
+// strategy, each under its preferred protocol, side by side — who consumes
+// each partition afterwards (moved cells marked *), then the numbers; the
+// selected row's moves and rounds below. Everything shown is a
+// model.CompareRow.
+func (p comparePane) Render(w, _ int) []string {
+	st, t := p.st, p.t
 	switch {
 	case t == nil:
-		return box(st, title, []string{st.Faint.Render("simulating the scenario under each assignor…")}, a.width, h, true)
+		return []string{st.Faint.Render("simulating the scenario under each assignor…")}
 	case t.Err != "":
-		return box(st, title, []string{st.Bad.Render("the simulation failed: " + t.Err)}, a.width, h, true)
+		return []string{st.Bad.Render("the simulation failed: " + t.Err)}
 	}
-	inner := a.width - 4
-	topics := a.view().Topics
-	lay := newCompareLayout(inner, topics)
+	topics := p.topics
+	lay := newCompareLayout(w, topics)
 	var lines []string
-	for _, l := range wrap(fmt.Sprintf("the first rebalance at or after %s, under each assignor and its preferred protocol", model.FormatMs(t.AtMs)), inner) {
+	for _, l := range wrap(fmt.Sprintf("the first rebalance at or after %s, under each assignor and its preferred protocol", model.FormatMs(t.AtMs)), w) {
 		lines = append(lines, st.Faint.Render(l))
 	}
 	lines = append(lines, "",
 		st.PaneTitle.Render(lay.header(topics)),
 		st.PaneTitle.Render(lay.subheader(topics)))
 	for i, r := range t.Rows {
-		line := lay.row(a, r, topics)
+		line := lay.row(p, r, topics)
 		if i == t.Cursor {
 			line = st.Selected.Render("▸" + line)
 		} else {
 			line = " " + line
 		}
-		lines = append(lines, fit(line, inner))
+		lines = append(lines, fit(line, w))
 	}
 	lines = append(lines, "")
 	if t.Cursor < len(t.Rows) {
-		lines = append(lines, a.compareDetail(t.Rows[t.Cursor], inner)...)
+		lines = append(lines, p.detail(t.Rows[t.Cursor], w)...)
 	}
 	notes := "* moved: taken from another member · gap: time a partition had no consumer (the worst one; Σ over partitions) · " +
 		"min–max: partitions per live member afterwards · ↑/↓ select · enter switches the lab to it · c or esc closes"
 	lines = append(lines, "")
-	for _, l := range wrap(notes, inner) {
+	for _, l := range wrap(notes, w) {
 		lines = append(lines, st.Faint.Render(l))
 	}
-	return box(st, title, lines, a.width, h, true)
+	return lines
 }
 
 // compareColumns are the numbers after the cells, in order of importance:
@@ -176,8 +192,8 @@ func (l compareLayout) subheader(topics []model.TopicView) string {
 }
 
 // row is one strategy: its owners after, its numbers.
-func (l compareLayout) row(a App, r model.CompareRow, topics []model.TopicView) string {
-	st := &a.styles
+func (l compareLayout) row(cp comparePane, r model.CompareRow, topics []model.TopicView) string {
+	st := cp.st
 	line := fmt.Sprintf("%-19s%-12s", r.Strategy, r.Protocol)
 	switch {
 	case r.Err != nil:
@@ -186,14 +202,7 @@ func (l compareLayout) row(a App, r model.CompareRow, topics []model.TopicView) 
 		return line + " " + st.Faint.Render("no rebalance starts then")
 	}
 	o := r.Outcome
-	owner := map[kafka.TP]string{}
-	for id, ts := range o.After {
-		for t, ps := range ts {
-			for _, p := range ps {
-				owner[kafka.TP{Topic: t, Partition: p}] = id
-			}
-		}
-	}
+	owner := o.After.Owners()
 	taken := map[kafka.TP]bool{}
 	for _, m := range o.Moves {
 		if m.Taken() && m.To != "" {
@@ -211,7 +220,7 @@ func (l compareLayout) row(a App, r model.CompareRow, topics []model.TopicView) 
 			cells += st.Unowned.Render("·") + " "
 			return
 		}
-		letter, color := a.info.letter(id)
+		letter, color := cp.names.info.letter(id)
 		mark := " "
 		if taken[tp] {
 			mark = st.Moved.Render("*")
@@ -226,17 +235,16 @@ func (l compareLayout) row(a App, r model.CompareRow, topics []model.TopicView) 
 		model.FormatDur(o.TotalGapMs), fmt.Sprintf("%d–%d", o.Balance.Min, o.Balance.Max), model.FormatMs(o.SettledMs))
 }
 
-// compareDetail is the selected row's moves and rounds.
-func (a App) compareDetail(r model.CompareRow, w int) []string {
-	st := &a.styles
+// detail is the selected row's moves and rounds.
+func (p comparePane) detail(r model.CompareRow, w int) []string {
 	if r.Err != nil || !r.Found {
 		return nil
 	}
 	var out []string
 	for _, l := range wrap(r.Strategy+": "+r.Outcome.RoundsText(), w) {
-		out = append(out, st.Faint.Render(l))
+		out = append(out, p.st.Faint.Render(l))
 	}
-	for _, l := range a.movesLines(r.Outcome.Moves, w-2) {
+	for _, l := range p.names.moves(r.Outcome.Moves, w-2) {
 		out = append(out, "  "+l)
 	}
 	return out

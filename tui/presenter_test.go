@@ -216,7 +216,7 @@ func TestCallbacksOfRunningMembersOnly(t *testing.T) {
 		}
 	}
 	require.NotEmpty(t, crashed, "the demo ends with a stopped member that had callbacks")
-	for _, l := range a.protocolLines(66, 36) {
+	for _, l := range a.protocolPane().Render(66, 36) {
 		if strings.Contains(l, "callbacks:") {
 			assert.NotContains(t, ansi.Strip(l), " "+crashed+" on", "%s is not running", crashed)
 			return

@@ -144,12 +144,12 @@ func (a App) gridTitle(g *gridData) string {
 func (a App) lowerPanes(w, h int) string {
 	if w >= 120 {
 		pw := w - min(70, w*2/5) // numbers need ~64 columns; protocol takes the rest
-		left := box(&a.styles, "Protocol", a.protocolLines(pw-4, h-2), pw, h, a.focus == paneProtocol)
+		left := box(&a.styles, "Protocol", a.protocolPane().Render(pw-4, h-2), pw, h, a.focus == paneProtocol)
 		right := box(&a.styles, "Numbers", a.numbersPane().Render(w-pw-4, h-2), w-pw, h, a.focus == paneNumbers)
 		return besides(left, right)
 	}
 	if a.focus == paneNumbers {
 		return box(&a.styles, "Numbers · tab: protocol", a.numbersPane().Render(w-4, h-2), w, h, true)
 	}
-	return box(&a.styles, "Protocol · tab: numbers", a.protocolLines(w-4, h-2), w, h, a.focus == paneProtocol)
+	return box(&a.styles, "Protocol · tab: numbers", a.protocolPane().Render(w-4, h-2), w, h, a.focus == paneProtocol)
 }

@@ -107,14 +107,25 @@ func (a *App) onWhatIfKey(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 	return false, nil
 }
 
-// whatIfBody shows the grid (smaller) over the forecast of the selected
-// member leaving or crashing now: the model's settled outcome of each.
-func (a App) whatIfBody(h int) string {
-	st := &a.styles
-	p := a.whatIf
-	g := a.grid()
-	gridH := max(min(len(g.Members)+4+2, h/2), 6)
-	grid := box(st, a.gridTitle(g), strings.Split(renderGrid(g, st, a.width-4, gridH-2), "\n"), a.width, gridH, false)
+// whatIfPane is the preview's data: the forecasts of the selected member
+// leaving and crashing now (Outcomes nil while they are computed).
+type whatIfPane struct {
+	p     *whatIfPreview
+	names roster
+	st    *Styles
+}
+
+// Title says what the preview forecasts.
+func (w whatIfPane) Title() string {
+	return fmt.Sprintf("What if %s leaves or crashes now (%s)? A preview under %s", w.p.Member, model.FormatMs(w.p.AtMs), w.p.Strategy)
+}
+
+// Render is the preview in width × height cells: each event's rounds,
+// worst gap, balance and moves, the model's settled outcome of it. The
+// status line says which key commits what; the pane keeps to the
+// outcomes, which matter most on a small screen.
+func (w whatIfPane) Render(width, _ int) []string {
+	st, p := w.st, w.p
 	var lines []string
 	if p.Outcomes == nil {
 		lines = append(lines, st.Faint.Render("forking the timeline: "+p.Member+" leaves / crashes…"))
@@ -130,14 +141,21 @@ func (a App) whatIfBody(h int) string {
 		oc := o.Outcome
 		lines = append(lines, head+st.Faint.Render(fmt.Sprintf(": %s; worst gap %s, %d–%d partitions per member after",
 			oc.RoundsText(), model.FormatDur(oc.WorstGapMs), oc.Balance.Min, oc.Balance.Max)))
-		for _, l := range a.movesLines(oc.Moves, a.width-4-3) {
+		for _, l := range w.names.moves(oc.Moves, width-3) {
 			lines = append(lines, "   "+l)
 		}
 	}
-	// The status line says which key commits what; the box keeps to the
-	// outcomes, which matter most on a small screen.
-	title := fmt.Sprintf("What if %s leaves or crashes now (%s)? A preview under %s", p.Member, model.FormatMs(p.AtMs), p.Strategy)
-	return grid + "\n" + box(st, title, wrapAll(lines, a.width-4), a.width, h-gridH, true)
+	return wrapAll(lines, width)
+}
+
+// whatIfBody shows the grid (smaller) over the preview.
+func (a App) whatIfBody(h int) string {
+	st := &a.styles
+	g := a.grid()
+	gridH := max(min(len(g.Members)+4+2, h/2), 6)
+	grid := box(st, a.gridTitle(g), strings.Split(renderGrid(g, st, a.width-4, gridH-2), "\n"), a.width, gridH, false)
+	pane := whatIfPane{p: a.whatIf, names: a.roster(), st: st}
+	return grid + "\n" + box(st, pane.Title(), pane.Render(a.width-4, h-gridH-2), a.width, h-gridH, true)
 }
 
 // whatIfHelp is the preview's own keys, first on its ? screen.

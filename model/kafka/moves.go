@@ -77,3 +77,16 @@ func OrNobody(id string) string {
 	}
 	return id
 }
+
+// Owners is who consumes each partition in the assignment.
+func (a Assignment) Owners() Owners {
+	out := Owners{}
+	for id, ts := range a {
+		for t, ps := range ts {
+			for _, p := range ps {
+				out[TP{Topic: t, Partition: p}] = id
+			}
+		}
+	}
+	return out
+}
