@@ -1,8 +1,6 @@
 package model
 
 import (
-	"slices"
-
 	"github.com/kvizlab/kviz/model/kafka"
 )
 
@@ -21,26 +19,85 @@ import (
 // The view keeps Revoking after the callback has returned (until the next
 // one); a partition no longer held is then not being given up.
 
-// consumedBy is what a member consumes.
-func consumedBy(v *MemberView) []kafka.TP {
+// classify is the rule: it calls f for every partition a running member
+// consumes, gives up or waits for, with which, walking its sorted lists
+// once (no set is built: the grid asks it for every member on every
+// frame). Owned partitions come first, in partition order, then those it
+// gives up without holding them, then those it waits for.
+func classify(v *MemberView, f func(tp kafka.TP, s kafka.PartitionState)) {
 	if !consuming(v.Status) {
-		return nil
+		return
 	}
-	if len(v.Revoking) == 0 {
+	unrevoked := v.MemberState == kafka.MUnrevoked
+	eachIn(v.Owned, v.Revoking, func(tp kafka.TP, revoking bool) {
+		if revoking {
+			f(tp, kafka.PartitionRevoking)
+		} else {
+			f(tp, kafka.PartitionConsumed)
+		}
+	})
+	if unrevoked {
+		eachIn(v.Revoking, v.Owned, func(tp kafka.TP, held bool) {
+			if !held {
+				f(tp, kafka.PartitionRevoking)
+			}
+		})
+	}
+	eachIn(v.Pending, v.Owned, func(tp kafka.TP, held bool) {
+		if !held && !(unrevoked && containsTP(v.Revoking, tp)) {
+			f(tp, kafka.PartitionWaiting)
+		}
+	})
+}
+
+// eachIn calls f for each partition of a, in order, with whether b holds
+// it; both are sorted sets (kafka's TP sets), so one merge decides.
+func eachIn(a, b []kafka.TP, f func(tp kafka.TP, inB bool)) {
+	if !kafka.IsSortedTPs(b) {
+		index := kafka.TPIndex(b)
+		for _, tp := range a {
+			f(tp, index[tp])
+		}
+		return
+	}
+	j := 0
+	for _, tp := range a {
+		for j < len(b) && kafka.CompareTPs(b[j], tp) < 0 {
+			j++
+		}
+		f(tp, j < len(b) && b[j] == tp)
+	}
+}
+
+// collect is the partitions classify gives state s.
+func collect(v *MemberView, s kafka.PartitionState) []kafka.TP {
+	var out []kafka.TP
+	classify(v, func(tp kafka.TP, got kafka.PartitionState) {
+		if got == s {
+			out = append(out, tp)
+		}
+	})
+	return out
+}
+
+// consumedBy is what a member consumes. Most members give nothing up:
+// then it is what they hold, shared, not a copy.
+func consumedBy(v *MemberView) []kafka.TP {
+	switch {
+	case !consuming(v.Status):
+		return nil
+	case len(v.Revoking) == 0:
 		return v.Owned
 	}
-	return kafka.MinusTPs(v.Owned, v.Revoking)
+	return collect(v, kafka.PartitionConsumed)
 }
 
 // revokedBy is what a member is giving up.
 func revokedBy(v *MemberView) []kafka.TP {
-	if !consuming(v.Status) || len(v.Revoking) == 0 {
+	if len(v.Revoking) == 0 {
 		return nil
 	}
-	if v.MemberState == kafka.MUnrevoked {
-		return v.Revoking
-	}
-	return kafka.IntersectTPs(v.Owned, v.Revoking)
+	return collect(v, kafka.PartitionRevoking)
 }
 
 // heldBy is what a running member holds: its assignment as its client
@@ -61,40 +118,41 @@ func (m *MemberView) Revokes() []kafka.TP { return revokedBy(m) }
 
 // WaitsFor is what the member is assigned and waits for.
 func (m *MemberView) WaitsFor() []kafka.TP {
-	if !consuming(m.Status) || len(m.Pending) == 0 {
+	if len(m.Pending) == 0 {
 		return nil
 	}
-	return kafka.MinusTPs(kafka.MinusTPs(m.Pending, m.Owned), revokedBy(m))
+	return collect(m, kafka.PartitionWaiting)
 }
 
 // EachPartition calls f for every partition the member consumes, gives up
-// or waits for, with what it does with it: consumed ones first, then
-// revoking, then waiting, each in partition order.
-func (m *MemberView) EachPartition(f func(tp kafka.TP, s kafka.PartitionState)) {
-	for _, tp := range consumedBy(m) {
-		f(tp, kafka.PartitionConsumed)
-	}
-	for _, tp := range revokedBy(m) {
-		f(tp, kafka.PartitionRevoking)
-	}
-	for _, tp := range m.WaitsFor() {
-		f(tp, kafka.PartitionWaiting)
-	}
-}
+// or waits for, with what it does with it (held ones first, in partition
+// order).
+func (m *MemberView) EachPartition(f func(tp kafka.TP, s kafka.PartitionState)) { classify(m, f) }
 
 // StateOf is what the member does with one partition.
 func (m *MemberView) StateOf(tp kafka.TP) kafka.PartitionState {
-	switch {
-	case !consuming(m.Status):
-		return kafka.PartitionNobody
-	case slices.Contains(consumedBy(m), tp):
-		return kafka.PartitionConsumed
-	case slices.Contains(revokedBy(m), tp):
-		return kafka.PartitionRevoking
-	case slices.Contains(m.WaitsFor(), tp):
-		return kafka.PartitionWaiting
-	}
-	return kafka.PartitionNobody
+	got := kafka.PartitionNobody
+	classify(m, func(t kafka.TP, s kafka.PartitionState) {
+		if t == tp {
+			got = s
+		}
+	})
+	return got
+}
+
+// counts is how many partitions the member consumes, gives up and waits for.
+func (m *MemberView) counts() (consumed, revoking, waiting int) {
+	classify(m, func(_ kafka.TP, s kafka.PartitionState) {
+		switch s {
+		case kafka.PartitionConsumed:
+			consumed++
+		case kafka.PartitionRevoking:
+			revoking++
+		case kafka.PartitionWaiting:
+			waiting++
+		}
+	})
+	return consumed, revoking, waiting
 }
 
 // Tag is the member's one word (kafka.MemberTag): a problem first, then a
@@ -114,8 +172,8 @@ func (m *MemberView) Tag() kafka.MemberTag {
 	case kafka.StatusJoining, kafka.StatusRejoining:
 		return kafka.MemberTag(m.Status)
 	}
-	if len(consumedBy(m)) == 0 && len(revokedBy(m)) == 0 {
-		if len(m.WaitsFor()) > 0 {
+	if consumed, revoking, waiting := m.counts(); consumed == 0 && revoking == 0 {
+		if waiting > 0 {
 			return kafka.TagWaiting
 		}
 		return kafka.TagIdle
