@@ -51,13 +51,7 @@ func buildGrid(v *model.GroupView, info *simInfo, step int, selected string, fre
 			}
 		})
 		if fresh[m.ID] {
-			// The view keeps NewlyAssigned until the next callback: news
-			// only while the rebalance that gave them is under way.
-			for _, tp := range m.NewlyAssigned {
-				if ti, ok := index[tp.Topic]; ok && tp.Partition >= 0 && int(tp.Partition) < len(gm.Cells[ti]) && gm.Cells[ti][tp.Partition] == cellOwned {
-					gm.Cells[ti][tp.Partition] = cellNew
-				}
-			}
+			markNew(&gm, m, index)
 		}
 		if m.ID == selected {
 			g.Selected = mi
@@ -72,6 +66,18 @@ func buildGrid(v *model.GroupView, info *simInfo, step int, selected string, fre
 		}
 	}
 	return g
+}
+
+// markNew draws as new the partitions the member consumes that its last
+// onPartitionsAssigned gave it. The view keeps NewlyAssigned until the next
+// callback: they are news only while the rebalance that gave them is under
+// way (buildGrid's fresh).
+func markNew(gm *gridMember, m *model.MemberView, index map[string]int) {
+	for _, tp := range m.NewlyAssigned {
+		if ti, ok := index[tp.Topic]; ok && tp.Partition >= 0 && int(tp.Partition) < len(gm.Cells[ti]) && gm.Cells[ti][tp.Partition] == cellOwned {
+			gm.Cells[ti][tp.Partition] = cellNew
+		}
+	}
 }
 
 // cellOf is how the grid draws what a member does with a partition.

@@ -118,6 +118,13 @@ func (a App) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return a, cmd
 		}
 	}
+	return a.onLabKey(msg)
+}
+
+// onLabKey is a key the lab itself answers: stepping, members, events,
+// experiments, panes (what a mode in front did not take).
+func (a App) onLabKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	k := &a.keys
 	switch {
 	case key.Matches(msg, k.Next):
 		a.goTo(a.nextShown(a.step, +1))

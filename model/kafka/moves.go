@@ -68,10 +68,10 @@ func (m Move) Text(name func(id string) string) string {
 }
 
 // String is the move with members by id: "t0-1 c1→nobody".
-func (m Move) String() string { return m.Text(OrNobody) }
+func (m Move) String() string { return m.Text(orNobody) }
 
-// OrNobody is a member id, or "nobody" for none.
-func OrNobody(id string) string {
+// orNobody is a member id, or "nobody" for none.
+func orNobody(id string) string {
 	if id == "" {
 		return "nobody"
 	}
