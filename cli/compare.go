@@ -17,16 +17,23 @@ import (
 func newCompareCmd() *cobra.Command {
 	var format, list, protocol string
 	var atMs int64
+	var atStep int
 	var ev eventFlags
 	cmd := &cobra.Command{
-		Use:   "compare FILE|demo:NAME [--at-ms T] [--leave M | --crash M | --restart M | --join M[:t1,t2] | --add-partitions TOPIC:N]",
+		Use:   "compare FILE|demo:NAME [--at-ms T | --at-step N] [--leave M | --crash M | --restart M | --join M[:t1,t2] | --add-partitions TOPIC:N]",
 		Short: "The same moment under several assignors: who gets what, moves, rounds, gaps",
 		Long: `compare runs the scenario once per strategy (range, roundrobin, sticky,
 cooperative-sticky and uniform by default, each under the protocol it prefers
 unless --protocol) and reads the same moment in each run: with an event flag,
 what inserting that event at --at-ms leads to (as kviz whatif); without, the
 first rebalance that starts at or after --at-ms (default 0). It is the lab's c
-key as a command; --format table prints the slide.`,
+key as a command; --format table prints the slide.
+
+--at-step N takes the lab's moment at step N (the step index as kviz simulate
+prints it): inside a rebalance, the scenario event that set it off (the latest
+after the rebalance before it), so each strategy's row is that rebalance;
+outside one, the step's time. With an event flag, the event goes where the
+lab's keys insert it, 1 ms after the step.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if format != "json" && format != "table" && format != "text" {
@@ -35,8 +42,14 @@ key as a command; --format table prints the slide.`,
 			if atMs < 0 {
 				return usageErrf("--at-ms must not be negative, got %d", atMs)
 			}
-			event, err := ev.event(atMs)
-			if err != nil {
+			byStep := cmd.Flags().Changed("at-step")
+			switch {
+			case byStep && cmd.Flags().Changed("at-ms"):
+				return usageErrf("--at-ms and --at-step both pick the moment: give one")
+			case byStep && atStep < 0:
+				return usageErrf("--at-step must not be negative, got %d", atStep)
+			}
+			if _, err := ev.event(0); err != nil {
 				return err
 			}
 			variants, err := parseVariants(list, protocol)
@@ -47,19 +60,51 @@ key as a command; --format table prints the slide.`,
 			if err != nil {
 				return err
 			}
+			if byStep {
+				if atMs, err = stepMoment(sc, atStep, ev.given()); err != nil {
+					return err
+				}
+			}
+			event, err := ev.event(atMs)
+			if err != nil {
+				return err
+			}
 			rows := model.Compare(sc, atMs, event, variants)
 			if format == "json" {
-				return writeJSON(cmd.OutOrStdout(), newCompareJSON(atMs, event, rows))
+				out := newCompareJSON(atMs, event, rows)
+				if byStep {
+					out.AtStep = &atStep
+				}
+				return writeJSON(cmd.OutOrStdout(), out)
 			}
 			return writeCompareTable(cmd.OutOrStdout(), atMs, event, rows)
 		},
 	}
 	addFormatFlag(cmd, &format, "json", "output format: json or table (text)", "json", "table", "text")
 	cmd.Flags().Int64Var(&atMs, "at-ms", 0, "the moment to compare (virtual ms): the event's time, or where to look for the next rebalance")
+	cmd.Flags().IntVar(&atStep, "at-step", 0, "the lab's moment at this step (0 = the first), as its c key (or an event key) takes it")
 	cmd.Flags().StringVar(&list, "strategies", "", "comma-separated strategies (default range,roundrobin,sticky,cooperative-sticky,uniform)")
 	cmd.Flags().StringVar(&protocol, "protocol", "", "run every strategy under this protocol instead of its preferred one")
 	ev.add(cmd)
 	return cmd
+}
+
+// stepMoment is the lab's moment at step i of the scenario as it is: where
+// its compare reads (model.Ledger.CompareMoment), or, for an event, where
+// its keys insert one (model.Ledger.InsertMoment).
+func stepMoment(sc *scenario.Scenario, i int, event bool) (int64, error) {
+	sim, err := model.Simulate(sc)
+	if err != nil {
+		return 0, simFailure(sc, err)
+	}
+	if i >= sim.Len() {
+		return 0, usageErrf("--at-step %d: %s has steps 0..%d", i, sc.File, sim.Len()-1)
+	}
+	l := model.NewLedger(sim)
+	if event {
+		return l.InsertMoment(i), nil
+	}
+	return l.CompareMoment(i), nil
 }
 
 // parseVariants reads --strategies and --protocol. An unknown strategy or
@@ -96,6 +141,7 @@ type compareRowJSON struct {
 
 type compareJSON struct {
 	AtMs       int64            `json:"at_ms"`
+	AtStep     *int             `json:"at_step,omitempty"` // --at-step: the step the moment is the lab's of
 	Event      map[string]any   `json:"event"`
 	Strategies []compareRowJSON `json:"strategies"`
 }
@@ -120,9 +166,9 @@ func newCompareJSON(atMs int64, ev *scenario.Event, rows []model.CompareRow) com
 func writeCompareTable(w io.Writer, atMs int64, ev *scenario.Event, rows []model.CompareRow) error {
 	var b strings.Builder
 	if ev != nil {
-		fmt.Fprintf(&b, "what if %s at %s\n\n", ev.Label(), secs(atMs))
+		fmt.Fprintf(&b, "what if %s at %s\n\n", ev.Label(), model.FormatMs(atMs))
 	} else {
-		fmt.Fprintf(&b, "the first rebalance at or after %s\n\n", secs(atMs))
+		fmt.Fprintf(&b, "the first rebalance at or after %s\n\n", model.FormatMs(atMs))
 	}
 	tw := tabwriter.NewWriter(&b, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "STRATEGY\tPROTOCOL\tMOVED\tROUNDS\tWORST GAP\tTOTAL GAP\tBALANCE\tSETTLED")
@@ -137,7 +183,7 @@ func writeCompareTable(w io.Writer, atMs int64, ev *scenario.Event, rows []model
 		}
 		o := r.Outcome
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d ms\t%d ms\t%d–%d\t%s\n", r.Strategy, r.Protocol, o.Moved, len(o.Rounds),
-			o.WorstGapMs, o.TotalGapMs, o.Balance.Min, o.Balance.Max, secs(o.SettledMs))
+			o.WorstGapMs, o.TotalGapMs, o.Balance.Min, o.Balance.Max, model.FormatMs(o.SettledMs))
 	}
 	if err := tw.Flush(); err != nil {
 		return failure(err)

@@ -24,6 +24,11 @@ func (f *eventFlags) add(cmd *cobra.Command) {
 	fl.StringVar(&f.addPartitions, "add-partitions", "", "a topic grows: TOPIC:N (the new total)")
 }
 
+// given reports whether an event flag is set.
+func (f *eventFlags) given() bool {
+	return f.leave != "" || f.crash != "" || f.restart != "" || f.join != "" || f.addPartitions != ""
+}
+
 // event is the event the flags name at atMs, or nil when none is given.
 func (f *eventFlags) event(atMs int64) (*scenario.Event, error) {
 	var evs []scenario.Event

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/require"
 
+	"github.com/kvizlab/kviz/model"
 	"github.com/kvizlab/kviz/tui"
 )
 
@@ -71,13 +72,12 @@ func TestLabCompareEqualsTheTwin(t *testing.T) {
 	runJSON(t, &c, "compare", "demo:lab", "--at-ms", fmt.Sprint(at))
 	require.Len(t, c.Strategies, 5)
 	for _, s := range c.Strategies {
-		row := regexp.MustCompile(`(?m)^│ [ ▸]` + regexp.QuoteMeta(s.Strategy) + ` +` + s.Protocol + ` .*$`).FindString(screen)
-		require.NotEmpty(t, row, "no row for %s:\n%s", s.Strategy, screen)
+		row := compareRow(t, screen, s.Strategy, s.Protocol)
 		fields := strings.Fields(strings.Trim(row, "│ ▸"))
 		tail := fields[len(fields)-9:] // moved rounds worst(2) Σ(2) min–max settled(2)
 		require.Equal(t, fmt.Sprint(s.Moved), tail[0], row)
 		require.Equal(t, fmt.Sprint(s.Rounds), tail[1], row)
-		require.Equal(t, secs(s.SettledMs), tail[7]+" "+tail[8], row)
+		require.Equal(t, model.FormatMs(s.SettledMs), tail[7]+" "+tail[8], row)
 	}
 }
 
@@ -92,9 +92,17 @@ func TestLabWhatIfEqualsTheTwin(t *testing.T) {
 		require.True(t, o.Settled)
 		flat := strings.Join(strings.Fields(strings.ReplaceAll(screen, "│", " ")), " ")
 		require.Contains(t, flat, fmt.Sprintf("%d round", o.Rounds), kind)
-		require.Contains(t, flat, "settled at "+secs(o.SettledMs), kind)
+		require.Contains(t, flat, "settled at "+model.FormatMs(o.SettledMs), kind)
 		for _, m := range o.Moves {
 			require.Contains(t, flat, fmt.Sprintf("%s-%d", m.Topic, m.Partition), kind)
 		}
 	}
+}
+
+// compareRow is the lab's compare row of a strategy under a protocol.
+func compareRow(t *testing.T, screen, strategy, protocol string) string {
+	t.Helper()
+	row := regexp.MustCompile(`(?m)^│ [ ▸]` + regexp.QuoteMeta(strategy) + ` +` + protocol + ` .*$`).FindString(screen)
+	require.NotEmpty(t, row, "no row for %s:\n%s", strategy, screen)
+	return row
 }

@@ -50,21 +50,34 @@ type outcomeJSON struct {
 }
 
 func newOutcomeJSON(o model.Outcome) outcomeJSON {
-	j := outcomeJSON{Before: o.Before, After: o.After, Moves: []moveJSON{}, Moved: o.Moved,
-		Rounds: len(o.Rounds), RoundList: []roundJSON{}, Rebalanced: o.Rebalanced, Settled: o.Settled,
+	j := outcomeJSON{Before: o.Before, After: o.After, Moved: o.Moved,
+		Rounds: len(o.Rounds), Rebalanced: o.Rebalanced, Settled: o.Settled,
 		StartMs: o.StartMs, SettledMs: o.SettledMs, WorstGapMs: o.WorstGapMs, TotalGapMs: o.TotalGapMs,
 		Balance: balanceJSON{o.Balance.Min, o.Balance.Max}}
-	for _, m := range o.Moves {
-		j.Moves = append(j.Moves, moveJSON{Topic: m.Topic, Partition: m.Partition, From: orNull(m.From), To: orNull(m.To)})
-	}
+	j.Moves, j.RoundList = movesJSON(o.Moves), roundsJSON(o.Rounds)
 	j.Gaps = []gapJSON{}
 	for _, g := range o.Gaps {
 		j.Gaps = append(j.Gaps, gapJSON{g.Topic, g.Partition, g.Ms})
 	}
-	for _, r := range o.Rounds {
-		j.RoundList = append(j.RoundList, roundJSON{r.Generation, r.StartMs, r.EndMs})
-	}
 	return j
+}
+
+// movesJSON is moves as the twins print them ([] for none).
+func movesJSON(moves []kafka.Move) []moveJSON {
+	out := []moveJSON{}
+	for _, m := range moves {
+		out = append(out, moveJSON{Topic: m.Topic, Partition: m.Partition, From: orNull(m.From), To: orNull(m.To)})
+	}
+	return out
+}
+
+// roundsJSON is a rebalance's rounds ([] for none).
+func roundsJSON(rounds []model.Round) []roundJSON {
+	out := []roundJSON{}
+	for _, r := range rounds {
+		out = append(out, roundJSON{r.Generation, r.StartMs, r.EndMs})
+	}
+	return out
 }
 
 func orNull(id string) *string {

@@ -31,6 +31,7 @@ var commands = []struct {
 	{"live", newLiveCmd},
 	{"play", newPlayCmd},
 	{"quiz", newQuizCmd},
+	{"rebalances", newRebalancesCmd},
 	{"replicas", newReplicasCmd},
 	{"route", newRouteCmd},
 	{"serve", newServeCmd},

@@ -97,7 +97,7 @@ func writeJSON(w io.Writer, v any) error {
 func writeWhatIfText(w io.Writer, sc *scenario.Scenario, f *model.Forecast) error {
 	o := f.Outcome
 	var b strings.Builder
-	fmt.Fprintf(&b, "what if %s at %s (%s, %s protocol)\n", f.Event.Label(), secs(f.Event.AtMs), sc.Strategy, sc.Protocol)
+	fmt.Fprintf(&b, "what if %s at %s (%s, %s protocol)\n", f.Event.Label(), model.FormatMs(f.Event.AtMs), sc.Strategy, sc.Protocol)
 	fmt.Fprintf(&b, "  before  %s\n", assignmentText(o.Before))
 	fmt.Fprintf(&b, "  after   %s\n", assignmentText(o.After))
 	fmt.Fprintf(&b, "  moves   %s\n", movesText(o.Moves))
@@ -109,22 +109,11 @@ func writeWhatIfText(w io.Writer, sc *scenario.Scenario, f *model.Forecast) erro
 	return nil
 }
 
-// outcomeSummary is rounds, settling time, gaps and balance in one line.
+// outcomeSummary is rounds, settling time, gaps and balance in one line;
+// the rounds are the lab's text (Outcome.RoundsText).
 func outcomeSummary(o model.Outcome) string {
-	rounds := "no rebalance"
-	if o.Rebalanced {
-		var gens []string
-		for _, r := range o.Rounds {
-			gens = append(gens, fmt.Sprint(r.Generation))
-		}
-		rounds = fmt.Sprintf("%d round(s) (generation %s)", len(o.Rounds), strings.Join(gens, ", "))
-	}
-	settled := "settled at " + secs(o.SettledMs)
-	if !o.Settled {
-		settled = "not settled when the run ends (" + secs(o.SettledMs) + ")"
-	}
-	return fmt.Sprintf("%s; %s; worst gap %d ms, total gap %d partition-ms; %d–%d partitions per member",
-		rounds, settled, o.WorstGapMs, o.TotalGapMs, o.Balance.Min, o.Balance.Max)
+	return fmt.Sprintf("%s; worst gap %d ms, total gap %d partition-ms; %d–%d partitions per member",
+		o.RoundsText(), o.WorstGapMs, o.TotalGapMs, o.Balance.Min, o.Balance.Max)
 }
 
 // assignmentText is "c1 t0:0–1 · c2 t0:2 · c3 -".
@@ -150,23 +139,14 @@ func assignmentText(a kafka.Assignment) string {
 	return strings.Join(parts, " · ")
 }
 
-// movesText is "t0-1 c1→c3, t0-4 c2→nobody".
+// movesText is "t0-1 c1→c3, t0-4 c2→nobody" (kafka.Move's text).
 func movesText(moves []kafka.Move) string {
 	if len(moves) == 0 {
 		return "none"
 	}
-	var parts []string
-	for _, m := range moves {
-		parts = append(parts, kafka.TP{Topic: m.Topic, Partition: m.Partition}.String()+" "+nobody(m.From)+"→"+nobody(m.To))
+	parts := make([]string, len(moves))
+	for i, m := range moves {
+		parts[i] = m.String()
 	}
 	return strings.Join(parts, ", ")
 }
-
-func nobody(id string) string {
-	if id == "" {
-		return "nobody"
-	}
-	return id
-}
-
-func secs(ms int64) string { return fmt.Sprintf("%d.%03d s", ms/1000, ms%1000) }

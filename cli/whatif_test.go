@@ -28,12 +28,14 @@ type outcomeOut struct {
 		From      *string `json:"from"`
 		To        *string `json:"to"`
 	} `json:"moves"`
-	Moved      int   `json:"moved"`
-	Rounds     int   `json:"rounds"`
-	Settled    bool  `json:"settled"`
-	SettledMs  int64 `json:"settled_ms"`
-	WorstGapMs int64 `json:"worst_gap_ms"`
-	TotalGapMs int64 `json:"total_gap_ms"`
+	Moved      int     `json:"moved"`
+	Rounds     int     `json:"rounds"`
+	Found      bool    `json:"found"`
+	Error      *string `json:"error"`
+	Settled    bool    `json:"settled"`
+	SettledMs  int64   `json:"settled_ms"`
+	WorstGapMs int64   `json:"worst_gap_ms"`
+	TotalGapMs int64   `json:"total_gap_ms"`
 	Gaps       []struct {
 		Topic     string `json:"topic"`
 		Partition int32  `json:"partition"`

@@ -95,8 +95,8 @@ func balanceOf(v *GroupView) Balance {
 // Balance is the fewest and most partitions a live member consumes now.
 func (v *GroupView) Balance() Balance { return balanceOf(v) }
 
-// Consumed is how many partitions have a consumer now, of how many the
-// group's topics have.
+// Consumed is how many partitions have a consumer now (PartitionConsumed
+// in Partitions), of how many the group's topics have.
 func (v *GroupView) Consumed() (held, total int) {
 	for _, t := range v.Topics {
 		total += int(t.Partitions)

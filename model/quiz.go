@@ -123,8 +123,8 @@ func (q *quizzer) member(i int, id string) *MemberView {
 // ownedBy is what the member holds after step i, a partition it is
 // revoking included.
 func (q *quizzer) ownedBy(i int, id string) []kafka.TP {
-	if v := q.member(i, id); v != nil && consuming(v.Status) {
-		return v.Owned
+	if v := q.member(i, id); v != nil {
+		return heldBy(v)
 	}
 	return nil
 }

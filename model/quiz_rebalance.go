@@ -182,7 +182,7 @@ func (q *quizzer) ownerReveal(acs []int, r Rebalance, tp kafka.TP, owner string)
 			end = acs[n+1] - 1
 		}
 		for i := a; i <= end; i++ {
-			if v := q.member(i, owner); v != nil && (slices.Contains(v.Owned, tp) || slices.Contains(v.Pending, tp)) {
+			if v := q.member(i, owner); v != nil && (slices.Contains(heldBy(v), tp) || slices.Contains(v.WaitsFor(), tp)) {
 				return a, true
 			}
 		}
@@ -204,8 +204,8 @@ func (q *quizzer) revokeQuestion(k int) quizBuild {
 		if st.kind != kafka.KindPartitionsRevoked {
 			continue
 		}
-		if v := q.member(i, st.member); v != nil && len(v.Revoking) > 0 {
-			reveal, id, revoked = i, st.member, v.Revoking
+		if v := q.member(i, st.member); v != nil && len(v.Revokes()) > 0 {
+			reveal, id, revoked = i, st.member, v.Revokes()
 			break
 		}
 	}
@@ -269,7 +269,7 @@ func (alt quizAlt) firstRevoke(r Rebalance, id string) ([]kafka.TP, bool) {
 		if st.kind == kafka.KindPartitionsRevoked && st.member == id {
 			for _, v := range st.snap.members.all() {
 				if v.ID == id {
-					return v.Revoking, true
+					return v.Revokes(), true
 				}
 			}
 		}

@@ -129,8 +129,6 @@ func (s *ownershipScan) replace(old, v *MemberView) {
 	}
 }
 
-// consumedBy is what a member consumes: what it holds, less what its
-// revoke or lost callback is giving up (fetching is paused for those).
 // sameConsumption: v consumes what old did, under the same subscription,
 // and holds all of it now, so replacing old by v changes no owner and no
 // gap.
@@ -148,16 +146,6 @@ func (s *ownershipScan) sameConsumption(old, v *MemberView) bool {
 		}
 	}
 	return true
-}
-
-func consumedBy(v *MemberView) []kafka.TP {
-	if !consuming(v.Status) {
-		return nil
-	}
-	if len(v.Revoking) == 0 {
-		return v.Owned
-	}
-	return kafka.MinusTPs(v.Owned, v.Revoking)
 }
 
 // count keeps the tallies that say whether the group has settled.

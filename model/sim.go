@@ -192,7 +192,7 @@ func ownedSets(sn *snapshot) []memberSet {
 	var out []memberSet
 	for _, m := range sn.members.all() {
 		if consuming(m.Status) {
-			out = append(out, memberSet{m.ID, m.Owned})
+			out = append(out, memberSet{m.ID, heldBy(m)})
 		}
 	}
 	return byName(out)

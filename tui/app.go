@@ -96,13 +96,13 @@ type App struct {
 
 	memo *memo
 
-	// Recomputations run as commands (recompute.go): the newest one, the
-	// count of background requests made (it tags them) and the indicator.
-	job        *job
-	slot       chan struct{} // held by the job simulating; the App's copies share it
-	requests   int
-	compareSeq int // the compare request compare mode waits for (0: none)
-	whatIfSeq  int // the what-if request the preview waits for (0: none)
+	// Recomputations run as commands (recompute.go): the newest one, and
+	// the slot one of them holds while it simulates.
+	job  *job
+	slot chan struct{} // held by the job simulating; the App's copies share it
+	// replies tags every background request and says which reply is
+	// awaited (tracker.go); the spinner turns while one is.
+	replies tracker
 	// panelCancel gives up the compare or what-if work under way when a
 	// newer request or another simulation makes it useless.
 	panelCancel context.CancelFunc
@@ -154,8 +154,7 @@ func newApp(sim simulation) App {
 	a.focus = a.firstPane()
 	if sim.Scenario().Open == scenario.OpenCompare {
 		a.mode = modeCompare // Init computes it: the scenario is a strategy contrast
-		a.requests++
-		a.compareSeq = a.requests
+		a.replies.send(replyCompare)
 	}
 	return a
 }
@@ -169,13 +168,15 @@ func (a *App) setSim(sim simulation) { a.installSim(sim, newSimInfo(sim)) }
 func (a *App) installSim(sim simulation, info *simInfo) {
 	if a.job != nil {
 		a.job.stop()
-		a.job = nil
+		a.setJob(nil)
 	}
 	a.sim = sim
 	a.info = info
 	a.step = min(a.step, sim.Len()-1)
 	a.compare = nil
-	a.compareSeq, a.whatIfSeq = 0, 0 // what is on its way is about the simulation before
+	// what is on its way is about the simulation before
+	a.replies.drop(replyCompare)
+	a.replies.drop(replyWhatIf)
 	a.stopPanel()
 }
 
@@ -200,7 +201,7 @@ func (a App) Playing() bool { return a.playing }
 // event sets off.
 func (a App) Init() tea.Cmd {
 	if a.mode == modeCompare && a.compare == nil {
-		return tea.Batch(tea.RequestBackgroundColor, a.compareRun(context.Background(), a.firstEventMs(), a.compareSeq))
+		return tea.Batch(tea.RequestBackgroundColor, a.compareRun(context.Background(), a.firstEventMs(), a.replies.awaited(replyCompare)))
 	}
 	return tea.RequestBackgroundColor
 }

@@ -57,7 +57,7 @@ func drive(t *testing.T, a App, msgs ...tea.Msg) (App, tea.Cmd) {
 
 // settle delivers what the background work started by the last Update
 // brings back — a recompute, a compare table, a what-if, the quiz's
-// questions: each counts as a request (App.requests) — as the program
+// questions: each counts as a request (tracker.sent) — as the program
 // would a moment later, and what that sets off in turn. A command that
 // started no work (an autoplay tick, the spinner's next frame) is left
 // alone: tests send tickMsg themselves.
@@ -101,9 +101,9 @@ func results(cmd tea.Cmd) []tea.Msg {
 func requestsOf(m tea.Model) int {
 	switch m := m.(type) {
 	case App:
-		return m.requests
+		return m.replies.sent
 	case Live:
-		return m.app.requests
+		return m.app.replies.sent
 	}
 	return 0
 }

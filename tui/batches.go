@@ -13,8 +13,8 @@ const maxQueuesShown = 4
 // batchLines are a producer's accumulator: batch.size and linger.ms, each
 // waiting partition's next batch (filled against batch.size, the linger
 // countdown), then the sender's latest batch and why it went.
-func (a App) batchLines(p model.ProducerView) []string {
-	st := &a.styles
+func (fp producerPane) batchLines(p model.ProducerView) []string {
+	st := fp.st
 	var waiting []string
 	for i, q := range p.Queues {
 		if i == maxQueuesShown {

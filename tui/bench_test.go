@@ -56,6 +56,7 @@ func (b *bigSim) StepLine(int) model.Step {
 }
 func (b *bigSim) View(int) *model.GroupView                                  { return b.view }
 func (b *bigSim) Rebalances() []model.Rebalance                              { return nil }
+func (b *bigSim) Outages() []model.Outage                                    { return nil }
 func (b *bigSim) Insert(context.Context, scenario.Event) (simulation, error) { return b, nil }
 func (b *bigSim) AssignedIn(int, int) map[string]bool                        { return nil }
 func (b *bigSim) Forecast(context.Context, scenario.Event) (model.Outcome, error) {

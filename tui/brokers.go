@@ -12,11 +12,20 @@ import (
 // every partition's replicas with its leader marked, so a failed broker's
 // leadership can be seen moving to the next in-sync replica.
 
-// brokerLines is the broker pane: one line per broker, then one per partition.
-func (a App) brokerLines(f *model.FlowView, w, h int) []string {
-	st := &a.styles
+// brokerPane is the broker pane's data: the model's data path after the
+// step and the group's coordinator.
+type brokerPane struct {
+	f           *model.FlowView
+	coordinator int
+	st          *Styles
+}
+
+// Render is the pane in w × h cells: one line per broker, then one per
+// partition.
+func (bp brokerPane) Render(w, h int) []string {
+	f, st := bp.f, bp.st
 	var out []string
-	coordinator := a.view().CoordinatorBroker
+	coordinator := bp.coordinator
 	for _, b := range f.Brokers {
 		state := st.Good.Render("●") + " leads " + fmt.Sprint(b.Leads)
 		if !b.Up {
@@ -38,7 +47,7 @@ func (a App) brokerLines(f *model.FlowView, w, h int) []string {
 			if len(out) >= h {
 				return out
 			}
-			out = append(out, fit(a.replicaLine(t.Name, p, down), w))
+			out = append(out, fit(bp.replicaLine(t.Name, p, down), w))
 		}
 	}
 	return out
@@ -47,8 +56,8 @@ func (a App) brokerLines(f *model.FlowView, w, h int) []string {
 // replicaLine is "orders-4  ⟨2⟩ 0 1": replicas in assignment order (the
 // first is the preferred leader), the leader in brackets, a down broker
 // crossed out, an out-of-sync one faint.
-func (a App) replicaLine(topic string, p model.FlowPartition, down map[int]bool) string {
-	st := &a.styles
+func (bp brokerPane) replicaLine(topic string, p model.FlowPartition, down map[int]bool) string {
+	st := bp.st
 	var reps []string
 	for _, r := range p.Replicas {
 		s := fmt.Sprint(r)
@@ -71,9 +80,9 @@ func (a App) replicaLine(topic string, p model.FlowPartition, down map[int]bool)
 	return line
 }
 
-// brokerSummary is the broker map in one line, for narrow terminals.
-func (a App) brokerSummary(f *model.FlowView) string {
-	st := &a.styles
+// summary is the broker map in one line, for narrow terminals.
+func (bp brokerPane) summary() string {
+	f, st := bp.f, bp.st
 	parts := []string{st.brushes.faint.paint("brokers")}
 	for _, b := range f.Brokers {
 		if b.Up {

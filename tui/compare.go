@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/kvizlab/kviz/keymap"
 	"github.com/kvizlab/kviz/model"
 	"github.com/kvizlab/kviz/model/kafka"
 )
@@ -27,33 +28,9 @@ type compareDoneMsg struct {
 	seq   int        // the request it answers: only the newest is shown
 }
 
-// compareMoment is the moment compare mode reads, as `kviz compare --at-ms`
-// takes it (the first rebalance that starts at or after it is compared):
-// inside a rebalance, the scenario event that set it off — the latest at or
-// before its start and after the rebalance before it — so that protocols
-// that react sooner or later to that event are compared on the same
-// rebalance; outside one, now.
-func (a *App) compareMoment() int64 {
-	k := a.info.currentRebalance(a.step)
-	if k < 0 {
-		return a.view().TimeMs
-	}
-	r := a.info.rebalances[k]
-	floor := int64(0)
-	if k > 0 {
-		floor = a.info.rebalances[k-1].EndMs + 1
-	}
-	at := r.StartMs
-	if k == 0 {
-		at = 0 // the group's first rebalance: its members start at time 0
-	}
-	for _, ev := range a.sim.Scenario().Timeline {
-		if ev.AtMs >= floor && ev.AtMs <= r.StartMs {
-			at = min(at, ev.AtMs)
-		}
-	}
-	return at
-}
+// compareMoment is the moment compare mode reads at the step on screen,
+// the one `kviz compare --at-step` reads (model.Ledger.CompareMoment).
+func (a *App) compareMoment() int64 { return a.info.ledger.CompareMoment(a.step) }
 
 // toggleCompare opens compare mode. Simulating the scenario once per
 // strategy can take seconds on a big group, so it runs as a command and the
@@ -79,9 +56,8 @@ func (a *App) toggleCompare() tea.Cmd {
 // compareCmd computes compare mode's rows for the moment at in the
 // background (five simulations: seconds on a big group).
 func (a *App) compareCmd(at int64) tea.Cmd {
-	a.requests++
-	a.compareSeq = a.requests
-	return a.compareRun(a.panelContext(), at, a.compareSeq)
+	ctx := a.panelContext()
+	return a.compareRun(ctx, at, a.replies.send(replyCompare))
 }
 
 // compareRun is the command of compare request seq.
@@ -134,4 +110,10 @@ func (a *App) onCompareKey(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 		return false, nil
 	}
 	return true, nil
+}
+
+// compareHelp is compare mode's own keys, first on its ? screen.
+func compareHelp(k *keymap.KeyMap) []key.Binding {
+	return []key.Binding{shown(k.Up, "↑/k", "row up"), shown(k.Down, "↓/j", "row down"),
+		shown(k.Confirm, "enter", "switch to the row"), shown(k.Compare, "c", "close compare"), shown(k.Back, "esc", "back to the lab")}
 }

@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/kvizlab/kviz/model"
 	"github.com/kvizlab/kviz/model/kafka"
 	"github.com/kvizlab/kviz/model/scenario"
 )
@@ -21,18 +22,16 @@ func (a *App) insert(ev scenario.Event, what string, done func(*App)) tea.Cmd {
 }
 
 // insertThen is insert with its own way to tell a refusal. The event goes
-// 1 ms after the step on screen: the model runs an event before other work
-// due in the same millisecond, so at the very same time it could rewrite
-// steps the user has already seen. One millisecond later, every step up to
-// the cursor is unchanged, and stepping back and forward again replays
+// 1 ms after the step on screen (model.Ledger.InsertMoment): every step up
+// to the cursor is unchanged, and stepping back and forward again replays
 // exactly.
 //
 // An open prompt waits for the answer: it closes when the event is in,
 // and keeps the model's refusal on screen to fix the answer.
 func (a *App) insertThen(ev scenario.Event, what string, fail func(*App, error), done func(*App)) tea.Cmd {
-	ev.AtMs = a.view().TimeMs + 1
+	ev.AtMs = a.info.ledger.InsertMoment(a.step)
 	at := a.step // the steps up to here stay as they are
-	j := a.newJob(fmt.Sprintf("%s at %s: simulating", what, formatMs(ev.AtMs)))
+	j := a.newJob(fmt.Sprintf("%s at %s: simulating", what, model.FormatMs(ev.AtMs)))
 	j.ask = a.prompt
 	j.install = func(a *App, next simulation, nowMs int64) {
 		if j.prev != nil {
@@ -41,7 +40,7 @@ func (a *App) insertThen(ev scenario.Event, what string, fail func(*App, error),
 		} else {
 			a.step = min(a.step, at, next.Len()-1)
 		}
-		a.setStatus(fmt.Sprintf("%s at %s — step on to see what happens", what, formatMs(ev.AtMs)), false)
+		a.setStatus(fmt.Sprintf("%s at %s — step on to see what happens", what, model.FormatMs(ev.AtMs)), false)
 		if j.ask != nil && a.prompt == j.ask {
 			a.prompt = nil
 		}
@@ -142,7 +141,31 @@ func stepAt(sim simulation, ms int64) int {
 	return max(i-1, 0)
 }
 
-// formatMs shows virtual time as seconds with millisecond precision.
-func formatMs(ms int64) string {
-	return fmt.Sprintf("%d.%03d s", ms/1000, ms%1000)
+// memberEvent makes the selected member leave, crash or restart. When the
+// model refuses (d on a member that is not running), its answer is the
+// whole message.
+func (a *App) memberEvent(kind string) tea.Cmd {
+	if a.selected == "" {
+		a.setStatus("select a member first (↑/↓)", true)
+		return nil
+	}
+	if (kind == "leave" || kind == "crash") && !a.running(a.selected) {
+		// The model's own answer to "is it running?" (MemberView.Live):
+		// a leave or crash of a stopped member would be a no-op step.
+		a.setStatus(a.selected+" is not running", true)
+		return nil
+	}
+	verb := map[string]string{"leave": "leaves", "crash": "crashes", "restart": "restarts"}[kind]
+	return a.insertThen(scenario.Event{Kind: kind, Member: a.selected}, a.selected+" "+verb,
+		func(a *App, err error) { a.setStatus(err.Error(), true) }, nil)
+}
+
+// running reports whether the member is in this step and live.
+func (a *App) running(id string) bool {
+	for _, m := range a.view().Members {
+		if m.ID == id {
+			return m.Live()
+		}
+	}
+	return false
 }

@@ -127,6 +127,9 @@ func (f *fakeSim) Rebalances() []model.Rebalance {
 	return out
 }
 
+// Outages: the fake's partitions are never without a consumer outside a rebalance.
+func (f *fakeSim) Outages() []model.Outage { return nil }
+
 // owners is who holds what after frame i (nobody before the first).
 func (f *fakeSim) owners(i int) kafka.Owners {
 	out := kafka.Owners{}

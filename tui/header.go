@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kvizlab/kviz/model"
 	"github.com/kvizlab/kviz/model/kafka"
 )
 
@@ -90,7 +91,7 @@ func (a App) headerWhere() []headerPart {
 		play = headerPart{value: "▶ playing " + a.speedLabel(), shortValue: "▶ " + a.speedLabel(), look: lookPlaying}
 	}
 	parts = append(parts,
-		headerPart{label: "t", shortLabel: "t", value: formatMs(v.TimeMs)},
+		headerPart{label: "t", shortLabel: "t", value: model.FormatMs(v.TimeMs)},
 		headerPart{label: "step", shortLabel: "step", value: fmt.Sprintf("%d/%d", a.step+1, a.sim.Len())},
 		play)
 	if a.busy() {

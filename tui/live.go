@@ -9,14 +9,53 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	kvlive "github.com/kvizlab/kviz/live"
 	"github.com/kvizlab/kviz/model/kafka"
 	"github.com/kvizlab/kviz/model/scenario"
 )
 
-// LiveRead reads the live group again; prev is the last good read (nil at
-// first), so the snapshot can say what changed.
-type LiveRead func(ctx context.Context, prev *kvlive.Snapshot) (*kvlive.Snapshot, error)
+// LiveSnapshot is one read of a real group as the live lab shows it: the
+// group imported as a scenario, what moved since the previous read, and the
+// lag. The lab only reads it; whoever reads the cluster (kviz live, over
+// package live) makes it, so the lab needs no Kafka client.
+type LiveSnapshot struct {
+	Scenario *scenario.Scenario // the group as read, a given start
+	State    string             // the group's state as the cluster reported it
+	// Settled: the group is at rest (Stable or Empty). Showable: the read
+	// can stand for the group on screen (a settled group, or a KIP-848
+	// group at any moment); a classic group mid-rebalance shows members
+	// without assignments, so the lab keeps the last showable read.
+	Settled, Showable bool
+	// Changes are the owners (scenario ids) that changed since the read
+	// handed to the reader as prev.
+	Changes []kafka.Move
+	// Lags is each partition's lag, in the group's offset order.
+	Lags []PartitionLag
+	// Origin is the reader's own record of this read, handed back to it
+	// as prev; the lab never looks inside.
+	Origin any
+}
+
+// PartitionLag is one partition's lag: its log end minus the group's
+// committed offset; nil without a commit.
+type PartitionLag struct {
+	kafka.TP
+	Lag *int64
+}
+
+// lagOf is the known lags by partition, for the grid's lag row.
+func (s *LiveSnapshot) lagOf() func(kafka.TP) (int64, bool) {
+	known := make(map[kafka.TP]int64, len(s.Lags))
+	for _, o := range s.Lags {
+		if o.Lag != nil {
+			known[o.TP] = *o.Lag
+		}
+	}
+	return func(tp kafka.TP) (int64, bool) { n, ok := known[tp]; return n, ok }
+}
+
+// LiveRead reads the live group again; prev is the last good read shown
+// (never nil), so the snapshot can say what changed.
+type LiveRead func(ctx context.Context, prev *LiveSnapshot) (*LiveSnapshot, error)
 
 // Live is the lab on a real group: the group imported as a scenario from
 // its state, read again every interval, with one line on top saying where
@@ -30,9 +69,9 @@ type Live struct {
 	every    time.Duration
 	timeout  time.Duration
 	source   string
-	snap     *kvlive.Snapshot // the last good read
-	stable   *kvlive.Snapshot // the last read of a settled group: what the lab shows
-	moved    []kafka.Move     // the last read that changed owners, and when
+	snap     *LiveSnapshot // the last good read
+	stable   *LiveSnapshot // the last read of a settled group: what the lab shows
+	moved    []kafka.Move  // the last read that changed owners, and when
 	movedAt  time.Time
 	shown    *scenario.Scenario
 	err      error // the last read failed
@@ -45,7 +84,7 @@ type Live struct {
 
 // liveReadMsg is a read's result.
 type liveReadMsg struct {
-	snap *kvlive.Snapshot
+	snap *LiveSnapshot
 	err  error
 	at   time.Time
 }
@@ -55,7 +94,7 @@ type liveTickMsg struct{}
 
 // NewLive opens the lab on a first read of the group. read may be nil for
 // a group that does not change (read from a saved output).
-func NewLive(first *kvlive.Snapshot, source string, read LiveRead, every, timeout time.Duration) (Live, error) {
+func NewLive(first *LiveSnapshot, source string, read LiveRead, every, timeout time.Duration) (Live, error) {
 	app, err := New(first.Scenario)
 	if err != nil {
 		return Live{}, err
@@ -125,7 +164,7 @@ func (l *Live) onRead(msg liveReadMsg) tea.Cmd {
 		return nil
 	}
 	l.err, l.snap, l.readAt, l.reads = nil, msg.snap, msg.at, l.reads+1
-	if !msg.snap.Group.Showable() {
+	if !msg.snap.Showable {
 		l.mark()   // the lag is the newest read's; the owners stay the last settled read's
 		return nil // mid-rebalance: the lab keeps the last settled group; the live line says so
 	}
@@ -150,7 +189,7 @@ func (l *Live) mark() {
 		l.app.liveMarks = nil
 		return
 	}
-	l.app.liveMarks = &liveMarks{changes: l.moved, lag: l.snap.LagOf}
+	l.app.liveMarks = &liveMarks{changes: l.moved, lag: l.snap.lagOf()}
 }
 
 // show puts a new import on screen, keeping the lab's own state (size,
@@ -215,15 +254,15 @@ func (l Live) liveLine() string {
 func (l Live) changesText() string {
 	st := &l.app.styles
 	state := ""
-	if g := l.snap.Group; !g.Settled() {
-		state = st.Warn.Render("group "+g.State+": showing the last settled read") + st.Faint.Render(" · ")
+	if !l.snap.Settled {
+		state = st.Warn.Render("group "+l.snap.State+": showing the last settled read") + st.Faint.Render(" · ")
 	}
 	if len(l.moved) == 0 {
 		return state + "no moves yet"
 	}
 	var ms []string
 	for _, m := range l.moved {
-		ms = append(ms, fmt.Sprintf("%s-%d %s→%s", m.Topic, m.Partition, orNobody(m.From), orNobody(m.To)))
+		ms = append(ms, m.String())
 	}
 	text := fmt.Sprintf("%d moved %s: %s", len(l.moved), l.movedAt.Format("15:04:05"), strings.Join(ms, ", "))
 	if l.movedAt.Equal(l.readAt) {
@@ -236,11 +275,11 @@ func (l Live) lagText() string {
 	var total int64
 	var parts []string
 	known := false
-	for _, o := range l.snap.PartitionLag {
+	for _, o := range l.snap.Lags {
 		known = known || o.Lag != nil
 		if o.Lag != nil && *o.Lag != 0 {
 			total += *o.Lag
-			parts = append(parts, fmt.Sprintf("%s-%d %d", o.Topic, o.Partition, *o.Lag))
+			parts = append(parts, fmt.Sprintf("%s %d", o.TP, *o.Lag))
 		}
 	}
 	if !known {
@@ -250,13 +289,6 @@ func (l Live) lagText() string {
 		return "lag 0"
 	}
 	return fmt.Sprintf("lag %d: %s", total, strings.Join(parts, " "))
-}
-
-func orNobody(s string) string {
-	if s == "" {
-		return "nobody"
-	}
-	return s
 }
 
 func oneLineErr(err error) string { return strings.ReplaceAll(err.Error(), "\n", " ") }

@@ -10,7 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/stretchr/testify/require"
 
-	kvlive "github.com/kvizlab/kviz/live"
+	"github.com/kvizlab/kviz/model/kafka"
 )
 
 // rowOf is the grid line of a member's row or the grid's own rows.
@@ -28,9 +28,8 @@ func rowOf(screen, label string) string {
 // each partition's lag under it, as the snapshot reported it; an import
 // (i) is a simulation and shows neither.
 func TestLiveMarksShowChangedOwnersAndLagPerCell(t *testing.T) {
-	first, err := kvlive.NewSnapshot(liveGroup(map[string][]int32{"c1": {0, 1}, "c2": {2, 3}, "c3": {4, 5}}), nil)
-	require.NoError(t, err)
-	l, err := NewLive(first, "group shop at test:9092", func(context.Context, *kvlive.Snapshot) (*kvlive.Snapshot, error) {
+	first := liveSnap(t, map[string][]int32{"c1": {0, 1}, "c2": {2, 3}, "c3": {4, 5}}, nil)
+	l, err := NewLive(first, "group shop at test:9092", func(context.Context, *LiveSnapshot) (*LiveSnapshot, error) {
 		return nil, errors.New("unused")
 	}, time.Second, time.Second)
 	require.NoError(t, err)
@@ -39,13 +38,12 @@ func TestLiveMarksShowChangedOwnersAndLagPerCell(t *testing.T) {
 	require.Regexp(t, `lag +4 +\? +\?`, rowOf(s, "  lag "), s)
 	require.NotContains(t, rowOf(s, "status"), "*", "nothing moved before a second read")
 
-	g2 := liveGroup(map[string][]int32{"c1": {0, 1, 2}, "c3": {3, 4, 5}})
-	g2.Offsets = nil
+	moved := map[string][]int32{"c1": {0, 1, 2}, "c3": {3, 4, 5}}
+	second := liveSnap(t, moved, l.stable)
+	second.Lags = nil
 	for p, n := range []int64{0, 12, 1500, 7, 0, 999_999} {
-		g2.Offsets = append(g2.Offsets, kvlive.Offset{Topic: "orders", Partition: int32(p), Lag: &n})
+		second.Lags = append(second.Lags, PartitionLag{TP: kafka.TP{Topic: "orders", Partition: int32(p)}, Lag: &n})
 	}
-	second, err := kvlive.NewSnapshot(g2, l.stable)
-	require.NoError(t, err)
 	l = liveDrive(t, l, liveReadMsg{snap: second, at: time.Now()})
 	for _, c := range []struct {
 		w, h int
@@ -65,8 +63,8 @@ func TestLiveMarksShowChangedOwnersAndLagPerCell(t *testing.T) {
 	}
 	// A quiet read keeps the last move marked (the live line says when),
 	// while it still holds.
-	third, err := kvlive.NewSnapshot(g2, l.stable)
-	require.NoError(t, err)
+	third := liveSnap(t, moved, l.stable)
+	third.Lags = second.Lags
 	l = liveDrive(t, l, liveReadMsg{snap: third, at: time.Now().Add(time.Second)})
 	s = liveScreen(l)
 	require.Regexp(t, `A +A +\+A`, rowOf(s, "A c1 "), s)

@@ -3,63 +3,74 @@ package tui
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/kvizlab/kviz/model"
 )
 
-// numbersLines is the numbers pane: balance now, one row per rebalance
+// numbersPane is the numbers pane's data: the model's numbers at the step
+// on screen (model.Ledger.At, what `kviz rebalances --at-step` prints) and
+// the texts the lab keeps for them.
+type numbersPane struct {
+	n        model.Numbers
+	consumer bool // KIP-848: the generation column is the group epoch
+	texts    *numbersTexts
+	st       *Styles
+}
+
+// numbersPane is the pane at the current step.
+func (a App) numbersPane() numbersPane {
+	return numbersPane{n: a.Numbers(), consumer: a.view().Protocol == "consumer", texts: a.info.texts(), st: &a.styles}
+}
+
+// Numbers is what the numbers pane shows at the current step: the model's
+// numbers, the ones `kviz rebalances --at-step` prints.
+func (a App) Numbers() model.Numbers { return a.info.ledger.At(a.step) }
+
+// Render is the pane in w × h cells: balance now, one row per rebalance
 // (balance after it, moves, how long partitions went without a consumer:
-// the stop-the-world cost), then that cost partition by partition for the
-// rebalance at the cursor. A narrow pane drops whole columns, least needed
-// first, instead of cutting them.
-func (a App) numbersLines(w, h int) []string {
-	st := &a.styles
-	v := a.view()
-	b := v.Balance()
-	held, total := v.Consumed()
-	span, share := fmt.Sprintf("%d–%d", b.Min, b.Max), fmt.Sprintf("%d/%d", held, total)
+// the stop-the-world cost), then the rounds and that cost partition by
+// partition for the rebalance in focus, then the outages. A narrow pane
+// drops whole columns, least needed first, instead of cutting them.
+func (p numbersPane) Render(w, h int) []string {
+	st, n := p.st, p.n
+	span, share := fmt.Sprintf("%d–%d", n.Balance.Min, n.Balance.Max), fmt.Sprintf("%d/%d", n.Consumed, n.Partitions)
 	out := []string{firstFit(w,
 		st.Label.Render("now ")+st.Value.Render(span)+st.Label.Render(" partitions per live member · ")+st.Value.Render(share)+st.Label.Render(" consumed"),
 		st.Label.Render("now ")+st.Value.Render(span)+st.Label.Render(" per live member · ")+st.Value.Render(share)+st.Label.Render(" consumed"),
 		st.Label.Render("now ")+st.Value.Render(span)+st.Label.Render(" per member · ")+st.Value.Render(share))}
-	rs := a.info.rebalances
+	rs := n.Rebalances
 	if len(rs) == 0 {
 		return append(out, st.Faint.Render("no rebalance completed in this timeline"))
 	}
-	focus := a.info.currentRebalance(a.step)
-	if focus < 0 {
-		focus = a.info.lastRebalance(a.step)
-	}
-	gaps := []string(nil)
-	if focus >= 0 {
-		gaps = a.info.rebalanceGaps(a.sim, focus)
-	}
+	focus := n.Focus
 	// The table comes first; the per-partition gaps get what is left, and
 	// only if at least one of them fits under their heading.
 	avail := max(h-len(out)-1, 1)
 	rows := min(len(rs), avail)
 	first := max(0, min(focus-rows/2, len(rs)-rows))
-	table := a.rebalanceTable(first, first+rows)
+	table := p.table(first, first+rows)
 	// The first cell marks the focused row; the last stays blank, so a
 	// header word never ends on the edge like a cut one.
 	table.fitTo(w - 2)
 	out = append(out, st.PaneTitle.Render(" "+table.header()))
 	for i := first; i < first+rows; i++ {
-		out = append(out, a.rebalanceRow(table.row(i-first), i, focus, w))
+		out = append(out, p.row(table.row(i-first), i, w))
 	}
 	room := avail - rows
-	// The rounds of the rebalance at the cursor: a cooperative dance is
-	// two generations, the thing seed example 9 teaches.
+	// The rounds of the rebalance in focus: a cooperative dance is two
+	// generations, the thing seed example 9 teaches.
 	if focus >= 0 && len(rs[focus].Rounds) > 1 && room >= 2 {
 		shown := rs[focus].Rounds[:min(len(rs[focus].Rounds), room)]
 		for k, rd := range shown {
-			line := fmt.Sprintf("    round %d: generation %d, %s", k+1, rd.Generation, formatSpan(rd.StartMs, rd.EndMs))
-			if rd.StartStep > a.step {
+			line := "    " + rd.Text(k)
+			if rd.StartStep > n.Step {
 				line = st.Faint.Render(line)
 			}
 			out = append(out, fit(line, w))
 		}
 		room -= len(shown)
 	}
-	if room >= 2 && len(gaps) > 0 {
+	if gaps := p.texts.gaps(rs, focus); room >= 2 && len(gaps) > 0 {
 		out = append(out, st.Label.Render(fmt.Sprintf("no consumer during #%d:", focus+1)))
 		shown := gaps[:min(len(gaps), room-1)]
 		for _, g := range shown {
@@ -67,7 +78,7 @@ func (a App) numbersLines(w, h int) []string {
 		}
 		room -= 1 + len(shown)
 	}
-	if outs := a.outageLines(w); room >= 2 && len(outs) > 0 {
+	if outs := p.outageLines(w); room >= 2 && len(outs) > 0 {
 		out = append(out, firstFit(w,
 			st.Label.Render("no consumer outside a rebalance (a member down, no join phase yet):"),
 			st.Label.Render("no consumer outside a rebalance:")))
@@ -87,26 +98,23 @@ func firstFit(w int, variants ...string) string {
 	return fit(variants[len(variants)-1], w)
 }
 
-// rebalanceTable is the table of rebalances first..last-1, every cell
-// formatted, so the columns can be sized to their content and dropped by
-// priority. (Only the rows on screen: each reads the view after its
-// rebalance.)
-func (a App) rebalanceTable(first, last int) *columns {
-	rs := a.info.rebalances[first:last]
+// table is the table of rebalances first..last-1, every cell formatted, so
+// the columns can be sized to their content and dropped by priority.
+func (p numbersPane) table(first, last int) *columns {
+	rs := p.n.Rebalances[first:last]
 	t := &columns{}
 	num, gen, when, spread, moved, worst, sum := make([]string, len(rs)), make([]string, len(rs)), make([]string, len(rs)),
 		make([]string, len(rs)), make([]string, len(rs)), make([]string, len(rs)), make([]string, len(rs))
 	for i, r := range rs {
-		n := a.info.rebalanceNumbers(a.sim, first+i)
-		num[i], gen[i], when[i] = strconv.Itoa(first+i+1), strconv.Itoa(int(r.Generation)), formatSpan(r.StartMs, r.EndMs)
-		spread[i], moved[i] = fmt.Sprintf("%d–%d", n.balance.Min, n.balance.Max), strconv.Itoa(r.Moved)
-		worst[i], sum[i] = formatDur(n.worst), formatDur(n.total)
+		num[i], gen[i], when[i] = strconv.Itoa(r.Number), strconv.Itoa(int(r.Generation)), model.FormatSpan(r.StartMs, r.EndMs)
+		spread[i], moved[i] = fmt.Sprintf("%d–%d", r.Balance.Min, r.Balance.Max), strconv.Itoa(r.Moved)
+		worst[i], sum[i] = model.FormatDur(r.WorstGapMs), model.FormatDur(r.TotalGapMs)
 	}
 	// Priority: what a rebalance cost (moves, the longest gap) outlasts
 	// when it happened and the generation it made.
 	t.add("#", num, false, 0)
 	genHead := "gen"
-	if a.view().Protocol == "consumer" {
+	if p.consumer {
 		genHead = "epoch" // KIP-848: the group epoch
 	}
 	t.add(genHead, gen, false, 5)
@@ -118,16 +126,15 @@ func (a App) rebalanceTable(first, last int) *columns {
 	return t
 }
 
-// rebalanceRow is one line of the table; the rebalance under way (or the
-// last one) is marked, later ones are faint.
-func (a App) rebalanceRow(cells string, i, focus, w int) string {
-	st := &a.styles
-	r := a.info.rebalances[i]
+// row is one line of the table; the rebalance in focus is marked, later
+// ones are faint.
+func (p numbersPane) row(cells string, i, w int) string {
+	st := p.st
 	var line string
 	switch {
-	case i == focus:
+	case i == p.n.Focus:
 		line = st.Selected.Render("▸" + cells)
-	case r.StartStep > a.step:
+	case p.n.Rebalances[i].StartStep > p.n.Step:
 		line = st.Faint.Render(" " + cells)
 	default:
 		line = " " + cells
@@ -138,29 +145,15 @@ func (a App) rebalanceRow(cells string, i, focus, w int) string {
 // outageLines lists the model's outages: stretches with no rebalance under
 // way when some subscribed partition had no consumer, such as a crashed
 // member until its session expires or a static member restarting (which
-// starts no rebalance at all). Outages after the cursor are faint.
-func (a App) outageLines(w int) []string {
-	st := &a.styles
+// starts no rebalance at all). Outages after the step are faint.
+func (p numbersPane) outageLines(w int) []string {
 	var out []string
-	for _, o := range a.info.outageTexts(a.sim) {
-		line := fit(o.text, w)
-		if o.startStep > a.step {
-			line = st.Faint.Render(line)
+	for k, text := range p.texts.outages(p.n.Outages) {
+		line := fit(text, w)
+		if p.n.Outages[k].StartStep > p.n.Step {
+			line = p.st.Faint.Render(line)
 		}
 		out = append(out, line)
 	}
 	return out
-}
-
-// formatSpan is "12.0–12.3 s".
-func formatSpan(from, to int64) string {
-	return fmt.Sprintf("%.1f–%.1f s", float64(from)/1000, float64(to)/1000)
-}
-
-// formatDur is a duration in ms or s, whichever reads better.
-func formatDur(ms int64) string {
-	if ms < 1000 {
-		return strconv.FormatInt(ms, 10) + " ms"
-	}
-	return fmt.Sprintf("%.1f s", float64(ms)/1000)
 }

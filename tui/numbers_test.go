@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/kvizlab/kviz/model"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -22,13 +23,13 @@ func TestNumbersPaneShowsOutages(t *testing.T) {
 	list := src.Outages()
 	require.NotEmpty(t, list)
 	for _, o := range list {
-		assert.Contains(t, got, formatSpan(o.StartMs, o.EndMs), "outage %+v is listed", o)
+		assert.Contains(t, got, model.FormatSpan(o.StartMs, o.EndMs), "outage %+v is listed", o)
 	}
 	gens := map[int32]bool{}
 	for _, r := range a.info.rebalances {
 		assert.False(t, gens[r.Generation], "generation %d appears twice", r.Generation)
 		gens[r.Generation] = true
-		assert.Regexp(t, regexp.MustCompile(fmt.Sprintf(` %d +%s `, r.Generation, regexp.QuoteMeta(formatSpan(r.StartMs, r.EndMs)))), got)
+		assert.Regexp(t, regexp.MustCompile(fmt.Sprintf(` %d +%s `, r.Generation, regexp.QuoteMeta(model.FormatSpan(r.StartMs, r.EndMs)))), got)
 	}
 }
 
@@ -37,12 +38,12 @@ func TestNumbersPaneShowsOutages(t *testing.T) {
 func TestNumbersPaneDropsColumnsWhole(t *testing.T) {
 	a := demoApp(t, 120, 40)
 	a, _ = drive(t, a, keys("G")...)
-	lines := a.numbersLines(44, 20)
+	lines := a.numbersPane().Render(44, 20)
 	head := ansi.Strip(lines[1])
 	assert.Contains(t, head, "moved")
 	assert.Contains(t, head, "worst gap")
 	assert.NotContains(t, head, "Σ gap", "the sum goes first")
-	wide := ansi.Strip(a.numbersLines(100, 20)[1])
+	wide := ansi.Strip(a.numbersPane().Render(100, 20)[1])
 	for _, h := range []string{"#", "gen", "when", "min–max", "moved", "worst gap", "Σ gap"} {
 		assert.Contains(t, wide, h, "a wide pane shows every column")
 	}

@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kvizlab/kviz/demo"
+	"github.com/kvizlab/kviz/keymap"
 	"github.com/kvizlab/kviz/model/scenario"
 )
 
@@ -250,4 +251,11 @@ func (a App) pickerBody(h int) string {
 	p.setSize(a.width-4, h-2)
 	title := "Open a demo · type to filter · ↑/↓ choose · enter opens it · esc back"
 	return box(&a.styles, title, p.view(), a.width, h, true)
+}
+
+// pickerHelp is the picker's keys: every letter goes to the filter, so q
+// is not quit here.
+func pickerHelp(k *keymap.KeyMap) []key.Binding {
+	return []key.Binding{shown(k.Up, "↑/↓", "choose"), shown(k.ScrollDown, "pgup/pgdown", "page"),
+		shown(k.Confirm, "enter", "open it"), shown(k.Back, "esc", "back"), shown(k.Quit, "ctrl+c", "quit")}
 }

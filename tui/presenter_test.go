@@ -32,7 +32,7 @@ func shippedDemoApp(t testing.TB, name string, w, h int) App {
 	var m tea.Model = a
 	m, _ = m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	if a.mode == modeCompare && a.compare == nil { // the comparison a compare demo opens with (Init)
-		m = deliver(m, a.compareRun(context.Background(), a.firstEventMs(), a.compareSeq))
+		m = deliver(m, a.compareRun(context.Background(), a.firstEventMs(), a.replies.awaited(replyCompare)))
 	}
 	return m.(App)
 }
@@ -220,7 +220,7 @@ func TestCallbacksOfRunningMembersOnly(t *testing.T) {
 		}
 	}
 	require.NotEmpty(t, crashed, "the demo ends with a stopped member that had callbacks")
-	for _, l := range a.protocolLines(66, 36) {
+	for _, l := range a.protocolPane().Render(66, 36) {
 		if strings.Contains(l, "callbacks:") {
 			assert.NotContains(t, ansi.Strip(l), " "+crashed+" on", "%s is not running", crashed)
 			return

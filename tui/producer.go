@@ -48,7 +48,7 @@ func (a App) flowBody(h int) string {
 	if h < flowGridMinBody {
 		// Short terminals: the partition rows already name each owner in
 		// its letter and colour; the grid is one tab away.
-		return box(&a.styles, "Producers · tab: next pane", a.producerLines(f, w-4, h-2, false), w, h, true)
+		return box(&a.styles, "Producers · tab: next pane", producerPane{f: f, letters: a.info.letters, st: &a.styles}.Render(w-4, h-2), w, h, true)
 	}
 	g := a.grid()
 	gridH := min(2*len(g.Members)+4, max(6, h*2/5))
@@ -58,27 +58,41 @@ func (a App) flowBody(h int) string {
 	restH := h - gridH
 	if w >= brokerPaneMinWidth {
 		bw := min(48, w/3)
-		left := box(&a.styles, "Producers · tab: next pane", a.producerLines(f, w-bw-4, restH-2, true), w-bw, restH, true)
-		right := box(&a.styles, "Brokers · replicas, leader first", a.brokerLines(f, bw-4, restH-2), bw, restH, false)
+		producers := producerPane{f: f, letters: a.info.letters, brokersBeside: true, st: &a.styles}
+		brokers := brokerPane{f: f, coordinator: a.view().CoordinatorBroker, st: &a.styles}
+		left := box(&a.styles, "Producers · tab: next pane", producers.Render(w-bw-4, restH-2), w-bw, restH, true)
+		right := box(&a.styles, "Brokers · replicas, leader first", brokers.Render(bw-4, restH-2), bw, restH, false)
 		return grid + "\n" + besides(left, right)
 	}
-	lines = a.producerLines(f, w-4, restH-2, false)
+	lines = producerPane{f: f, letters: a.info.letters, st: &a.styles}.Render(w-4, restH-2)
 	return grid + "\n" + box(&a.styles, "Producers · tab: next pane", lines, w, restH, true)
 }
 
-// producerLines is the pane's content, most important first so a short
-// pane cuts the least useful lines: the producers and their latest record,
-// then each partition's flow and lag, then the latest key's murmur2 path.
-func (a App) producerLines(f *model.FlowView, w, h int, brokerPane bool) []string {
-	st := &a.styles
+// producerPane is the producer pane's data: the model's data path after
+// the step (model.FlowView) and the members' roster letters (a partition's
+// owner in its colour).
+type producerPane struct {
+	f       *model.FlowView
+	letters map[string]int
+	// brokersBeside: the broker pane is on screen too; else one line of
+	// broker health takes its place.
+	brokersBeside bool
+	st            *Styles
+}
+
+// Render is the pane in w × h cells, most important first so a short pane
+// cuts the least useful lines: the producers and their latest record, then
+// each partition's flow and lag, then the latest key's murmur2 path.
+func (fp producerPane) Render(w, h int) []string {
+	f, st := fp.f, fp.st
 	var out []string
 	if f.Err != "" {
 		out = append(out, fit(st.brushes.bad.paint("the data path stopped: "+f.Err), w))
 	}
 	for _, p := range f.Producers {
-		out = append(out, fit(a.producerLine(p), w))
+		out = append(out, fit(fp.producerLine(p), w))
 		if p.BatchesSent > 0 || len(p.Queues) > 0 {
-			for _, l := range a.batchLines(p) {
+			for _, l := range fp.batchLines(p) {
 				out = append(out, fit(l, w))
 			}
 		}
@@ -88,10 +102,10 @@ func (a App) producerLines(f *model.FlowView, w, h int, brokerPane bool) []strin
 		}
 	}
 	for _, r := range f.Readers {
-		out = append(out, fit(a.readerLine(r), w))
+		out = append(out, fit(fp.readerLine(r), w))
 	}
-	if !brokerPane { // one line of broker health instead
-		out = append(out, fit(a.brokerSummary(f), w))
+	if !fp.brokersBeside { // one line of broker health instead
+		out = append(out, fit(brokerPane{f: f, st: st}.summary(), w))
 	}
 	rows := []string{}
 	maxLag := int64(lagScaleFloor)
@@ -101,12 +115,12 @@ func (a App) producerLines(f *model.FlowView, w, h int, brokerPane bool) []strin
 		}
 	}
 	for _, t := range f.Topics {
-		rows = append(rows, a.partitionHeader(t.Name, w))
+		rows = append(rows, fp.partitionHeader(t.Name, w))
 		for _, p := range t.Partitions {
-			rows = append(rows, a.partitionRow(p, t, maxLag, w))
+			rows = append(rows, fp.partitionRow(p, t, maxLag, w))
 		}
 	}
-	route := a.routeLines(f, w)
+	route := fp.routeLines(f, w)
 	room := h - len(out)
 	if room >= len(rows)+len(route) {
 		out = append(out, rows...)
@@ -134,8 +148,8 @@ const flowLegend = "▲ hot: twice the mean rate of the topic's busy partitions 
 
 // producerLine is one producer: its name, topic, partitioner, records sent
 // and why its latest record went where it did.
-func (a App) producerLine(p model.ProducerView) string {
-	st := &a.styles
+func (fp producerPane) producerLine(p model.ProducerView) string {
+	st := fp.st
 	version := p.Version
 	if version == "" {
 		version = "latest"
@@ -150,12 +164,12 @@ func (a App) producerLine(p model.ProducerView) string {
 
 // routeLines explains the newest keyed record step by step: key bytes →
 // murmur2 → toPositive → mod N → partition.
-func (a App) routeLines(f *model.FlowView, w int) []string {
+func (fp producerPane) routeLines(f *model.FlowView, w int) []string {
 	for _, p := range f.Producers {
 		if len(p.Route) == 0 {
 			continue
 		}
-		out := []string{a.styles.PaneTitle.Render("latest keyed record of " + p.Name)}
+		out := []string{fp.st.PaneTitle.Render("latest keyed record of " + p.Name)}
 		for _, s := range p.Route {
 			out = append(out, fit("  "+s, w))
 		}
@@ -181,8 +195,8 @@ func barWidths(w int) (rate, lag int) {
 }
 
 // partitionHeader is a topic's name over the columns of its rows.
-func (a App) partitionHeader(name string, w int) string {
-	st := &a.styles
+func (fp producerPane) partitionHeader(name string, w int) string {
+	st := fp.st
 	rb, lb := barWidths(w)
 	cols := fmt.Sprintf(" %*s %*s %-*s %*s %-*s %s", colRate, "in", colEnd, "log end", lb, "lag", colLag, "", colOwner, "owner", "re-read")
 	title := fit(st.brushes.title.paint(name)+st.brushes.faint.paint(" · records"), 1+colPart+1+rb)
@@ -192,8 +206,8 @@ func (a App) partitionHeader(name string, w int) string {
 // partitionRow is one partition: a bar of the records it holds (hot ones,
 // by the rate records land, marked), that rate, its log-end offset, a lag
 // bar in the owner's colour, the owner and the records read twice.
-func (a App) partitionRow(p model.FlowPartition, t model.FlowTopic, maxLag int64, w int) string {
-	st := &a.styles
+func (fp producerPane) partitionRow(p model.FlowPartition, t model.FlowTopic, maxLag int64, w int) string {
+	st := fp.st
 	rb, lb := barWidths(w)
 	var maxEnd int64
 	for _, q := range t.Partitions {
@@ -206,7 +220,7 @@ func (a App) partitionRow(p model.FlowPartition, t model.FlowTopic, maxLag int64
 		countBar = st.brushes.warn.paint(countBar)
 	}
 	lagBrush, owner := st.brushes.faint, st.brushes.faint.paint(pad("—", colOwner))
-	if idx, ok := a.info.letters[p.Owner]; ok && p.Owner != "" {
+	if idx, ok := fp.letters[p.Owner]; ok && p.Owner != "" {
 		lagBrush = st.brushes.fg[idx%len(st.brushes.fg)]
 		owner = lagBrush.paint(pad(string(rosterGlyphs[idx%len(rosterGlyphs)])+" "+p.Owner, colOwner))
 	}

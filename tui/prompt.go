@@ -10,6 +10,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/kvizlab/kviz/keymap"
 	"github.com/kvizlab/kviz/model"
 	"github.com/kvizlab/kviz/model/scenario"
 )
@@ -189,37 +190,8 @@ func finishPartitions(a *App, values []string) (tea.Cmd, error) {
 	return a.insert(scenario.Event{Kind: "add_partitions", Topic: name, Count: int32(n)}, what, nil), nil
 }
 
-// memberEvent makes the selected member leave, crash or restart. When the
-// model refuses (d on a member that is not running), its answer is the
-// whole message.
-func (a *App) memberEvent(kind string) tea.Cmd {
-	if a.selected == "" {
-		a.setStatus("select a member first (↑/↓)", true)
-		return nil
-	}
-	if (kind == "leave" || kind == "crash") && !a.running(a.selected) {
-		// The model's own answer to "is it running?" (MemberView.Live):
-		// a leave or crash of a stopped member would be a no-op step.
-		a.setStatus(a.selected+" is not running", true)
-		return nil
-	}
-	verb := map[string]string{"leave": "leaves", "crash": "crashes", "restart": "restarts"}[kind]
-	return a.insertThen(scenario.Event{Kind: kind, Member: a.selected}, a.selected+" "+verb,
-		func(a *App, err error) { a.setStatus(err.Error(), true) }, nil)
-}
-
 // waitingFor reports whether the prompt's answer is being simulated.
 func (a App) waitingFor(p *prompt) bool { return a.job != nil && a.job.ask == p }
-
-// running reports whether the member is in this step and live.
-func (a *App) running(id string) bool {
-	for _, m := range a.view().Members {
-		if m.ID == id {
-			return m.Live()
-		}
-	}
-	return false
-}
 
 func (a *App) selectedTopics() []string {
 	for _, m := range a.view().Members {
@@ -242,4 +214,9 @@ func (a *App) topicNames() []string {
 // splitList reads "t0, t1" or "t0 t1".
 func splitList(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' })
+}
+
+// promptHelp is a prompt's keys: every letter goes to the field.
+func promptHelp(k *keymap.KeyMap) []key.Binding {
+	return []key.Binding{shown(k.Confirm, "enter", "accept"), shown(k.Back, "esc", "cancel"), shown(k.Quit, "ctrl+c", "quit")}
 }

@@ -8,14 +8,30 @@ import (
 	"github.com/kvizlab/kviz/model/kafka"
 )
 
-// protocolLines is the protocol pane: the state diagram with the current
+// protocolPane is the protocol pane's data: the group after the step on
+// screen and the run's step lines up to it.
+type protocolPane struct {
+	v    *model.GroupView
+	sim  simulation
+	info *simInfo
+	step int
+	memo *memo // the message lines kept
+	st   *Styles
+}
+
+// protocolPane is the pane at the current step.
+func (a App) protocolPane() protocolPane {
+	return protocolPane{v: a.view(), sim: a.sim, info: a.info, step: a.step, memo: a.memo, st: &a.styles}
+}
+
+// Render is the pane in w × h cells: the state diagram with the current
 // state lit and the last transition's cause, the message sequence (latest
 // at the bottom) and the listener callbacks.
-func (a App) protocolLines(w, h int) []string {
-	v := a.view()
-	st := &a.styles
-	out := []string{a.stateDiagram(v, w)}
-	if cause := a.lastTransition(); cause != "" {
+func (p protocolPane) Render(w, h int) []string {
+	v := p.v
+	st := p.st
+	out := []string{p.stateDiagram(v, w)}
+	if cause := p.lastTransition(); cause != "" {
 		// Two lines where the pane is tall enough to spare one.
 		n := 1
 		if h >= 12 {
@@ -29,7 +45,7 @@ func (a App) protocolLines(w, h int) []string {
 			out = append(out, l)
 		}
 	}
-	callbacks := a.callbacksLine(v, w)
+	callbacks := p.callbacksLine(v, w)
 	cbLines := 0
 	if callbacks != "" {
 		cbLines = 1
@@ -37,7 +53,7 @@ func (a App) protocolLines(w, h int) []string {
 	room := h - len(out) - cbLines - 1
 	if room > 0 {
 		out = append(out, st.PaneTitle.Render("messages")+st.Faint.Render("  members ⇄ coordinator, latest last"))
-		out = append(out, a.messageLines(w, room)...)
+		out = append(out, p.messageLines(w, room)...)
 	}
 	if cbLines > 0 && len(out) < h {
 		out = append(out, callbacks)
@@ -50,14 +66,14 @@ func (a App) protocolLines(w, h int) []string {
 // is history. Members past the edge are not drawn at all: on a
 // 200-member group, styling every one of them to cut all but a few
 // costs a millisecond a frame.
-func (a App) callbacksLine(v *model.GroupView, w int) string {
-	st := &a.styles
+func (p protocolPane) callbacksLine(v *model.GroupView, w int) string {
+	st := p.st
 	line, width := "", 0
 	for _, m := range v.Members {
 		if m.LastCallback == "" || !m.Live() {
 			continue
 		}
-		letter, color := a.info.letter(m.ID)
+		letter, color := p.info.letter(m.ID)
 		sep, sepW := st.Faint.Render(" · "), 3
 		if line == "" {
 			sep, sepW = st.Label.Render("callbacks: "), len("callbacks: ")
@@ -73,7 +89,7 @@ func (a App) callbacksLine(v *model.GroupView, w int) string {
 
 // stateDiagram lights the current state; brackets keep it readable without
 // colour. Names are shortened when the pane is narrow.
-func (a App) stateDiagram(v *model.GroupView, w int) string {
+func (p protocolPane) stateDiagram(v *model.GroupView, w int) string {
 	states := kafka.GroupStates(v.Protocol)
 	render := func(short bool) string {
 		var parts []string
@@ -83,12 +99,12 @@ func (a App) stateDiagram(v *model.GroupView, w int) string {
 				name = strings.TrimSuffix(name, "Rebalance")
 			}
 			if s == v.State {
-				parts = append(parts, a.styles.StateLit.Render("["+name+"]"))
+				parts = append(parts, p.st.StateLit.Render("["+name+"]"))
 			} else {
-				parts = append(parts, a.styles.StateDim.Render(" "+name+" "))
+				parts = append(parts, p.st.StateDim.Render(" "+name+" "))
 			}
 		}
-		return strings.Join(parts, a.styles.Faint.Render("→"))
+		return strings.Join(parts, p.st.Faint.Render("→"))
 	}
 	if out := render(false); textWidth(out) <= w {
 		return out
@@ -98,24 +114,24 @@ func (a App) stateDiagram(v *model.GroupView, w int) string {
 
 // lastTransition finds the latest step, up to the cursor, where the group
 // state changed, and says why (that step's narration).
-func (a App) lastTransition() string {
-	i := a.info.lastChange(a.step)
+func (p protocolPane) lastTransition() string {
+	i := p.info.lastChange(p.step)
 	if i <= 0 {
 		return ""
 	}
-	cur, prev := a.sim.StepLine(i), a.sim.StepLine(i-1)
-	return fmt.Sprintf("%s → %s at %s: %s", prev.GroupState, cur.GroupState, formatMs(cur.TimeMs), cur.Text)
+	cur, prev := p.sim.StepLine(i), p.sim.StepLine(i-1)
+	return fmt.Sprintf("%s → %s at %s: %s", prev.GroupState, cur.GroupState, model.FormatMs(cur.TimeMs), cur.Text)
 }
 
 // messageLines are the last n protocol steps up to the cursor, oldest
 // first: requests go → to the coordinator, responses come back ←, the
 // coordinator's own moves are ◆, client callbacks and events are ·.
-func (a App) messageLines(w, n int) []string {
+func (p protocolPane) messageLines(w, n int) []string {
 	var rev []string
 	// The cursor's step (even a routine one), then the message steps
 	// before it: a quiet stretch stays, it says where the time went.
-	for i := a.step; i >= 0 && len(rev) < n; i = a.info.prevMessage(i) {
-		rev = append(rev, a.messageLine(a.sim.StepLine(i), w, i == a.step))
+	for i := p.step; i >= 0 && len(rev) < n; i = p.info.prevMessage(i) {
+		rev = append(rev, p.messageLine(p.sim.StepLine(i), w, i == p.step))
 	}
 	out := make([]string, 0, len(rev))
 	for i := len(rev) - 1; i >= 0; i-- {
@@ -127,16 +143,16 @@ func (a App) messageLines(w, n int) []string {
 // messageLine is one step of the message sequence, marked when it is the
 // cursor's. Each n shows one new line and shifts the rest: the lines are
 // kept (memo.messages), styling thirty of them costs more than the grid.
-func (a App) messageLine(s model.Step, w int, current bool) string {
-	key := messageKey{info: a.info, step: s.Index, w: w, current: current, dark: a.styles.IsDark, noColor: a.styles.NoColor}
-	if line, ok := a.memo.messages[key]; ok {
+func (p protocolPane) messageLine(s model.Step, w int, current bool) string {
+	key := messageKey{info: p.info, step: s.Index, w: w, current: current, dark: p.st.IsDark, noColor: p.st.NoColor}
+	if line, ok := p.memo.messages[key]; ok {
 		return line
 	}
-	if len(a.memo.messages) >= maxMemoMessages {
-		a.memo.messages = map[messageKey]string{}
+	if len(p.memo.messages) >= maxMemoMessages {
+		p.memo.messages = map[messageKey]string{}
 	}
-	line := a.drawMessageLine(s, w, current)
-	a.memo.messages[key] = line
+	line := p.drawMessageLine(s, w, current)
+	p.memo.messages[key] = line
 	return line
 }
 
@@ -152,21 +168,21 @@ type messageKey struct {
 // scrubbing through a long run).
 const maxMemoMessages = 4096
 
-func (a App) drawMessageLine(s model.Step, w int, current bool) string {
-	st := &a.styles
+func (p protocolPane) drawMessageLine(s model.Step, w int, current bool) string {
+	st := p.st
 	who := "coordinator"
 	if s.Kind == kafka.KindQuietStretch {
 		who = "group"
 	}
 	if s.Member != "" {
-		letter, color := a.info.letter(s.Member)
+		letter, color := p.info.letter(s.Member)
 		who = st.MemberFg(color).Render(pad(letter+" "+s.Member, 10))
 	}
 	arrow, name := messageShape(s.Kind)
 	if s.Kind == kafka.KindGroupStateChanged {
 		name = string(s.GroupState)
 	}
-	line := st.Faint.Render(fmt.Sprintf("%9s ", formatMs(s.TimeMs))) + pad(who, 11) + " " + arrow + " " + st.Value.Render(name)
+	line := st.Faint.Render(fmt.Sprintf("%9s ", model.FormatMs(s.TimeMs))) + pad(who, 11) + " " + arrow + " " + st.Value.Render(name)
 	if failed(s.Error) {
 		line += " " + st.Bad.Render(s.Error)
 	}

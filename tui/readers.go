@@ -8,8 +8,8 @@ import (
 
 // readerLine is another group reading the topics (a scenario's readers:):
 // what it has read of the log and committed.
-func (a App) readerLine(r model.FlowReader) string {
-	st := &a.styles
+func (fp producerPane) readerLine(r model.FlowReader) string {
+	st := fp.st
 	head := st.Bold.Render("group "+r.Group) + st.brushes.faint.paint(fmt.Sprintf(" · auto.offset.reset %s", r.Reset))
 	if !r.Started {
 		return head + st.brushes.faint.paint(" · not started yet")

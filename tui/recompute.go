@@ -82,8 +82,7 @@ func (j *job) wait() (simulation, error) {
 // newJob is a job that builds on what the screen will show once the job
 // still running (if any) is done.
 func (a *App) newJob(label string) *job {
-	a.requests++
-	j := &job{seq: a.requests, label: label, prev: a.job, done: make(chan struct{})}
+	j := &job{seq: a.replies.next(), label: label, prev: a.job, done: make(chan struct{})}
 	j.ctx, j.cancel = context.WithCancel(context.Background())
 	sc := a.sim.Scenario()
 	j.strategy, j.protocol = sc.Strategy, sc.Protocol
@@ -114,7 +113,7 @@ func (a *App) start(j *job, op func(ctx context.Context, base simulation) (simul
 		a.slot = make(chan struct{}, 1) // an App not made by newApp
 	}
 	base, slot := a.sim, a.slot
-	a.job = j
+	a.setJob(j)
 	a.setStatus(j.label+"…", false)
 	cmd := func() (msg tea.Msg) {
 		defer func() {
@@ -158,10 +157,21 @@ func (a *App) start(j *job, op func(ctx context.Context, base simulation) (simul
 	return tea.Batch(cmd, a.spinStart())
 }
 
+// setJob makes j the recomputation on its way (nil: none), the one whose
+// reply is awaited.
+func (a *App) setJob(j *job) {
+	a.job = j
+	if j == nil {
+		a.replies.drop(replyJob)
+		return
+	}
+	a.replies.await(replyJob, j.seq)
+}
+
 // onJobDone installs a job's result, if it is the newest job.
 func (a *App) onJobDone(msg jobDoneMsg) tea.Cmd {
 	j := a.job
-	if j == nil || j.seq != msg.seq || j != msg.job { // the tag, and the very job (an App copied in a test has its own)
+	if j == nil || j != msg.job || !a.replies.take(replyJob, msg.seq) { // the very job (an App copied in a test has its own), and its tag
 		return nil // superseded, or the lab moved to another simulation meanwhile
 	}
 	a.job = nil
@@ -188,7 +198,7 @@ func (a *App) onJobDone(msg jobDoneMsg) tea.Cmd {
 // goes on screen now, else it is the job waited for again.
 func (a *App) cancelJob() tea.Cmd {
 	j := a.job
-	a.job = nil
+	a.setJob(nil)
 	p := j.prev
 	j.halt() // not stop(): p is still wanted
 	if p == nil {
@@ -203,7 +213,7 @@ func (a *App) cancelJob() tea.Cmd {
 		a.show(p)
 		return a.afterNewSim()
 	default:
-		a.job = p
+		a.setJob(p)
 		return nil
 	}
 }
@@ -232,9 +242,9 @@ func (a *App) afterNewSim() tea.Cmd {
 // shows the simulation that stays.
 func (a *App) resumeWaiting() tea.Cmd {
 	switch {
-	case a.mode == modeCompare && a.compare == nil && a.compareSeq == 0:
+	case a.mode == modeCompare && a.compare == nil && !a.replies.awaits(replyCompare):
 		return a.compareCmd(a.compareMoment())
-	case a.mode == modeWhatIf && a.whatIf != nil && a.whatIf.Outcomes == nil && a.whatIfSeq == 0:
+	case a.mode == modeWhatIf && a.whatIf != nil && a.whatIf.Outcomes == nil && !a.replies.awaits(replyWhatIf):
 		return a.whatIfCmd()
 	}
 	return nil
@@ -245,12 +255,12 @@ func (a App) busy() bool {
 	switch {
 	case a.job != nil:
 		return true
-	case a.mode == modeCompare && a.compare == nil && a.compareSeq != 0:
+	case a.mode == modeCompare && a.compare == nil && a.replies.awaits(replyCompare):
 		return true
-	case a.mode == modeWhatIf && a.whatIf != nil && a.whatIf.Outcomes == nil && a.whatIfSeq != 0:
+	case a.mode == modeWhatIf && a.whatIf != nil && a.whatIf.Outcomes == nil && a.replies.awaits(replyWhatIf):
 		return true
 	}
-	return a.quiz.on && a.quiz.loading != nil && a.quiz.loading == a.sim
+	return a.quiz.on && a.quiz.loading != nil && a.quiz.loading == a.sim && a.replies.awaits(replyQuiz)
 }
 
 // newSpinner is the indicator's spinner: ticking only while the lab is busy.

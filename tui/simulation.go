@@ -18,6 +18,7 @@ type simulation interface {
 	StepLine(i int) model.Step
 	View(i int) *model.GroupView
 	Rebalances() []model.Rebalance
+	Outages() []model.Outage
 	// AssignedIn lists the members whose onPartitionsAssigned ran in steps
 	// from..to.
 	AssignedIn(from, to int) map[string]bool

@@ -67,3 +67,78 @@ func cut(s string, w int) string {
 
 // maxWordBack is how far a cut moves back to end on a whole word.
 const maxWordBack = 12
+
+// wrapAll word-wraps each line to w.
+func wrapAll(lines []string, w int) []string {
+	var out []string
+	for _, l := range lines {
+		out = append(out, wrap(l, w)...)
+	}
+	return out
+}
+
+// wrap splits text into lines of at most w cells, breaking at spaces only:
+// ansi.Wordwrap also breaks after hyphens, which turns "t0-1779" into
+// "t0-" and "1779". Spacing inside a line is kept (indents, columns of
+// moves); the spaces where a line breaks go. A word wider than a line is
+// split hard.
+func wrap(text string, w int) []string {
+	if w < 1 {
+		return nil
+	}
+	var out []string
+	for _, para := range strings.Split(text, "\n") {
+		line, lineW := "", 0
+		for i, tok := range spacedWords(para) {
+			word := strings.TrimLeft(tok, " ")
+			gap := len(tok) - len(word)
+			ww := textWidth(word)
+			if i == 0 || lineW+gap+ww <= w {
+				line, lineW = line+tok, lineW+gap+ww
+				if lineW <= w {
+					continue
+				}
+				// a first word wider than the line: split below
+				line, lineW, word, ww = "", 0, tok, textWidth(tok)
+			} else {
+				out = append(out, line)
+			}
+			for ww > w { // a word that no line can hold
+				out = append(out, ansi.Truncate(word, w, ""))
+				word = ansi.TruncateLeft(word, w, "")
+				ww = textWidth(word)
+			}
+			line, lineW = word, ww
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// spacedWords splits s into words, each with the spaces before it.
+func spacedWords(s string) []string {
+	var out []string
+	start := 0
+	for i := 1; i < len(s); i++ {
+		if s[i] == ' ' && s[i-1] != ' ' {
+			out = append(out, s[start:i])
+			start = i
+		}
+	}
+	if start < len(s) {
+		out = append(out, s[start:])
+	}
+	return out
+}
+
+// wrapN is wrap to at most n lines; when text is left over, the last line
+// ends in "…".
+func wrapN(text string, w, n int) []string {
+	lines := wrap(text, w)
+	if len(lines) <= n {
+		return lines
+	}
+	lines = lines[:n]
+	lines[n-1] = cut(lines[n-1], w) // more follows: the mark, even where the line would fit
+	return lines
+}

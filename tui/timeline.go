@@ -2,6 +2,8 @@ package tui
 
 import (
 	"strings"
+
+	"github.com/kvizlab/kviz/model"
 )
 
 // timelineLine is a one-line map of the whole run: rebalances as thick
@@ -11,7 +13,7 @@ func (a App) timelineLine(w int) string {
 	st := &a.styles
 	b := &st.brushes
 	end := a.sim.View(a.sim.Len() - 1).TimeMs
-	left, right := " 0 s ", " "+formatMs(end)+" "
+	left, right := " 0 s ", " "+model.FormatMs(end)+" "
 	n := w - textWidth(left) - textWidth(right)
 	if n < 10 || end <= 0 {
 		return ""

@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // View draws the whole screen. The alt screen keeps the user's terminal
@@ -146,180 +144,12 @@ func (a App) gridTitle(g *gridData) string {
 func (a App) lowerPanes(w, h int) string {
 	if w >= 120 {
 		pw := w - min(70, w*2/5) // numbers need ~64 columns; protocol takes the rest
-		left := box(&a.styles, "Protocol", a.protocolLines(pw-4, h-2), pw, h, a.focus == paneProtocol)
-		right := box(&a.styles, "Numbers", a.numbersLines(w-pw-4, h-2), w-pw, h, a.focus == paneNumbers)
+		left := box(&a.styles, "Protocol", a.protocolPane().Render(pw-4, h-2), pw, h, a.focus == paneProtocol)
+		right := box(&a.styles, "Numbers", a.numbersPane().Render(w-pw-4, h-2), w-pw, h, a.focus == paneNumbers)
 		return besides(left, right)
 	}
 	if a.focus == paneNumbers {
-		return box(&a.styles, "Numbers · tab: protocol", a.numbersLines(w-4, h-2), w, h, true)
+		return box(&a.styles, "Numbers · tab: protocol", a.numbersPane().Render(w-4, h-2), w, h, true)
 	}
-	return box(&a.styles, "Protocol · tab: numbers", a.protocolLines(w-4, h-2), w, h, a.focus == paneProtocol)
-}
-
-// footerLines is the short help. When it does not fit, keys are dropped
-// from the end of the list, but "? full help" and "q quit" always stay.
-func (a App) footerLines() []string {
-	key := footerKey{a.width, a.styles.IsDark, a.styles.NoColor}
-	if line, ok := a.memo.footer[key]; ok {
-		return []string{line}
-	}
-	line := a.footerLine()
-	a.memo.footer[key] = line
-	return []string{line}
-}
-
-// footerKey is what the footer depends on.
-type footerKey struct {
-	width           int
-	isDark, noColor bool
-}
-
-// memo caches what is costly to draw and rarely changes; the App's copies
-// share it (Bubble Tea runs Update and View on one goroutine).
-type memo struct {
-	footer map[footerKey]string
-
-	gridKey     gridKey
-	grid        *gridData
-	gridTextKey gridTextKey
-	gridText    []string
-
-	messages map[messageKey]string // the protocol pane's lines (protocol.go)
-}
-
-func newMemo() *memo {
-	return &memo{footer: map[footerKey]string{}, messages: map[messageKey]string{}}
-}
-
-func (a App) footerLine() string {
-	hm := a.help
-	hm.SetWidth(0) // measure untruncated: help would cut with "…" instead
-	short := a.keys.ShortHelp()
-	keep := short[:len(short)-2]
-	tail := short[len(short)-2:]
-	for n := len(keep); n >= 0; n-- {
-		line := " " + hm.ShortHelpView(append(append([]key.Binding(nil), keep[:n]...), tail...))
-		if textWidth(line) <= a.width {
-			return line
-		}
-	}
-	return fit(" "+hm.ShortHelpView(tail), a.width)
-}
-
-func (a App) helpBody(h int) string {
-	hm := a.help
-	hm.ShowAll = true
-	lines := strings.Split(hm.View(a.keys), "\n")
-	legend := strings.Split(renderLegendHelp(&a.styles), "\n")
-	// What enter does in each place, where the screen has a line to spare.
-	enter := wrap("enter opens the demo under the cursor (o), accepts a prompt's answer (a, t), "+
-		"switches the lab to a compare row (c), closes the what-if preview (w)", a.width-5)
-	if len(lines)+len(enter)+2+len(legend) <= h-2 {
-		for _, l := range enter {
-			lines = append(lines, a.styles.Faint.Render(l))
-		}
-	}
-	if len(lines)+2+len(legend) > h-2 {
-		// A short terminal: the marks on one line, as under the grid, so
-		// every row of the legend still shows.
-		legend = strings.Split(renderLegendCompact(&a.styles), "\n")
-	}
-	lines = append(lines, "", a.styles.PaneTitle.Render("Reading the grid"))
-	lines = append(lines, legend...)
-	return box(&a.styles, "Keys · ? or esc closes", lines, a.width, h, true)
-}
-
-// renderLegendHelp explains every mark, for the help screen.
-func renderLegendHelp(st *Styles) string {
-	b := &st.brushes
-	rows := []string{
-		b.cell[0].paint(" A ") + "  partition held by member A (each member: its own letter and colour)",
-		b.new[0].paint("+A ") + "  just assigned to A in this step",
-		b.out[0].paint("-A ") + "  A is revoking it (onPartitionsRevoked running or pending)",
-		b.fg[0].paint("~A ") + "  assigned to A, waiting: withheld for a cooperative round, or not yet released (KIP-848)",
-		b.moved.paint(" * ") + "  changed owner in the last rebalance      " + b.unowned.paint("!") + "  no consumer right now",
-		b.warn.paint("━━") + b.bad.paint("┃") + b.selected.paint("●") + " timeline (tall terminals): rebalances, scenario events, now",
-		b.fg[0].paint("█▓▒░") + " condensed columns: share of the run held",
-	}
-	return strings.Join(rows, "\n")
-}
-
-// renderLegendCompact is renderLegendHelp in three rows, for a short
-// terminal: every mark with a word, then the timeline and the condensed
-// columns.
-func renderLegendCompact(st *Styles) string {
-	b := &st.brushes
-	rows := []string{
-		b.cell[0].paint(" A ") + " held  " + b.new[0].paint("+A ") + " new  " + b.out[0].paint("-A ") + " revoking  " +
-			b.fg[0].paint("~A ") + " waiting  " + b.moved.paint(" * ") + " moved  " + b.unowned.paint("!") + " no consumer",
-		b.warn.paint("━━") + b.bad.paint("┃") + b.selected.paint("●") + " timeline: rebalances, scenario events, now",
-		b.fg[0].paint("█▓▒░") + " condensed columns: share of the run held",
-	}
-	return strings.Join(rows, "\n")
-}
-
-// wrap splits text into lines of at most w cells, breaking at spaces only:
-// ansi.Wordwrap also breaks after hyphens, which turns "t0-1779" into
-// "t0-" and "1779". Spacing inside a line is kept (indents, columns of
-// moves); the spaces where a line breaks go. A word wider than a line is
-// split hard.
-func wrap(text string, w int) []string {
-	if w < 1 {
-		return nil
-	}
-	var out []string
-	for _, para := range strings.Split(text, "\n") {
-		line, lineW := "", 0
-		for i, tok := range spacedWords(para) {
-			word := strings.TrimLeft(tok, " ")
-			gap := len(tok) - len(word)
-			ww := textWidth(word)
-			if i == 0 || lineW+gap+ww <= w {
-				line, lineW = line+tok, lineW+gap+ww
-				if lineW <= w {
-					continue
-				}
-				// a first word wider than the line: split below
-				line, lineW, word, ww = "", 0, tok, textWidth(tok)
-			} else {
-				out = append(out, line)
-			}
-			for ww > w { // a word that no line can hold
-				out = append(out, ansi.Truncate(word, w, ""))
-				word = ansi.TruncateLeft(word, w, "")
-				ww = textWidth(word)
-			}
-			line, lineW = word, ww
-		}
-		out = append(out, line)
-	}
-	return out
-}
-
-// spacedWords splits s into words, each with the spaces before it.
-func spacedWords(s string) []string {
-	var out []string
-	start := 0
-	for i := 1; i < len(s); i++ {
-		if s[i] == ' ' && s[i-1] != ' ' {
-			out = append(out, s[start:i])
-			start = i
-		}
-	}
-	if start < len(s) {
-		out = append(out, s[start:])
-	}
-	return out
-}
-
-// wrapN is wrap to at most n lines; when text is left over, the last line
-// ends in "…".
-func wrapN(text string, w, n int) []string {
-	lines := wrap(text, w)
-	if len(lines) <= n {
-		return lines
-	}
-	lines = lines[:n]
-	lines[n-1] = cut(lines[n-1], w) // more follows: the mark, even where the line would fit
-	return lines
+	return box(&a.styles, "Protocol · tab: numbers", a.protocolPane().Render(w-4, h-2), w, h, a.focus == paneProtocol)
 }

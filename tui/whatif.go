@@ -2,10 +2,12 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/kvizlab/kviz/keymap"
 	"github.com/kvizlab/kviz/model"
 	"github.com/kvizlab/kviz/model/scenario"
 )
@@ -51,7 +53,7 @@ func (a *App) openWhatIf() tea.Cmd {
 	a.mode = modeWhatIf
 	a.setStatus("what-if: d commits the leave, x the crash, w or esc closes", false)
 	if a.job != nil {
-		a.whatIf = &whatIfPreview{Member: a.selected, AtMs: a.view().TimeMs + 1, Strategy: a.job.strategy}
+		a.whatIf = &whatIfPreview{Member: a.selected, AtMs: a.info.ledger.InsertMoment(a.step), Strategy: a.job.strategy}
 		return nil
 	}
 	return a.whatIfCmd()
@@ -60,14 +62,12 @@ func (a *App) openWhatIf() tea.Cmd {
 // whatIfCmd forecasts the selected member leaving and crashing now, on the
 // simulation on screen.
 func (a *App) whatIfCmd() tea.Cmd {
-	now := a.view().TimeMs + 1 // where insert would put it
+	now := a.info.ledger.InsertMoment(a.step) // where insert puts it
 	p := &whatIfPreview{Member: a.selected, AtMs: now, Strategy: a.sim.Scenario().Strategy}
 	a.whatIf = p
 	sim, step, member := a.sim, a.step, a.selected
-	a.requests++
-	seq := a.requests
-	a.whatIfSeq = seq
 	ctx := a.panelContext()
+	seq := a.replies.send(replyWhatIf)
 	forecast := func() (msg tea.Msg) {
 		done := &whatIfPreview{Member: p.Member, AtMs: p.AtMs, Strategy: p.Strategy}
 		defer func() {
@@ -105,4 +105,61 @@ func (a *App) onWhatIfKey(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 		return true, nil
 	}
 	return false, nil
+}
+
+// whatIfPane is the preview's data: the forecasts of the selected member
+// leaving and crashing now (Outcomes nil while they are computed).
+type whatIfPane struct {
+	p     *whatIfPreview
+	names roster
+	st    *Styles
+}
+
+// Title says what the preview forecasts.
+func (w whatIfPane) Title() string {
+	return fmt.Sprintf("What if %s leaves or crashes now (%s)? A preview under %s", w.p.Member, model.FormatMs(w.p.AtMs), w.p.Strategy)
+}
+
+// Render is the preview in width × height cells: each event's rounds,
+// worst gap, balance and moves, the model's settled outcome of it. The
+// status line says which key commits what; the pane keeps to the
+// outcomes, which matter most on a small screen.
+func (w whatIfPane) Render(width, _ int) []string {
+	st, p := w.st, w.p
+	var lines []string
+	if p.Outcomes == nil {
+		lines = append(lines, st.Faint.Render("forking the timeline: "+p.Member+" leaves / crashes…"))
+	}
+	for _, o := range p.Outcomes {
+		verb := map[string]string{"leave": "leaves (LeaveGroup)", "crash": "crashes (no LeaveGroup)"}[o.Kind]
+		keyName := map[string]string{"leave": "d", "crash": "x"}[o.Kind]
+		head := st.Value.Render(fmt.Sprintf("[%s] %s %s", keyName, p.Member, verb))
+		if o.Err != "" {
+			lines = append(lines, head+"  "+st.Bad.Render(o.Err))
+			continue
+		}
+		oc := o.Outcome
+		lines = append(lines, head+st.Faint.Render(fmt.Sprintf(": %s; worst gap %s, %d–%d partitions per member after",
+			oc.RoundsText(), model.FormatDur(oc.WorstGapMs), oc.Balance.Min, oc.Balance.Max)))
+		for _, l := range w.names.moves(oc.Moves, width-3) {
+			lines = append(lines, "   "+l)
+		}
+	}
+	return wrapAll(lines, width)
+}
+
+// whatIfBody shows the grid (smaller) over the preview.
+func (a App) whatIfBody(h int) string {
+	st := &a.styles
+	g := a.grid()
+	gridH := max(min(len(g.Members)+4+2, h/2), 6)
+	grid := box(st, a.gridTitle(g), strings.Split(renderGrid(g, st, a.width-4, gridH-2), "\n"), a.width, gridH, false)
+	pane := whatIfPane{p: a.whatIf, names: a.roster(), st: st}
+	return grid + "\n" + box(st, pane.Title(), pane.Render(a.width-4, h-gridH-2), a.width, h-gridH, true)
+}
+
+// whatIfHelp is the preview's own keys, first on its ? screen.
+func whatIfHelp(k *keymap.KeyMap) []key.Binding {
+	return []key.Binding{shown(k.Leave, "d", "commit the leave"), shown(k.Crash, "x", "commit the crash"),
+		shown(k.WhatIf, "w", "close the preview"), shown(k.Confirm, "enter", "close the preview"), shown(k.Back, "esc", "back to the lab")}
 }

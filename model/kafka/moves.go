@@ -60,3 +60,33 @@ type Assignment map[string]map[string][]int32
 func (a Assignment) Partitions(member string) []TP {
 	return TPsOf(a[member])
 }
+
+// Text is the move as both faces print it, "t0-1 c1→c3", each member named
+// by name (given "" for nobody).
+func (m Move) Text(name func(id string) string) string {
+	return TP{Topic: m.Topic, Partition: m.Partition}.String() + " " + name(m.From) + "→" + name(m.To)
+}
+
+// String is the move with members by id: "t0-1 c1→nobody".
+func (m Move) String() string { return m.Text(orNobody) }
+
+// orNobody is a member id, or "nobody" for none.
+func orNobody(id string) string {
+	if id == "" {
+		return "nobody"
+	}
+	return id
+}
+
+// Owners is who consumes each partition in the assignment.
+func (a Assignment) Owners() Owners {
+	out := Owners{}
+	for id, ts := range a {
+		for t, ps := range ts {
+			for _, p := range ps {
+				out[TP{Topic: t, Partition: p}] = id
+			}
+		}
+	}
+	return out
+}

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"slices"
-	"sort"
 
 	"github.com/kvizlab/kviz/model"
 	"github.com/kvizlab/kviz/model/kafka"
@@ -14,8 +13,11 @@ import (
 // whole run, so a member keeps its letter and colour while stepping back
 // and forth.
 type simInfo struct {
-	letters    map[string]int    // member id -> roster index
-	racks      map[string]string // member id -> client.rack (nil: none has one)
+	letters map[string]int    // member id -> roster index
+	racks   map[string]string // member id -> client.rack (nil: none has one)
+	// ledger is the run's rebalances and outages with their figures (the
+	// numbers pane, compare's moment); rebalances is its list.
+	ledger     *model.Ledger
 	rebalances []model.Rebalance
 	moved      []map[kafka.TP]bool // per rebalance: its moves that took a partition from a member
 
@@ -28,9 +30,7 @@ type simInfo struct {
 	// the quiet stretches (routine, but they say where the time went).
 	messages []int
 
-	// Read on first use, for the numbers pane (numbers_cache.go).
-	numbers []*rebalanceNumbers // per rebalance
-	outages *[]outageText
+	numbers *numbersTexts // the numbers pane's texts, made on first use
 }
 
 func newSimInfo(sim simulation) *simInfo {
@@ -66,7 +66,8 @@ func newSimInfo(sim simulation) *simInfo {
 		prev = st.GroupState
 	}
 	info.racks = sc.MemberRacks()
-	info.rebalances = sim.Rebalances()
+	info.ledger = model.NewLedger(sim)
+	info.rebalances = info.ledger.Rebalances()
 	for _, r := range info.rebalances {
 		moved := map[kafka.TP]bool{}
 		for _, m := range r.Moves {
@@ -130,21 +131,11 @@ func (info *simInfo) letter(id string) (string, int) {
 }
 
 // lastRebalance is the index of the latest rebalance finished by step i, or -1.
-func (info *simInfo) lastRebalance(step int) int {
-	k := sort.Search(len(info.rebalances), func(k int) bool { return info.rebalances[k].EndStep > step })
-	return k - 1
-}
+func (info *simInfo) lastRebalance(step int) int { return info.ledger.Last(step) }
 
 // currentRebalance is the index of the rebalance under way at step (start
 // and end included), or -1.
-func (info *simInfo) currentRebalance(step int) int {
-	for i, r := range info.rebalances {
-		if r.StartStep <= step && step <= r.EndStep {
-			return i
-		}
-	}
-	return -1
-}
+func (info *simInfo) currentRebalance(step int) int { return info.ledger.Current(step) }
 
 // roundStarts are the steps ] and [ stop at: the start of every round of
 // every rebalance (a cooperative dance has two).
@@ -171,113 +162,4 @@ func freshMembers(sim simulation, info *simInfo, step int) map[string]bool {
 		return nil
 	}
 	return sim.AssignedIn(info.rebalances[r].StartStep, step)
-}
-
-// buildGrid turns the view after a step into the grid's plain data.
-func buildGrid(v *model.GroupView, info *simInfo, step int, selected string, fresh map[string]bool) *gridData {
-	g := &gridData{Selected: -1}
-	index := map[string]int{}
-	for i, t := range v.Topics {
-		n := int(t.Partitions)
-		g.Topics = append(g.Topics, gridTopic{Name: t.Name, Partitions: n, Unowned: make([]bool, n), Moved: make([]bool, n)})
-		index[t.Name] = i
-	}
-	held := make([][]bool, len(g.Topics))
-	total := 0
-	for i, t := range g.Topics {
-		held[i] = make([]bool, t.Partitions)
-		total += t.Partitions
-	}
-	// Every member's cells in one allocation: on a 200 × 2,000 group,
-	// two thousand small ones cost more than drawing them.
-	cells := make([]cellState, len(v.Members)*total)
-	rows := make([][]cellState, len(v.Members)*len(g.Topics))
-	g.Members = make([]gridMember, 0, len(v.Members))
-	for mi, m := range v.Members {
-		letter, color := info.letter(m.ID)
-		gm := gridMember{ID: m.ID, Letter: letter, Color: color, Count: len(m.Owned), Rack: info.racks[m.ID]}
-		gm.Tag, gm.TagBad = memberTag(&m)
-		gm.Gone = !m.Live()
-		gm.Cells, rows = rows[:len(g.Topics):len(g.Topics)], rows[len(g.Topics):]
-		for i, t := range g.Topics {
-			gm.Cells[i], cells = cells[:t.Partitions:t.Partitions], cells[t.Partitions:]
-		}
-		// Revoking and NewlyAssigned qualify a partition the member holds;
-		// the view keeps both lists after the fact (until the next
-		// callback), so a partition no longer held is not drawn as either.
-		// Pending is the opposite: assigned, not yet held.
-		mark := func(tps []kafka.TP, s cellState, from cellState) {
-			for _, tp := range tps {
-				ti, ok := index[tp.Topic]
-				if !ok || int(tp.Partition) >= len(gm.Cells[ti]) || tp.Partition < 0 {
-					continue // a view never names unknown partitions; stay safe if one does
-				}
-				if gm.Cells[ti][tp.Partition] != from {
-					continue
-				}
-				gm.Cells[ti][tp.Partition] = s
-				if s != cellPending {
-					held[ti][tp.Partition] = true
-				}
-			}
-		}
-		mark(m.Owned, cellOwned, cellEmpty)
-		if fresh[m.ID] {
-			mark(m.NewlyAssigned, cellNew, cellOwned)
-		}
-		mark(m.Revoking, cellRevoking, cellOwned)
-		mark(m.Revoking, cellRevoking, cellNew)
-		if m.MemberState == kafka.MUnrevoked {
-			// KIP-848: the member must still revoke these; it consumes them
-			// until it acknowledges, though the view no longer lists them
-			// as owned.
-			mark(m.Revoking, cellRevoking, cellEmpty)
-		}
-		mark(m.Pending, cellPending, cellEmpty)
-		if m.ID == selected {
-			g.Selected = mi
-		}
-		g.Members = append(g.Members, gm)
-	}
-	for ti := range g.Topics {
-		for p, h := range held[ti] {
-			g.Topics[ti].Unowned[p] = !h
-		}
-	}
-	if r := info.lastRebalance(step); r >= 0 {
-		for tp := range info.moved[r] {
-			if ti, ok := index[tp.Topic]; ok && int(tp.Partition) < len(g.Topics[ti].Moved) {
-				g.Topics[ti].Moved[tp.Partition] = true
-			}
-		}
-	}
-	return g
-}
-
-// memberTag is the short word after a member's row; problems first.
-func memberTag(m *model.MemberView) (string, bool) {
-	switch m.Status {
-	case kafka.StatusCrashed, kafka.StatusLeft, kafka.StatusFenced, kafka.StatusStalled:
-		return string(m.Status), true
-	}
-	switch m.MemberState { // KIP-848 reconciliation, more telling than "rejoining"
-	case kafka.MUnrevoked:
-		return "unrevoked", false
-	case kafka.MUnreleased:
-		return "unreleased", false
-	}
-	switch m.Status {
-	case kafka.StatusJoining, kafka.StatusRejoining:
-		return string(m.Status), false
-	}
-	if len(m.Owned) == 0 && len(m.Revoking) == 0 {
-		if len(m.Pending) > 0 {
-			return "waiting", false // a partition is on its way (cooperative / KIP-848)
-		}
-		return "idle", false
-	}
-	if m.IsLeader {
-		return "leader", false
-	}
-	return "", false
 }

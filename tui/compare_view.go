@@ -2,56 +2,71 @@ package tui
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/kvizlab/kviz/model"
 	"github.com/kvizlab/kviz/model/kafka"
 )
 
-// compareBody is compare mode: the same moment under each strategy, each
-// under its preferred protocol, side by side — who consumes each partition
-// afterwards (moved cells marked *), then the numbers; the selected row's
-// moves and rounds below. Everything shown is a model.CompareRow.
+// comparePane is compare mode's data: the model's rows for one moment
+// (compareTable, nil while they are computed) over the group's topics.
+type comparePane struct {
+	t      *compareTable
+	topics []model.TopicView
+	names  roster
+	st     *Styles
+}
+
+func (a App) comparePane() comparePane {
+	return comparePane{t: a.compare, topics: a.view().Topics, names: a.roster(), st: &a.styles}
+}
+
+// compareBody is compare mode, boxed in the body's place.
 func (a App) compareBody(h int) string {
-	st := &a.styles
-	t := a.compare
-	const title = "Compare strategies"
+	return box(&a.styles, "Compare strategies", a.comparePane().Render(a.width-4, h-2), a.width, h, true)
+}
+
+// Render is compare mode in w × h cells: the same moment under each
+// strategy, each under its preferred protocol, side by side — who consumes
+// each partition afterwards (moved cells marked *), then the numbers; the
+// selected row's moves and rounds below. Everything shown is a
+// model.CompareRow.
+func (p comparePane) Render(w, _ int) []string {
+	st, t := p.st, p.t
 	switch {
 	case t == nil:
-		return box(st, title, []string{st.Faint.Render("simulating the scenario under each assignor…")}, a.width, h, true)
+		return []string{st.Faint.Render("simulating the scenario under each assignor…")}
 	case t.Err != "":
-		return box(st, title, []string{st.Bad.Render("the simulation failed: " + t.Err)}, a.width, h, true)
+		return []string{st.Bad.Render("the simulation failed: " + t.Err)}
 	}
-	inner := a.width - 4
-	topics := a.view().Topics
-	lay := newCompareLayout(inner, topics)
+	topics := p.topics
+	lay := newCompareLayout(w, topics)
 	var lines []string
-	for _, l := range wrap(fmt.Sprintf("the first rebalance at or after %s, under each assignor and its preferred protocol", formatMs(t.AtMs)), inner) {
+	for _, l := range wrap(fmt.Sprintf("the first rebalance at or after %s, under each assignor and its preferred protocol", model.FormatMs(t.AtMs)), w) {
 		lines = append(lines, st.Faint.Render(l))
 	}
 	lines = append(lines, "",
 		st.PaneTitle.Render(lay.header(topics)),
 		st.PaneTitle.Render(lay.subheader(topics)))
 	for i, r := range t.Rows {
-		line := lay.row(a, r, topics)
+		line := lay.row(p, r, topics)
 		if i == t.Cursor {
 			line = st.Selected.Render("▸" + line)
 		} else {
 			line = " " + line
 		}
-		lines = append(lines, fit(line, inner))
+		lines = append(lines, fit(line, w))
 	}
 	lines = append(lines, "")
 	if t.Cursor < len(t.Rows) {
-		lines = append(lines, a.compareDetail(t.Rows[t.Cursor], inner)...)
+		lines = append(lines, p.detail(t.Rows[t.Cursor], w)...)
 	}
 	notes := "* moved: taken from another member · gap: time a partition had no consumer (the worst one; Σ over partitions) · " +
 		"min–max: partitions per live member afterwards · ↑/↓ select · enter switches the lab to it · c or esc closes"
 	lines = append(lines, "")
-	for _, l := range wrap(notes, inner) {
+	for _, l := range wrap(notes, w) {
 		lines = append(lines, st.Faint.Render(l))
 	}
-	return box(st, title, lines, a.width, h, true)
+	return lines
 }
 
 // compareColumns are the numbers after the cells, in order of importance:
@@ -177,8 +192,8 @@ func (l compareLayout) subheader(topics []model.TopicView) string {
 }
 
 // row is one strategy: its owners after, its numbers.
-func (l compareLayout) row(a App, r model.CompareRow, topics []model.TopicView) string {
-	st := &a.styles
+func (l compareLayout) row(cp comparePane, r model.CompareRow, topics []model.TopicView) string {
+	st := cp.st
 	line := fmt.Sprintf("%-19s%-12s", r.Strategy, r.Protocol)
 	switch {
 	case r.Err != nil:
@@ -187,14 +202,7 @@ func (l compareLayout) row(a App, r model.CompareRow, topics []model.TopicView) 
 		return line + " " + st.Faint.Render("no rebalance starts then")
 	}
 	o := r.Outcome
-	owner := map[kafka.TP]string{}
-	for id, ts := range o.After {
-		for t, ps := range ts {
-			for _, p := range ps {
-				owner[kafka.TP{Topic: t, Partition: p}] = id
-			}
-		}
-	}
+	owner := o.After.Owners()
 	taken := map[kafka.TP]bool{}
 	for _, m := range o.Moves {
 		if m.Taken() && m.To != "" {
@@ -212,7 +220,7 @@ func (l compareLayout) row(a App, r model.CompareRow, topics []model.TopicView) 
 			cells += st.Unowned.Render("·") + " "
 			return
 		}
-		letter, color := a.info.letter(id)
+		letter, color := cp.names.info.letter(id)
 		mark := " "
 		if taken[tp] {
 			mark = st.Moved.Render("*")
@@ -223,116 +231,21 @@ func (l compareLayout) row(a App, r model.CompareRow, topics []model.TopicView) 
 		cells += " " + st.Faint.Render(fmt.Sprintf("…+%d", l.total-l.cells))
 	}
 	line += " " + pad(cells, l.cellsWidth(topics))
-	return line + l.numbers(fmt.Sprint(o.Moved), fmt.Sprint(len(o.Rounds)), formatDur(o.WorstGapMs),
-		formatDur(o.TotalGapMs), fmt.Sprintf("%d–%d", o.Balance.Min, o.Balance.Max), formatMs(o.SettledMs))
+	return line + l.numbers(fmt.Sprint(o.Moved), fmt.Sprint(len(o.Rounds)), model.FormatDur(o.WorstGapMs),
+		model.FormatDur(o.TotalGapMs), fmt.Sprintf("%d–%d", o.Balance.Min, o.Balance.Max), model.FormatMs(o.SettledMs))
 }
 
-// compareDetail is the selected row's moves and rounds.
-func (a App) compareDetail(r model.CompareRow, w int) []string {
-	st := &a.styles
+// detail is the selected row's moves and rounds.
+func (p comparePane) detail(r model.CompareRow, w int) []string {
 	if r.Err != nil || !r.Found {
 		return nil
 	}
 	var out []string
-	for _, l := range wrap(r.Strategy+": "+roundsText(r.Outcome), w) {
-		out = append(out, st.Faint.Render(l))
+	for _, l := range wrap(r.Strategy+": "+r.Outcome.RoundsText(), w) {
+		out = append(out, p.st.Faint.Render(l))
 	}
-	for _, l := range a.movesLines(r.Outcome.Moves, w-2) {
+	for _, l := range p.names.moves(r.Outcome.Moves, w-2) {
 		out = append(out, "  "+l)
-	}
-	return out
-}
-
-// roundsText is "2 rounds: generation 4 (60.0–60.0 s), 5 (60.0–63.0 s)".
-func roundsText(o model.Outcome) string {
-	if !o.Rebalanced {
-		return "no rebalance"
-	}
-	s := fmt.Sprintf("%d round", len(o.Rounds))
-	if len(o.Rounds) != 1 {
-		s += "s"
-	}
-	for i, r := range o.Rounds {
-		sep := ", "
-		if i == 0 {
-			sep = ": generation "
-		}
-		s += sep + fmt.Sprintf("%d (%s)", r.Generation, formatSpan(r.StartMs, r.EndMs))
-	}
-	if !o.Settled {
-		return s + "; not settled when the run ends"
-	}
-	return s + "; settled at " + formatMs(o.SettledMs)
-}
-
-// whatIfBody shows the grid (smaller) over the forecast of the selected
-// member leaving or crashing now: the model's settled outcome of each.
-func (a App) whatIfBody(h int) string {
-	st := &a.styles
-	p := a.whatIf
-	g := a.grid()
-	gridH := max(min(len(g.Members)+4+2, h/2), 6)
-	grid := box(st, a.gridTitle(g), strings.Split(renderGrid(g, st, a.width-4, gridH-2), "\n"), a.width, gridH, false)
-	var lines []string
-	if p.Outcomes == nil {
-		lines = append(lines, st.Faint.Render("forking the timeline: "+p.Member+" leaves / crashes…"))
-	}
-	for _, o := range p.Outcomes {
-		verb := map[string]string{"leave": "leaves (LeaveGroup)", "crash": "crashes (no LeaveGroup)"}[o.Kind]
-		keyName := map[string]string{"leave": "d", "crash": "x"}[o.Kind]
-		head := st.Value.Render(fmt.Sprintf("[%s] %s %s", keyName, p.Member, verb))
-		if o.Err != "" {
-			lines = append(lines, head+"  "+st.Bad.Render(o.Err))
-			continue
-		}
-		oc := o.Outcome
-		lines = append(lines, head+st.Faint.Render(fmt.Sprintf(": %s; worst gap %s, %d–%d partitions per member after",
-			roundsText(oc), formatDur(oc.WorstGapMs), oc.Balance.Min, oc.Balance.Max)))
-		for _, l := range a.movesLines(oc.Moves, a.width-4-3) {
-			lines = append(lines, "   "+l)
-		}
-	}
-	// The status line says which key commits what; the box keeps to the
-	// outcomes, which matter most on a small screen.
-	title := fmt.Sprintf("What if %s leaves or crashes now (%s)? A preview under %s", p.Member, formatMs(p.AtMs), p.Strategy)
-	return grid + "\n" + box(st, title, wrapAll(lines, a.width-4), a.width, h-gridH, true)
-}
-
-// movesLines lists moves as "t0-2 B c2→A c1", members with their letters,
-// packed into lines of w cells; a move is never split across lines.
-func (a App) movesLines(ms []kafka.Move, w int) []string {
-	if len(ms) == 0 {
-		return []string{a.styles.Faint.Render("no partition changes owner")}
-	}
-	name := func(id string) string {
-		if id == "" {
-			return a.styles.Unowned.Render("nobody")
-		}
-		letter, color := a.info.letter(id)
-		return a.styles.MemberFg(color).Render(letter + " " + id)
-	}
-	const sep = "   "
-	var out []string
-	line := ""
-	for _, m := range ms {
-		item := fmt.Sprintf("%s-%d ", m.Topic, m.Partition) + name(m.From) + "→" + name(m.To)
-		if line != "" && textWidth(line)+len(sep)+textWidth(item) > w {
-			out = append(out, line)
-			line = ""
-		}
-		if line != "" {
-			line += sep
-		}
-		line += item
-	}
-	return append(out, line)
-}
-
-// wrapAll word-wraps each line to w.
-func wrapAll(lines []string, w int) []string {
-	var out []string
-	for _, l := range lines {
-		out = append(out, wrap(l, w)...)
 	}
 	return out
 }

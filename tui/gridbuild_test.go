@@ -24,11 +24,11 @@ func oneView(members ...model.MemberView) *model.GroupView {
 // The view keeps Revoking and NewlyAssigned after the fact; the grid draws
 // them only where they are still true.
 func TestCellsFromTheView(t *testing.T) {
-	info := &simInfo{letters: map[string]int{"c1": 0, "c2": 1, "c3": 2}}
+	info := &simInfo{letters: map[string]int{"c1": 0, "c2": 1, "c3": 2}, ledger: model.NewLedger(newFakeSim(fakeScenario()))}
 	v := oneView(
 		// classic, after an eager revoke: nothing owned, Revoking is history
 		model.MemberView{ID: "c1", Status: kafka.StatusRejoining, Revoking: tps(0, 1), NewlyAssigned: tps(0, 1)},
-		// KIP-848 mid-reconciliation: must still revoke 2, which it consumes
+		// KIP-848 mid-reconciliation: must still revoke 2; fetching it is paused
 		model.MemberView{ID: "c2", Status: kafka.StatusActive, MemberState: "UNREVOKED_PARTITIONS", Owned: tps(3), Revoking: tps(2)},
 		// waiting for 2 to be released
 		model.MemberView{ID: "c3", Status: kafka.StatusActive, MemberState: "UNRELEASED_PARTITIONS", Pending: tps(2), NewlyAssigned: tps(3)},
@@ -37,36 +37,19 @@ func TestCellsFromTheView(t *testing.T) {
 	assert.Equal(t, []cellState{cellEmpty, cellEmpty, cellEmpty, cellEmpty}, g.Members[0].Cells[0], "c1 holds nothing")
 	assert.Equal(t, []cellState{cellEmpty, cellEmpty, cellRevoking, cellOwned}, g.Members[1].Cells[0])
 	assert.Equal(t, []cellState{cellEmpty, cellEmpty, cellPending, cellEmpty}, g.Members[2].Cells[0], "new only where held")
-	assert.Equal(t, []bool{true, true, false, false}, g.Topics[0].Unowned, "a partition being revoked is still consumed")
+	// The status row is the model's answer: a partition being revoked has
+	// no consumer (the numbers pane's "consumed" says the same).
+	assert.Equal(t, []bool{true, true, true, false}, g.Topics[0].Unowned)
 	assert.Equal(t, 1, g.Selected)
 	assert.Equal(t, []string{"rejoining", "unrevoked", "unreleased"}, []string{g.Members[0].Tag, g.Members[1].Tag, g.Members[2].Tag})
 	assert.Equal(t, "A", g.Members[0].Letter)
 }
 
-func TestMemberTags(t *testing.T) {
-	cases := []struct {
-		m   model.MemberView
-		tag string
-		bad bool
-	}{
-		{model.MemberView{Status: kafka.StatusCrashed}, "crashed", true},
-		{model.MemberView{Status: kafka.StatusActive, IsLeader: true, Owned: tps(1)}, "leader", false},
-		{model.MemberView{Status: kafka.StatusActive, IsLeader: true}, "idle", false},
-		{model.MemberView{Status: kafka.StatusActive, Owned: tps(1)}, "", false},
-		{model.MemberView{Status: kafka.StatusStalled, Owned: tps(1)}, "stalled", true},
-		{model.MemberView{Status: kafka.StatusActive, Pending: tps(1)}, "waiting", false},
-	}
-	for _, c := range cases {
-		tag, bad := memberTag(&c.m)
-		assert.Equal(t, c.tag, tag)
-		assert.Equal(t, c.bad, bad, c.tag)
-	}
-}
-
 func TestGapLinesGroupAndCompress(t *testing.T) {
-	got := gapLines(map[kafka.TP]int64{
-		tp("orders", 0): 4, tp("orders", 1): 4, tp("orders", 2): 4, tp("orders", 4): 42000,
-		tp("orders", 5): 4, tp("pay", 0): 4, tp("orders", 3): 0,
-	})
-	assert.Equal(t, []string{"     42.0 s  orders:4", "       4 ms  orders:0–2,5; pay:0"}, got)
+	rows := []model.RebalanceRow{{Gaps: []model.GapGroup{
+		{Ms: 42000, Partitions: []kafka.TP{tp("orders", 4)}},
+		{Ms: 4, Partitions: []kafka.TP{tp("orders", 0), tp("orders", 1), tp("orders", 2), tp("orders", 5), tp("pay", 0)}},
+	}}}
+	texts := &numbersTexts{gapLines: map[int][]string{}}
+	assert.Equal(t, []string{"     42.0 s  orders:4", "       4 ms  orders:0–2,5; pay:0"}, texts.gaps(rows, 0))
 }
