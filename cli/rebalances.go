@@ -12,7 +12,6 @@ import (
 	"github.com/kvizlab/kviz/model/kafka"
 )
 
-
 func newRebalancesCmd() *cobra.Command {
 	var format string
 	var atStep int
