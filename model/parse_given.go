@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 
 	"github.com/kvizlab/kviz/strategies"
@@ -91,6 +90,20 @@ func epochKeyError(key string, sc *Scenario) string {
 type givenNodes struct {
 	owned, memberID         *yaml.Node
 	target, revoking, epoch *yaml.Node // KIP-848 mid-reconcile
+	allTopics               bool       // no topics: given, so every topic
+}
+
+// subscribes answers whether m subscribes to a topic in constant time, as
+// its owned partitions and target are read (they may name many topics).
+func subscribes(m *MemberSpec, gn givenNodes, sc *Scenario) func(string) bool {
+	if gn.allTopics {
+		return func(t string) bool { _, ok := sc.Topics[t]; return ok }
+	}
+	set := make(map[string]bool, len(m.Topics))
+	for _, t := range m.Topics {
+		set[t] = true
+	}
+	return func(t string) bool { return set[t] }
 }
 
 // kip848 is the first KIP-848-only key given, or nil.
@@ -136,7 +149,7 @@ func (p *parser) givenMember(m *MemberSpec, what string, gn givenNodes, sc *Scen
 	}
 	if gn.owned != nil {
 		g.firstNode = orNode(g.firstNode, gn.owned)
-		tps, err := p.ownedPartitions(gn.owned, m, sc)
+		tps, err := p.ownedPartitions(gn.owned, m, subscribes(m, gn, sc), sc)
 		if len(tps) > 0 { // owning nothing is no list, as FormatScenario writes it
 			m.Owned = tps
 		}
@@ -177,8 +190,9 @@ func (p *parser) reconciling(m *MemberSpec, gn givenNodes, sc *Scenario) error {
 		m.MemberEpoch = int32(e)
 	}
 	if gn.target != nil {
+		subscribed := subscribes(m, gn, sc)
 		tps, err := p.partitionMap(gn.target, "members.target", m.ID, sc, nil, func(tp TP, x *yaml.Node) error {
-			if !contains(m.Topics, tp.Topic) && sc.StartAssignmentEpoch() == sc.Generation {
+			if !subscribed(tp.Topic) && sc.StartAssignmentEpoch() == sc.Generation {
 				return p.errf(x, "members.target: %s's target holds %s but it does not subscribe to %s, and no new target is pending (group_epoch = assignment_epoch)", m.ID, tp, tp.Topic)
 			}
 			if g.targets == nil {
@@ -218,10 +232,10 @@ func (p *parser) reconciling(m *MemberSpec, gn givenNodes, sc *Scenario) error {
 // member may own partitions of a topic it subscribes to that no longer
 // exists (deleted before time 0; see given.go): Kafka's members report
 // them until their next rebalance.
-func (p *parser) ownedPartitions(n *yaml.Node, m *MemberSpec, sc *Scenario) ([]TP, error) {
-	deleted := func(topic string) bool { return !isConsumer(sc) && contains(m.Topics, topic) }
+func (p *parser) ownedPartitions(n *yaml.Node, m *MemberSpec, subscribed func(string) bool, sc *Scenario) ([]TP, error) {
+	deleted := func(topic string) bool { return !isConsumer(sc) && subscribed(topic) }
 	return p.partitionMap(n, "members.owned", m.ID, sc, deleted, func(tp TP, x *yaml.Node) error {
-		if !contains(m.Topics, tp.Topic) {
+		if !subscribed(tp.Topic) {
 			return p.errf(x, "members.owned: %s owns partitions of %s but does not subscribe to it (its topics: %v)", m.ID, tp.Topic, m.Topics)
 		}
 		return p.claim(tp, x, m.ID, "owned")
@@ -256,7 +270,7 @@ func (p *parser) partitionMap(n *yaml.Node, what, who string, sc *Scenario, dele
 	if n.Kind != yaml.MappingNode {
 		return nil, p.errf(n, "%s must map topics to partitions, like {t0: [0, 1]}", what)
 	}
-	out := []TP{}
+	out, seen := []TP{}, map[TP]bool{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		topic, err := p.str(k, "a topic in "+what)
@@ -285,12 +299,13 @@ func (p *parser) partitionMap(n *yaml.Node, what, who string, sc *Scenario, dele
 				return nil, err
 			}
 			tp := TP{Topic: topic, Partition: int32(part)}
-			if slices.Contains(out, tp) {
+			if seen[tp] {
 				return nil, p.errf(x, "%s: %s lists %s twice", what, who, tp)
 			}
 			if err := check(tp, x); err != nil {
 				return nil, err
 			}
+			seen[tp] = true
 			out = append(out, tp)
 		}
 	}
