@@ -11,7 +11,13 @@ import (
 // scenario and the events before it: the parser checks every entry of a
 // file with it (and adds the entry's line), Sim.Insert every event a key
 // inserts. The parser's own checks are about the YAML's shape.
-func CheckEvent(sc *Scenario, ev Event) error {
+func CheckEvent(sc *Scenario, ev Event) error { return checkEventAmong(sc, ev, nil) }
+
+// checkEventAmong is CheckEvent given started, when not nil: the members
+// membersBy(sc, ev.AtMs) lists, as a set, which the parser keeps as it walks
+// the sorted timeline, so that a file's timeline is checked in time linear
+// in its length.
+func checkEventAmong(sc *Scenario, ev Event, started map[string]bool) error {
 	if ev.AtMs < 0 || ev.AtMs > MaxTimelineMs {
 		return fmt.Errorf("at_ms must be between 0 and %d, got %d", int64(MaxTimelineMs), ev.AtMs)
 	}
@@ -47,6 +53,9 @@ func CheckEvent(sc *Scenario, ev Event) error {
 	// A subscription may name a topic that does not exist: Kafka takes it
 	// (DESIGN.md, "Topics that do not exist").
 	if ev.Kind == "join" {
+		return nil
+	}
+	if started != nil && started[ev.Member] {
 		return nil
 	}
 	if known := membersBy(sc, ev.AtMs); !slices.Contains(known, ev.Member) {

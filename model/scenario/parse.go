@@ -60,6 +60,9 @@ type parser struct {
 	// replicas: topics' replicas: lists, checked once the brokers are known
 	// (replicas.go)
 	replicas map[string]*yaml.Node
+	// allTopics: every topic, sorted, once the topics are read: the list of
+	// a member or reader given none, one shared slice (see topicsOrAll)
+	allTopics []string
 }
 
 func (p *parser) errf(n *yaml.Node, format string, args ...any) error {

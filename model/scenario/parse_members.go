@@ -86,13 +86,24 @@ func (p *parser) memberSpec(n *yaml.Node, sc *Scenario, what string) (MemberSpec
 		return m, p.errf(orNode(idNode, n), "%s: every member needs an id", what)
 	}
 	if m.Topics == nil {
-		m.Topics = strategies.SortedTopics(sc.Topics)
+		m.Topics = p.topicsOrAll(sc)
 	}
 	if err := p.givenMember(&m, what, gn, sc); err != nil {
 		return m, err
 	}
 	p.memberConsumer(m.ID, consumer)
 	return m, nil
+}
+
+// topicsOrAll is every topic of sc, sorted once for all the members and
+// readers given no topics: sorting it for each made the parser quadratic
+// in a file with many of both. They share the slice, as a scenario's
+// clones share their members' lists: nothing changes one in place.
+func (p *parser) topicsOrAll(sc *Scenario) []string {
+	if p.allTopics == nil {
+		p.allTopics = strategies.SortedTopics(sc.Topics)
+	}
+	return p.allTopics
 }
 
 // rack reads a client.rack or broker.rack: a plain, non-empty value (Kafka

@@ -4,8 +4,6 @@ import (
 	"strconv"
 
 	"go.yaml.in/yaml/v3"
-
-	"github.com/kvizlab/kviz/strategies"
 )
 
 var readerKeys = append([]string{"group", "topics", "at_ms"}, consumerKeys...)
@@ -58,7 +56,7 @@ func (p *parser) reader(n *yaml.Node, sc *Scenario, what string) (ReaderSpec, er
 		return r, p.errf(n, "%s needs a group id, like {group: B}", what)
 	}
 	if r.Topics == nil {
-		r.Topics = strategies.SortedTopics(sc.Topics)
+		r.Topics = p.topicsOrAll(sc)
 	}
 	// Its own consumer: the scenario group's settings are not its.
 	r.Consumer, err = p.config(consumerSettings{}, s, what)

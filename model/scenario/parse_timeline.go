@@ -31,12 +31,18 @@ func (p *parser) timeline(n *yaml.Node, sc *Scenario) error {
 		sc.Timeline = append(sc.Timeline, ev)
 	}
 	sort.SliceStable(sc.Timeline, func(i, j int) bool { return sc.Timeline[i].AtMs < sc.Timeline[j].AtMs })
-	running := map[string]bool{}
+	running, started := map[string]bool{}, map[string]bool{}
 	for _, m := range sc.Members {
-		running[m.ID] = true
+		running[m.ID], started[m.ID] = true, true
 	}
+	joined := 0 // the joins of sc.Timeline[:joined] are in started
 	for _, ev := range sc.Timeline {
-		if err := CheckEvent(sc, ev); err != nil {
+		for ; joined < len(sc.Timeline) && sc.Timeline[joined].AtMs <= ev.AtMs; joined++ {
+			if j := sc.Timeline[joined]; j.Kind == "join" {
+				started[j.Member] = true
+			}
+		}
+		if err := checkEventAmong(sc, ev, started); err != nil {
 			return fmt.Errorf("%s:%d: %v", p.file, ev.line, err)
 		}
 		if err := p.checkRunning(ev, running); err != nil {
