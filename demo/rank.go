@@ -45,13 +45,13 @@ func Rank(query string, demos []DemoInfo) []int {
 
 // Tiers, best first.
 const (
-	tierExample     = iota // the number of a worked example the demo shows
-	tierName               // the whole name
-	tierNameWord           // a whole word of the name (between dashes)
-	tierTag                // a whole tag, or a word of one
-	tierTitleWord          // a whole word of the title
-	tierNamePart           // part of the name
-	tierTitlePart          // part of the title, or of a tag
+	tierExample   = iota // the number of a worked example the demo shows
+	tierName             // the whole name
+	tierNameWord         // a whole word of the name (between dashes)
+	tierTag              // a whole tag, or a word of one
+	tierTitleWord        // a whole word of the title
+	tierNamePart         // part of the name
+	tierTitlePart        // part of the title, or of a tag
 )
 
 // wordTier is how well one typed word matches d, or -1.
