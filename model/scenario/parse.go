@@ -60,6 +60,10 @@ type parser struct {
 	// replicas: topics' replicas: lists, checked once the brokers are known
 	// (replicas.go)
 	replicas map[string]*yaml.Node
+	// allTopics is the subscription of a member that lists no topics:
+	// every topic, sorted once and shared (read-only, clipped so an append
+	// copies) by all of them, not one list per member of a large group.
+	allTopics []string
 }
 
 func (p *parser) errf(n *yaml.Node, format string, args ...any) error {

@@ -86,13 +86,40 @@ func (p *parser) memberSpec(n *yaml.Node, sc *Scenario, what string) (MemberSpec
 		return m, p.errf(orNode(idNode, n), "%s: every member needs an id", what)
 	}
 	if m.Topics == nil {
-		m.Topics = strategies.SortedTopics(sc.Topics)
+		m.Topics = p.everyTopic(sc)
 	}
 	if err := p.givenMember(&m, what, gn, sc); err != nil {
 		return m, err
 	}
 	p.memberConsumer(m.ID, consumer)
 	return m, nil
+}
+
+// everyTopic is the sorted topic list a member without topics: subscribes
+// to, shared by every such member (the topics are read before the members).
+func (p *parser) everyTopic(sc *Scenario) []string {
+	if p.allTopics == nil || len(p.allTopics) != len(sc.Topics) {
+		p.allTopics = slices.Clip(strategies.SortedTopics(sc.Topics))
+	}
+	return p.allTopics
+}
+
+// subscriber answers "does m subscribe to topic?" for each partition a
+// given member lists: a member on the shared every-topic list subscribes
+// to exactly the scenario's topics, and a long list of its own is looked
+// up in a set, so a thousand-topic group is not a scan per partition.
+func (p *parser) subscriber(m *MemberSpec, sc *Scenario) func(string) bool {
+	if all := p.allTopics; len(m.Topics) > 0 && len(m.Topics) == len(all) && &m.Topics[0] == &all[0] {
+		return func(t string) bool { _, ok := sc.Topics[t]; return ok }
+	}
+	if len(m.Topics) <= 16 {
+		return func(t string) bool { return slices.Contains(m.Topics, t) }
+	}
+	set := make(map[string]bool, len(m.Topics))
+	for _, t := range m.Topics {
+		set[t] = true
+	}
+	return func(t string) bool { return set[t] }
 }
 
 // rack reads a client.rack or broker.rack: a plain, non-empty value (Kafka
