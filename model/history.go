@@ -2,20 +2,26 @@ package model
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/kvizlab/kviz/model/kafka"
 )
 
-// history records every step with a snapshot of the state after it. Snapshots
-// share what did not change: a step that touches one member copies only the
-// slice of member pointers and that member's view, so stepping backwards is
-// an index lookup and 100,000 steps of a workshop group stay small.
+// history records every step: what it was, the group-wide state after it
+// (shared while unchanged) and the member views it changed, in a log with
+// checkpoints (member_views.go). Stepping back rebuilds a step's members
+// from the nearest checkpoint; a step that touches one member costs that
+// member, not the group.
 type history struct {
 	w     *world
 	steps []stepRec
-	cur   *snapshot
-	dirty []*client // members changed since the last step
-	owned []bool    // snapshot's scratch: chunks of member views it copied
+	g     *groupSnap      // the group-wide state after the last step
+	views []*MemberView   // the members after the last step, in start order
+	pos   map[*client]int // a client's place in views
+	log   viewLog
+	ver   int32        // bumps with every step that changes the state
+	dirty []*client    // members changed since the last step
+	delta []viewChange // scratch: the step being recorded's changes
 
 	topics  []TopicView
 	brokers []BrokerView
@@ -32,16 +38,13 @@ type stepRec struct {
 	errName string
 	text    string
 	routine bool
-	snap    *snapshot
+	g       *groupSnap // the group-wide state after the step (shared while unchanged)
+	end     int        // the step's member changes end here in the log
+	ver     int32      // the state's version: equal versions, the same state
 }
 
-// snapshot is the state after a step. Never modified once recorded.
-type snapshot struct {
-	g       groupSnap
-	members memberViews // in start order
-}
-
-// groupSnap is the group-wide part of a snapshot.
+// groupSnap is the group-wide part of a step's state. Never modified once
+// recorded.
 type groupSnap struct {
 	state       kafka.GroupState
 	generation  int32
@@ -54,8 +57,7 @@ type groupSnap struct {
 }
 
 func newHistory(w *world) *history {
-	h := &history{w: w, cur: &snapshot{}, topicsD: true}
-	return h
+	return &history{w: w, g: &groupSnap{}, pos: map[*client]int{}, topicsD: true}
 }
 
 func (h *history) len() int { return len(h.steps) }
@@ -84,35 +86,46 @@ func (h *history) record(kind kafka.StepKind, member, errName string, routine bo
 	if !routine {
 		h.lastChangeAt = h.w.clock.now
 	}
+	changed := h.capture()
+	if changed {
+		h.ver++
+	}
+	end := h.log.note(len(h.steps), h.delta, h.views)
 	h.steps = append(h.steps, stepRec{at: h.w.clock.now, kind: kind, member: member,
-		errName: errName, text: text, routine: routine, snap: h.snapshot()})
+		errName: errName, text: text, routine: routine, g: h.g, end: end, ver: h.ver})
 }
 
-// snapshot returns the current state, reusing the previous snapshot when
-// nothing changed.
-func (h *history) snapshot() *snapshot {
-	g := h.groupSnap()
-	prev := h.cur.members
-	members := prev
-	if len(h.dirty) > 0 || prev.len() != len(h.w.clients) {
-		b := newMemberViewsBuilder(prev, len(h.w.clients), &h.owned)
-		for _, c := range h.dirty {
-			c.dirty = false
+// capture brings the state up to date: the views of the members changed
+// since the last step (into h.delta, by position) and the group-wide
+// state. It reports whether the state is another one now: a member marked
+// changed or a new one, or a different group-wide state (the very test a
+// snapshot per step made).
+func (h *history) capture() bool {
+	h.delta = h.delta[:0]
+	changed := len(h.dirty) > 0 || len(h.views) != len(h.w.clients)
+	for _, c := range h.dirty {
+		c.dirty = false
+		if i, ok := h.pos[c]; ok && c.viewStale {
+			v := c.view()
+			c.viewStale = false
+			h.views[i] = v
+			h.delta = append(h.delta, viewChange{int32(i), v})
 		}
-		h.dirty = h.dirty[:0]
-		for i, c := range h.w.clients {
-			if i >= prev.len() || c.viewStale {
-				b.set(i, c.view())
-				c.viewStale = false
-			}
-		}
-		members = b.l
 	}
-	if sameGroupSnap(g, h.cur.g) && members.sameList(h.cur.members) {
-		return h.cur
+	h.dirty = h.dirty[:0]
+	slices.SortFunc(h.delta, func(a, b viewChange) int { return int(a.pos) - int(b.pos) })
+	for i := len(h.views); i < len(h.w.clients); i++ {
+		c := h.w.clients[i]
+		v := c.view()
+		c.viewStale = false
+		h.pos[c] = i
+		h.views = append(h.views, v)
+		h.delta = append(h.delta, viewChange{int32(i), v})
 	}
-	h.cur = &snapshot{g: g, members: members}
-	return h.cur
+	if g := h.groupSnap(); !sameGroupSnap(g, *h.g) {
+		h.g, changed = &g, true
+	}
+	return changed
 }
 
 func sameGroupSnap(a, b groupSnap) bool {

@@ -1,162 +1,139 @@
 package model
 
-import (
-	"iter"
-	"slices"
-)
+import "slices"
 
-// memberViews is a snapshot's member views in start order. A large group's
-// views are kept in chunks of viewChunk: a step that changes one member
-// copies that member's chunk and the short list of chunks, not a pointer
-// per member. With a thousand members the copies (and the garbage
-// collector scanning them in every recorded snapshot) cost more than the
-// steps themselves (issue 3). A group of up to viewChunk members keeps one
-// flat slice, copied whole, which is cheapest at that size.
-// Never changed once recorded; chunks are shared between snapshots.
-type memberViews struct {
-	flat   []*MemberView   // n <= viewChunk: the views themselves
-	chunks [][]*MemberView // n > viewChunk: viewChunk long, the last one at least up to n; entries past n unused
-	n      int
+// The members' part of the history is a log of changes, not a snapshot
+// per step (issue 21): each step appends the views of the members it
+// changed, in start order, and every so often the log keeps a checkpoint,
+// the whole list of views after a step. The state after step i is the
+// last checkpoint at or before i with the changes after it applied. A
+// checkpoint is taken once the changes since the last one are as many as
+// there are members, so checkpoints cost no more memory than the changes
+// themselves and a rebuild applies at most about two members' worth of
+// views per member: memory is O(steps + changes + members), a step that
+// changes one member costs that member's view, and a group of 10,000
+// members on 500,000 partitions keeps its history in megabytes.
+//
+// Views are immutable once logged; slices inside them are shared with
+// the client, which never changes a published slice in place.
+
+// viewChange is one member's new view: after its step, the member at pos
+// (start order) shows v.
+type viewChange struct {
+	pos int32
+	v   *MemberView
 }
 
-const viewChunk = 64
-
-func (l memberViews) len() int { return l.n }
-
-func (l memberViews) at(i int) *MemberView {
-	if l.chunks == nil {
-		return l.flat[i]
-	}
-	return l.chunks[i/viewChunk][i%viewChunk]
+// checkpoint is the member list after step `step`, which ends the log's
+// changes at end.
+type checkpoint struct {
+	step  int
+	end   int
+	views []*MemberView
 }
 
-// all yields the views in start order.
-func (l memberViews) all() iter.Seq2[int, *MemberView] {
-	return func(yield func(int, *MemberView) bool) {
-		if l.chunks == nil {
-			for i, v := range l.flat {
-				if !yield(i, v) {
-					return
-				}
-			}
-			return
-		}
-		for i := 0; i < l.n; i++ {
-			if !yield(i, l.at(i)) {
-				return
-			}
-		}
-	}
+// minCheckpointChanges keeps a small group (the demos: a handful of
+// members over 100,000 steps) from taking a checkpoint every few steps.
+const minCheckpointChanges = 256
+
+type viewLog struct {
+	changes []viewChange
+	checks  []checkpoint // by step; before the first, no members
 }
 
-// sameList: b is the very list a is (not merely equal views), as a slice's
-// identity was.
-func (l memberViews) sameList(b memberViews) bool {
-	switch {
-	case l.n != b.n:
-		return false
-	case l.n == 0:
-		return true
-	case l.chunks == nil || b.chunks == nil:
-		return l.chunks == nil && b.chunks == nil && &l.flat[0] == &b.flat[0]
+// note adds a step's changes (sorted by position) that leave the member
+// list as views, the step's index being step. It returns where the step's
+// changes end, for its stepRec.
+func (l *viewLog) note(step int, changes []viewChange, views []*MemberView) int {
+	l.changes = append(l.changes, changes...)
+	end := len(l.changes)
+	since := end
+	if n := len(l.checks); n > 0 {
+		since -= l.checks[n-1].end
 	}
-	return &l.chunks[0] == &b.chunks[0]
+	if since >= max(len(views), minCheckpointChanges) {
+		l.checks = append(l.checks, checkpoint{step: step, end: end, views: slices.Clone(views)})
+	}
+	return end
 }
 
-// equal: the same views, position by position. Shared chunks are equal
-// without looking inside.
-func (l memberViews) equal(b memberViews) bool {
-	if l.n != b.n {
-		return false
+// checkAt is the last checkpoint at or before step i, or nil.
+func (l *viewLog) checkAt(i int) *checkpoint {
+	k, found := slices.BinarySearchFunc(l.checks, i, func(c checkpoint, i int) int { return c.step - i })
+	if found {
+		return &l.checks[k]
 	}
-	if l.chunks == nil && b.chunks == nil {
-		return slices.Equal(l.flat, b.flat)
+	if k == 0 {
+		return nil
 	}
-	for i := 0; i < l.n; i++ {
-		if l.chunks != nil && b.chunks != nil && i%viewChunk == 0 && &l.chunks[i/viewChunk][0] == &b.chunks[i/viewChunk][0] {
-			i += viewChunk - 1
-			continue
-		}
-		if l.at(i) != b.at(i) {
-			return false
-		}
-	}
-	return true
+	return &l.checks[k-1]
 }
 
-// memberViewsBuilder makes the next list from prev, copying a chunk the
-// first time one of its views is replaced.
-type memberViewsBuilder struct {
-	l     memberViews
-	owned []bool // chunk k is this list's own copy
+// viewCursor walks the member list through the steps: forward a step at a
+// time it applies only that step's changes; elsewhere it starts again from
+// the nearest checkpoint. Its views are its own (one goroutine at a time);
+// copy them to keep them past the next move.
+type viewCursor struct {
+	log   *viewLog
+	steps []stepRec
+	step  int // the step views is after; -1 before the first
+	views []*MemberView
 }
 
-// newMemberViewsBuilder starts from prev; scratch is reused memory for
-// the builder's bookkeeping (one builder at a time).
-func newMemberViewsBuilder(prev memberViews, n int, scratch *[]bool) memberViewsBuilder {
-	if n <= viewChunk {
-		flat := make([]*MemberView, n)
-		for i := 0; i < min(n, prev.n); i++ {
-			flat[i] = prev.at(i)
-		}
-		return memberViewsBuilder{l: memberViews{flat: flat, n: n}}
-	}
-	chunks := make([][]*MemberView, (n+viewChunk-1)/viewChunk)
-	if prev.chunks != nil {
-		copy(chunks, prev.chunks)
-	} else if prev.n > 0 {
-		chunks[0] = prev.flat // copied on the first set below: it is shorter than a chunk
-	}
-	owned := append((*scratch)[:0], make([]bool, len(chunks))...)
-	*scratch = owned
-	return memberViewsBuilder{l: memberViews{chunks: chunks, n: n}, owned: owned}
+func newViewCursor(log *viewLog, steps []stepRec) *viewCursor {
+	return &viewCursor{log: log, steps: steps, step: -1}
 }
 
-func (b *memberViewsBuilder) set(i int, v *MemberView) {
-	if b.l.chunks == nil {
-		b.l.flat[i] = v
+// end is where step i's changes end in the log (0 before step 0).
+func (c *viewCursor) end(i int) int {
+	if i < 0 {
+		return 0
+	}
+	return c.steps[i].end
+}
+
+// seek moves to the state after step i, the cheapest way.
+func (c *viewCursor) seek(i int) []*MemberView {
+	if i == c.step {
+		return c.views
+	}
+	ck := c.log.checkAt(i)
+	forward := -1 // changes to apply going on from here; -1 when going back
+	if i > c.step {
+		forward = c.end(i) - c.end(c.step)
+	}
+	if ck != nil && (forward < 0 || ck.step > c.step && len(ck.views)+c.end(i)-ck.end < forward) {
+		c.views = append(c.views[:0], ck.views...)
+		c.step = ck.step
+	} else if forward < 0 {
+		c.views, c.step = c.views[:0], -1
+	}
+	c.advance(i, nil)
+	return c.views
+}
+
+// advance moves forward to the state after step i (at or after the
+// cursor's), applying each change in order and telling fn, if given, of
+// each: the member at pos showed was (nil for a new member) and now shows
+// is.
+func (c *viewCursor) advance(i int, fn func(pos int, was, is *MemberView)) {
+	if i <= c.step {
 		return
 	}
-	k := i / viewChunk
-	if !b.owned[k] {
-		c := make([]*MemberView, min(viewChunk, b.l.n-k*viewChunk))
-		copy(c, b.l.chunks[k])
-		b.l.chunks[k], b.owned[k] = c, true
-	}
-	b.l.chunks[k][i%viewChunk] = v
-}
-
-// changes calls fn for each position where l's view differs from old's
-// (old is nil past old's end). Chunks both lists share are skipped
-// unread: a step changes a member or two of a thousand.
-func (l memberViews) changes(old memberViews, fn func(i int, was, is *MemberView)) {
-	if l.chunks == nil && old.chunks == nil { // a small group: two flat slices
-		for i, is := range l.flat {
-			var was *MemberView
-			if i < len(old.flat) {
-				was = old.flat[i]
-			}
-			if is != was {
-				fn(i, was, is)
-			}
-		}
-		return
-	}
-	shared := 0 // positions below this were seen equal chunk by chunk
-	for i := 0; i < l.n; i++ {
-		if i%viewChunk == 0 && l.chunks != nil && old.chunks != nil && i/viewChunk < len(old.chunks) &&
-			&l.chunks[i/viewChunk][0] == &old.chunks[i/viewChunk][0] {
-			shared = min(i+viewChunk, l.n, old.n)
-		}
-		if i < shared {
-			continue
-		}
+	for _, ch := range c.log.changes[c.end(c.step):c.end(i)] {
 		var was *MemberView
-		if i < old.n {
-			was = old.at(i)
+		if int(ch.pos) < len(c.views) {
+			was = c.views[ch.pos]
+			c.views[ch.pos] = ch.v
+		} else {
+			c.views = append(c.views, ch.v) // a new member: positions only grow
 		}
-		if is := l.at(i); is != was {
-			fn(i, was, is)
+		if fn != nil {
+			fn(int(ch.pos), was, ch.v)
 		}
 	}
+	c.step = i
 }
+
+// changedAt: step i changed some member's view.
+func (c *viewCursor) changedAt(i int) bool { return c.end(i) > c.end(i-1) }

@@ -9,12 +9,12 @@ import (
 
 // ownershipScan walks the history once and cuts it into rebalances and
 // outages. It keeps who consumes what up to date from the members whose
-// views changed (snapshots share the others), so its cost follows the
+// views changed (the history logs only those), so its cost follows the
 // changes, not steps × partitions.
 type ownershipScan struct {
 	consumer bool
 
-	views  memberViews         // the members of the last snapshot seen
+	views  *viewCursor         // the members after the step being read
 	topics []TopicView         // the topics of the last snapshot seen
 	parts  map[string]int32    // topic -> partition count
 	subs   map[string]int      // topic -> consuming members subscribing to it
@@ -44,18 +44,17 @@ func newOwnershipScan(consumer bool) *ownershipScan {
 		owner: map[kafka.TP]string{}, since: map[kafka.TP]int64{}, stable: map[int32]int{}}
 }
 
-func (s *ownershipScan) run(steps []stepRec) {
-	var prev *snapshot
+func (s *ownershipScan) run(steps []stepRec, log *viewLog) {
+	s.views = newViewCursor(log, steps)
 	for i, r := range steps {
-		if r.snap == prev { // a routine heartbeat changes nothing
+		if i > 0 && r.ver == steps[i-1].ver { // a routine heartbeat changes nothing
 			continue
 		}
-		prev = r.snap
 		s.at = r.at
 		s.undo = s.undo[:0]
-		s.readTopics(r.snap.g.topics)
-		s.readMembers(r.snap.members)
-		s.advance(i, r.snap.g)
+		s.readTopics(r.g.topics)
+		s.views.advance(i, func(_ int, old, v *MemberView) { s.replace(old, v) })
+		s.advance(i, *r.g)
 		s.prevI, s.prevAt = i, r.at
 	}
 }
@@ -77,11 +76,6 @@ func (s *ownershipScan) readTopics(topics []TopicView) {
 			s.markUnowned(t.Name, old, t.Partitions)
 		}
 	}
-}
-
-func (s *ownershipScan) readMembers(members memberViews) {
-	members.changes(s.views, func(_ int, old, v *MemberView) { s.replace(old, v) })
-	s.views = members
 }
 
 // replace swaps one member's old view for its new one. Subscriptions go
@@ -312,7 +306,7 @@ func (s *ownershipScan) consumedByUp(g groupSnap) bool {
 		return true
 	}
 	down := map[kafka.TP]bool{}
-	for _, v := range s.views.all() {
+	for _, v := range s.views.views {
 		if v.InGroup && !consuming(v.Status) {
 			for _, tp := range g.target[v.MemberID] {
 				down[tp] = true
