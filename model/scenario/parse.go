@@ -17,8 +17,14 @@ import (
 const (
 	maxBrokers           = 1000
 	maxOffsetsPartitions = 10000
-	maxMembers           = 5000
-	MaxTimelineMs        = 30 * 24 * 3600 * 1000 // a month of virtual time
+	// maxMembers guards memory, not Kafka: Kafka sets no limit for
+	// classic and consumer groups (group.max.size and
+	// group.consumer.max.size are Integer.MAX_VALUE) and designs its
+	// coordinator for 10,000 members; a simulation keeps every member's
+	// heartbeats in its history, about 40 kB per member and session
+	// timeout, so twice that is where a group still fits a laptop.
+	maxMembers    = 20000
+	MaxTimelineMs = 30 * 24 * 3600 * 1000 // a month of virtual time
 )
 
 // Parse parses a scenario file; errors look like

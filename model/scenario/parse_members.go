@@ -24,7 +24,7 @@ func (p *parser) members(n *yaml.Node, sc *Scenario) error {
 		return p.errf(n, "members must be a list, like - {id: c1}")
 	}
 	if len(n.Content) > maxMembers {
-		return p.errf(n, "at most %d members are supported, got %d", maxMembers, len(n.Content))
+		return p.errf(n, "at most %d members are supported, got %d: twice the 10,000 Kafka's group coordinator is designed for; kviz keeps every step of a group's history in memory, and more members would not fit", maxMembers, len(n.Content))
 	}
 	ids := map[string]bool{}
 	instances := map[string]bool{}
