@@ -36,8 +36,8 @@ type flow struct {
 	rates    map[string][]float64
 	// replicas per topic, shared by every view until a broker or partition event
 	replicas map[string][]kcluster.Partition
-	last     *FlowView   // the latest view, whose unchanged parts the next one shares
-	followed *viewCursor // the member views follow last saw, moved on step by step
+	last     *FlowView                 // the latest view, whose unchanged parts the next one shares
+	followed *stateCursor[*MemberView] // the member views follow last saw, moved on step by step
 	stalled  map[string]bool
 }
 
@@ -221,12 +221,12 @@ func (f *flow) follow(i int) (bool, error) {
 	// so no change since the last step followed means the same owners
 	// (most steps: heartbeats).
 	cur := f.followed
-	same := cur.end(i) == cur.end(cur.step)
+	same := !cur.changedSince(i)
 	cur.advance(i, nil)
 	if same {
 		return false, nil
 	}
-	members := cur.views
+	members := cur.state
 	owners := map[strategies.TopicPartition]string{}
 	byID := map[string]*MemberView{}
 	for _, m := range members {
@@ -308,7 +308,7 @@ type flowCache struct {
 
 // newFlowCache prepares the replay; a scenario's data path that cannot
 // start (a producer the model refuses) is an error at once.
-func newFlowCache(sc *scenario.Scenario, steps []stepRec, log *viewLog) (*flowCache, error) {
+func newFlowCache(sc *scenario.Scenario, steps []stepRec, views *viewLog) (*flowCache, error) {
 	if sc.Flow == nil || len(steps) == 0 {
 		return nil, nil
 	}
@@ -316,7 +316,7 @@ func newFlowCache(sc *scenario.Scenario, steps []stepRec, log *viewLog) (*flowCa
 	if err != nil {
 		return nil, fmt.Errorf("producers: %w", err)
 	}
-	f.followed = newViewCursor(log, steps)
+	f.followed = newCursor(views)
 	return &flowCache{f: f, steps: steps}, nil
 }
 

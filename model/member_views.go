@@ -1,65 +1,79 @@
 package model
 
-import "slices"
+import (
+	"slices"
 
-// The members' part of the history is a log of changes, not a snapshot
-// per step (issue 21): each step appends the views of the members it
-// changed, in start order, and every so often the log keeps a checkpoint,
-// the whole list of views after a step. The state after step i is the
-// last checkpoint at or before i with the changes after it applied. A
-// checkpoint is taken once the changes since the last one are as many as
-// there are members, so checkpoints cost no more memory than the changes
-// themselves and a rebuild applies at most about two members' worth of
-// views per member: memory is O(steps + changes + members), a step that
-// changes one member costs that member's view, and a group of 10,000
+	"github.com/kvizlab/kviz/model/kafka"
+)
+
+// The per-member part of the history (the members' views; under KIP-848
+// the coordinator's targets) is a log of changes, not a snapshot per step
+// (issue 21): each step appends what it changed, by position, and every
+// so often the log keeps a checkpoint, the whole list after a step. The
+// state after step i is the last checkpoint at or before i with the
+// changes after it applied. A checkpoint is taken once the changes since
+// the last one are as many as the list is long, so checkpoints cost no
+// more memory than the changes themselves and a rebuild applies at most
+// about two entries per member: memory is O(steps + changes + members), a
+// step that changes one member costs that member, and a group of 10,000
 // members on 500,000 partitions keeps its history in megabytes.
 //
-// Views are immutable once logged; slices inside them are shared with
-// the client, which never changes a published slice in place.
+// Entries are immutable once logged; slices inside them are shared with
+// the client or the coordinator, which never change a published slice in
+// place.
 
-// viewChange is one member's new view: after its step, the member at pos
-// (start order) shows v.
-type viewChange struct {
+// change is one entry's new value: after its step, position pos holds v.
+type change[T any] struct {
 	pos int32
-	v   *MemberView
+	v   T
 }
 
-// checkpoint is the member list after step `step`, which ends the log's
-// changes at end.
-type checkpoint struct {
+// stateCheck is the whole list after step `step`, whose changes end the
+// log's at end.
+type stateCheck[T any] struct {
 	step  int
 	end   int
-	views []*MemberView
+	state []T
 }
 
 // minCheckpointChanges keeps a small group (the demos: a handful of
 // members over 100,000 steps) from taking a checkpoint every few steps.
 const minCheckpointChanges = 256
 
-type viewLog struct {
-	changes []viewChange
-	checks  []checkpoint // by step; before the first, no members
+// stateLog is one list's changes, step by step, with checkpoints.
+type stateLog[T any] struct {
+	changes []change[T]
+	ends    []int // step i's changes end here (they start where step i-1's end)
+	checks  []stateCheck[T]
 }
 
-// note adds a step's changes (sorted by position) that leave the member
-// list as views, the step's index being step. It returns where the step's
-// changes end, for its stepRec.
-func (l *viewLog) note(step int, changes []viewChange, views []*MemberView) int {
-	l.changes = append(l.changes, changes...)
+// note records the next step: its changes (by position, new positions
+// last and in order) that leave the list as state.
+func (l *stateLog[T]) note(delta []change[T], state []T) {
+	l.changes = append(l.changes, delta...)
 	end := len(l.changes)
+	step := len(l.ends)
+	l.ends = append(l.ends, end)
 	since := end
 	if n := len(l.checks); n > 0 {
 		since -= l.checks[n-1].end
 	}
-	if since >= max(len(views), minCheckpointChanges) {
-		l.checks = append(l.checks, checkpoint{step: step, end: end, views: slices.Clone(views)})
+	if len(delta) > 0 && since >= max(len(state), minCheckpointChanges) {
+		l.checks = append(l.checks, stateCheck[T]{step: step, end: end, state: slices.Clone(state)})
 	}
-	return end
+}
+
+// end is where step i's changes end (0 before step 0).
+func (l *stateLog[T]) end(i int) int {
+	if i < 0 {
+		return 0
+	}
+	return l.ends[i]
 }
 
 // checkAt is the last checkpoint at or before step i, or nil.
-func (l *viewLog) checkAt(i int) *checkpoint {
-	k, found := slices.BinarySearchFunc(l.checks, i, func(c checkpoint, i int) int { return c.step - i })
+func (l *stateLog[T]) checkAt(i int) *stateCheck[T] {
+	k, found := slices.BinarySearchFunc(l.checks, i, func(c stateCheck[T], i int) int { return c.step - i })
 	if found {
 		return &l.checks[k]
 	}
@@ -69,64 +83,57 @@ func (l *viewLog) checkAt(i int) *checkpoint {
 	return &l.checks[k-1]
 }
 
-// viewCursor walks the member list through the steps: forward a step at a
-// time it applies only that step's changes; elsewhere it starts again from
-// the nearest checkpoint. Its views are its own (one goroutine at a time);
-// copy them to keep them past the next move.
-type viewCursor struct {
-	log   *viewLog
-	steps []stepRec
-	step  int // the step views is after; -1 before the first
-	views []*MemberView
+// stateCursor walks a list through the steps: forward it applies only the
+// changes between; elsewhere it starts again from the nearest checkpoint.
+// Its list is its own (one goroutine at a time); copy it to keep it past
+// the next move.
+type stateCursor[T any] struct {
+	log   *stateLog[T]
+	step  int // the step state is after; -1 before the first
+	state []T
 }
 
-func newViewCursor(log *viewLog, steps []stepRec) *viewCursor {
-	return &viewCursor{log: log, steps: steps, step: -1}
-}
-
-// end is where step i's changes end in the log (0 before step 0).
-func (c *viewCursor) end(i int) int {
-	if i < 0 {
-		return 0
-	}
-	return c.steps[i].end
+func newCursor[T any](log *stateLog[T]) *stateCursor[T] {
+	return &stateCursor[T]{log: log, step: -1}
 }
 
 // seek moves to the state after step i, the cheapest way.
-func (c *viewCursor) seek(i int) []*MemberView {
+func (c *stateCursor[T]) seek(i int) []T {
 	if i == c.step {
-		return c.views
+		return c.state
 	}
-	ck := c.log.checkAt(i)
-	forward := -1 // changes to apply going on from here; -1 when going back
+	l := c.log
+	ck := l.checkAt(i)
+	forward := -1 // changes to apply going on from here; -1 going back
 	if i > c.step {
-		forward = c.end(i) - c.end(c.step)
+		forward = l.end(i) - l.end(c.step)
 	}
-	if ck != nil && (forward < 0 || ck.step > c.step && len(ck.views)+c.end(i)-ck.end < forward) {
-		c.views = append(c.views[:0], ck.views...)
+	switch {
+	case ck != nil && (forward < 0 || ck.step > c.step && len(ck.state)+l.end(i)-ck.end < forward):
+		c.state = append(c.state[:0], ck.state...)
 		c.step = ck.step
-	} else if forward < 0 {
-		c.views, c.step = c.views[:0], -1
+	case forward < 0:
+		c.state, c.step = c.state[:0], -1
 	}
 	c.advance(i, nil)
-	return c.views
+	return c.state
 }
 
-// advance moves forward to the state after step i (at or after the
-// cursor's), applying each change in order and telling fn, if given, of
-// each: the member at pos showed was (nil for a new member) and now shows
-// is.
-func (c *viewCursor) advance(i int, fn func(pos int, was, is *MemberView)) {
+// advance moves forward to the state after step i (nothing if the cursor
+// is there or past it), applying each change in order and telling fn, if
+// given, of each: position pos held was (the zero value for a new one)
+// and now holds is.
+func (c *stateCursor[T]) advance(i int, fn func(pos int, was, is T)) {
 	if i <= c.step {
 		return
 	}
-	for _, ch := range c.log.changes[c.end(c.step):c.end(i)] {
-		var was *MemberView
-		if int(ch.pos) < len(c.views) {
-			was = c.views[ch.pos]
-			c.views[ch.pos] = ch.v
+	for _, ch := range c.log.changes[c.log.end(c.step):c.log.end(i)] {
+		var was T
+		if int(ch.pos) < len(c.state) {
+			was = c.state[ch.pos]
+			c.state[ch.pos] = ch.v
 		} else {
-			c.views = append(c.views, ch.v) // a new member: positions only grow
+			c.state = append(c.state, ch.v) // a new position: they only grow
 		}
 		if fn != nil {
 			fn(int(ch.pos), was, ch.v)
@@ -135,5 +142,99 @@ func (c *viewCursor) advance(i int, fn func(pos int, was, is *MemberView)) {
 	c.step = i
 }
 
-// changedAt: step i changed some member's view.
-func (c *viewCursor) changedAt(i int) bool { return c.end(i) > c.end(i-1) }
+// changedSince: some change lies between the cursor's step and step i.
+func (c *stateCursor[T]) changedSince(i int) bool { return c.log.end(i) != c.log.end(c.step) }
+
+// viewLog is the members' views, by start order.
+type viewLog = stateLog[*MemberView]
+
+// targetLog is the consumer protocol's target assignment, by the position
+// a member id got when it first had a target (targetNames).
+type targetLog = stateLog[targetEntry]
+
+// targetEntry is one member id's target, as runs of consecutive partitions
+// of a topic (a computed target is mostly a few such runs: a thousand
+// joins under Kafka 4.1's target per join log a hundred million
+// partitions otherwise); in says the coordinator's map has the member (a
+// target may be empty).
+type targetEntry struct {
+	runs []tpRun
+	in   bool
+}
+
+// tpRun is partitions first..first+n-1 of topic number topic, in order.
+type tpRun struct {
+	topic, first, n int32
+}
+
+// targetNames names the target log's positions and its runs' topics.
+type targetNames struct {
+	ids      []string
+	pos      map[string]int32
+	topics   []string
+	topicPos map[string]int32
+}
+
+func newTargetNames() targetNames {
+	return targetNames{pos: map[string]int32{}, topicPos: map[string]int32{}}
+}
+
+// encode is tps as runs, in tps's order: decode gives tps back exactly.
+func (t *targetNames) encode(tps []kafka.TP) []tpRun {
+	var runs []tpRun
+	topic, at := "", int32(-1)
+	for i := 0; i < len(tps); {
+		j := i + 1
+		for j < len(tps) && tps[j].Topic == tps[i].Topic && tps[j].Partition == tps[j-1].Partition+1 {
+			j++
+		}
+		if tps[i].Topic != topic || at < 0 {
+			topic = tps[i].Topic
+			p, ok := t.topicPos[topic]
+			if !ok {
+				p = int32(len(t.topics))
+				t.topics = append(t.topics, topic)
+				t.topicPos[topic] = p
+			}
+			at = p
+		}
+		runs = append(runs, tpRun{at, tps[i].Partition, int32(j - i)})
+		i = j
+	}
+	return slices.Clip(runs)
+}
+
+// decode is the target an entry stands for (nil when empty).
+func (t *targetNames) decode(e targetEntry) []kafka.TP {
+	n := 0
+	for _, r := range e.runs {
+		n += int(r.n)
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]kafka.TP, 0, n)
+	for _, r := range e.runs {
+		for p := r.first; p < r.first+r.n; p++ {
+			out = append(out, kafka.TP{Topic: t.topics[r.topic], Partition: p})
+		}
+	}
+	return out
+}
+
+// targetMap is the map a target list stands for.
+func (t *targetNames) targetMap(entries []targetEntry) map[string][]kafka.TP {
+	m := make(map[string][]kafka.TP, len(entries))
+	for p, e := range entries {
+		if e.in {
+			m[t.ids[p]] = t.decode(e)
+		}
+	}
+	return m
+}
+
+// sameTarget: b is a's very slice (or both nil, or both empty and not nil):
+// an unchanged target keeps its slice.
+func sameTarget(a, b []kafka.TP) bool {
+	return (a == nil) == (b == nil) && len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}

@@ -14,37 +14,36 @@ import (
 func TestViewLogRebuildsEveryStep(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		var log viewLog
-		var steps []stepRec
 		var want [][]*MemberView // the list after each step
 		var cur []*MemberView
 		n := rapid.IntRange(1, 400).Draw(t, "steps")
 		for i := 0; i < n; i++ {
-			var delta []viewChange
+			var delta []change[*MemberView]
 			if len(cur) > 0 {
 				for _, pos := range rapid.SliceOfNDistinct(rapid.IntRange(0, len(cur)-1), 0, min(len(cur), 5), rapid.ID[int]).Draw(t, "changed") {
-					delta = append(delta, viewChange{int32(pos), &MemberView{ID: cur[pos].ID}})
+					delta = append(delta, change[*MemberView]{int32(pos), &MemberView{ID: cur[pos].ID}})
 				}
 			}
-			slices.SortFunc(delta, func(a, b viewChange) int { return int(a.pos) - int(b.pos) })
+			slices.SortFunc(delta, func(a, b change[*MemberView]) int { return int(a.pos) - int(b.pos) })
 			for range rapid.IntRange(0, 3).Draw(t, "added") {
-				delta = append(delta, viewChange{int32(len(cur)), &MemberView{ID: string(rune('a' + len(cur)%26))}})
+				delta = append(delta, change[*MemberView]{int32(len(cur)), &MemberView{ID: string(rune('a' + len(cur)%26))}})
 				cur = append(cur, nil)
 			}
 			for _, ch := range delta {
 				cur[ch.pos] = ch.v
 			}
-			steps = append(steps, stepRec{end: log.note(i, delta, cur)})
+			log.note(delta, cur)
 			want = append(want, slices.Clone(cur))
 		}
-		c := newViewCursor(&log, steps)
+		c := newCursor(&log)
 		for _, i := range rapid.SliceOfN(rapid.IntRange(0, n-1), 1, 50).Draw(t, "seeks") {
 			if got := c.seek(i); !slices.Equal(got, want[i]) {
 				t.Fatalf("after step %d: %d views, want %d (or different ones)", i, len(got), len(want[i]))
 			}
 		}
-		walk := newViewCursor(&log, steps)
+		walk := newCursor(&log)
 		for i := range n {
-			seen := slices.Clone(walk.views)
+			seen := slices.Clone(walk.state)
 			walk.advance(i, func(pos int, was, is *MemberView) {
 				var old *MemberView
 				if pos < len(seen) {
@@ -54,7 +53,7 @@ func TestViewLogRebuildsEveryStep(t *testing.T) {
 					t.Fatalf("step %d, member %d: reported %p -> %p, want %p -> %p", i, pos, was, is, old, want[i][pos])
 				}
 			})
-			if !slices.Equal(walk.views, want[i]) {
+			if !slices.Equal(walk.state, want[i]) {
 				t.Fatalf("advancing to step %d: different views", i)
 			}
 		}
@@ -67,16 +66,16 @@ func TestViewLogCheckpointsFollowChanges(t *testing.T) {
 	var log viewLog
 	const members, steps = 1000, 20000
 	views := make([]*MemberView, members)
-	var delta []viewChange
+	var delta []change[*MemberView]
 	for i := range members {
 		views[i] = &MemberView{}
-		delta = append(delta, viewChange{int32(i), views[i]})
+		delta = append(delta, change[*MemberView]{int32(i), views[i]})
 	}
-	log.note(0, delta, views)
+	log.note(delta, views)
 	for i := 1; i < steps; i++ {
 		v := &MemberView{}
 		views[i%members] = v
-		log.note(i, []viewChange{{int32(i % members), v}}, views)
+		log.note([]change[*MemberView]{{int32(i % members), v}}, views)
 	}
 	if got, max := len(log.checks), 1+steps/members; got > max {
 		t.Errorf("%d checkpoints for %d changes of %d members, want at most %d", got, len(log.changes), members, max)

@@ -14,29 +14,31 @@ import (
 type ownershipScan struct {
 	consumer bool
 
-	views  *viewCursor         // the members after the step being read
-	topics []TopicView         // the topics of the last snapshot seen
-	parts  map[string]int32    // topic -> partition count
-	subs   map[string]int      // topic -> consuming members subscribing to it
-	owner  map[kafka.TP]string // partition -> member consuming it now
-	undo   []ownerChange       // this step's changes to owner, to see the step before
-	outPre map[kafka.TP]string // owners just before the open outage began
-	since  map[kafka.TP]int64  // subscribed partitions nobody consumes, since when
-	groupN int                 // members the coordinator counts
-	busy   int                 // classic: in-group members joining, rejoining or waiting for a partition
-	giving int                 // in-group members inside a revoke or lost callback
-	stable map[int32]int       // consumer protocol: in-group members STABLE at each member epoch
-	at     int64               // time of the step being read
-	startG int32               // generation when the open rebalance started
-	prevG  int32               // generation (group epoch) at the previous snapshot
-	before map[kafka.TP]string // last consumers when the open rebalance started
-	cur    *Rebalance          // the rebalance under way
-	round  *Round              // its round under way (nil between classic rounds)
-	prevI  int                 // the previous step read
-	prevAt int64               // and its time
-	out    *Outage             // the outage under way
-	done   []Rebalance         // completed rebalances
-	outs   []Outage            // completed outages
+	views   *stateCursor[*MemberView] // the members after the step being read
+	targets *stateCursor[targetEntry] // consumer protocol: the targets, by tids
+	tids    *targetNames
+	topics  []TopicView         // the topics of the last snapshot seen
+	parts   map[string]int32    // topic -> partition count
+	subs    map[string]int      // topic -> consuming members subscribing to it
+	owner   map[kafka.TP]string // partition -> member consuming it now
+	undo    []ownerChange       // this step's changes to owner, to see the step before
+	outPre  map[kafka.TP]string // owners just before the open outage began
+	since   map[kafka.TP]int64  // subscribed partitions nobody consumes, since when
+	groupN  int                 // members the coordinator counts
+	busy    int                 // classic: in-group members joining, rejoining or waiting for a partition
+	giving  int                 // in-group members inside a revoke or lost callback
+	stable  map[int32]int       // consumer protocol: in-group members STABLE at each member epoch
+	at      int64               // time of the step being read
+	startG  int32               // generation when the open rebalance started
+	prevG   int32               // generation (group epoch) at the previous snapshot
+	before  map[kafka.TP]string // last consumers when the open rebalance started
+	cur     *Rebalance          // the rebalance under way
+	round   *Round              // its round under way (nil between classic rounds)
+	prevI   int                 // the previous step read
+	prevAt  int64               // and its time
+	out     *Outage             // the outage under way
+	done    []Rebalance         // completed rebalances
+	outs    []Outage            // completed outages
 }
 
 func newOwnershipScan(consumer bool) *ownershipScan {
@@ -44,8 +46,8 @@ func newOwnershipScan(consumer bool) *ownershipScan {
 		owner: map[kafka.TP]string{}, since: map[kafka.TP]int64{}, stable: map[int32]int{}}
 }
 
-func (s *ownershipScan) run(steps []stepRec, log *viewLog) {
-	s.views = newViewCursor(log, steps)
+func (s *ownershipScan) run(steps []stepRec, views *viewLog, targets *targetLog, tids *targetNames) {
+	s.views, s.targets, s.tids = newCursor(views), newCursor(targets), tids
 	for i, r := range steps {
 		if i > 0 && r.ver == steps[i-1].ver { // a routine heartbeat changes nothing
 			continue
@@ -306,9 +308,14 @@ func (s *ownershipScan) consumedByUp(g groupSnap) bool {
 		return true
 	}
 	down := map[kafka.TP]bool{}
-	for _, v := range s.views.views {
+	targets := s.targets.seek(s.views.step)
+	for _, v := range s.views.state {
 		if v.InGroup && !consuming(v.Status) {
-			for _, tp := range g.target[v.MemberID] {
+			p, ok := s.tids.pos[v.MemberID]
+			if !ok {
+				continue
+			}
+			for _, tp := range s.tids.decode(targets[p]) {
 				down[tp] = true
 			}
 		}

@@ -18,14 +18,19 @@ import (
 type Sim struct {
 	sc    *scenario.Scenario
 	steps []stepRec
-	log   *viewLog   // the member views each step changed, with checkpoints (member_views.go)
+	vlog  *viewLog   // the member views each step changed, with checkpoints (member_views.go)
+	tlog  *targetLog // the same of the KIP-848 targets
+	tids  *targetNames
 	flows *flowCache // the data path, built step by step on demand; nil without producers (flow.go)
 	mu    sync.Mutex
 	views map[int]*GroupView
-	// at rebuilds a step's member views (under atMu): stepping forward
-	// applies only the changes between.
+	// at and tat rebuild a step's member views and targets (under atMu):
+	// stepping forward applies only the changes between. tmap is the
+	// target map of the step tat is at.
 	atMu sync.Mutex
-	at   *viewCursor
+	at   *stateCursor[*MemberView]
+	tat  *stateCursor[targetEntry]
+	tmap map[string][]kafka.TP
 	// scanned holds the rebalances and outages, read once on first use.
 	scanned *ownershipScan
 }
@@ -47,14 +52,15 @@ func SimulateContext(ctx context.Context, sc *scenario.Scenario) (*Sim, error) {
 	w.ctx = ctx
 	sim := &Sim{sc: sc, views: map[int]*GroupView{}}
 	err = w.run()
-	sim.steps, sim.log = w.hist.steps, &w.hist.log
-	sim.at = newViewCursor(sim.log, sim.steps)
+	h := w.hist
+	sim.steps, sim.vlog, sim.tlog, sim.tids = h.steps, &h.vlog, &h.tlog, &h.tids
+	sim.at, sim.tat = newCursor(sim.vlog), newCursor(sim.tlog)
 	if err != nil {
 		// The steps so far still explain what went round in circles.
-		sim.flows, _ = newFlowCache(sc, sim.steps, sim.log)
+		sim.flows, _ = newFlowCache(sc, sim.steps, sim.vlog)
 		return sim, err
 	}
-	sim.flows, err = newFlowCache(sc, sim.steps, sim.log)
+	sim.flows, err = newFlowCache(sc, sim.steps, sim.vlog)
 	return sim, err
 }
 
@@ -66,6 +72,20 @@ func (s *Sim) members(i int) []*MemberView {
 	return slices.Clone(s.at.seek(s.clamp(i)))
 }
 
+// targets is the coordinator's target map after step i (consumer
+// protocol; shared, read-only).
+func (s *Sim) targets(i int) map[string][]kafka.TP {
+	s.atMu.Lock()
+	defer s.atMu.Unlock()
+	i = s.clamp(i)
+	if s.tmap == nil || s.tat.changedSince(i) {
+		s.tmap = s.tids.targetMap(s.tat.seek(i))
+	} else {
+		s.tat.seek(i) // the same targets: only the cursor moves
+	}
+	return s.tmap
+}
+
 // Scenario returns the scenario that was simulated (with Insert's events).
 func (s *Sim) Scenario() *scenario.Scenario { return s.sc }
 
@@ -75,10 +95,10 @@ func (s *Sim) Len() int { return len(s.steps) }
 // Step returns the trace line for step i.
 func (s *Sim) Step(i int) Step {
 	st := s.StepLine(i)
-	members, g := s.members(st.Index), s.steps[st.Index].g
+	members := s.members(st.Index)
 	st.Owned = setsAsMaps(ownedSets(members))
 	if st.consumer {
-		epochs, targets := consumerSets(members, g)
+		epochs, targets := consumerSets(members, s.steps[st.Index].g.away, s.targets(st.Index))
 		st.MemberEpochs = make(map[string]int32, len(epochs))
 		st.MemberStates = make(map[string]kafka.MemberState, len(epochs))
 		for _, e := range epochs {
@@ -240,7 +260,7 @@ type memberEpoch struct {
 // away at epoch -2 or crashed, until it is replaced or its session
 // expires), its member id. Both lists name every member the same way, so a
 // member in target is in member_epochs under the same key.
-func consumerSets(members []*MemberView, g *groupSnap) ([]memberEpoch, []memberSet) {
+func consumerSets(members []*MemberView, away []awayMember, target map[string][]kafka.TP) ([]memberEpoch, []memberSet) {
 	var epochs []memberEpoch
 	names := make(map[string]string, len(members))
 	for _, m := range members {
@@ -249,19 +269,19 @@ func consumerSets(members []*MemberView, g *groupSnap) ([]memberEpoch, []memberS
 			epochs = append(epochs, memberEpoch{m.ID, m.MemberEpoch, m.MemberState})
 		}
 	}
-	for _, a := range g.away {
+	for _, a := range away {
 		epochs = append(epochs, memberEpoch{a.id, a.epoch, a.state})
 	}
 	slices.SortStableFunc(epochs, func(a, b memberEpoch) int { return strings.Compare(a.name, b.name) })
 	epochs = lastOfEach(epochs, func(e memberEpoch) string { return e.name })
-	targets := make([]memberSet, 0, len(g.target))
-	ids := slices.Sorted(maps.Keys(g.target))
+	targets := make([]memberSet, 0, len(target))
+	ids := slices.Sorted(maps.Keys(target))
 	for _, id := range ids {
 		name, ok := names[id]
 		if !ok {
 			name = id
 		}
-		targets = append(targets, memberSet{name, g.target[id]})
+		targets = append(targets, memberSet{name, target[id]})
 	}
 	// Two member ids under one name: the one sorting last by member id.
 	return epochs, byName(targets)

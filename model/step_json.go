@@ -72,7 +72,7 @@ func (s *Sim) AppendStepJSON(b []byte, i int) []byte {
 	if st.consumer { // lag first: the plain Step's fields come before MarshalJSON's
 		b = appendRaw(b, "lag", lag)
 		b = appendRaw(b, "readers", readers)
-		epochs, targets := consumerSets(members, g)
+		epochs, targets := consumerSets(members, g.away, s.targets(st.Index))
 		b = append(b, `,"assignment_epoch":`...)
 		b = strconv.AppendInt(b, int64(g.assignEpoch), 10)
 		b = append(b, `,"member_epochs":{`...)
