@@ -192,6 +192,12 @@ func (s *Sim) Forecast(ev scenario.Event) (*Forecast, error) {
 	return forecast(context.Background(), s.sc, ev)
 }
 
+// ForecastOf is Forecast for a scenario not simulated yet (the fork holds
+// the whole run).
+func ForecastOf(sc *scenario.Scenario, ev scenario.Event) (*Forecast, error) {
+	return forecast(context.Background(), sc, ev)
+}
+
 // ForecastContext is Forecast that gives up once ctx is done.
 func (s *Sim) ForecastContext(ctx context.Context, ev scenario.Event) (*Forecast, error) {
 	return forecast(ctx, s.sc, ev)
