@@ -184,6 +184,18 @@ func (s *Sim) buildView(i int) *GroupView {
 	if s.flows != nil {
 		v.flows, v.step = s.flows, i
 	}
+	for _, ch := range s.vlog.changes[s.vlog.end(i-1):s.vlog.end(i)] {
+		v.changed = append(v.changed, int(ch.pos))
+	}
+	if i > 0 && s.steps[i-1].g.leader != g.leader { // IsLeader moved: the group's change shows on two members
+		for j, m := range v.Members {
+			if m.ID != "" && (m.ID == g.leader || m.ID == s.steps[i-1].g.leader) {
+				v.changed = append(v.changed, j)
+			}
+		}
+		slices.Sort(v.changed)
+		v.changed = slices.Compact(v.changed)
+	}
 	return v
 }
 
