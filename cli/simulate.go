@@ -28,13 +28,19 @@ stretch of ten heartbeat intervals or more runs as one QuietStretch step
 --every-heartbeat runs each of its heartbeats instead (with --all, to see
 them one by one; long scenarios can then reach the step cap).
 --strategy and --protocol run the scenario as if its group: said so, with every
-default that depends on them derived again.`
+default that depends on them derived again.
+--changes (with --format jsonl) writes the first line in full and each later
+line as a JSON Merge Patch (RFC 7396) of the line before it: only the owners,
+targets, epochs, states and lag that changed, null for what is gone, with the
+step's own fields on every line. Applying the lines in order rebuilds every
+full line exactly; a large group's output then grows with its changes, not
+with steps × partitions.`
 }
 
 func newSimulateCmd() *cobra.Command {
 	var format string
 	var untilMs int64
-	var all, everyHeartbeat bool
+	var all, everyHeartbeat, changes bool
 	var vary variation
 	cmd := &cobra.Command{
 		Use:   "simulate FILE",
@@ -43,6 +49,9 @@ func newSimulateCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if format != "text" && format != "jsonl" {
 				return usageErrf("--format must be text or jsonl, got %q", format)
+			}
+			if changes && format != "jsonl" {
+				return usageErrf("--changes needs --format jsonl (text lines carry no state)")
 			}
 			if untilMs < -1 {
 				return usageErrf("--until-ms must not be negative, got %d", untilMs)
@@ -62,17 +71,18 @@ func newSimulateCmd() *cobra.Command {
 			sim, err := model.Simulate(sc)
 			if err != nil {
 				if sim != nil && sim.Len() > 0 {
-					_ = printSim(cmd.OutOrStdout(), sim, format, untilMs, all)
+					_ = printSim(cmd.OutOrStdout(), sim, format, untilMs, all, changes)
 				}
 				return simFailure(sc, err)
 			}
-			return printSim(cmd.OutOrStdout(), sim, format, untilMs, all)
+			return printSim(cmd.OutOrStdout(), sim, format, untilMs, all, changes)
 		},
 	}
 	addFormatFlag(cmd, &format, "text", "output format: text or jsonl", "text", "jsonl")
 	cmd.Flags().Int64Var(&untilMs, "until-ms", -1, "print only the steps up to this virtual time (ms)")
 	cmd.Flags().BoolVar(&all, "all", false, "include routine heartbeats that change nothing")
 	cmd.Flags().BoolVar(&everyHeartbeat, "every-heartbeat", false, "run every heartbeat of a quiet stretch instead of jumping it")
+	cmd.Flags().BoolVar(&changes, "changes", false, "with --format jsonl: after the first line, write only what changed (JSON Merge Patch of the line before)")
 	vary.addFlags(cmd)
 	lateLong(cmd, simulateLong)
 	return cmd
@@ -143,10 +153,14 @@ func loadScenario(arg string) (*scenario.Scenario, error) {
 	return sc, nil
 }
 
-func printSim(out io.Writer, sim *model.Sim, format string, untilMs int64, all bool) error {
+func printSim(out io.Writer, sim *model.Sim, format string, untilMs int64, all, changes bool) error {
 	w := bufio.NewWriter(out)
 	if format == "text" {
 		printHeader(w, sim.Scenario())
+	}
+	var patches *model.ChangeLines
+	if changes {
+		patches = sim.ChangeLines()
 	}
 	var line []byte
 	for i := 0; i < sim.Len(); i++ {
@@ -157,7 +171,9 @@ func printSim(out io.Writer, sim *model.Sim, format string, untilMs int64, all b
 		if st.Routine && !all {
 			continue
 		}
-		if format == "jsonl" {
+		if patches != nil {
+			line = append(patches.Append(line[:0], i), '\n')
+		} else if format == "jsonl" {
 			line = append(sim.AppendStepJSON(line[:0], i), '\n')
 		} else {
 			line = append(append(line[:0], textLine(st)...), '\n')

@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/kvizlab/kviz/model"
 )
 
 func writeScenario(t *testing.T, body string) string {
@@ -130,4 +132,32 @@ func TestSimulateVariation(t *testing.T) {
 	code = Execute([]string{"simulate", "demo:lab", "--protocol", "cooperative"}, nil, &out, &errOut)
 	require.Equal(t, 2, code)
 	require.Equal(t, "kviz: lab.yaml: group.protocol: range cannot run under the cooperative protocol (it supports eager)\n", errOut.String())
+}
+
+// --changes: the same steps as the full lines, rebuilt by applying the
+// lines in order, in less output; without --format jsonl it is refused.
+func TestSimulateChanges(t *testing.T) {
+	for _, args := range [][]string{{"demo:kip848-batching"}, {"demo:lab", "--all"}} {
+		code, full, errOut := runKviz(t, append([]string{"simulate", "--format", "jsonl"}, args...)...)
+		require.Equal(t, 0, code, errOut)
+		code, changes, errOut := runKviz(t, append([]string{"simulate", "--format", "jsonl", "--changes"}, args...)...)
+		require.Equal(t, 0, code, errOut)
+		fullLines, changeLines := strings.Split(strings.TrimSpace(full), "\n"), strings.Split(strings.TrimSpace(changes), "\n")
+		require.Len(t, changeLines, len(fullLines))
+		require.Equal(t, fullLines[0], changeLines[0], "the first line is in full")
+		var r model.ChangeReader
+		for k, line := range changeLines {
+			got, err := r.Next([]byte(line))
+			require.NoError(t, err)
+			var want map[string]any
+			d := json.NewDecoder(strings.NewReader(fullLines[k]))
+			d.UseNumber()
+			require.NoError(t, d.Decode(&want))
+			require.Equal(t, want, got, "%v line %d", args, k)
+		}
+		assert.Less(t, len(changes), len(full), "%v: change lines should be smaller", args)
+	}
+	code, _, errOut := runKviz(t, "simulate", "demo:lab", "--changes")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "--changes needs --format jsonl")
 }

@@ -36,8 +36,8 @@ type flow struct {
 	rates    map[string][]float64
 	// replicas per topic, shared by every view until a broker or partition event
 	replicas map[string][]kcluster.Partition
-	last     *FlowView   // the latest view, whose unchanged parts the next one shares
-	followed memberViews // the member views follow last saw
+	last     *FlowView                 // the latest view, whose unchanged parts the next one shares
+	followed *stateCursor[*MemberView] // the member views follow last saw, moved on step by step
 	stalled  map[string]bool
 }
 
@@ -214,18 +214,22 @@ func (f *flow) advanceTo(t int64) error {
 	return nil
 }
 
-// follow hands partitions over to match a step's ownership. It reports
+// follow hands partitions over to match step i's ownership. It reports
 // whether anything changed hands.
-func (f *flow) follow(sn *snapshot) (bool, error) {
-	// Member views are immutable and shared until a member changes, so the
-	// same views mean the same owners (most steps: heartbeats).
-	if sn.members.equal(f.followed) {
+func (f *flow) follow(i int) (bool, error) {
+	// Member views are immutable and logged only when a member changes,
+	// so no change since the last step followed means the same owners
+	// (most steps: heartbeats).
+	cur := f.followed
+	same := !cur.changedSince(i)
+	cur.advance(i, nil)
+	if same {
 		return false, nil
 	}
-	f.followed = sn.members
+	members := cur.state
 	owners := map[strategies.TopicPartition]string{}
 	byID := map[string]*MemberView{}
-	for _, m := range sn.members.all() {
+	for _, m := range members {
 		byID[m.ID] = m
 		if !consuming(m.Status) {
 			continue
@@ -304,7 +308,7 @@ type flowCache struct {
 
 // newFlowCache prepares the replay; a scenario's data path that cannot
 // start (a producer the model refuses) is an error at once.
-func newFlowCache(sc *scenario.Scenario, steps []stepRec) (*flowCache, error) {
+func newFlowCache(sc *scenario.Scenario, steps []stepRec, views *viewLog) (*flowCache, error) {
 	if sc.Flow == nil || len(steps) == 0 {
 		return nil, nil
 	}
@@ -312,6 +316,7 @@ func newFlowCache(sc *scenario.Scenario, steps []stepRec) (*flowCache, error) {
 	if err != nil {
 		return nil, fmt.Errorf("producers: %w", err)
 	}
+	f.followed = newCursor(views)
 	return &flowCache{f: f, steps: steps}, nil
 }
 
@@ -350,7 +355,7 @@ func (c *flowCache) build(i int) (*FlowView, error) {
 	if err := f.advanceTo(r.at); err != nil {
 		return nil, fmt.Errorf("producers at %d ms: %w", r.at, err)
 	}
-	changed, err := f.follow(r.snap)
+	changed, err := f.follow(i)
 	if err != nil {
 		return nil, fmt.Errorf("producers at %d ms: %w", r.at, err)
 	}

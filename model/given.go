@@ -23,6 +23,7 @@ import (
 // startGiven installs the given state before the first step is recorded.
 func (w *world) startGiven() {
 	gen := w.sc.Generation
+	taken := w.takenMemberIDs()
 	for _, spec := range w.sc.Members {
 		c := newClient(w, spec.ID, spec.Instance, spec.Topics)
 		w.clients = append(w.clients, c)
@@ -30,8 +31,9 @@ func (w *world) startGiven() {
 		c.setStrategies(spec.Strategies)
 		c.memberID = spec.MemberID
 		if c.memberID == "" {
-			c.memberID = w.givenMemberID(c)
+			c.memberID = w.givenMemberID(c, taken)
 		}
+		taken[c.memberID] = true
 		c.startGiven(gen, spec)
 	}
 	if w.consumer {
@@ -69,32 +71,35 @@ func (w *world) deletedBeforeStart() {
 // givenMemberID makes the member id a member of the given group would have
 // been handed: the classic coordinator prefixes it with the instance id of a
 // static member, else with the client id; a KIP-848 client makes its own.
-func (w *world) givenMemberID(c *client) string {
+// taken holds the ids already used (takenMemberIDs).
+func (w *world) givenMemberID(c *client, taken map[string]bool) string {
 	prefix := c.id
 	if c.instance != "" && !w.consumer {
 		prefix = c.instance
 	}
 	for {
 		id := w.newMemberID(prefix)
-		if !w.memberIDTaken(id) {
+		if !taken[id] {
 			return id
 		}
 	}
 }
 
-// memberIDTaken: a scenario's member_id already names id.
-func (w *world) memberIDTaken(id string) bool {
+// takenMemberIDs is every member id a scenario's member_id names or a
+// client holds: one set, not a scan per member of a large group.
+func (w *world) takenMemberIDs() map[string]bool {
+	taken := make(map[string]bool, len(w.sc.Members)+len(w.clients))
 	for _, m := range w.sc.Members {
-		if m.MemberID == id {
-			return true
+		if m.MemberID != "" {
+			taken[m.MemberID] = true
 		}
 	}
 	for _, c := range w.clients {
-		if c.memberID == id {
-			return true
+		if c.memberID != "" {
+			taken[c.memberID] = true
 		}
 	}
-	return false
+	return taken
 }
 
 // startGiven makes c a running member of generation (member epoch) gen

@@ -2,20 +2,35 @@ package model
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/kvizlab/kviz/model/kafka"
 )
 
-// history records every step with a snapshot of the state after it. Snapshots
-// share what did not change: a step that touches one member copies only the
-// slice of member pointers and that member's view, so stepping backwards is
-// an index lookup and 100,000 steps of a workshop group stay small.
+// history records every step: what it was, the group-wide state after it
+// (shared while unchanged), and the member views and KIP-848 targets it
+// changed, in logs with checkpoints (member_views.go). Stepping back
+// rebuilds a step's members from the nearest checkpoint; a step that
+// touches one member costs that member, not the group.
 type history struct {
-	w     *world
-	steps []stepRec
-	cur   *snapshot
-	dirty []*client // members changed since the last step
-	owned []bool    // snapshot's scratch: chunks of member views it copied
+	w      *world
+	steps  []stepRec
+	g      *groupSnap      // the group-wide state after the last step
+	ver    int32           // bumps with every step that changes the state
+	dirty  []*client       // members changed since the last step
+	views  []*MemberView   // the members after the last step, in start order
+	pos    map[*client]int // a client's place in views
+	vlog   viewLog
+	vdelta []change[*MemberView] // scratch: the step being recorded's changes
+
+	// The consumer protocol's targets: the coordinator's map last seen
+	// (held, so its identity stays its own), the same as a list by
+	// position, and its log.
+	target map[string][]kafka.TP
+	tstate []targetEntry
+	tids   targetNames
+	tlog   targetLog
+	tdelta []change[targetEntry]
 
 	topics  []TopicView
 	brokers []BrokerView
@@ -32,16 +47,12 @@ type stepRec struct {
 	errName string
 	text    string
 	routine bool
-	snap    *snapshot
+	g       *groupSnap // the group-wide state after the step (shared while unchanged)
+	ver     int32      // the state's version: equal versions, the same state
 }
 
-// snapshot is the state after a step. Never modified once recorded.
-type snapshot struct {
-	g       groupSnap
-	members memberViews // in start order
-}
-
-// groupSnap is the group-wide part of a snapshot.
+// groupSnap is the group-wide part of a step's state. Never modified once
+// recorded.
 type groupSnap struct {
 	state       kafka.GroupState
 	generation  int32
@@ -49,13 +60,15 @@ type groupSnap struct {
 	leader      string // client id
 	topics      []TopicView
 	brokers     []BrokerView
-	target      map[string][]kafka.TP // consumer protocol: member id -> target (shared, never changed)
-	away        []awayMember          // consumer protocol: members no client view shows (shared, never changed)
+	// target is the coordinator's target map (consumer protocol) as
+	// fillSnap reads it; the history logs targets apart (tlog) and
+	// records snapshots without it.
+	target map[string][]kafka.TP
+	away   []awayMember // consumer protocol: members no client view shows (shared, never changed)
 }
 
 func newHistory(w *world) *history {
-	h := &history{w: w, cur: &snapshot{}, topicsD: true}
-	return h
+	return &history{w: w, g: &groupSnap{}, pos: map[*client]int{}, tids: newTargetNames(), topicsD: true}
 }
 
 func (h *history) len() int { return len(h.steps) }
@@ -84,41 +97,95 @@ func (h *history) record(kind kafka.StepKind, member, errName string, routine bo
 	if !routine {
 		h.lastChangeAt = h.w.clock.now
 	}
+	if h.capture() {
+		h.ver++
+	}
+	h.vlog.note(h.vdelta, h.views)
+	h.tlog.note(h.tdelta, h.tstate)
 	h.steps = append(h.steps, stepRec{at: h.w.clock.now, kind: kind, member: member,
-		errName: errName, text: text, routine: routine, snap: h.snapshot()})
+		errName: errName, text: text, routine: routine, g: h.g, ver: h.ver})
 }
 
-// snapshot returns the current state, reusing the previous snapshot when
-// nothing changed.
-func (h *history) snapshot() *snapshot {
+// capture brings the state up to date: the views of the members changed
+// since the last step (into h.vdelta, by position), the targets and the
+// group-wide state. It reports whether the state is another one now: a
+// member marked changed or a new one, a new target map, or a different
+// group-wide state (the very test a snapshot per step made).
+func (h *history) capture() bool {
+	h.vdelta, h.tdelta = h.vdelta[:0], h.tdelta[:0]
+	changed := len(h.dirty) > 0 || len(h.views) != len(h.w.clients)
+	for _, c := range h.dirty {
+		c.dirty = false
+		if i, ok := h.pos[c]; ok && c.viewStale {
+			v := c.view()
+			c.viewStale = false
+			h.views[i] = v
+			h.vdelta = append(h.vdelta, change[*MemberView]{int32(i), v})
+		}
+	}
+	h.dirty = h.dirty[:0]
+	slices.SortFunc(h.vdelta, func(a, b change[*MemberView]) int { return int(a.pos) - int(b.pos) })
+	for i := len(h.views); i < len(h.w.clients); i++ {
+		c := h.w.clients[i]
+		v := c.view()
+		c.viewStale = false
+		h.pos[c] = i
+		h.views = append(h.views, v)
+		h.vdelta = append(h.vdelta, change[*MemberView]{int32(i), v})
+	}
 	g := h.groupSnap()
-	prev := h.cur.members
-	members := prev
-	if len(h.dirty) > 0 || prev.len() != len(h.w.clients) {
-		b := newMemberViewsBuilder(prev, len(h.w.clients), &h.owned)
-		for _, c := range h.dirty {
-			c.dirty = false
-		}
-		h.dirty = h.dirty[:0]
-		for i, c := range h.w.clients {
-			if i >= prev.len() || c.viewStale {
-				b.set(i, c.view())
-				c.viewStale = false
-			}
-		}
-		members = b.l
+	if t := g.target; !sameTargets(t, h.target) {
+		h.noteTargets(t)
+		changed = true
 	}
-	if sameGroupSnap(g, h.cur.g) && members.sameList(h.cur.members) {
-		return h.cur
+	g.target = nil
+	if !sameGroupSnap(g, *h.g) {
+		h.g, changed = &g, true
 	}
-	h.cur = &snapshot{g: g, members: members}
-	return h.cur
+	return changed
+}
+
+// noteTargets logs what a new target map changed: the members whose
+// target is another slice, those new to it (placed in id order) and those
+// it no longer has. A target computation costs the group anyway, so does
+// this walk; the history keeps only the changes.
+func (h *history) noteTargets(t map[string][]kafka.TP) {
+	old := h.target
+	h.target = t
+	var added []string
+	for id, tps := range t {
+		p, ok := h.tids.pos[id]
+		if !ok {
+			added = append(added, id)
+			continue
+		}
+		if was, in := old[id]; !in || !sameTarget(was, tps) {
+			h.tstate[p] = targetEntry{h.tids.encode(tps), true}
+			h.tdelta = append(h.tdelta, change[targetEntry]{p, h.tstate[p]})
+		}
+	}
+	for id := range old {
+		if _, ok := t[id]; !ok {
+			p := h.tids.pos[id]
+			h.tstate[p] = targetEntry{}
+			h.tdelta = append(h.tdelta, change[targetEntry]{p, targetEntry{}})
+		}
+	}
+	slices.SortFunc(h.tdelta, func(a, b change[targetEntry]) int { return int(a.pos) - int(b.pos) })
+	slices.Sort(added)
+	for _, id := range added {
+		p := int32(len(h.tids.ids))
+		h.tids.ids = append(h.tids.ids, id)
+		h.tids.pos[id] = p
+		h.tstate = append(h.tstate, targetEntry{h.tids.encode(t[id]), true})
+		h.tdelta = append(h.tdelta, change[targetEntry]{p, h.tstate[p]})
+	}
 }
 
 func sameGroupSnap(a, b groupSnap) bool {
 	return a.state == b.state && a.generation == b.generation && a.assignEpoch == b.assignEpoch &&
 		a.leader == b.leader && sameTopics(a.topics, b.topics) && sameBrokers(a.brokers, b.brokers) &&
-		sameTargets(a.target, b.target) && sameAway(a.away, b.away)
+		sameAway(a.away, b.away)
 }
 
 func sameAway(a, b []awayMember) bool {

@@ -1,162 +1,240 @@
 package model
 
 import (
-	"iter"
 	"slices"
+
+	"github.com/kvizlab/kviz/model/kafka"
 )
 
-// memberViews is a snapshot's member views in start order. A large group's
-// views are kept in chunks of viewChunk: a step that changes one member
-// copies that member's chunk and the short list of chunks, not a pointer
-// per member. With a thousand members the copies (and the garbage
-// collector scanning them in every recorded snapshot) cost more than the
-// steps themselves (issue 3). A group of up to viewChunk members keeps one
-// flat slice, copied whole, which is cheapest at that size.
-// Never changed once recorded; chunks are shared between snapshots.
-type memberViews struct {
-	flat   []*MemberView   // n <= viewChunk: the views themselves
-	chunks [][]*MemberView // n > viewChunk: viewChunk long, the last one at least up to n; entries past n unused
-	n      int
+// The per-member part of the history (the members' views; under KIP-848
+// the coordinator's targets) is a log of changes, not a snapshot per step
+// (issue 21): each step appends what it changed, by position, and every
+// so often the log keeps a checkpoint, the whole list after a step. The
+// state after step i is the last checkpoint at or before i with the
+// changes after it applied. A checkpoint is taken once the changes since
+// the last one are as many as the list is long, so checkpoints cost no
+// more memory than the changes themselves and a rebuild applies at most
+// about two entries per member: memory is O(steps + changes + members), a
+// step that changes one member costs that member, and a group of 10,000
+// members on 500,000 partitions keeps its history in megabytes.
+//
+// Entries are immutable once logged; slices inside them are shared with
+// the client or the coordinator, which never change a published slice in
+// place.
+
+// change is one entry's new value: after its step, position pos holds v.
+type change[T any] struct {
+	pos int32
+	v   T
 }
 
-const viewChunk = 64
+// stateCheck is the whole list after step `step`, whose changes end the
+// log's at end.
+type stateCheck[T any] struct {
+	step  int
+	end   int
+	state []T
+}
 
-func (l memberViews) len() int { return l.n }
+// minCheckpointChanges keeps a small group (the demos: a handful of
+// members over 100,000 steps) from taking a checkpoint every few steps.
+const minCheckpointChanges = 256
 
-func (l memberViews) at(i int) *MemberView {
-	if l.chunks == nil {
-		return l.flat[i]
+// stateLog is one list's changes, step by step, with checkpoints.
+type stateLog[T any] struct {
+	changes []change[T]
+	ends    []int // step i's changes end here (they start where step i-1's end)
+	checks  []stateCheck[T]
+}
+
+// note records the next step: its changes (by position, new positions
+// last and in order) that leave the list as state.
+func (l *stateLog[T]) note(delta []change[T], state []T) {
+	l.changes = append(l.changes, delta...)
+	end := len(l.changes)
+	step := len(l.ends)
+	l.ends = append(l.ends, end)
+	since := end
+	if n := len(l.checks); n > 0 {
+		since -= l.checks[n-1].end
 	}
-	return l.chunks[i/viewChunk][i%viewChunk]
-}
-
-// all yields the views in start order.
-func (l memberViews) all() iter.Seq2[int, *MemberView] {
-	return func(yield func(int, *MemberView) bool) {
-		if l.chunks == nil {
-			for i, v := range l.flat {
-				if !yield(i, v) {
-					return
-				}
-			}
-			return
-		}
-		for i := 0; i < l.n; i++ {
-			if !yield(i, l.at(i)) {
-				return
-			}
-		}
+	if len(delta) > 0 && since >= max(len(state), minCheckpointChanges) {
+		l.checks = append(l.checks, stateCheck[T]{step: step, end: end, state: slices.Clone(state)})
 	}
 }
 
-// sameList: b is the very list a is (not merely equal views), as a slice's
-// identity was.
-func (l memberViews) sameList(b memberViews) bool {
+// end is where step i's changes end (0 before step 0).
+func (l *stateLog[T]) end(i int) int {
+	if i < 0 {
+		return 0
+	}
+	return l.ends[i]
+}
+
+// checkAt is the last checkpoint at or before step i, or nil.
+func (l *stateLog[T]) checkAt(i int) *stateCheck[T] {
+	k, found := slices.BinarySearchFunc(l.checks, i, func(c stateCheck[T], i int) int { return c.step - i })
+	if found {
+		return &l.checks[k]
+	}
+	if k == 0 {
+		return nil
+	}
+	return &l.checks[k-1]
+}
+
+// stateCursor walks a list through the steps: forward it applies only the
+// changes between; elsewhere it starts again from the nearest checkpoint.
+// Its list is its own (one goroutine at a time); copy it to keep it past
+// the next move.
+type stateCursor[T any] struct {
+	log   *stateLog[T]
+	step  int // the step state is after; -1 before the first
+	state []T
+}
+
+func newCursor[T any](log *stateLog[T]) *stateCursor[T] {
+	return &stateCursor[T]{log: log, step: -1}
+}
+
+// seek moves to the state after step i, the cheapest way.
+func (c *stateCursor[T]) seek(i int) []T {
+	if i == c.step {
+		return c.state
+	}
+	l := c.log
+	ck := l.checkAt(i)
+	forward := -1 // changes to apply going on from here; -1 going back
+	if i > c.step {
+		forward = l.end(i) - l.end(c.step)
+	}
 	switch {
-	case l.n != b.n:
-		return false
-	case l.n == 0:
-		return true
-	case l.chunks == nil || b.chunks == nil:
-		return l.chunks == nil && b.chunks == nil && &l.flat[0] == &b.flat[0]
+	case ck != nil && (forward < 0 || ck.step > c.step && len(ck.state)+l.end(i)-ck.end < forward):
+		c.state = append(c.state[:0], ck.state...)
+		c.step = ck.step
+	case forward < 0:
+		c.state, c.step = c.state[:0], -1
 	}
-	return &l.chunks[0] == &b.chunks[0]
+	c.advance(i, nil)
+	return c.state
 }
 
-// equal: the same views, position by position. Shared chunks are equal
-// without looking inside.
-func (l memberViews) equal(b memberViews) bool {
-	if l.n != b.n {
-		return false
-	}
-	if l.chunks == nil && b.chunks == nil {
-		return slices.Equal(l.flat, b.flat)
-	}
-	for i := 0; i < l.n; i++ {
-		if l.chunks != nil && b.chunks != nil && i%viewChunk == 0 && &l.chunks[i/viewChunk][0] == &b.chunks[i/viewChunk][0] {
-			i += viewChunk - 1
-			continue
-		}
-		if l.at(i) != b.at(i) {
-			return false
-		}
-	}
-	return true
-}
-
-// memberViewsBuilder makes the next list from prev, copying a chunk the
-// first time one of its views is replaced.
-type memberViewsBuilder struct {
-	l     memberViews
-	owned []bool // chunk k is this list's own copy
-}
-
-// newMemberViewsBuilder starts from prev; scratch is reused memory for
-// the builder's bookkeeping (one builder at a time).
-func newMemberViewsBuilder(prev memberViews, n int, scratch *[]bool) memberViewsBuilder {
-	if n <= viewChunk {
-		flat := make([]*MemberView, n)
-		for i := 0; i < min(n, prev.n); i++ {
-			flat[i] = prev.at(i)
-		}
-		return memberViewsBuilder{l: memberViews{flat: flat, n: n}}
-	}
-	chunks := make([][]*MemberView, (n+viewChunk-1)/viewChunk)
-	if prev.chunks != nil {
-		copy(chunks, prev.chunks)
-	} else if prev.n > 0 {
-		chunks[0] = prev.flat // copied on the first set below: it is shorter than a chunk
-	}
-	owned := append((*scratch)[:0], make([]bool, len(chunks))...)
-	*scratch = owned
-	return memberViewsBuilder{l: memberViews{chunks: chunks, n: n}, owned: owned}
-}
-
-func (b *memberViewsBuilder) set(i int, v *MemberView) {
-	if b.l.chunks == nil {
-		b.l.flat[i] = v
+// advance moves forward to the state after step i (nothing if the cursor
+// is there or past it), applying each change in order and telling fn, if
+// given, of each: position pos held was (the zero value for a new one)
+// and now holds is.
+func (c *stateCursor[T]) advance(i int, fn func(pos int, was, is T)) {
+	if i <= c.step {
 		return
 	}
-	k := i / viewChunk
-	if !b.owned[k] {
-		c := make([]*MemberView, min(viewChunk, b.l.n-k*viewChunk))
-		copy(c, b.l.chunks[k])
-		b.l.chunks[k], b.owned[k] = c, true
+	for _, ch := range c.log.changes[c.log.end(c.step):c.log.end(i)] {
+		var was T
+		if int(ch.pos) < len(c.state) {
+			was = c.state[ch.pos]
+			c.state[ch.pos] = ch.v
+		} else {
+			c.state = append(c.state, ch.v) // a new position: they only grow
+		}
+		if fn != nil {
+			fn(int(ch.pos), was, ch.v)
+		}
 	}
-	b.l.chunks[k][i%viewChunk] = v
+	c.step = i
 }
 
-// changes calls fn for each position where l's view differs from old's
-// (old is nil past old's end). Chunks both lists share are skipped
-// unread: a step changes a member or two of a thousand.
-func (l memberViews) changes(old memberViews, fn func(i int, was, is *MemberView)) {
-	if l.chunks == nil && old.chunks == nil { // a small group: two flat slices
-		for i, is := range l.flat {
-			var was *MemberView
-			if i < len(old.flat) {
-				was = old.flat[i]
+// changedSince: some change lies between the cursor's step and step i.
+func (c *stateCursor[T]) changedSince(i int) bool { return c.log.end(i) != c.log.end(c.step) }
+
+// viewLog is the members' views, by start order.
+type viewLog = stateLog[*MemberView]
+
+// targetLog is the consumer protocol's target assignment, by the position
+// a member id got when it first had a target (targetNames).
+type targetLog = stateLog[targetEntry]
+
+// targetEntry is one member id's target, as runs of consecutive partitions
+// of a topic (a computed target is mostly a few such runs: a thousand
+// joins under Kafka 4.1's target per join log a hundred million
+// partitions otherwise); in says the coordinator's map has the member (a
+// target may be empty).
+type targetEntry struct {
+	runs []tpRun
+	in   bool
+}
+
+// tpRun is partitions first..first+n-1 of topic number topic, in order.
+type tpRun struct {
+	topic, first, n int32
+}
+
+// targetNames names the target log's positions and its runs' topics.
+type targetNames struct {
+	ids      []string
+	pos      map[string]int32
+	topics   []string
+	topicPos map[string]int32
+}
+
+func newTargetNames() targetNames {
+	return targetNames{pos: map[string]int32{}, topicPos: map[string]int32{}}
+}
+
+// encode is tps as runs, in tps's order: decode gives tps back exactly.
+func (t *targetNames) encode(tps []kafka.TP) []tpRun {
+	var runs []tpRun
+	topic, at := "", int32(-1)
+	for i := 0; i < len(tps); {
+		j := i + 1
+		for j < len(tps) && tps[j].Topic == tps[i].Topic && tps[j].Partition == tps[j-1].Partition+1 {
+			j++
+		}
+		if tps[i].Topic != topic || at < 0 {
+			topic = tps[i].Topic
+			p, ok := t.topicPos[topic]
+			if !ok {
+				p = int32(len(t.topics))
+				t.topics = append(t.topics, topic)
+				t.topicPos[topic] = p
 			}
-			if is != was {
-				fn(i, was, is)
-			}
+			at = p
 		}
-		return
+		runs = append(runs, tpRun{at, tps[i].Partition, int32(j - i)})
+		i = j
 	}
-	shared := 0 // positions below this were seen equal chunk by chunk
-	for i := 0; i < l.n; i++ {
-		if i%viewChunk == 0 && l.chunks != nil && old.chunks != nil && i/viewChunk < len(old.chunks) &&
-			&l.chunks[i/viewChunk][0] == &old.chunks[i/viewChunk][0] {
-			shared = min(i+viewChunk, l.n, old.n)
-		}
-		if i < shared {
-			continue
-		}
-		var was *MemberView
-		if i < old.n {
-			was = old.at(i)
-		}
-		if is := l.at(i); is != was {
-			fn(i, was, is)
+	return slices.Clip(runs)
+}
+
+// decode is the target an entry stands for (nil when empty).
+func (t *targetNames) decode(e targetEntry) []kafka.TP {
+	n := 0
+	for _, r := range e.runs {
+		n += int(r.n)
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]kafka.TP, 0, n)
+	for _, r := range e.runs {
+		for p := r.first; p < r.first+r.n; p++ {
+			out = append(out, kafka.TP{Topic: t.topics[r.topic], Partition: p})
 		}
 	}
+	return out
+}
+
+// targetMap is the map a target list stands for.
+func (t *targetNames) targetMap(entries []targetEntry) map[string][]kafka.TP {
+	m := make(map[string][]kafka.TP, len(entries))
+	for p, e := range entries {
+		if e.in {
+			m[t.ids[p]] = t.decode(e)
+		}
+	}
+	return m
+}
+
+// sameTarget: b is a's very slice (or both nil, or both empty and not nil):
+// an unchanged target keeps its slice.
+func sameTarget(a, b []kafka.TP) bool {
+	return (a == nil) == (b == nil) && len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }

@@ -7,82 +7,80 @@ import (
 	"pgregory.net/rapid"
 )
 
-// A built list reads back what was set over prev, leaves prev unchanged,
-// and equal agrees with comparing view by view.
-func TestMemberViewsBuilder(t *testing.T) {
+// A log of random steps (members changed, members added, steps changing
+// nothing) gives back, at every step and in any order of seeking, the very
+// list of views a plain copy per step holds; advancing reports each change
+// with the view it replaced.
+func TestViewLogRebuildsEveryStep(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		pool := make([]*MemberView, 8)
-		for i := range pool {
-			pool[i] = &MemberView{ID: string(rune('a' + i))}
-		}
-		draw := func(label string, n int, from []*MemberView) []*MemberView {
-			out := make([]*MemberView, n)
-			for i := range out {
-				if i < len(from) && rapid.Bool().Draw(t, label+"-keep") {
-					out[i] = from[i]
-				} else {
-					out[i] = pool[rapid.IntRange(0, len(pool)-1).Draw(t, label)]
+		var log viewLog
+		var want [][]*MemberView // the list after each step
+		var cur []*MemberView
+		n := rapid.IntRange(1, 400).Draw(t, "steps")
+		for i := 0; i < n; i++ {
+			var delta []change[*MemberView]
+			if len(cur) > 0 {
+				for _, pos := range rapid.SliceOfNDistinct(rapid.IntRange(0, len(cur)-1), 0, min(len(cur), 5), rapid.ID[int]).Draw(t, "changed") {
+					delta = append(delta, change[*MemberView]{int32(pos), &MemberView{ID: cur[pos].ID}})
 				}
 			}
-			return out
+			slices.SortFunc(delta, func(a, b change[*MemberView]) int { return int(a.pos) - int(b.pos) })
+			for range rapid.IntRange(0, 3).Draw(t, "added") {
+				delta = append(delta, change[*MemberView]{int32(len(cur)), &MemberView{ID: string(rune('a' + len(cur)%26))}})
+				cur = append(cur, nil)
+			}
+			for _, ch := range delta {
+				cur[ch.pos] = ch.v
+			}
+			log.note(delta, cur)
+			want = append(want, slices.Clone(cur))
 		}
-		build := func(prev memberViews, prevFlat, want []*MemberView) memberViews {
-			var scratch []bool
-			b := newMemberViewsBuilder(prev, len(want), &scratch)
-			for i, v := range want {
-				if i >= len(prevFlat) || prevFlat[i] != v {
-					b.set(i, v)
+		c := newCursor(&log)
+		for _, i := range rapid.SliceOfN(rapid.IntRange(0, n-1), 1, 50).Draw(t, "seeks") {
+			if got := c.seek(i); !slices.Equal(got, want[i]) {
+				t.Fatalf("after step %d: %d views, want %d (or different ones)", i, len(got), len(want[i]))
+			}
+		}
+		walk := newCursor(&log)
+		for i := range n {
+			seen := slices.Clone(walk.state)
+			walk.advance(i, func(pos int, was, is *MemberView) {
+				var old *MemberView
+				if pos < len(seen) {
+					old = seen[pos]
 				}
-			}
-			return b.l
-		}
-		flat := func(l memberViews) []*MemberView {
-			var out []*MemberView
-			for _, v := range l.all() {
-				out = append(out, v)
-			}
-			return out
-		}
-		first := draw("first", rapid.IntRange(0, 200).Draw(t, "n1"), nil)
-		a := build(memberViews{}, nil, first)
-		second := draw("second", rapid.IntRange(len(first), 200).Draw(t, "n2"), first)
-		b := build(a, first, second)
-		for name, c := range map[string]struct {
-			l    memberViews
-			want []*MemberView
-		}{"first": {a, first}, "second": {b, second}} {
-			got := flat(c.l)
-			if len(got) != len(c.want) || c.l.len() != len(c.want) {
-				t.Fatalf("%s: %d views, want %d", name, len(got), len(c.want))
-			}
-			for i := range got {
-				if got[i] != c.want[i] || c.l.at(i) != c.want[i] {
-					t.Fatalf("%s: view %d is %v, want %v", name, i, got[i], c.want[i])
+				if was != old || is != want[i][pos] {
+					t.Fatalf("step %d, member %d: reported %p -> %p, want %p -> %p", i, pos, was, is, old, want[i][pos])
 				}
+			})
+			if !slices.Equal(walk.state, want[i]) {
+				t.Fatalf("advancing to step %d: different views", i)
 			}
-		}
-		same := len(first) == len(second)
-		for i := 0; same && i < len(first); i++ {
-			same = first[i] == second[i]
-		}
-		var changed []int
-		b.changes(a, func(i int, was, is *MemberView) {
-			if i < len(first) && was != first[i] || i >= len(first) && was != nil || is != second[i] {
-				t.Fatalf("change %d reported as %v -> %v", i, was, is)
-			}
-			changed = append(changed, i)
-		})
-		var want []int
-		for i := range second {
-			if i >= len(first) || first[i] != second[i] {
-				want = append(want, i)
-			}
-		}
-		if !slices.Equal(changed, want) {
-			t.Fatalf("changes at %v, want %v", changed, want)
-		}
-		if a.equal(b) != same {
-			t.Fatalf("equal says %v, views say %v", a.equal(b), same)
 		}
 	})
+}
+
+// Checkpoints cost no more than the changes: a group of many members
+// changing one at a time keeps a checkpoint per members' worth of changes.
+func TestViewLogCheckpointsFollowChanges(t *testing.T) {
+	var log viewLog
+	const members, steps = 1000, 20000
+	views := make([]*MemberView, members)
+	var delta []change[*MemberView]
+	for i := range members {
+		views[i] = &MemberView{}
+		delta = append(delta, change[*MemberView]{int32(i), views[i]})
+	}
+	log.note(delta, views)
+	for i := 1; i < steps; i++ {
+		v := &MemberView{}
+		views[i%members] = v
+		log.note([]change[*MemberView]{{int32(i % members), v}}, views)
+	}
+	if got, max := len(log.checks), 1+steps/members; got > max {
+		t.Errorf("%d checkpoints for %d changes of %d members, want at most %d", got, len(log.changes), members, max)
+	}
+	if len(log.checks) < 2 {
+		t.Errorf("%d checkpoints: a rebuild would apply every change from the start", len(log.checks))
+	}
 }

@@ -69,11 +69,11 @@ func (w *world) quietStretch() bool {
 }
 
 // cycleSig is what the run looks like at a moment of a quiet stretch: the
-// state (the snapshot, shared while nothing changed), the last change, and
+// state (its version, the same while nothing changed), the last change, and
 // the queue, every event as its distance from now.
 type cycleSig struct {
 	at         int64
-	snap       *snapshot
+	ver        int32
 	lastChange int64
 	routine    []int64 // sorted offsets of the routine events
 	nonRoutine int
@@ -94,7 +94,7 @@ func (w *world) repeated(p int64) bool {
 		return false
 	}
 	now := w.clock.now
-	sig := &cycleSig{at: now, snap: w.hist.cur, lastChange: w.hist.lastChangeAt,
+	sig := &cycleSig{at: now, ver: w.hist.ver, lastChange: w.hist.lastChangeAt,
 		nonRoutine: w.clock.nonRoutine, next: w.clock.nextNonRoutine() - now}
 	for _, e := range w.clock.q {
 		if e.routine {
@@ -104,7 +104,7 @@ func (w *world) repeated(p int64) bool {
 	slices.Sort(sig.routine)
 	prev := w.lastSig
 	w.lastSig = sig
-	return prev != nil && prev.at == now-p && prev.snap == sig.snap && prev.lastChange == sig.lastChange &&
+	return prev != nil && prev.at == now-p && prev.ver == sig.ver && prev.lastChange == sig.lastChange &&
 		prev.nonRoutine == sig.nonRoutine && prev.next == sig.next+p && slices.Equal(prev.routine, sig.routine)
 }
 

@@ -112,7 +112,7 @@ func (q *quizzer) shown(i int) int {
 // member is the named member's view after step i (nil if it is not in the
 // group's list yet).
 func (q *quizzer) member(i int, id string) *MemberView {
-	for _, v := range q.s.steps[i].snap.members.all() {
+	for _, v := range q.s.members(i) {
 		if v.ID == id {
 			return v
 		}

@@ -267,7 +267,7 @@ func (alt quizAlt) firstRevoke(r Rebalance, id string) ([]kafka.TP, bool) {
 	for i := r.StartStep; i <= r.EndStep && i < len(alt.sim.steps); i++ {
 		st := alt.sim.steps[i]
 		if st.kind == kafka.KindPartitionsRevoked && st.member == id {
-			for _, v := range st.snap.members.all() {
+			for _, v := range alt.sim.members(i) {
 				if v.ID == id {
 					return v.Revokes(), true
 				}

@@ -69,7 +69,7 @@ func (q *quizzer) restartQuestion(ev scenario.Event) (Question, bool) {
 	if reveal < 0 {
 		return Question{}, false
 	}
-	if !yes && s.steps[ask].snap.g.generation != s.steps[reveal].snap.g.generation {
+	if !yes && s.steps[ask].g.generation != s.steps[reveal].g.generation {
 		// The group moved on meanwhile (a join still under way when the
 		// group was starting): "no rebalance" would not be the whole truth.
 		return Question{}, false

@@ -30,7 +30,7 @@ func BenchmarkRebalancesScan1000x10000(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		s := newOwnershipScan(false)
-		s.run(sim.steps)
+		s.run(sim.steps, sim.vlog, sim.tlog, sim.tids)
 		if len(s.done) != 1 {
 			b.Fatalf("%d rebalances, want 1", len(s.done))
 		}
@@ -52,7 +52,7 @@ func BenchmarkRebalancesScanLab(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		s := newOwnershipScan(false)
-		s.run(sim.steps)
+		s.run(sim.steps, sim.vlog, sim.tlog, sim.tids)
 		if len(s.done) == 0 {
 			b.Fatal("no rebalances")
 		}

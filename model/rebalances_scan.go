@@ -9,35 +9,37 @@ import (
 
 // ownershipScan walks the history once and cuts it into rebalances and
 // outages. It keeps who consumes what up to date from the members whose
-// views changed (snapshots share the others), so its cost follows the
+// views changed (the history logs only those), so its cost follows the
 // changes, not steps × partitions.
 type ownershipScan struct {
 	consumer bool
 
-	views  memberViews         // the members of the last snapshot seen
-	topics []TopicView         // the topics of the last snapshot seen
-	parts  map[string]int32    // topic -> partition count
-	subs   map[string]int      // topic -> consuming members subscribing to it
-	owner  map[kafka.TP]string // partition -> member consuming it now
-	undo   []ownerChange       // this step's changes to owner, to see the step before
-	outPre map[kafka.TP]string // owners just before the open outage began
-	since  map[kafka.TP]int64  // subscribed partitions nobody consumes, since when
-	groupN int                 // members the coordinator counts
-	busy   int                 // classic: in-group members joining, rejoining or waiting for a partition
-	giving int                 // in-group members inside a revoke or lost callback
-	stable map[int32]int       // consumer protocol: in-group members STABLE at each member epoch
-	at     int64               // time of the step being read
-	startG int32               // generation when the open rebalance started
-	prevG  int32               // generation (group epoch) at the previous snapshot
-	prevS  kafka.GroupState    // group state at the previous snapshot
-	before map[kafka.TP]string // last consumers when the open rebalance started
-	cur    *Rebalance          // the rebalance under way
-	round  *Round              // its round under way (nil between classic rounds)
-	prevI  int                 // the previous step read
-	prevAt int64               // and its time
-	out    *Outage             // the outage under way
-	done   []Rebalance         // completed rebalances
-	outs   []Outage            // completed outages
+	views   *stateCursor[*MemberView] // the members after the step being read
+	targets *stateCursor[targetEntry] // consumer protocol: the targets, by tids
+	tids    *targetNames
+	topics  []TopicView         // the topics of the last snapshot seen
+	parts   map[string]int32    // topic -> partition count
+	subs    map[string]int      // topic -> consuming members subscribing to it
+	owner   map[kafka.TP]string // partition -> member consuming it now
+	undo    []ownerChange       // this step's changes to owner, to see the step before
+	outPre  map[kafka.TP]string // owners just before the open outage began
+	since   map[kafka.TP]int64  // subscribed partitions nobody consumes, since when
+	groupN  int                 // members the coordinator counts
+	busy    int                 // classic: in-group members joining, rejoining or waiting for a partition
+	giving  int                 // in-group members inside a revoke or lost callback
+	stable  map[int32]int       // consumer protocol: in-group members STABLE at each member epoch
+	at      int64               // time of the step being read
+	startG  int32               // generation when the open rebalance started
+	prevG   int32               // generation (group epoch) at the previous snapshot
+	prevS   kafka.GroupState    // group state at the previous snapshot
+	before  map[kafka.TP]string // last consumers when the open rebalance started
+	cur     *Rebalance          // the rebalance under way
+	round   *Round              // its round under way (nil between classic rounds)
+	prevI   int                 // the previous step read
+	prevAt  int64               // and its time
+	out     *Outage             // the outage under way
+	done    []Rebalance         // completed rebalances
+	outs    []Outage            // completed outages
 }
 
 func newOwnershipScan(consumer bool) *ownershipScan {
@@ -45,18 +47,17 @@ func newOwnershipScan(consumer bool) *ownershipScan {
 		owner: map[kafka.TP]string{}, since: map[kafka.TP]int64{}, stable: map[int32]int{}}
 }
 
-func (s *ownershipScan) run(steps []stepRec) {
-	var prev *snapshot
+func (s *ownershipScan) run(steps []stepRec, views *viewLog, targets *targetLog, tids *targetNames) {
+	s.views, s.targets, s.tids = newCursor(views), newCursor(targets), tids
 	for i, r := range steps {
-		if r.snap == prev { // a routine heartbeat changes nothing
+		if i > 0 && r.ver == steps[i-1].ver { // a routine heartbeat changes nothing
 			continue
 		}
-		prev = r.snap
 		s.at = r.at
 		s.undo = s.undo[:0]
-		s.readTopics(r.snap.g.topics)
-		s.readMembers(r.snap.members)
-		s.advance(i, r.snap.g)
+		s.readTopics(r.g.topics)
+		s.views.advance(i, func(_ int, old, v *MemberView) { s.replace(old, v) })
+		s.advance(i, *r.g)
 		s.prevI, s.prevAt = i, r.at
 	}
 }
@@ -78,11 +79,6 @@ func (s *ownershipScan) readTopics(topics []TopicView) {
 			s.markUnowned(t.Name, old, t.Partitions)
 		}
 	}
-}
-
-func (s *ownershipScan) readMembers(members memberViews) {
-	members.changes(s.views, func(_ int, old, v *MemberView) { s.replace(old, v) })
-	s.views = members
 }
 
 // replace swaps one member's old view for its new one. Subscriptions go
@@ -129,6 +125,8 @@ func (s *ownershipScan) replace(old, v *MemberView) {
 	}
 }
 
+// consumedBy is what a member consumes: what it holds, less what its
+// revoke or lost callback is giving up (fetching is paused for those).
 // sameConsumption: v consumes what old did, under the same subscription,
 // and holds all of it now, so replacing old by v changes no owner and no
 // gap.
@@ -301,9 +299,14 @@ func (s *ownershipScan) consumedByUp(g groupSnap) bool {
 		return true
 	}
 	down := map[kafka.TP]bool{}
-	for _, v := range s.views.all() {
+	targets := s.targets.seek(s.views.step)
+	for _, v := range s.views.state {
 		if v.InGroup && !consuming(v.Status) {
-			for _, tp := range g.target[v.MemberID] {
+			p, ok := s.tids.pos[v.MemberID]
+			if !ok {
+				continue
+			}
+			for _, tp := range s.tids.decode(targets[p]) {
 				down[tp] = true
 			}
 		}

@@ -18,9 +18,19 @@ import (
 type Sim struct {
 	sc    *scenario.Scenario
 	steps []stepRec
+	vlog  *viewLog   // the member views each step changed, with checkpoints (member_views.go)
+	tlog  *targetLog // the same of the KIP-848 targets
+	tids  *targetNames
 	flows *flowCache // the data path, built step by step on demand; nil without producers (flow.go)
 	mu    sync.Mutex
 	views map[int]*GroupView
+	// at and tat rebuild a step's member views and targets (under atMu):
+	// stepping forward applies only the changes between. tmap is the
+	// target map of the step tat is at.
+	atMu sync.Mutex
+	at   *stateCursor[*MemberView]
+	tat  *stateCursor[targetEntry]
+	tmap map[string][]kafka.TP
 	// scanned holds the rebalances and outages, read once on first use.
 	scanned *ownershipScan
 }
@@ -40,16 +50,40 @@ func SimulateContext(ctx context.Context, sc *scenario.Scenario) (*Sim, error) {
 		return nil, err
 	}
 	w.ctx = ctx
-	sim := &Sim{sc: sc, steps: w.hist.steps, views: map[int]*GroupView{}}
-	if err := w.run(); err != nil {
+	sim := &Sim{sc: sc, views: map[int]*GroupView{}}
+	err = w.run()
+	h := w.hist
+	sim.steps, sim.vlog, sim.tlog, sim.tids = h.steps, &h.vlog, &h.tlog, &h.tids
+	sim.at, sim.tat = newCursor(sim.vlog), newCursor(sim.tlog)
+	if err != nil {
 		// The steps so far still explain what went round in circles.
-		sim.steps = w.hist.steps
-		sim.flows, _ = newFlowCache(sc, sim.steps)
+		sim.flows, _ = newFlowCache(sc, sim.steps, sim.vlog)
 		return sim, err
 	}
-	sim.steps = w.hist.steps
-	sim.flows, err = newFlowCache(sc, sim.steps)
+	sim.flows, err = newFlowCache(sc, sim.steps, sim.vlog)
 	return sim, err
+}
+
+// members is every member's view after step i, in start order (the
+// caller's own slice; the views are shared and read-only).
+func (s *Sim) members(i int) []*MemberView {
+	s.atMu.Lock()
+	defer s.atMu.Unlock()
+	return slices.Clone(s.at.seek(s.clamp(i)))
+}
+
+// targets is the coordinator's target map after step i (consumer
+// protocol; shared, read-only).
+func (s *Sim) targets(i int) map[string][]kafka.TP {
+	s.atMu.Lock()
+	defer s.atMu.Unlock()
+	i = s.clamp(i)
+	if s.tmap == nil || s.tat.changedSince(i) {
+		s.tmap = s.tids.targetMap(s.tat.seek(i))
+	} else {
+		s.tat.seek(i) // the same targets: only the cursor moves
+	}
+	return s.tmap
 }
 
 // Scenario returns the scenario that was simulated (with Insert's events).
@@ -61,10 +95,10 @@ func (s *Sim) Len() int { return len(s.steps) }
 // Step returns the trace line for step i.
 func (s *Sim) Step(i int) Step {
 	st := s.StepLine(i)
-	sn := s.steps[st.Index].snap
-	st.Owned = setsAsMaps(ownedSets(sn))
+	members := s.members(st.Index)
+	st.Owned = setsAsMaps(ownedSets(members))
 	if st.consumer {
-		epochs, targets := consumerSets(sn)
+		epochs, targets := consumerSets(members, s.steps[st.Index].g.away, s.targets(st.Index))
 		st.MemberEpochs = make(map[string]int32, len(epochs))
 		st.MemberStates = make(map[string]kafka.MemberState, len(epochs))
 		for _, e := range epochs {
@@ -88,7 +122,7 @@ func (s *Sim) Step(i int) Step {
 func (s *Sim) StepLine(i int) Step {
 	i = s.clamp(i)
 	r := s.steps[i]
-	g := r.snap.g
+	g := r.g
 	return Step{Index: i, TimeMs: r.at, Kind: r.kind, Member: r.member, Text: r.text, GroupState: g.state,
 		Generation: g.generation, AssignmentEpoch: g.assignEpoch, Leader: g.leader, Error: r.errName, Routine: r.routine,
 		consumer: scenario.IsConsumer(s.sc)}
@@ -105,8 +139,13 @@ func consuming(status kafka.MemberStatus) bool {
 	return status == kafka.StatusJoining || status == kafka.StatusActive || status == kafka.StatusRejoining || status == kafka.StatusStalled
 }
 
-// maxCachedViews bounds the views kept for reuse while the lab scrubs.
-const maxCachedViews = 4096
+// maxCachedViews bounds the views kept for reuse while the lab scrubs, and
+// maxCachedMembers the member views they hold together: a view copies
+// every member, and 4,096 views of a 10,000-member group would be 10 GB.
+const (
+	maxCachedViews   = 4096
+	maxCachedMembers = 1 << 18
+)
 
 // View returns the state after step i (shared, read-only; built on first use).
 func (s *Sim) View(i int) *GroupView {
@@ -117,7 +156,7 @@ func (s *Sim) View(i int) *GroupView {
 		return v
 	}
 	v := s.buildView(i)
-	if len(s.views) >= maxCachedViews {
+	if len(s.views) >= min(maxCachedViews, max(1, maxCachedMembers/max(1, len(v.Members)))) {
 		s.views = map[int]*GroupView{} // views are cheap to rebuild; history must stay small
 	}
 	s.views[i] = v
@@ -126,7 +165,7 @@ func (s *Sim) View(i int) *GroupView {
 
 func (s *Sim) buildView(i int) *GroupView {
 	r := s.steps[i]
-	g := r.snap.g
+	g := r.g
 	v := &GroupView{TimeMs: r.at, GroupID: s.sc.GroupID, Protocol: kafka.Protocol(s.sc.Protocol), Strategy: s.sc.Strategy,
 		State: g.state, Generation: g.generation, AssignmentEpoch: g.assignEpoch, Leader: g.leader,
 		CoordinatorBroker: -1, Topics: g.topics, Brokers: g.brokers}
@@ -136,13 +175,26 @@ func (s *Sim) buildView(i int) *GroupView {
 		}
 	}
 	v.CoordinatorPartition = coordinatorPartitionOf(s.sc)
-	v.Members = make([]MemberView, r.snap.members.len())
-	for j, m := range r.snap.members.all() {
+	members := s.members(i)
+	v.Members = make([]MemberView, len(members))
+	for j, m := range members {
 		v.Members[j] = *m
 		v.Members[j].IsLeader = g.leader != "" && m.ID == g.leader
 	}
 	if s.flows != nil {
 		v.flows, v.step = s.flows, i
+	}
+	for _, ch := range s.vlog.changes[s.vlog.end(i-1):s.vlog.end(i)] {
+		v.changed = append(v.changed, int(ch.pos))
+	}
+	if i > 0 && s.steps[i-1].g.leader != g.leader { // IsLeader moved: the group's change shows on two members
+		for j, m := range v.Members {
+			if m.ID != "" && (m.ID == g.leader || m.ID == s.steps[i-1].g.leader) {
+				v.changed = append(v.changed, j)
+			}
+		}
+		slices.Sort(v.changed)
+		v.changed = slices.Compact(v.changed)
 	}
 	return v
 }
@@ -188,9 +240,9 @@ type memberSet struct {
 }
 
 // ownedSets is what each consuming member holds (Step.Owned), by name.
-func ownedSets(sn *snapshot) []memberSet {
+func ownedSets(members []*MemberView) []memberSet {
 	var out []memberSet
-	for _, m := range sn.members.all() {
+	for _, m := range members {
 		if consuming(m.Status) {
 			out = append(out, memberSet{m.ID, heldBy(m)})
 		}
@@ -220,28 +272,28 @@ type memberEpoch struct {
 // away at epoch -2 or crashed, until it is replaced or its session
 // expires), its member id. Both lists name every member the same way, so a
 // member in target is in member_epochs under the same key.
-func consumerSets(sn *snapshot) ([]memberEpoch, []memberSet) {
+func consumerSets(members []*MemberView, away []awayMember, target map[string][]kafka.TP) ([]memberEpoch, []memberSet) {
 	var epochs []memberEpoch
-	names := make(map[string]string, sn.members.len())
-	for _, m := range sn.members.all() {
+	names := make(map[string]string, len(members))
+	for _, m := range members {
 		if m.InGroup {
 			names[m.MemberID] = m.ID
 			epochs = append(epochs, memberEpoch{m.ID, m.MemberEpoch, m.MemberState})
 		}
 	}
-	for _, a := range sn.g.away {
+	for _, a := range away {
 		epochs = append(epochs, memberEpoch{a.id, a.epoch, a.state})
 	}
 	slices.SortStableFunc(epochs, func(a, b memberEpoch) int { return strings.Compare(a.name, b.name) })
 	epochs = lastOfEach(epochs, func(e memberEpoch) string { return e.name })
-	targets := make([]memberSet, 0, len(sn.g.target))
-	ids := slices.Sorted(maps.Keys(sn.g.target))
+	targets := make([]memberSet, 0, len(target))
+	ids := slices.Sorted(maps.Keys(target))
 	for _, id := range ids {
 		name, ok := names[id]
 		if !ok {
 			name = id
 		}
-		targets = append(targets, memberSet{name, sn.g.target[id]})
+		targets = append(targets, memberSet{name, target[id]})
 	}
 	// Two member ids under one name: the one sorting last by member id.
 	return epochs, byName(targets)

@@ -43,7 +43,7 @@ func (s Step) MarshalJSON() ([]byte, error) {
 // the writing.
 func (s *Sim) AppendStepJSON(b []byte, i int) []byte {
 	st := s.StepLine(i)
-	sn := s.steps[st.Index].snap
+	members, g := s.members(st.Index), s.steps[st.Index].g
 	b = append(b, `{"step":`...)
 	b = strconv.AppendInt(b, int64(st.Index), 10)
 	b = append(b, `,"time_ms":`...)
@@ -59,7 +59,7 @@ func (s *Sim) AppendStepJSON(b []byte, i int) []byte {
 		b = appendJSONField(b, "error", st.Error)
 	}
 	b = append(b, `,"owned":`...)
-	b = appendMemberSets(b, ownedSets(sn))
+	b = appendMemberSets(b, ownedSets(members))
 	var lag, readers []byte
 	if fv := s.flow(st.Index); fv != nil {
 		if m := lagMap(fv); len(m) > 0 {
@@ -72,9 +72,9 @@ func (s *Sim) AppendStepJSON(b []byte, i int) []byte {
 	if st.consumer { // lag first: the plain Step's fields come before MarshalJSON's
 		b = appendRaw(b, "lag", lag)
 		b = appendRaw(b, "readers", readers)
-		epochs, targets := consumerSets(sn)
+		epochs, targets := consumerSets(members, g.away, s.targets(st.Index))
 		b = append(b, `,"assignment_epoch":`...)
-		b = strconv.AppendInt(b, int64(sn.g.assignEpoch), 10)
+		b = strconv.AppendInt(b, int64(g.assignEpoch), 10)
 		b = append(b, `,"member_epochs":{`...)
 		for k, e := range epochs {
 			if k > 0 {

@@ -62,6 +62,8 @@ type GroupView struct {
 	// flows and step give Flow() the data path after this step (flow.go).
 	flows *flowCache
 	step  int
+	// changed is the members this step changed (Changed, view_find.go).
+	changed []int
 }
 
 // TopicView is one topic as the group sees it.

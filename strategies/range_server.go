@@ -46,7 +46,7 @@ func (rangeServerAssignor) Assign(g Group, ex *Explainer) Result {
 	topics, subs := newRangeServerTopics(g, members)
 	a := make(Assignment, len(members))
 	for i, m := range members {
-		mine := make(map[string][]int32, len(subs[i]))
+		mine := map[string][]int32{} // no size hint: with more members than partitions most get none of a thousand topics
 		a[m.ID] = mine
 		for _, t := range subs[i] {
 			ts := &topics[t]

@@ -17,7 +17,12 @@ import (
 const (
 	maxBrokers           = 1000
 	maxOffsetsPartitions = 10000
-	maxMembers           = 5000
+	// maxMembers guards memory, not Kafka: Kafka sets no limit for
+	// classic and consumer groups (group.max.size and
+	// group.consumer.max.size are Integer.MAX_VALUE) and designs its
+	// coordinator for 10,000 members; twice that is where a simulated
+	// group still fits a laptop.
+	maxMembers = 20000
 	MaxTimelineMs        = 30 * 24 * 3600 * 1000 // a month of virtual time
 )
 

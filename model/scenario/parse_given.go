@@ -224,14 +224,15 @@ func (p *parser) reconciling(m *MemberSpec, gn givenNodes, sc *Scenario) error {
 // exists (deleted before time 0; see given.go): Kafka's members report
 // them until their next rebalance.
 func (p *parser) ownedPartitions(n *yaml.Node, m *MemberSpec, sc *Scenario) ([]kafka.TP, error) {
+	subscribes := p.subscriber(m, sc)
 	span := func(topic string) (int32, bool) {
 		if count, ok := sc.Topics[topic]; ok {
 			return count, true
 		}
-		return kafka.MaxPartitions, !IsConsumer(sc) && slices.Contains(m.Topics, topic) // deleted
+		return kafka.MaxPartitions, !IsConsumer(sc) && subscribes(topic) // deleted
 	}
 	return p.partitionMap(n, "members.owned", m.ID, sc, span, func(tp kafka.TP, _, x *yaml.Node) error {
-		if !slices.Contains(m.Topics, tp.Topic) {
+		if !subscribes(tp.Topic) {
 			return p.errf(x, "members.owned: %s owns partitions of %s but does not subscribe to it (its topics: %v)", m.ID, tp.Topic, m.Topics)
 		}
 		return p.claim(tp, x, m.ID, "owned")

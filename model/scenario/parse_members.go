@@ -24,7 +24,7 @@ func (p *parser) members(n *yaml.Node, sc *Scenario) error {
 		return p.errf(n, "members must be a list, like - {id: c1}")
 	}
 	if len(n.Content) > maxMembers {
-		return p.errf(n, "at most %d members are supported, got %d", maxMembers, len(n.Content))
+		return p.errf(n, "at most %d members are supported, got %d: twice the 10,000 Kafka's group coordinator is designed for; kviz keeps every step of a group's history in memory, and more members would not fit", maxMembers, len(n.Content))
 	}
 	ids := map[string]bool{}
 	instances := map[string]bool{}
@@ -183,4 +183,22 @@ func (p *parser) existingTopicList(n *yaml.Node, sc *Scenario, what string) ([]s
 		}
 	}
 	return ts, nil
+}
+
+// subscriber answers "does m subscribe to topic?" for each partition a
+// given member lists: a member on the shared every-topic list subscribes
+// to exactly the scenario's topics, and a long list of its own is looked
+// up in a set, so a thousand-topic group is not a scan per partition.
+func (p *parser) subscriber(m *MemberSpec, sc *Scenario) func(string) bool {
+	if all := p.allTopics; len(m.Topics) > 0 && len(m.Topics) == len(all) && &m.Topics[0] == &all[0] {
+		return func(t string) bool { _, ok := sc.Topics[t]; return ok }
+	}
+	if len(m.Topics) <= 16 {
+		return func(t string) bool { return slices.Contains(m.Topics, t) }
+	}
+	set := make(map[string]bool, len(m.Topics))
+	for _, t := range m.Topics {
+		set[t] = true
+	}
+	return func(t string) bool { return set[t] }
 }

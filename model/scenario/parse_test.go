@@ -2,6 +2,7 @@ package scenario_test
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -78,4 +79,32 @@ func FuzzParseScenario(f *testing.F) {
 			t.Fatalf("error without a line number: %v", err)
 		}
 	})
+}
+
+// Kafka sets no group size limit for classic and consumer groups and
+// designs its coordinator for 10,000 members: a file of 10,000 members
+// parses under either protocol; past the memory guard, the error says why.
+func TestParseKafkaScaleMemberCount(t *testing.T) {
+	group := func(n int, strategy string) string {
+		var b strings.Builder
+		b.WriteString("topics: {t0: 100}\ngroup: {strategy: " + strategy + "}\nmembers:\n")
+		for i := range n {
+			b.WriteString("  - {id: c" + strconv.Itoa(i) + "}\n")
+		}
+		return b.String()
+	}
+	for _, strategy := range []string{"range", "cooperative-sticky", "uniform"} {
+		sc, err := scenario.Parse("big.yaml", []byte(group(10000, strategy)))
+		if err != nil {
+			t.Fatalf("%s: %v", strategy, err)
+		}
+		if len(sc.Members) != 10000 {
+			t.Errorf("%s: %d members, want 10000", strategy, len(sc.Members))
+		}
+	}
+	_, err := scenario.Parse("big.yaml", []byte(group(20001, "uniform")))
+	if err == nil || !strings.Contains(err.Error(), "big.yaml:4: at most 20000 members are supported, got 20001") ||
+		!strings.Contains(err.Error(), "in memory") {
+		t.Errorf("20,001 members: %v", err)
+	}
 }
