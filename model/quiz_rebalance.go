@@ -26,6 +26,16 @@ type quizBuild struct {
 // would have to be asked before its trigger (a member revoking as it
 // leaves, which starts the rebalance) is not asked.
 func (q *quizzer) rebalanceQuestion(k int) (Question, bool) {
+	// A rebalance a crash led to asks who takes over the crashed member's
+	// partition (asked at the crash, before the rebalance starts).
+	if b := q.takeoverQuestion(k); b.ok {
+		return b.q, true
+	}
+	// An uneven assignment asks how many partitions the busiest member
+	// ends with.
+	if b := q.countQuestion(k); b.ok && b.q.Step >= q.rebs[k].StartStep {
+		return b.q, true
+	}
 	// A rebalance of several rounds (a cooperative dance) asks how many:
 	// that is what it teaches.
 	if len(q.rebs[k].Rounds) > 1 {

@@ -127,8 +127,23 @@ func checkAnswer(t quizT, sim *model.Sim, q model.Question, where string) {
 		if !started {
 			assert.Equal(t, sim.StepLine(q.Step).Generation, sim.StepLine(q.RevealStep).Generation, where)
 		}
+	case model.QuizCount:
+		r, ok := rebalanceOf(sim, q.RevealStep)
+		require.True(t, ok, "%s: revealed outside a rebalance", where)
+		n := 0
+		for _, ps := range sim.Step(r.EndStep).Owned[q.Member] {
+			n += len(ps)
+		}
+		assert.Equal(t, strconv.Itoa(n), strings.Fields(right)[0], "%s: %s holds %d at the end", where, q.Member, n)
+	case model.QuizTakeover:
+		r, ok := rebalanceOf(sim, q.RevealStep)
+		require.True(t, ok, "%s: revealed outside a rebalance", where)
+		topic, p := splitTP(t, q.Partition)
+		assert.Contains(t, sim.Step(r.EndStep).Owned[right][topic], p, where)
+		assert.Contains(t, sim.Step(q.Step - 1).Owned[q.Member][topic], p, "%s: %s held it before its crash", where, q.Member)
+		assert.NotContains(t, q.Choices, q.Member, "%s: the crashed member is offered", where)
 	default:
-		t.Errorf("%s: unknown kind", where)
+		checkDataAnswer(t, sim, q, where)
 	}
 }
 
@@ -262,7 +277,7 @@ func TestOwnerChoicesAreFair(t *testing.T) {
 	for _, name := range demo.Names() {
 		sim := simDemo(t, name)
 		for _, q := range sim.Quiz() {
-			if q.Kind != model.QuizOwner {
+			if q.Kind != model.QuizOwner && q.Kind != model.QuizTakeover {
 				continue
 			}
 			topic := q.Partition[:strings.LastIndex(q.Partition, "-")]
