@@ -41,7 +41,7 @@ func (q *quizzer) takeoverQuestion(k int) quizBuild {
 	if ask < 0 {
 		return quizBuild{}
 	}
-	before := q.previousOwners(r)
+	before := q.s.ownersAt(ask - 1) // what it held when it crashed
 	after := q.s.ownersAt(r.EndStep)
 	end := q.s.View(r.EndStep)
 	fair := func(id string, tp kafka.TP) bool {
