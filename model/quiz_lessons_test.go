@@ -96,3 +96,30 @@ func checkDataAnswer(t quizT, sim *model.Sim, q model.Question, where string) {
 		t.Errorf("%s: unknown kind", where)
 	}
 }
+
+// Under KIP-848 one change makes one target epoch: a rounds question never
+// counts a second member's separate join as a round (issue 19 item 10).
+func TestKIP848RoundsAreOneChangesEpochs(t *testing.T) {
+	for _, name := range []string{"kip848-join", "kip848-static-crash", "kip848-batching"} {
+		for _, q := range simDemo(t, name).Quiz() {
+			if q.Kind == model.QuizRounds {
+				assert.Equal(t, "1 round", q.Choices[q.Answer], "%s: %s", name, q.Explain)
+			}
+		}
+	}
+}
+
+// A static restart the coordinator refuses is asked as that (issue 19
+// item 10): the refusal is the answer, read from the reveal step's error.
+func TestUnreleasedInstanceIDIsAskedAsThat(t *testing.T) {
+	sim := simDemo(t, "kip848-static-crash")
+	for _, q := range sim.Quiz() {
+		if q.Kind == model.QuizRestart {
+			assert.Equal(t, "UNRELEASED_INSTANCE_ID", sim.StepLine(q.RevealStep).Error)
+			assert.Contains(t, q.Choices[q.Answer], "UNRELEASED_INSTANCE_ID")
+			assert.NotContains(t, q.Text, "rebalance?")
+			return
+		}
+	}
+	t.Fatal("no restart question")
+}

@@ -116,7 +116,12 @@ func checkAnswer(t quizT, sim *model.Sim, q model.Question, where string) {
 		require.True(t, ok, "%s: revealed outside a rebalance", where)
 		assignments := 0
 		for i := r.StartStep; i <= r.EndStep; i++ {
-			if sim.StepLine(i).Kind == kafka.KindAssignmentComputed {
+			st := sim.StepLine(i)
+			if sim.Scenario().Protocol == string(kafka.ProtocolConsumer) && i > q.RevealStep &&
+				st.Kind == kafka.KindGroupStateChanged && st.Generation > sim.StepLine(q.RevealStep).Generation {
+				break // KIP-848: a later group epoch is a later change, not a round of this one
+			}
+			if st.Kind == kafka.KindAssignmentComputed {
 				assignments++
 			}
 		}
