@@ -23,6 +23,19 @@ const (
 	QuizRounds QuizKind = "rounds"
 	// QuizRestart: whether a member's restart starts a rebalance.
 	QuizRestart QuizKind = "restart"
+	// QuizCount: how many partitions a member ends with (an uneven
+	// assignment).
+	QuizCount QuizKind = "count"
+	// QuizTakeover: who takes over a crashed member's partition.
+	QuizTakeover QuizKind = "takeover"
+	// QuizKeyPartition: which partition a producer's key goes to.
+	QuizKeyPartition QuizKind = "key-partition"
+	// QuizBatch: when the sender takes a producer's batch.
+	QuizBatch QuizKind = "batch"
+	// QuizReplicas: which brokers hold a partition's replicas.
+	QuizReplicas QuizKind = "replicas"
+	// QuizRead: how many records a group reads.
+	QuizRead QuizKind = "read"
 )
 
 // Question is one "predict, then reveal" question. The lab stops at Step
@@ -71,6 +84,7 @@ func (s *Sim) Quiz() []Question {
 			}
 		}
 	}
+	out = append(out, q.dataQuestions()...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Step < out[j].Step })
 	kept := out[:0]
 	for _, qu := range out {

@@ -26,9 +26,19 @@ type quizBuild struct {
 // would have to be asked before its trigger (a member revoking as it
 // leaves, which starts the rebalance) is not asked.
 func (q *quizzer) rebalanceQuestion(k int) (Question, bool) {
+	// A rebalance a crash led to asks who takes over the crashed member's
+	// partition (asked at the crash, before the rebalance starts).
+	if b := q.takeoverQuestion(k); b.ok {
+		return b.q, true
+	}
+	// An uneven assignment asks how many partitions the busiest member
+	// ends with.
+	if b := q.countQuestion(k); b.ok && b.q.Step >= q.rebs[k].StartStep {
+		return b.q, true
+	}
 	// A rebalance of several rounds (a cooperative dance) asks how many:
 	// that is what it teaches.
-	if len(q.rebs[k].Rounds) > 1 {
+	if n, _ := q.rounds(q.rebs[k]); n > 1 {
 		if b := q.roundsQuestion(k); b.ok && b.q.Step >= q.rebs[k].StartStep {
 			return b.q, true
 		}
@@ -286,8 +296,8 @@ func (q *quizzer) roundsQuestion(k int) quizBuild {
 	if len(acs) == 0 {
 		return quizBuild{}
 	}
-	n, gens := rounds(r)
-	if n != len(acs) {
+	n, gens := q.rounds(r)
+	if n != len(acs) && !scenario.IsConsumer(q.s.sc) {
 		// A join phase without an assignment (the leader crashed, a
 		// failover threw it away): what counts as a round is arguable.
 		return quizBuild{}
@@ -297,7 +307,7 @@ func (q *quizzer) roundsQuestion(k int) quizBuild {
 	interesting := n >= 2
 	for _, alt := range q.alts.all() {
 		if ar, ok := alt.matching(k, len(q.rebs)); ok {
-			m, _ := rounds(ar)
+			m, _ := q.rounds(ar)
 			interesting = interesting || m != n
 			c.add(strconv.Itoa(m), quizRounds(m), fmt.Sprintf("%s under the %s protocol takes %s", alt.strategy, alt.sim.sc.Protocol, quizRounds(m)))
 		}
@@ -333,22 +343,40 @@ func (q *quizzer) roundsQuestion(k int) quizBuild {
 	if len(gens) != 1 {
 		epoch += "s"
 	}
+	others := ""
+	if all := len(r.Rounds); all > n {
+		// KIP-848: the later epochs are later changes (another join), each
+		// a rebalance of its own.
+		others = fmt.Sprintf(" One change makes one target epoch: the group's next %s (%s) come from later changes, each a rebalance of its own.",
+			map[bool]string{true: "epoch", false: "epochs"}[all-n == 1], joinInts(roundGens(r)[n:]))
+	}
 	return quizBuild{ok: true, interesting: interesting, q: Question{
 		Step: q.shown(acs[0]), RevealStep: acs[0], Kind: QuizRounds,
 		Text:    "How many rounds will this rebalance take?",
 		Choices: choices, Answer: answer,
-		Explain: fmt.Sprintf("%s (%s %s). %s%s", quizRounds(n), epoch, joinInts(gens), q.s.steps[acs[0]].text, c.origins()),
+		Explain: fmt.Sprintf("%s (%s %s). %s%s%s", quizRounds(n), epoch, joinInts(gens), q.s.steps[acs[0]].text, others, c.origins()),
 	}}
 }
 
-// rounds is the rebalance's rounds (generations; group epochs under
-// KIP-848) and their numbers.
-func rounds(r Rebalance) (int, []int32) {
+// rounds is the rebalance's rounds and their numbers: its generations
+// (JoinGroup/SyncGroup rounds) under the classic protocol; under KIP-848
+// the target epochs of the change that started it, which is one: a later
+// epoch in the same stretch is another change (a second join), not a
+// round of this one.
+func (q *quizzer) rounds(r Rebalance) (int, []int32) {
+	gens := roundGens(r)
+	if scenario.IsConsumer(q.s.sc) && len(gens) > 1 {
+		return 1, gens[:1]
+	}
+	return len(gens), gens
+}
+
+func roundGens(r Rebalance) []int32 {
 	gens := make([]int32, len(r.Rounds))
 	for i, rd := range r.Rounds {
 		gens[i] = rd.Generation
 	}
-	return len(r.Rounds), gens
+	return gens
 }
 
 // quizSet names a set of partitions as a choice: a short list as Kafka

@@ -74,6 +74,9 @@ func (q *quizzer) restartQuestion(ev scenario.Event) (Question, bool) {
 		// group was starting): "no rebalance" would not be the whole truth.
 		return Question{}, false
 	}
+	if s.steps[reveal].errName == "UNRELEASED_INSTANCE_ID" {
+		return q.unreleasedQuestion(ev, ask, reveal), true
+	}
 	choices := []string{"Yes: the group rebalances", "No: no rebalance"}
 	answer, verdict := 1, "No."
 	if yes {
@@ -104,4 +107,21 @@ func (q *quizzer) lastBy(i int, id string) int {
 		}
 	}
 	return i
+}
+
+// unreleasedQuestion asks a static restart the coordinator refuses with
+// UNRELEASED_INSTANCE_ID (its group.instance.id still belongs to a member
+// that has not left: a KIP-848 static member whose process died without
+// closing) as that: what happens to the restarted consumer.
+func (q *quizzer) unreleasedQuestion(ev scenario.Event, ask, reveal int) Question {
+	var c choiceSet
+	c.add("refused", "It is refused (UNRELEASED_INSTANCE_ID) and the consumer fails", "")
+	c.add("swap", "It takes over its old member's slot and partitions, no rebalance", "what a static member that closed (epoch -2) gets")
+	c.add("rebalance", "The group rebalances to give it partitions", "what a new dynamic member causes")
+	choices, answer := c.shuffled(q.rng(reveal))
+	return Question{Step: ask, RevealStep: reveal, Kind: QuizRestart, Member: ev.Member,
+		Text:    fmt.Sprintf("%s restarts with the group.instance.id its crashed process used, before that member's session has expired. What happens?", ev.Member),
+		Choices: choices, Answer: answer,
+		Explain: "It is refused. " + q.s.steps[reveal].text + c.origins(),
+	}
 }
