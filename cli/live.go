@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/charmbracelet/x/term"
@@ -45,7 +47,8 @@ changes anything.
 
 On a terminal it opens the lab on the group, refreshed every --interval; "i"
 imports the group into the simulator. --format json|table prints instead
-(--watch: again every --interval). --scenario prints the group as a scenario
+(--watch: again every --interval, until interrupted; a read that fails is said on
+stderr and tried again, waiting twice as long each time up to 30s). --scenario prints the group as a scenario
 file that kviz simulate, whatif and compare accept. --list lists the groups.
 
 --from-describe FILE (or - for stdin) reads what kafka-consumer-groups.sh
@@ -62,7 +65,7 @@ The SASL password comes from $` + passwordEnv + `, or a prompt on a terminal.`,
 	addFormatFlag(cmd, &f.format, "", "print instead of opening the lab: json or table", "json", "table")
 	fl.BoolVar(&f.list, "list", false, "list the cluster's groups with their type and state")
 	fl.BoolVar(&f.watch, "watch", false, "print again every --interval (until interrupted)")
-	fl.DurationVar(&f.interval, "interval", 2*time.Second, "how often --watch and the lab read the group again")
+	fl.DurationVar(&f.interval, "interval", 2*time.Second, "how often --watch and the lab read the group again (at least 500ms; while the cluster does not answer, --watch waits twice as long each time, up to 30s)")
 	fl.BoolVar(&f.scenario, "scenario", false, "print the group as a scenario file (YAML) starting from its state")
 	fl.StringVar(&f.fromDescribe, "from-describe", "", "read kafka-consumer-groups.sh --describe output from FILE (- = stdin) instead of a cluster")
 	fl.DurationVar(&f.timeout, "timeout", 10*time.Second, "how long to wait for the cluster")
@@ -115,21 +118,69 @@ func runLive(cmd *cobra.Command, f *liveFlags) error {
 	if f.format == "" && !f.scenario && runLiveLab != nil && isTerminal(out) {
 		return runLiveLab(cmd, liveSource{Group: f.group, Brokers: f.bootstrap, Interval: f.interval, Read: read, Timeout: f.timeout})
 	}
-	for {
+	if !f.watch {
 		g, err := withTimeout(ctx, f.timeout, read)
 		if err != nil {
 			return failure(err)
 		}
-		if err := printGroup(out, cmd.ErrOrStderr(), g, f); err != nil {
-			return err
-		}
-		if !f.watch {
+		return printGroup(out, cmd.ErrOrStderr(), g, f)
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return watchGroup(ctx, out, cmd.ErrOrStderr(), f, read)
+}
+
+// minInterval is --interval's floor: each read is several requests to the
+// cluster (describe, metadata, offsets), so faster reads only load it.
+const minInterval = 500 * time.Millisecond
+
+// maxBackoff caps the wait between reads while the cluster does not answer.
+const maxBackoff = 30 * time.Second
+
+// watchGroup prints the group every --interval until ctx ends (a signal):
+// the first read must succeed (a wrong address, group or password is said
+// at once), later failures are an outage, printed once on errOut and read
+// through with a backoff that doubles from --interval up to maxBackoff (or
+// --interval, if longer), and its end is printed too.
+func watchGroup(ctx context.Context, out, errOut io.Writer, f *liveFlags, read func(context.Context) (*live.Group, error)) error {
+	g, err := withTimeout(ctx, f.timeout, read)
+	if err != nil {
+		if ctx.Err() != nil {
 			return nil
+		}
+		return failure(err)
+	}
+	var down time.Time // when the outage began; zero while the cluster answers
+	failed := 0
+	wait, prev := f.interval, f.interval
+	for {
+		if g != nil {
+			if err := printGroup(out, errOut, g, f); err != nil {
+				return err
+			}
 		}
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-time.After(f.interval):
+		case <-time.After(wait):
+		}
+		g, err = withTimeout(ctx, f.timeout, read)
+		switch {
+		case ctx.Err() != nil:
+			return nil
+		case err != nil:
+			failed++
+			if failed == 1 {
+				down = time.Now()
+			}
+			if wait = f.interval; failed > 1 {
+				wait = min(2*prev, max(maxBackoff, f.interval))
+			}
+			prev = wait
+			fmt.Fprintf(errOut, "kviz: %s read %d failed: %s; reading again in %s\n", time.Now().Format("15:04:05"), failed, oneLine(err.Error()), wait)
+		case failed > 0:
+			fmt.Fprintf(errOut, "kviz: %s the cluster answers again after %s (%d failed reads)\n", time.Now().Format("15:04:05"), time.Since(down).Round(time.Second), failed)
+			failed, wait = 0, f.interval
 		}
 	}
 }
@@ -156,8 +207,11 @@ func (f *liveFlags) check() error {
 	default:
 		return fmt.Errorf("--format must be json or table, got %q", f.format)
 	}
-	if f.interval <= 0 || f.timeout <= 0 {
-		return fmt.Errorf("--interval and --timeout must be positive")
+	if f.timeout <= 0 {
+		return fmt.Errorf("--timeout must be positive")
+	}
+	if f.interval < minInterval {
+		return fmt.Errorf("--interval %s is below %s: each read is several requests to the cluster", f.interval, minInterval)
 	}
 	if f.fromDescribe != "" {
 		if f.bootstrap != "" || f.list || f.watch {

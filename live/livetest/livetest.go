@@ -22,8 +22,10 @@ import (
 // header: kfake's listener hook sees the bytes before kfake parses them, so
 // kviz's requests are told apart from the consumers' exactly.
 type wire struct {
-	mu   sync.Mutex
-	keys map[string][]int16 // client id -> request keys, in order
+	mu    sync.Mutex
+	keys  map[string][]int16 // client id -> request keys, in order
+	down  bool               // an outage: every connection is cut, new ones closed at once
+	conns map[*wireConn]bool
 }
 
 func (w *wire) listen(network, address string) (net.Listener, error) {
@@ -52,12 +54,39 @@ func (l *wireListener) Accept() (net.Conn, error) {
 	}
 	pr, pw := io.Pipe()
 	go l.w.parse(pr)
-	return &wireConn{Conn: c, tee: pw}, nil
+	wc := &wireConn{Conn: c, tee: pw, w: l.w}
+	l.w.mu.Lock()
+	defer l.w.mu.Unlock()
+	if l.w.down {
+		_ = c.Close()
+		_ = pw.Close()
+		return wc, nil
+	}
+	if l.w.conns == nil {
+		l.w.conns = map[*wireConn]bool{}
+	}
+	l.w.conns[wc] = true
+	return wc, nil
+}
+
+// setDown starts (true) or ends an outage.
+func (w *wire) setDown(down bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.down = down
+	if !down {
+		return
+	}
+	for c := range w.conns {
+		_ = c.Conn.Close()
+	}
+	w.conns = nil
 }
 
 type wireConn struct {
 	net.Conn
 	tee *io.PipeWriter
+	w   *wire
 }
 
 func (c *wireConn) Read(b []byte) (int, error) {
@@ -72,6 +101,9 @@ func (c *wireConn) Read(b []byte) (int, error) {
 }
 
 func (c *wireConn) Close() error {
+	c.w.mu.Lock()
+	delete(c.w.conns, c)
+	c.w.mu.Unlock()
 	_ = c.tee.Close()
 	return c.Conn.Close()
 }
@@ -109,6 +141,10 @@ type Cluster struct {
 	*kfake.Cluster
 	wire *wire
 }
+
+// Outage cuts every connection to the cluster and refuses new ones (down
+// true) until it is called with false: a broker outage as clients see it.
+func (c *Cluster) Outage(down bool) { c.wire.setDown(down) }
 
 // Sent lists the request keys a client (by client id) sent, in order.
 func (c *Cluster) Sent(clientID string) []int16 { return c.wire.sent(clientID) }
