@@ -332,3 +332,18 @@ func TestLiveTLS(t *testing.T) {
 	assert.Contains(t, errOut, "does it need TLS (--tls)")
 	assert.Equal(t, 1, strings.Count(errOut, "\n"), errOut)
 }
+
+// A --members paste without --verbose keeps each member's #PARTITIONS and
+// says the assignment is missing; as a scenario it says what to paste.
+func TestLiveFromDescribeOfMembersWithoutVerbose(t *testing.T) {
+	paste := "GROUP CONSUMER-ID HOST CLIENT-ID #PARTITIONS\nshop c1-aaa /10.0.0.7 c1 3\nshop c2-bbb /10.0.0.8 c2 2\n"
+	code, out, errOut := run(t, paste, "live", "--from-describe", "-", "--format", "json")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, `"partition_count":3`)
+	assert.Contains(t, out, `"partition_count":2`)
+	assert.Contains(t, out, "no ASSIGNMENT column (add --verbose")
+	code, _, errOut = run(t, paste, "live", "--from-describe", "-", "--scenario")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "paste --members --verbose or --offsets as well")
+	assert.Equal(t, 1, strings.Count(errOut, "\n"), errOut)
+}

@@ -67,6 +67,10 @@ type Member struct {
 	OwnedGeneration *int32 `json:"owned_generation,omitempty"`
 	// Regex is a KIP-848 member's subscribed pattern, if any.
 	Regex *string `json:"regex,omitempty"`
+	// PartitionCount is how many partitions the member holds when that is
+	// all the source tells (a --members paste without --verbose prints
+	// #PARTITIONS and no assignment); absent when Assignment is known.
+	PartitionCount *int `json:"partition_count,omitempty"`
 }
 
 // Offset is one partition's progress.

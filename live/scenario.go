@@ -48,7 +48,7 @@ func (g *Group) Import() ([]byte, *scenario.Scenario, []string, error) {
 	sc.BrokerRacks, rnotes = g.brokerRacks()
 	notes = append(notes, rnotes...)
 	if len(sc.Topics) == 0 {
-		return nil, nil, nil, fmt.Errorf("group %q: none of its topics exists on the cluster, so there is nothing to assign", g.Group)
+		return nil, nil, nil, g.noTopics()
 	}
 	ms, mnotes := g.memberSpecs()
 	notes = append(notes, mnotes...)
@@ -78,6 +78,20 @@ func (g *Group) Import() ([]byte, *scenario.Scenario, []string, error) {
 		return nil, nil, nil, fmt.Errorf("group %q cannot be a scenario: %v", g.Group, err)
 	}
 	return yml, parsed, notes, nil
+}
+
+// noTopics says why a group gives the scenario no topic: what the source
+// did not show, or that the topics it names are gone.
+func (g *Group) noTopics() error {
+	switch {
+	case len(g.MissingTopics) > 0:
+		return fmt.Errorf("group %q: none of its topics exists on the cluster (%s), so there is nothing to assign", g.Group, strings.Join(g.MissingTopics, ", "))
+	case slices.ContainsFunc(g.Members, func(m Member) bool { return m.PartitionCount != nil }):
+		return fmt.Errorf("group %q: the output names no topic: --members without --verbose prints how many partitions each member holds, not which; paste --members --verbose or --offsets as well", g.Group)
+	case g.Type == Classic && !g.Settled() && len(g.Members) > 0:
+		return fmt.Errorf("group %q is %s: a classic group shows no subscriptions or assignments until it is Stable, and it has committed no offsets that would name its topics; read it again once the rebalance ends", g.Group, g.State)
+	}
+	return fmt.Errorf("group %q names no topic: its members subscribe to nothing and it has committed no offsets", g.Group)
 }
 
 // strategy is kviz's assignor and protocol for the group's.
@@ -176,6 +190,9 @@ func (g *Group) memberSpecs() ([]scenario.MemberSpec, []string) {
 				}
 			}
 		}
+		if m.PartitionCount != nil && *m.PartitionCount > count(m.Assignment) {
+			notes = append(notes, fmt.Sprintf("%s holds %d partitions but the output does not say which: imported as owning %s (moves and sticky assignors' answers start from that)", id, *m.PartitionCount, ownedWords(count(m.Assignment))))
+		}
 		if m.Rack != nil && *m.Rack != "" {
 			spec.Rack = *m.Rack
 		}
@@ -186,6 +203,13 @@ func (g *Group) memberSpecs() ([]scenario.MemberSpec, []string) {
 		out = append(out, spec)
 	}
 	return out, notes
+}
+
+func ownedWords(n int) string {
+	if n == 0 {
+		return "nothing"
+	}
+	return fmt.Sprintf("the %d the output names", n)
 }
 
 // startEpoch is the generation (KIP-848: group epoch) the scenario starts
