@@ -22,7 +22,7 @@ import (
 
 // startGiven installs the given state before the first step is recorded.
 func (w *world) startGiven() {
-	gen := w.sc.Generation
+	gen := startGen(w.sc)
 	for _, spec := range w.sc.Members {
 		c := newClient(w, spec.ID, spec.Instance, spec.Topics)
 		w.clients = append(w.clients, c)
@@ -38,7 +38,9 @@ func (w *world) startGiven() {
 		w.modern.startGiven(w.sc, w.clients)
 	} else {
 		w.classic.startGiven(gen, w.clients)
+		w.startLeader()
 		w.deletedBeforeStart()
+		w.startCaught()
 	}
 }
 

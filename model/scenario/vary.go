@@ -44,5 +44,6 @@ func (sc *Scenario) Clone() *Scenario {
 	cp.Members = slices.Clone(sc.Members)
 	cp.Timeline = slices.Clone(sc.Timeline)
 	cp.groupSet = maps.Clone(sc.groupSet)
+	cp.TimingSources = maps.Clone(sc.TimingSources)
 	return &cp
 }
