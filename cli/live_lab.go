@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
@@ -13,6 +15,29 @@ import (
 )
 
 func init() { runLiveLab = openLiveLab }
+
+// firstSettled reads the group every --interval, for --timeout at most,
+// until it imports: a classic group opened mid-rebalance shows no
+// subscriptions until it is Stable.
+func firstSettled(ctx context.Context, errOut io.Writer, src liveSource, g *live.Group) (*live.Snapshot, error) {
+	fmt.Fprintf(errOut, "kviz: group %s is %s and shows no subscriptions yet: waiting up to --timeout %s for it to settle\n", g.Group, g.State, src.Timeout)
+	deadline := time.Now().Add(src.Timeout)
+	for {
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(src.Interval):
+		}
+		g, err := withTimeout(ctx, src.Timeout, src.Read)
+		if err != nil {
+			return nil, err
+		}
+		snap, err := live.NewSnapshot(g, nil)
+		if err == nil || time.Now().After(deadline) {
+			return snap, err
+		}
+	}
+}
 
 // openLiveLab reads the group once (so an unreachable cluster or unknown
 // group is one plain line before the screen changes), then opens the live
@@ -40,6 +65,11 @@ func openLiveLab(cmd *cobra.Command, src liveSource) error {
 		source = "group " + src.Group + " at " + src.Brokers
 	}
 	first, err := live.NewSnapshot(g, nil)
+	if err != nil && src.Fixed == nil && !g.Settled() && g.Type == live.Classic {
+		// a classic group mid-rebalance with nothing that names its
+		// topics: its first settled read will
+		first, err = firstSettled(ctx, cmd.ErrOrStderr(), src, g)
+	}
 	if err != nil {
 		return failure(err)
 	}

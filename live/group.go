@@ -47,6 +47,10 @@ type Group struct {
 	MissingTopics []string `json:"missing_topics,omitempty"`
 	// Unknown says what the source could not tell (--from-describe).
 	Unknown []string `json:"unknown,omitempty"`
+
+	// prev is the last settled read of the group, when this read caught
+	// it mid-rebalance (Carry).
+	prev *Group
 }
 
 // Member is one group member.

@@ -44,13 +44,14 @@ func (g *Group) Import() ([]byte, *scenario.Scenario, []string, error) {
 	for t, n := range g.Topics {
 		sc.Topics[t] = n
 	}
+	notes = append(notes, g.carriedTopics(sc.Topics)...)
 	var rnotes []string
 	sc.BrokerRacks, rnotes = g.brokerRacks()
 	notes = append(notes, rnotes...)
 	if len(sc.Topics) == 0 {
 		return nil, nil, nil, g.noTopics()
 	}
-	ms, mnotes := g.memberSpecs()
+	ms, mnotes := g.memberSpecs(sc.Topics)
 	notes = append(notes, mnotes...)
 	sc.Members = ms
 	if sc.BrokerRacks != nil && slices.ContainsFunc(ms, func(m scenario.MemberSpec) bool { return m.Rack != "" }) {
@@ -58,7 +59,9 @@ func (g *Group) Import() ([]byte, *scenario.Scenario, []string, error) {
 		sc.Replicas, rnotes = g.replicaLists(sc)
 		notes = append(notes, rnotes...)
 	}
-	if len(ms) > 0 {
+	if len(ms) > 0 && g.caughtPhase() != "" {
+		notes = g.caughtStart(sc, notes)
+	} else if len(ms) > 0 {
 		sc.Generation, notes = g.startEpoch(notes)
 		notes = g.reconciling(sc, notes)
 	}
@@ -113,7 +116,14 @@ func (g *Group) strategy() (string, string, []string, error) {
 	}
 	name := g.Protocol
 	var note []string
-	if name == "" {
+	switch {
+	case name == "" && g.prev != nil && g.prev.Protocol != "":
+		name = g.prev.Protocol
+		note = append(note, fmt.Sprintf("the assignor: DescribeGroups names none while the group rebalances; the last settled read's %s is taken", name))
+	case name == "" && g.caughtPhase() != "":
+		name = "range"
+		note = append(note, "the assignor: DescribeGroups names none while the group rebalances; range assumed (the first of Kafka's default partition.assignment.strategy)")
+	case name == "":
 		name = "range"
 		note = append(note, "the assignor is unknown; range assumed (the first of Kafka's default partition.assignment.strategy)")
 	}
@@ -131,7 +141,7 @@ func (g *Group) strategy() (string, string, []string, error) {
 // cannot hold is left out and said: a subscription to a topic the cluster
 // does not have (Kafka's assignors assign nothing of it), partitions of a
 // topic that is gone or that the member no longer subscribes to.
-func (g *Group) memberSpecs() ([]scenario.MemberSpec, []string) {
+func (g *Group) memberSpecs(exist map[string]int32) ([]scenario.MemberSpec, []string) {
 	var notes []string
 	clients := map[string]int{}
 	for _, m := range g.Members {
@@ -149,16 +159,21 @@ func (g *Group) memberSpecs() ([]scenario.MemberSpec, []string) {
 		if m.InstanceID != nil {
 			spec.Instance = *m.InstanceID
 		}
+		if g.caughtPhase() != "" && len(m.Topics) == 0 {
+			var cnotes []string
+			m, cnotes = g.caughtMember(m, id, &spec)
+			notes = append(notes, cnotes...)
+		}
 		topics := m.Topics
 		if len(topics) == 0 && len(m.Assignment) == 0 && g.State != "Stable" && g.State != "STABLE" {
 			// a classic member's subscription is in its JoinGroup, which a
 			// rebalancing group may not show yet
-			topics = strategies.SortedTopics(g.Topics)
+			topics = strategies.SortedTopics(exist)
 			notes = append(notes, fmt.Sprintf("%s's subscription is unknown while the group is %s: taken as all the group's topics", id, g.State))
 		}
 		for _, t := range topics {
 			spec.Topics = append(spec.Topics, t)
-			if _, ok := g.Topics[t]; !ok {
+			if _, ok := exist[t]; !ok {
 				// Kept: Kafka's assignors give a missing topic's
 				// subscribers nothing of it, and the model does the same.
 				notes = append(notes, fmt.Sprintf("%s subscribes to %s, which does not exist (kept: nothing of it is assigned)", id, t))
@@ -168,7 +183,7 @@ func (g *Group) memberSpecs() ([]scenario.MemberSpec, []string) {
 			notes = append(notes, fmt.Sprintf("%s subscribes to the pattern %s: its matching topics are taken as its subscription", id, *m.Regex))
 		}
 		for _, t := range strategies.SortedTopics(m.Assignment) {
-			_, exists := g.Topics[t]
+			_, exists := exist[t]
 			switch {
 			case !exists && g.Type == Classic && slices.Contains(spec.Topics, t):
 				// Kept: the member reports them until its next rebalance,
