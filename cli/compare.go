@@ -51,9 +51,9 @@ key as a command; --format table prints the slide.`,
 			}
 			rows := model.Compare(sc, atMs, event, variants)
 			if format == "json" {
-				return writeJSON(cmd.OutOrStdout(), newCompareJSON(atMs, event, rows))
+				return writeJSON(cmd.OutOrStdout(), newCompareJSON(sc, atMs, event, rows))
 			}
-			return writeCompareTable(cmd.OutOrStdout(), atMs, event, rows)
+			return writeCompareTable(cmd.OutOrStdout(), sc, atMs, event, rows)
 		},
 	}
 	addFormatFlag(cmd, &format, "json", "output format: json or table (text)", "json", "table", "text")
@@ -93,22 +93,28 @@ type compareRowJSON struct {
 	Protocol string  `json:"protocol"`
 	Error    *string `json:"error,omitempty"`
 	Found    bool    `json:"found"`
+	// Start says how a given start became this row's, when the row runs
+	// the other protocol family (classic ↔ KIP-848).
+	Start string `json:"start,omitempty"`
 	outcomeJSON
 }
 
 type compareJSON struct {
-	AtMs       int64            `json:"at_ms"`
-	Event      map[string]any   `json:"event"`
+	AtMs  int64          `json:"at_ms"`
+	Event map[string]any `json:"event"`
+	// Compares says what the rows compare, in words.
+	Compares   string           `json:"compares"`
 	Strategies []compareRowJSON `json:"strategies"`
 }
 
-func newCompareJSON(atMs int64, ev *scenario.Event, rows []model.CompareRow) compareJSON {
-	out := compareJSON{AtMs: atMs, Strategies: []compareRowJSON{}}
+func newCompareJSON(sc *scenario.Scenario, atMs int64, ev *scenario.Event, rows []model.CompareRow) compareJSON {
+	out := compareJSON{AtMs: atMs, Compares: comparesText(sc, atMs, ev, rows), Strategies: []compareRowJSON{}}
 	if ev != nil {
 		out.Event = eventJSON(*ev)
 	}
 	for _, r := range rows {
-		j := compareRowJSON{Strategy: r.Strategy, Protocol: r.Protocol, Found: r.Found, outcomeJSON: newOutcomeJSON(r.Outcome)}
+		j := compareRowJSON{Strategy: r.Strategy, Protocol: r.Protocol, Found: r.Found, outcomeJSON: newOutcomeJSON(r.Outcome),
+			Start: sc.FamilyNote(r.Strategy, r.Protocol)}
 		if r.Err != nil {
 			msg := strings.TrimPrefix(r.Err.Error(), "insert: ")
 			j.Error = &msg
@@ -118,13 +124,63 @@ func newCompareJSON(atMs int64, ev *scenario.Event, rows []model.CompareRow) com
 	return out
 }
 
+// comparesText says what compare's rows compare: the event, the rebalance a
+// caught group is in, the first rebalance from --at-ms on, or, when no row
+// has one, that there is nothing to compare and how to ask.
+func comparesText(sc *scenario.Scenario, atMs int64, ev *scenario.Event, rows []model.CompareRow) string {
+	switch {
+	case ev != nil:
+		return fmt.Sprintf("what if %s at %s", ev.Label(), secs(atMs))
+	case sc.Classic.Rebalance != "" && atMs == 0:
+		return fmt.Sprintf("the rebalance the group was caught in (%s, generation %d), from the same start under each strategy", caughtState(sc), sc.Generation)
+	case !noneFound(rows):
+		return fmt.Sprintf("the first rebalance at or after %s", secs(atMs))
+	case sc.GivenStart():
+		return fmt.Sprintf("nothing to compare: the group starts settled at %s (a given start) and no rebalance starts at or after %s under any strategy; give an event (--leave M, --crash M, --restart M, --join M or --add-partitions TOPIC:N) to compare what it does",
+			startCounter(sc), secs(atMs))
+	}
+	return fmt.Sprintf("nothing to compare: no rebalance starts at or after %s under any strategy; give an earlier --at-ms or an event (--leave M, --crash M, --restart M, --join M or --add-partitions TOPIC:N)", secs(atMs))
+}
+
+// noneFound: no row ran into a rebalance, and none failed.
+func noneFound(rows []model.CompareRow) bool {
+	for _, r := range rows {
+		if r.Found || r.Err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+func caughtState(sc *scenario.Scenario) string {
+	if sc.Classic.Rebalance == scenario.RebalanceCompleting {
+		return string(kafka.CompletingRebalance)
+	}
+	return string(kafka.PreparingRebalance)
+}
+
+func startCounter(sc *scenario.Scenario) string {
+	if scenario.IsConsumer(sc) {
+		return fmt.Sprintf("group epoch %d", sc.Generation)
+	}
+	return fmt.Sprintf("generation %d", sc.Generation)
+}
+
 // writeCompareTable prints one row per strategy, then each one's result.
-func writeCompareTable(w io.Writer, atMs int64, ev *scenario.Event, rows []model.CompareRow) error {
+func writeCompareTable(w io.Writer, sc *scenario.Scenario, atMs int64, ev *scenario.Event, rows []model.CompareRow) error {
 	var b strings.Builder
-	if ev != nil {
-		fmt.Fprintf(&b, "what if %s at %s\n\n", ev.Label(), secs(atMs))
-	} else {
-		fmt.Fprintf(&b, "the first rebalance at or after %s\n\n", secs(atMs))
+	fmt.Fprintf(&b, "%s\n\n", comparesText(sc, atMs, ev, rows))
+	if ev == nil && noneFound(rows) {
+		var names []string
+		for _, r := range rows {
+			names = append(names, r.Strategy)
+		}
+		fmt.Fprintf(&b, "strategies: %s\n", strings.Join(names, ", "))
+		_, err := io.WriteString(w, b.String())
+		if err != nil {
+			return failure(err)
+		}
+		return nil
 	}
 	tw := tabwriter.NewWriter(&b, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "STRATEGY\tPROTOCOL\tMOVED\tROUNDS\tWORST GAP\tTOTAL GAP\tBALANCE\tSETTLED")
@@ -149,6 +205,9 @@ func writeCompareTable(w io.Writer, atMs int64, ev *scenario.Event, rows []model
 			continue
 		}
 		fmt.Fprintf(&b, "\n%s: %s\n  moves  %s\n", r.Strategy, assignmentText(r.Outcome.After), movesText(r.Outcome.Moves))
+		if note := sc.FamilyNote(r.Strategy, r.Protocol); note != "" {
+			fmt.Fprintf(&b, "  start  %s\n", note)
+		}
 	}
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return failure(err)

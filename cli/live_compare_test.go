@@ -1,0 +1,85 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kvizlab/kviz/live/livetest"
+)
+
+// importLive writes `kviz live --scenario` of the group to a file.
+func importLive(t *testing.T, c *livetest.Cluster, group string) string {
+	t.Helper()
+	code, yml, errOut := run(t, "", "live", "--bootstrap-server", c.ListenAddrs()[0], "--group", group, "--scenario")
+	require.Equal(t, 0, code, errOut)
+	path := filepath.Join(t.TempDir(), "live.yaml")
+	require.NoError(t, os.WriteFile(path, []byte(yml), 0o644))
+	return path
+}
+
+type compareRows struct {
+	Compares   string `json:"compares"`
+	Strategies []struct {
+		Strategy string                        `json:"strategy"`
+		Protocol string                        `json:"protocol"`
+		Error    *string                       `json:"error"`
+		Found    bool                          `json:"found"`
+		Start    string                        `json:"start"`
+		Before   map[string]map[string][]int32 `json:"before"`
+	} `json:"strategies"`
+}
+
+// Issue 20 item 4: compare on an imported group runs every strategy, each
+// in its own protocol family from the same real state.
+func TestCompareOnAnImportRunsEveryStrategyFamily(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opt  kgo.Opt
+	}{{"classic", kgo.Balancers(kgo.CooperativeStickyBalancer())}, {"consumer", kgo.ServerSideBalancer()}} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := livetest.Start(t, 6, "orders")
+			for _, id := range []string{"c1", "c2", "c3"} {
+				c.Consumer(t, "g", id, kgo.ConsumeTopics("orders"), tc.opt)
+			}
+			c.WaitStable(t, "g", 3)
+			path := importLive(t, c, "g")
+			var out compareRows
+			runJSON(t, &out, "compare", path, "--leave", "c2")
+			require.Len(t, out.Strategies, 5)
+			var before string
+			converted := 0
+			for _, r := range out.Strategies {
+				require.Nil(t, r.Error, "%s: %v", r.Strategy, r.Error)
+				assert.True(t, r.Found, r.Strategy)
+				b, _ := json.Marshal(r.Before)
+				if before == "" {
+					before = string(b)
+				}
+				assert.Equal(t, before, string(b), "%s starts from the same owners", r.Strategy)
+				if r.Start != "" {
+					converted++
+					assert.Contains(t, r.Start, "converted from the", r.Strategy)
+				}
+			}
+			if tc.name == "classic" {
+				assert.Equal(t, 1, converted, "uniform runs the upgraded start")
+			} else {
+				assert.Equal(t, 4, converted, "the classic strategies run the downgraded start")
+			}
+			assert.Equal(t, "what if c2 leaves at 0.000 s", out.Compares)
+
+			runJSON(t, &out, "compare", path)
+			assert.Contains(t, out.Compares, "nothing to compare: the group starts settled at")
+			code, table, errOut := run(t, "", "compare", path, "--format", "table")
+			require.Equal(t, 0, code, errOut)
+			assert.NotContains(t, table, "no rebalance then")
+			assert.Contains(t, table, "give an event")
+		})
+	}
+}
