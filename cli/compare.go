@@ -96,6 +96,8 @@ type compareRowJSON struct {
 	// Start says how a given start became this row's, when the row runs
 	// the other protocol family (classic ↔ KIP-848).
 	Start string `json:"start,omitempty"`
+	// Timings are the timeouts the row used and where each came from.
+	Timings []scenario.Timing `json:"timings,omitempty"`
 	outcomeJSON
 }
 
@@ -114,7 +116,7 @@ func newCompareJSON(sc *scenario.Scenario, atMs int64, ev *scenario.Event, rows 
 	}
 	for _, r := range rows {
 		j := compareRowJSON{Strategy: r.Strategy, Protocol: r.Protocol, Found: r.Found, outcomeJSON: newOutcomeJSON(r.Outcome),
-			Start: sc.FamilyNote(r.Strategy, r.Protocol)}
+			Start: sc.FamilyNote(r.Strategy, r.Protocol), Timings: rowTimings(sc, r)}
 		if r.Err != nil {
 			msg := strings.TrimPrefix(r.Err.Error(), "insert: ")
 			j.Error = &msg
@@ -142,6 +144,19 @@ func comparesText(sc *scenario.Scenario, atMs int64, ev *scenario.Event, rows []
 	return fmt.Sprintf("nothing to compare: no rebalance starts at or after %s under any strategy; give an earlier --at-ms or an event (--leave M, --crash M, --restart M, --join M or --add-partitions TOPIC:N)", secs(atMs))
 }
 
+// rowTimings are the timings of a row's run (nil for a row that could not
+// run).
+func rowTimings(sc *scenario.Scenario, r model.CompareRow) []scenario.Timing {
+	if r.Err != nil {
+		return nil
+	}
+	varied, err := sc.WithStrategy(r.Strategy, r.Protocol)
+	if err != nil {
+		return nil
+	}
+	return scenario.Timings(varied)
+}
+
 // noneFound: no row ran into a rebalance, and none failed.
 func noneFound(rows []model.CompareRow) bool {
 	for _, r := range rows {
@@ -164,6 +179,27 @@ func startCounter(sc *scenario.Scenario) string {
 		return fmt.Sprintf("group epoch %d", sc.Generation)
 	}
 	return fmt.Sprintf("generation %d", sc.Generation)
+}
+
+// writeRowTimings lists the timings the rows used, once per distinct set
+// (the classic and the KIP-848 rows differ).
+func writeRowTimings(b *strings.Builder, sc *scenario.Scenario, rows []model.CompareRow) {
+	var order []string
+	by := map[string][]string{}
+	for _, r := range rows {
+		ts := rowTimings(sc, r)
+		if ts == nil {
+			continue
+		}
+		text := timingsText(ts)
+		if by[text] == nil {
+			order = append(order, text)
+		}
+		by[text] = append(by[text], r.Strategy)
+	}
+	for _, text := range order {
+		fmt.Fprintf(b, "\ntimings (%s): %s\n", strings.Join(by[text], ", "), text)
+	}
 }
 
 // writeCompareTable prints one row per strategy, then each one's result.
@@ -209,6 +245,7 @@ func writeCompareTable(w io.Writer, sc *scenario.Scenario, atMs int64, ev *scena
 			fmt.Fprintf(&b, "  start  %s\n", note)
 		}
 	}
+	writeRowTimings(&b, sc, rows)
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return failure(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kvizlab/kviz/live"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 func init() { subcommands = append(subcommands, newLiveCmd) }
@@ -30,6 +32,15 @@ type liveFlags struct {
 	tls, insecure                          bool
 	caFile, certFile, keyFile              string
 	saslMechanism, saslUser                string
+	// what no API shows about the members (live.ImportOptions)
+	sessionTimeout, heartbeatInterval, maxPollInterval time.Duration
+	client                                             string
+}
+
+// importOptions are the flags the import takes for the members.
+func (f *liveFlags) importOptions() live.ImportOptions {
+	return live.ImportOptions{SessionTimeout: f.sessionTimeout, HeartbeatInterval: f.heartbeatInterval,
+		MaxPollInterval: f.maxPollInterval, Client: f.client}
 }
 
 func newLiveCmd() *cobra.Command {
@@ -42,8 +53,14 @@ it: type and protocol, assignor, state, generation or epochs, every member with
 its subscription and assignment (under KIP-848 also its target and epoch), and
 per partition the committed offset, log end offset and lag. It only ever sends
 ApiVersions, Metadata, FindCoordinator, ListGroups, DescribeGroups,
-ConsumerGroupDescribe, OffsetFetch and ListOffsets: it never joins, commits or
-changes anything.
+ConsumerGroupDescribe, OffsetFetch, ListOffsets and DescribeConfigs: it never
+joins, commits or changes anything.
+
+Predictions take what the cluster tells (DescribeConfigs: the coordinator's
+group.consumer.* and group.initial.rebalance.delay.ms, a KIP-848 group's own
+configs) and, for what no API shows, --session-timeout, --heartbeat-interval,
+--max-poll-interval and --client; each lists the timings it used and where
+they came from.
 
 On a terminal it opens the lab on the group, refreshed every --interval; "i"
 imports the group into the simulator. --format json|table prints instead
@@ -76,7 +93,12 @@ The SASL password comes from $` + passwordEnv + `, or a prompt on a terminal.`,
 	fl.BoolVar(&f.insecure, "insecure-skip-verify", false, "do not verify the brokers' certificates (implies --tls)")
 	fl.StringVar(&f.saslMechanism, "sasl-mechanism", "", "SASL mechanism: "+strings.Join(live.SASLMechanisms, ", "))
 	fl.StringVar(&f.saslUser, "sasl-user", "", "SASL user (the password: $"+passwordEnv+" or a prompt)")
+	fl.DurationVar(&f.sessionTimeout, "session-timeout", 0, "the members' session.timeout.ms, for predictions (classic: no API shows it; default Kafka's 45s)")
+	fl.DurationVar(&f.heartbeatInterval, "heartbeat-interval", 0, "the members' heartbeat.interval.ms, for predictions (classic; default Kafka's 3s)")
+	fl.DurationVar(&f.maxPollInterval, "max-poll-interval", 0, "the members' max.poll.interval.ms, the rebalance timeout, for predictions (default Kafka's 5m)")
+	fl.StringVar(&f.client, "client", "", "the client library the members run, for predictions: "+strings.Join(scenario.Clients, ", ")+" (default java; the describe does not say)")
 	_ = cmd.RegisterFlagCompletionFunc("sasl-mechanism", cobra.FixedCompletions(live.SASLMechanisms, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("client", cobra.FixedCompletions(scenario.Clients, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 
@@ -114,7 +136,13 @@ func runLive(cmd *cobra.Command, f *liveFlags) error {
 		}
 		return nil
 	}
-	read := func(ctx context.Context) (*live.Group, error) { return r.Group(ctx, f.group) }
+	read := func(ctx context.Context) (*live.Group, error) {
+		g, err := r.Group(ctx, f.group)
+		if err != nil {
+			return nil, err
+		}
+		return g.WithOptions(f.importOptions()), nil
+	}
 	if f.format == "" && !f.scenario && runLiveLab != nil && isTerminal(out) {
 		return runLiveLab(cmd, liveSource{Group: f.group, Brokers: f.bootstrap, Interval: f.interval, Read: read, Timeout: f.timeout})
 	}
@@ -209,6 +237,12 @@ func (f *liveFlags) check() error {
 	}
 	if f.timeout <= 0 {
 		return fmt.Errorf("--timeout must be positive")
+	}
+	if f.sessionTimeout < 0 || f.heartbeatInterval < 0 || f.maxPollInterval < 0 {
+		return fmt.Errorf("--session-timeout, --heartbeat-interval and --max-poll-interval must be positive")
+	}
+	if f.client != "" && !slices.Contains(scenario.Clients, f.client) {
+		return fmt.Errorf("--client must be one of %s, got %q", strings.Join(scenario.Clients, ", "), f.client)
 	}
 	if f.interval < minInterval {
 		return fmt.Errorf("--interval %s is below %s: each read is several requests to the cluster", f.interval, minInterval)

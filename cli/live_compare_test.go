@@ -83,3 +83,42 @@ func TestCompareOnAnImportRunsEveryStrategyFamily(t *testing.T) {
 		})
 	}
 }
+
+// whatif on an import lists each timing it used and where it came from.
+func TestWhatIfOnAnImportSaysItsTimings(t *testing.T) {
+	c := livetest.Start(t, 6, "orders")
+	for _, id := range []string{"c1", "c2"} {
+		c.Consumer(t, "g", id, kgo.ConsumeTopics("orders"), kgo.Balancers(kgo.RangeBalancer()))
+	}
+	c.WaitStable(t, "g", 2)
+	code, yml, errOut := run(t, "", "live", "--bootstrap-server", c.ListenAddrs()[0], "--group", "g", "--scenario",
+		"--session-timeout", "2s", "--heartbeat-interval", "100ms")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, yml, "session_timeout_ms: 2000")
+	path := filepath.Join(t.TempDir(), "live.yaml")
+	require.NoError(t, os.WriteFile(path, []byte(yml), 0o644))
+	var w struct {
+		Timings []struct {
+			Kafka   string `json:"kafka"`
+			ValueMs int64  `json:"value_ms"`
+			Source  string `json:"source"`
+		} `json:"timings"`
+		SettledMs int64 `json:"settled_ms"`
+	}
+	runJSON(t, &w, "whatif", path, "--at-ms", "0", "--crash", "c2")
+	got := map[string]string{}
+	for _, tm := range w.Timings {
+		got[tm.Kafka] = tm.Source
+	}
+	assert.Equal(t, "flag --session-timeout", got["session.timeout.ms"])
+	assert.Equal(t, "flag --heartbeat-interval", got["heartbeat.interval.ms"])
+	assert.Equal(t, "Kafka default", got["max.poll.interval.ms"])
+	assert.Equal(t, "Kafka default", got["group.initial.rebalance.delay.ms"], "kfake has no such broker config to read")
+	assert.Less(t, w.SettledMs, int64(3000))
+	code, text, _ := run(t, "", "whatif", path, "--at-ms", "0", "--crash", "c2", "--format", "text")
+	require.Equal(t, 0, code)
+	assert.Contains(t, text, "session.timeout.ms 2000 ms (flag --session-timeout)")
+	code, _, errOut = run(t, "", "live", "--bootstrap-server", c.ListenAddrs()[0], "--group", "g", "--scenario", "--client", "kafka-python")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "--client must be one of java, franz-go, librdkafka")
+}

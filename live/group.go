@@ -47,10 +47,15 @@ type Group struct {
 	MissingTopics []string `json:"missing_topics,omitempty"`
 	// Unknown says what the source could not tell (--from-describe).
 	Unknown []string `json:"unknown,omitempty"`
+	// Configs are the group settings the cluster tells (DescribeConfigs):
+	// the coordinator's group defaults and the group's own overrides.
+	Configs []GroupConfig `json:"configs,omitempty"`
 
 	// prev is the last settled read of the group, when this read caught
 	// it mid-rebalance (Carry).
 	prev *Group
+	// opts are what the user tells about the members (WithOptions).
+	opts ImportOptions
 }
 
 // Member is one group member.

@@ -22,6 +22,7 @@ import (
 var ReadOnlyKeys = []int16{
 	kmsg.ApiVersions.Int16(), kmsg.Metadata.Int16(), kmsg.FindCoordinator.Int16(), kmsg.ListGroups.Int16(),
 	kmsg.DescribeGroups.Int16(), kmsg.ConsumerGroupDescribe.Int16(), kmsg.OffsetFetch.Int16(), kmsg.ListOffsets.Int16(),
+	kmsg.DescribeConfigs.Int16(),
 }
 
 // Reader reads groups from one cluster. It never joins, commits or
@@ -90,6 +91,9 @@ func (r *Reader) Group(ctx context.Context, name string) (*Group, error) {
 func (r *Reader) group(ctx context.Context, name string) (*Group, error) {
 	g, err := r.describe(ctx, name)
 	if err != nil {
+		return nil, err
+	}
+	if g.Configs, err = r.configs(ctx, name, g.Coordinator); err != nil {
 		return nil, err
 	}
 	committed, err := r.committed(ctx, name)

@@ -65,6 +65,11 @@ func (g *Group) Import() ([]byte, *scenario.Scenario, []string, error) {
 		sc.Generation, notes = g.startEpoch(notes)
 		notes = g.reconciling(sc, notes)
 	}
+	tnotes, err := g.applyTimings(sc)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("group %q: %v", g.Group, err)
+	}
+	notes = append(notes, tnotes...)
 	if len(notes) > 0 {
 		sc.Notes = "Imported: " + strings.Join(notes, "; ") + "."
 	}

@@ -6,6 +6,7 @@ package livetest
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"io"
 	"net"
 	"slices"
@@ -169,6 +170,42 @@ func Start(t testing.TB, partitions int32, topics ...string) *Cluster {
 type Consumer struct {
 	*kgo.Client
 	stop func()
+	net  *cutter
+}
+
+// Crash cuts the consumer off the cluster as a process dying does: its
+// connections close, it cannot dial again and sends nothing more (no
+// LeaveGroup), so the coordinator removes it when its session expires.
+func (c *Consumer) Crash() { c.net.cut() }
+
+// cutter dials for one client and can cut it off.
+type cutter struct {
+	mu    sync.Mutex
+	down  bool
+	conns []net.Conn
+}
+
+func (k *cutter) dial(ctx context.Context, network, host string) (net.Conn, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.down {
+		return nil, &net.OpError{Op: "dial", Net: network, Err: errors.New("crashed")}
+	}
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, network, host)
+	if err == nil {
+		k.conns = append(k.conns, conn)
+	}
+	return conn, err
+}
+
+func (k *cutter) cut() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.down = true
+	for _, c := range k.conns {
+		_ = c.Close()
+	}
 }
 
 // Stop closes the consumer: it leaves the group.
@@ -178,8 +215,10 @@ func (c *Consumer) Stop() { c.stop() }
 // background; Stop (or the test's end) closes it.
 func (c *Cluster) Consumer(t testing.TB, group, clientID string, opts ...kgo.Opt) *Consumer {
 	t.Helper()
+	k := &cutter{}
 	base := []kgo.Opt{kgo.SeedBrokers(c.ListenAddrs()...), kgo.ClientID(clientID), kgo.ConsumerGroup(group),
-		kgo.SessionTimeout(2 * time.Second), kgo.HeartbeatInterval(100 * time.Millisecond), kgo.DisableAutoCommit()}
+		kgo.SessionTimeout(2 * time.Second), kgo.HeartbeatInterval(100 * time.Millisecond), kgo.DisableAutoCommit(),
+		kgo.Dialer(k.dial)}
 	cl, err := kgo.NewClient(append(base, opts...)...)
 	if err != nil {
 		t.Fatal(err)
@@ -196,7 +235,7 @@ func (c *Cluster) Consumer(t testing.TB, group, clientID string, opts ...kgo.Opt
 	var once sync.Once
 	stop := func() { once.Do(func() { cancel(); <-done; cl.Close() }) }
 	t.Cleanup(stop)
-	return &Consumer{Client: cl, stop: stop}
+	return &Consumer{Client: cl, stop: stop, net: k}
 }
 
 // WaitStable waits until the group is Stable with members members holding
