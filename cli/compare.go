@@ -71,13 +71,13 @@ lab's keys insert it, 1 ms after the step.`,
 			}
 			rows := model.Compare(sc, atMs, event, variants)
 			if format == "json" {
-				out := newCompareJSON(atMs, event, rows)
+				out := newCompareJSON(sc, atMs, event, rows)
 				if byStep {
 					out.AtStep = &atStep
 				}
 				return writeJSON(cmd.OutOrStdout(), out)
 			}
-			return writeCompareTable(cmd.OutOrStdout(), atMs, event, rows)
+			return writeCompareTable(cmd.OutOrStdout(), sc, atMs, event, rows)
 		},
 	}
 	addFormatFlag(cmd, &format, "json", "output format: json or table (text)", "json", "table", "text")
@@ -136,23 +136,31 @@ type compareRowJSON struct {
 	Protocol string  `json:"protocol"`
 	Error    *string `json:"error,omitempty"`
 	Found    bool    `json:"found"`
+	// Start says how a given start became this row's, when the row runs
+	// the other protocol family (classic ↔ KIP-848).
+	Start string `json:"start,omitempty"`
+	// Timings are the timeouts the row used and where each came from.
+	Timings []scenario.Timing `json:"timings,omitempty"`
 	outcomeJSON
 }
 
 type compareJSON struct {
-	AtMs       int64            `json:"at_ms"`
-	AtStep     *int             `json:"at_step,omitempty"` // --at-step: the step the moment is the lab's of
-	Event      map[string]any   `json:"event"`
+	AtMs   int64          `json:"at_ms"`
+	AtStep *int           `json:"at_step,omitempty"` // --at-step: the step the moment is the lab's of
+	Event  map[string]any `json:"event"`
+	// Compares says what the rows compare, in words.
+	Compares   string           `json:"compares"`
 	Strategies []compareRowJSON `json:"strategies"`
 }
 
-func newCompareJSON(atMs int64, ev *scenario.Event, rows []model.CompareRow) compareJSON {
-	out := compareJSON{AtMs: atMs, Strategies: []compareRowJSON{}}
+func newCompareJSON(sc *scenario.Scenario, atMs int64, ev *scenario.Event, rows []model.CompareRow) compareJSON {
+	out := compareJSON{AtMs: atMs, Compares: comparesText(sc, atMs, ev, rows), Strategies: []compareRowJSON{}}
 	if ev != nil {
 		out.Event = eventJSON(*ev)
 	}
 	for _, r := range rows {
-		j := compareRowJSON{Strategy: r.Strategy, Protocol: r.Protocol, Found: r.Found, outcomeJSON: newOutcomeJSON(r.Outcome)}
+		j := compareRowJSON{Strategy: r.Strategy, Protocol: r.Protocol, Found: r.Found, outcomeJSON: newOutcomeJSON(r.Outcome),
+			Start: sc.FamilyNote(r.Strategy, r.Protocol), Timings: rowTimings(sc, r)}
 		if r.Err != nil {
 			msg := strings.TrimPrefix(r.Err.Error(), "insert: ")
 			j.Error = &msg
@@ -162,13 +170,97 @@ func newCompareJSON(atMs int64, ev *scenario.Event, rows []model.CompareRow) com
 	return out
 }
 
+// comparesText says what compare's rows compare: the event, the rebalance a
+// caught group is in, the first rebalance from --at-ms on, or, when no row
+// has one, that there is nothing to compare and how to ask.
+func comparesText(sc *scenario.Scenario, atMs int64, ev *scenario.Event, rows []model.CompareRow) string {
+	switch {
+	case ev != nil:
+		return fmt.Sprintf("what if %s at %s", ev.Label(), model.FormatMs(atMs))
+	case sc.Classic.Rebalance != "" && atMs == 0:
+		return fmt.Sprintf("the rebalance the group was caught in (%s, generation %d), from the same start under each strategy", caughtState(sc), sc.Generation)
+	case !noneFound(rows):
+		return fmt.Sprintf("the first rebalance at or after %s", model.FormatMs(atMs))
+	case sc.GivenStart():
+		return fmt.Sprintf("nothing to compare: the group starts settled at %s (a given start) and no rebalance starts at or after %s under any strategy; give an event (--leave M, --crash M, --restart M, --join M or --add-partitions TOPIC:N) to compare what it does",
+			startCounter(sc), model.FormatMs(atMs))
+	}
+	return fmt.Sprintf("nothing to compare: no rebalance starts at or after %s under any strategy; give an earlier --at-ms or an event (--leave M, --crash M, --restart M, --join M or --add-partitions TOPIC:N)", model.FormatMs(atMs))
+}
+
+// rowTimings are the timings of a row's run (nil for a row that could not
+// run).
+func rowTimings(sc *scenario.Scenario, r model.CompareRow) []scenario.Timing {
+	if r.Err != nil {
+		return nil
+	}
+	varied, err := sc.WithStrategy(r.Strategy, r.Protocol)
+	if err != nil {
+		return nil
+	}
+	return scenario.Timings(varied)
+}
+
+// noneFound: no row ran into a rebalance, and none failed.
+func noneFound(rows []model.CompareRow) bool {
+	for _, r := range rows {
+		if r.Found || r.Err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+func caughtState(sc *scenario.Scenario) string {
+	if sc.Classic.Rebalance == scenario.RebalanceCompleting {
+		return string(kafka.CompletingRebalance)
+	}
+	return string(kafka.PreparingRebalance)
+}
+
+func startCounter(sc *scenario.Scenario) string {
+	if scenario.IsConsumer(sc) {
+		return fmt.Sprintf("group epoch %d", sc.Generation)
+	}
+	return fmt.Sprintf("generation %d", sc.Generation)
+}
+
+// writeRowTimings lists the timings the rows used, once per distinct set
+// (the classic and the KIP-848 rows differ).
+func writeRowTimings(b *strings.Builder, sc *scenario.Scenario, rows []model.CompareRow) {
+	var order []string
+	by := map[string][]string{}
+	for _, r := range rows {
+		ts := rowTimings(sc, r)
+		if ts == nil {
+			continue
+		}
+		text := timingsText(ts)
+		if by[text] == nil {
+			order = append(order, text)
+		}
+		by[text] = append(by[text], r.Strategy)
+	}
+	for _, text := range order {
+		fmt.Fprintf(b, "\ntimings (%s): %s\n", strings.Join(by[text], ", "), text)
+	}
+}
+
 // writeCompareTable prints one row per strategy, then each one's result.
-func writeCompareTable(w io.Writer, atMs int64, ev *scenario.Event, rows []model.CompareRow) error {
+func writeCompareTable(w io.Writer, sc *scenario.Scenario, atMs int64, ev *scenario.Event, rows []model.CompareRow) error {
 	var b strings.Builder
-	if ev != nil {
-		fmt.Fprintf(&b, "what if %s at %s\n\n", ev.Label(), model.FormatMs(atMs))
-	} else {
-		fmt.Fprintf(&b, "the first rebalance at or after %s\n\n", model.FormatMs(atMs))
+	fmt.Fprintf(&b, "%s\n\n", comparesText(sc, atMs, ev, rows))
+	if ev == nil && noneFound(rows) {
+		var names []string
+		for _, r := range rows {
+			names = append(names, r.Strategy)
+		}
+		fmt.Fprintf(&b, "strategies: %s\n", strings.Join(names, ", "))
+		_, err := io.WriteString(w, b.String())
+		if err != nil {
+			return failure(err)
+		}
+		return nil
 	}
 	tw := tabwriter.NewWriter(&b, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "STRATEGY\tPROTOCOL\tMOVED\tROUNDS\tWORST GAP\tTOTAL GAP\tBALANCE\tSETTLED")
@@ -193,7 +285,11 @@ func writeCompareTable(w io.Writer, atMs int64, ev *scenario.Event, rows []model
 			continue
 		}
 		fmt.Fprintf(&b, "\n%s: %s\n  moves  %s\n", r.Strategy, assignmentText(r.Outcome.After), movesText(r.Outcome.Moves))
+		if note := sc.FamilyNote(r.Strategy, r.Protocol); note != "" {
+			fmt.Fprintf(&b, "  start  %s\n", note)
+		}
 	}
+	writeRowTimings(&b, sc, rows)
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return failure(err)
 	}

@@ -6,13 +6,17 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/kvizlab/kviz/live"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // passwordEnv holds the SASL password: never a flag, so it stays out of
@@ -26,6 +30,15 @@ type liveFlags struct {
 	tls, insecure                          bool
 	caFile, certFile, keyFile              string
 	saslMechanism, saslUser                string
+	// what no API shows about the members (live.ImportOptions)
+	sessionTimeout, heartbeatInterval, maxPollInterval time.Duration
+	client                                             string
+}
+
+// importOptions are the flags the import takes for the members.
+func (f *liveFlags) importOptions() live.ImportOptions {
+	return live.ImportOptions{SessionTimeout: f.sessionTimeout, HeartbeatInterval: f.heartbeatInterval,
+		MaxPollInterval: f.maxPollInterval, Client: f.client}
 }
 
 func newLiveCmd() *cobra.Command {
@@ -38,12 +51,19 @@ it: type and protocol, assignor, state, generation or epochs, every member with
 its subscription and assignment (under KIP-848 also its target and epoch), and
 per partition the committed offset, log end offset and lag. It only ever sends
 ApiVersions, Metadata, FindCoordinator, ListGroups, DescribeGroups,
-ConsumerGroupDescribe, OffsetFetch and ListOffsets: it never joins, commits or
-changes anything.
+ConsumerGroupDescribe, OffsetFetch, ListOffsets and DescribeConfigs: it never
+joins, commits or changes anything.
+
+Predictions take what the cluster tells (DescribeConfigs: the coordinator's
+group.consumer.* and group.initial.rebalance.delay.ms, a KIP-848 group's own
+configs) and, for what no API shows, --session-timeout, --heartbeat-interval,
+--max-poll-interval and --client; each lists the timings it used and where
+they came from.
 
 On a terminal it opens the lab on the group, refreshed every --interval; "i"
 imports the group into the simulator. --format json|table prints instead
-(--watch: again every --interval). --scenario prints the group as a scenario
+(--watch: again every --interval, until interrupted; a read that fails is said on
+stderr and tried again, waiting twice as long each time up to 30s). --scenario prints the group as a scenario
 file that kviz simulate, whatif and compare accept. --list lists the groups.
 
 --from-describe FILE (or - for stdin) reads what kafka-consumer-groups.sh
@@ -60,7 +80,7 @@ The SASL password comes from $` + passwordEnv + `, or a prompt on a terminal.`,
 	addFormatFlag(cmd, &f.format, "", "print instead of opening the lab: json or table", "json", "table")
 	fl.BoolVar(&f.list, "list", false, "list the cluster's groups with their type and state")
 	fl.BoolVar(&f.watch, "watch", false, "print again every --interval (until interrupted)")
-	fl.DurationVar(&f.interval, "interval", 2*time.Second, "how often --watch and the lab read the group again")
+	fl.DurationVar(&f.interval, "interval", 2*time.Second, "how often --watch and the lab read the group again (at least 500ms; while the cluster does not answer, --watch waits twice as long each time, up to 30s)")
 	fl.BoolVar(&f.scenario, "scenario", false, "print the group as a scenario file (YAML) starting from its state")
 	fl.StringVar(&f.fromDescribe, "from-describe", "", "read kafka-consumer-groups.sh --describe output from FILE (- = stdin) instead of a cluster")
 	fl.DurationVar(&f.timeout, "timeout", 10*time.Second, "how long to wait for the cluster")
@@ -71,7 +91,12 @@ The SASL password comes from $` + passwordEnv + `, or a prompt on a terminal.`,
 	fl.BoolVar(&f.insecure, "insecure-skip-verify", false, "do not verify the brokers' certificates (implies --tls)")
 	fl.StringVar(&f.saslMechanism, "sasl-mechanism", "", "SASL mechanism: "+strings.Join(live.SASLMechanisms, ", "))
 	fl.StringVar(&f.saslUser, "sasl-user", "", "SASL user (the password: $"+passwordEnv+" or a prompt)")
+	fl.DurationVar(&f.sessionTimeout, "session-timeout", 0, "the members' session.timeout.ms, for predictions (classic: no API shows it; default Kafka's 45s)")
+	fl.DurationVar(&f.heartbeatInterval, "heartbeat-interval", 0, "the members' heartbeat.interval.ms, for predictions (classic; default Kafka's 3s)")
+	fl.DurationVar(&f.maxPollInterval, "max-poll-interval", 0, "the members' max.poll.interval.ms, the rebalance timeout, for predictions (default Kafka's 5m)")
+	fl.StringVar(&f.client, "client", "", "the client library the members run, for predictions: "+strings.Join(scenario.Clients, ", ")+" (default java; the describe does not say)")
 	_ = cmd.RegisterFlagCompletionFunc("sasl-mechanism", cobra.FixedCompletions(live.SASLMechanisms, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("client", cobra.FixedCompletions(scenario.Clients, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 
@@ -109,25 +134,79 @@ func runLive(cmd *cobra.Command, f *liveFlags) error {
 		}
 		return nil
 	}
-	read := func(ctx context.Context) (*live.Group, error) { return r.Group(ctx, f.group) }
+	read := func(ctx context.Context) (*live.Group, error) {
+		g, err := r.Group(ctx, f.group)
+		if err != nil {
+			return nil, err
+		}
+		return g.WithOptions(f.importOptions()), nil
+	}
 	if f.format == "" && !f.scenario && isTerminal(out) {
 		return openLiveLab(cmd, liveSource{Group: f.group, Brokers: f.bootstrap, Interval: f.interval, Read: read, Timeout: f.timeout})
 	}
-	for {
+	if !f.watch {
 		g, err := withTimeout(ctx, f.timeout, read)
 		if err != nil {
 			return failure(err)
 		}
-		if err := printGroup(out, cmd.ErrOrStderr(), g, f); err != nil {
-			return err
-		}
-		if !f.watch {
+		return printGroup(out, cmd.ErrOrStderr(), g, f)
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return watchGroup(ctx, out, cmd.ErrOrStderr(), f, read)
+}
+
+// minInterval is --interval's floor: each read is several requests to the
+// cluster (describe, metadata, offsets), so faster reads only load it.
+const minInterval = 500 * time.Millisecond
+
+// maxBackoff caps the wait between reads while the cluster does not answer.
+const maxBackoff = 30 * time.Second
+
+// watchGroup prints the group every --interval until ctx ends (a signal):
+// the first read must succeed (a wrong address, group or password is said
+// at once), later failures are an outage, printed once on errOut and read
+// through with a backoff that doubles from --interval up to maxBackoff (or
+// --interval, if longer), and its end is printed too.
+func watchGroup(ctx context.Context, out, errOut io.Writer, f *liveFlags, read func(context.Context) (*live.Group, error)) error {
+	g, err := withTimeout(ctx, f.timeout, read)
+	if err != nil {
+		if ctx.Err() != nil {
 			return nil
+		}
+		return failure(err)
+	}
+	var down time.Time // when the outage began; zero while the cluster answers
+	failed := 0
+	wait, prev := f.interval, f.interval
+	for {
+		if g != nil {
+			if err := printGroup(out, errOut, g, f); err != nil {
+				return err
+			}
 		}
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-time.After(f.interval):
+		case <-time.After(wait):
+		}
+		g, err = withTimeout(ctx, f.timeout, read)
+		switch {
+		case ctx.Err() != nil:
+			return nil
+		case err != nil:
+			failed++
+			if failed == 1 {
+				down = time.Now()
+			}
+			if wait = f.interval; failed > 1 {
+				wait = min(2*prev, max(maxBackoff, f.interval))
+			}
+			prev = wait
+			fmt.Fprintf(errOut, "kviz: %s read %d failed: %s; reading again in %s\n", time.Now().Format("15:04:05"), failed, oneLine(err.Error()), wait)
+		case failed > 0:
+			fmt.Fprintf(errOut, "kviz: %s the cluster answers again after %s (%d failed reads)\n", time.Now().Format("15:04:05"), time.Since(down).Round(time.Second), failed)
+			failed, wait = 0, f.interval
 		}
 	}
 }
@@ -151,8 +230,17 @@ func (f *liveFlags) check() error {
 	default:
 		return fmt.Errorf("--format must be json or table, got %q", f.format)
 	}
-	if f.interval <= 0 || f.timeout <= 0 {
-		return fmt.Errorf("--interval and --timeout must be positive")
+	if f.timeout <= 0 {
+		return fmt.Errorf("--timeout must be positive")
+	}
+	if f.sessionTimeout < 0 || f.heartbeatInterval < 0 || f.maxPollInterval < 0 {
+		return fmt.Errorf("--session-timeout, --heartbeat-interval and --max-poll-interval must be positive")
+	}
+	if f.client != "" && !slices.Contains(scenario.Clients, f.client) {
+		return fmt.Errorf("--client must be one of %s, got %q", strings.Join(scenario.Clients, ", "), f.client)
+	}
+	if f.interval < minInterval {
+		return fmt.Errorf("--interval %s is below %s: each read is several requests to the cluster", f.interval, minInterval)
 	}
 	if f.fromDescribe != "" {
 		if f.bootstrap != "" || f.list || f.watch {

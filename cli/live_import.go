@@ -37,6 +37,7 @@ func liveFromDescribe(cmd *cobra.Command, f *liveFlags) error {
 	if err != nil {
 		return err
 	}
+	g.WithOptions(f.importOptions())
 	if f.group != "" && f.group != g.Group {
 		return usageErrf("%s: the output is of group %q, not --group %q", f.fromDescribe, g.Group, f.group)
 	}

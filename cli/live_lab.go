@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
@@ -13,6 +15,29 @@ import (
 	"github.com/kvizlab/kviz/tui"
 )
 
+// firstSettled reads the group every --interval, for --timeout at most,
+// until it imports: a classic group opened mid-rebalance shows no
+// subscriptions until it is Stable.
+func firstSettled(ctx context.Context, errOut io.Writer, src liveSource, g *live.Group) (*live.Snapshot, error) {
+	fmt.Fprintf(errOut, "kviz: group %s is %s and shows no subscriptions yet: waiting up to --timeout %s for it to settle\n", g.Group, g.State, src.Timeout)
+	deadline := time.Now().Add(src.Timeout)
+	for {
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(src.Interval):
+		}
+		g, err := withTimeout(ctx, src.Timeout, src.Read)
+		if err != nil {
+			return nil, err
+		}
+		snap, err := live.NewSnapshot(g, nil)
+		if err == nil || time.Now().After(deadline) {
+			return snap, err
+		}
+	}
+}
+
 // openLiveLab reads the group once (so an unreachable cluster or unknown
 // group is one plain line before the screen changes), then opens the live
 // lab, which reads it again every interval.
@@ -21,7 +46,7 @@ func openLiveLab(cmd *cobra.Command, src liveSource) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	m, err := newLiveLab(ctx, src)
+	m, err := newLiveLab(ctx, cmd.ErrOrStderr(), src)
 	if err != nil {
 		return err
 	}
@@ -34,7 +59,7 @@ func openLiveLab(cmd *cobra.Command, src liveSource) error {
 
 // newLiveLab is the live lab on its first read, wired to read the group
 // again through package live.
-func newLiveLab(ctx context.Context, src liveSource) (tui.Live, error) {
+func newLiveLab(ctx context.Context, errOut io.Writer, src liveSource) (tui.Live, error) {
 	g := src.Fixed
 	var read tui.LiveRead
 	source := src.Source
@@ -52,7 +77,13 @@ func newLiveLab(ctx context.Context, src liveSource) (tui.Live, error) {
 		}
 		source = "group " + src.Group + " at " + src.Brokers
 	}
-	first, err := labSnapshot(live.NewSnapshot(g, nil))
+	snap, err := live.NewSnapshot(g, nil)
+	if err != nil && src.Fixed == nil && !g.Settled() && g.Type == live.Classic {
+		// a classic group mid-rebalance with nothing that names its
+		// topics: its first settled read will
+		snap, err = firstSettled(ctx, errOut, src, g)
+	}
+	first, err := labSnapshot(snap, err)
 	if err != nil {
 		return tui.Live{}, failure(err)
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -25,7 +26,7 @@ func TestLiveLabGridFollowsAJoinOnKfake(t *testing.T) {
 	defer r.Close()
 	src := liveSource{Group: "g", Brokers: "kfake", Interval: 10 * time.Millisecond, Timeout: 5 * time.Second,
 		Read: func(ctx context.Context) (*live.Group, error) { return r.Group(ctx, "g") }}
-	l, err := newLiveLab(context.Background(), src)
+	l, err := newLiveLab(context.Background(), io.Discard, src)
 	require.NoError(t, err)
 	var m tea.Model = l
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})

@@ -172,7 +172,7 @@ func TestLiveWatchFollowsAJoinAndALeave(t *testing.T) {
 	var out syncBuffer
 	root.SetOut(&out)
 	root.SetErr(&out)
-	root.SetArgs([]string{"live", "--bootstrap-server", c.ListenAddrs()[0], "--group", "g", "--format", "json", "--watch", "--interval", "50ms"})
+	root.SetArgs([]string{"live", "--bootstrap-server", c.ListenAddrs()[0], "--group", "g", "--format", "json", "--watch", "--interval", "500ms"})
 	done := make(chan error, 1)
 	go func() { done <- root.ExecuteContext(ctx) }()
 
@@ -212,6 +212,63 @@ func TestLiveWatchFollowsAJoinAndALeave(t *testing.T) {
 	cancel()
 	require.NoError(t, <-done)
 	c.AssertSentOnly(t, "kviz", live.ReadOnlyKeys)
+}
+
+// --watch reads through a broker outage: it says so on stderr, waits longer
+// each time, says when the cluster answers again, and ends on its signal.
+func TestLiveWatchReadsThroughAnOutage(t *testing.T) {
+	c, _ := rangeGroup(t, "c1")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	root := NewRoot()
+	var out, errOut syncBuffer
+	root.SetOut(&out)
+	root.SetErr(&errOut)
+	root.SetArgs([]string{"live", "--bootstrap-server", c.ListenAddrs()[0], "--group", "g", "--format", "json", "--watch",
+		"--interval", "500ms", "--timeout", "1s"})
+	done := make(chan error, 1)
+	go func() { done <- root.ExecuteContext(ctx) }()
+	waitFor := func(buf *syncBuffer, what string) {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for time.Now().Before(deadline) {
+			if strings.Contains(strings.Join(buf.lines(), "\n"), what) {
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		t.Fatalf("never saw %q; stdout %q, stderr %q", what, out.lines(), errOut.lines())
+	}
+	waitFor(&out, `"state":"Stable"`)
+	c.Outage(true)
+	waitFor(&errOut, "read 3 failed")
+	select {
+	case err := <-done:
+		t.Fatalf("--watch ended during the outage: %v", err)
+	default:
+	}
+	c.Outage(false)
+	waitFor(&errOut, "the cluster answers again after")
+	before := len(out.lines())
+	waitFor(&out, `"group":"g"`)
+	deadline := time.Now().Add(10 * time.Second)
+	for len(out.lines()) == before && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	assert.Greater(t, len(out.lines()), before, "it prints the group again")
+	ls := errOut.lines()
+	assert.Contains(t, ls[0], "read 1 failed")
+	assert.Contains(t, ls[0], "reading again in 500ms")
+	assert.Contains(t, ls[1], "reading again in 1s", "the wait doubles")
+	assert.Contains(t, ls[2], "reading again in 2s")
+	cancel()
+	require.NoError(t, <-done)
+}
+
+func TestLiveIntervalHasAFloor(t *testing.T) {
+	code, _, errOut := run(t, "", "live", "--bootstrap-server", "127.0.0.1:1", "--group", "g", "--watch", "--format", "json", "--interval", "1ms")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "--interval 1ms is below 500ms")
 }
 
 // The imported YAML is a normal scenario: whatif answers from its state.
@@ -273,5 +330,20 @@ func TestLiveTLS(t *testing.T) {
 	code, _, errOut = run(t, "", "live", "--bootstrap-server", addr, "--list", "--timeout", "2s")
 	assert.Equal(t, 1, code)
 	assert.Contains(t, errOut, "does it need TLS (--tls)")
+	assert.Equal(t, 1, strings.Count(errOut, "\n"), errOut)
+}
+
+// A --members paste without --verbose keeps each member's #PARTITIONS and
+// says the assignment is missing; as a scenario it says what to paste.
+func TestLiveFromDescribeOfMembersWithoutVerbose(t *testing.T) {
+	paste := "GROUP CONSUMER-ID HOST CLIENT-ID #PARTITIONS\nshop c1-aaa /10.0.0.7 c1 3\nshop c2-bbb /10.0.0.8 c2 2\n"
+	code, out, errOut := run(t, paste, "live", "--from-describe", "-", "--format", "json")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, `"partition_count":3`)
+	assert.Contains(t, out, `"partition_count":2`)
+	assert.Contains(t, out, "no ASSIGNMENT column (add --verbose")
+	code, _, errOut = run(t, paste, "live", "--from-describe", "-", "--scenario")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "paste --members --verbose or --offsets as well")
 	assert.Equal(t, 1, strings.Count(errOut, "\n"), errOut)
 }

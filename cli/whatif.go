@@ -64,7 +64,7 @@ without a consumer. It is the lab's w key as a command.`,
 				return writeWhatIfText(cmd.OutOrStdout(), sc, f)
 			}
 			return writeJSON(cmd.OutOrStdout(), whatIfJSON{Event: eventJSON(f.Event), AtMs: atMs,
-				Strategy: sc.Strategy, Protocol: sc.Protocol, outcomeJSON: newOutcomeJSON(f.Outcome)})
+				Strategy: sc.Strategy, Protocol: sc.Protocol, Timings: scenario.Timings(sc), outcomeJSON: newOutcomeJSON(f.Outcome)})
 		},
 	}
 	addFormatFlag(cmd, &format, "json", "output format: json or text", "json", "text")
@@ -80,6 +80,9 @@ type whatIfJSON struct {
 	AtMs     int64          `json:"at_ms"`
 	Strategy string         `json:"strategy"`
 	Protocol string         `json:"protocol"`
+	// Timings are the timeouts the prediction used, each with where its
+	// value came from.
+	Timings []scenario.Timing `json:"timings"`
 	outcomeJSON
 }
 
@@ -102,11 +105,21 @@ func writeWhatIfText(w io.Writer, sc *scenario.Scenario, f *model.Forecast) erro
 	fmt.Fprintf(&b, "  after   %s\n", assignmentText(o.After))
 	fmt.Fprintf(&b, "  moves   %s\n", movesText(o.Moves))
 	fmt.Fprintf(&b, "  %s\n", outcomeSummary(o))
+	fmt.Fprintf(&b, "  timings %s\n", timingsText(scenario.Timings(sc)))
 	_, err := io.WriteString(w, b.String())
 	if err != nil {
 		return failure(err)
 	}
 	return nil
+}
+
+// timingsText is "session.timeout.ms 3000 ms (flag --session-timeout) · …".
+func timingsText(ts []scenario.Timing) string {
+	var parts []string
+	for _, t := range ts {
+		parts = append(parts, fmt.Sprintf("%s %d ms (%s)", t.Kafka, t.ValueMs, t.Source))
+	}
+	return strings.Join(parts, " · ")
 }
 
 // outcomeSummary is rounds, settling time, gaps and balance in one line;

@@ -61,7 +61,10 @@ func ParseBrokers(s string) ([]string, error) {
 func (c Config) options() ([]kgo.Opt, error) {
 	opts := []kgo.Opt{kgo.SeedBrokers(c.Brokers...), kgo.ClientID("kviz")}
 	if c.Timeout > 0 {
-		opts = append(opts, kgo.DialTimeout(c.Timeout), kgo.RetryTimeout(c.Timeout), kgo.RequestTimeoutOverhead(c.Timeout))
+		// A dial gets a third of the read's time, so an address that
+		// swallows packets leaves time to try the next bootstrap server.
+		dial := max(c.Timeout/3, min(time.Second, c.Timeout))
+		opts = append(opts, kgo.DialTimeout(dial), kgo.RetryTimeout(c.Timeout), kgo.RequestTimeoutOverhead(c.Timeout))
 	}
 	tc, err := c.tlsConfig()
 	if err != nil {

@@ -76,6 +76,9 @@ func classicGeneration(g *Group, newest int32) (*int32, []string) {
 	if len(g.Members) == 0 {
 		return nil, nil
 	}
+	if newest < 0 && g.State != "Stable" {
+		return nil, []string{fmt.Sprintf("generation: DescribeGroups does not return a classic group's generation, and a group %s shows no member metadata that would bound it", g.State)}
+	}
 	gen := max(newest+1, 1)
 	return ptr(gen), []string{fmt.Sprintf(
 		"generation: DescribeGroups does not return a classic group's generation; %d is one past the newest generation its members reported owning partitions at (a lower bound)", gen)}

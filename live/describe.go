@@ -70,6 +70,11 @@ type describeParser struct {
 	seen      map[string]int32 // topic -> highest partition seen + 1
 	total     int              // sum of seen
 	state     string
+	// noAssignment: a members block without an assignment column (--members
+	// without --verbose): its members' partitions are known only by count,
+	// or by the --offsets block's CONSUMER-ID column.
+	noAssignment bool
+	offsetOwned  map[string]map[string][]int32 // member id -> what the --offsets block says it owns
 }
 
 // quotedGroup reads a message line of the form
@@ -104,6 +109,9 @@ func (p *describeParser) feed(line string) error {
 			p.sawBlock = map[block]bool{}
 		}
 		p.block, p.cols, p.sawBlock[b] = b, cols, true
+		if b == membersBlock && !slices.ContainsFunc(cols, func(c column) bool { return strings.HasSuffix(c.name, "ASSIGNMENT") }) {
+			p.noAssignment = true
+		}
 		return nil
 	}
 	switch p.block {
@@ -296,8 +304,15 @@ func (p *describeParser) memberRow(v rowValues) error {
 		}
 		m.Target = a
 	}
+	_, hasAssignment := v.m["ASSIGNMENT"]
+	if _, ok := v.m["CURRENT-ASSIGNMENT"]; ok {
+		hasAssignment = true
+	}
 	if n, err := v.int("#PARTITIONS"); err != nil {
 		return err
+	} else if n != nil && (!hasAssignment || *n > 0 && count(m.Assignment) == 0 && v.m["ASSIGNMENT"]+v.m["CURRENT-ASSIGNMENT"] == missing) {
+		// no assignment column, or kviz's own table of such a paste: a count alone
+		m.PartitionCount = ptr(int(*n))
 	} else if n != nil && (v.m["ASSIGNMENT"] != "" || v.m["CURRENT-ASSIGNMENT"] != "") && int(*n) != count(m.Assignment) {
 		return fmt.Errorf("#PARTITIONS says %d but the assignment lists %d", *n, count(m.Assignment))
 	}
@@ -358,9 +373,13 @@ func (p *describeParser) offsetRow(v rowValues) error {
 		if m.ClientID == "" {
 			m.ClientID, _ = v.str("CLIENT-ID")
 		}
-		if !p.sawBlock[membersBlock] {
-			m.Assignment[topic] = mergeSorted(m.Assignment[topic], []int32{pn})
+		if p.offsetOwned == nil {
+			p.offsetOwned = map[string]map[string][]int32{}
 		}
+		if p.offsetOwned[id] == nil {
+			p.offsetOwned[id] = map[string][]int32{}
+		}
+		p.offsetOwned[id][topic] = mergeSorted(p.offsetOwned[id][topic], []int32{pn})
 	}
 	return nil
 }
@@ -480,6 +499,7 @@ func (p *describeParser) finish() (*Group, error) {
 	if !p.sawBlock[membersBlock] {
 		unknown = append(unknown, "group.instance.id and member epochs: there is no --members --verbose block")
 	}
+	unknown = append(unknown, p.ownersFromOffsets()...)
 	if !p.sawBlock[offsetsBlock] {
 		unknown = append(unknown, "offsets, and partitions nobody owns: there is no --offsets block")
 	}
@@ -499,6 +519,32 @@ func (p *describeParser) finish() (*Group, error) {
 	g.AddCluster(p.seen, p.committed, p.ends)
 	g.Unknown = unknown
 	return g, nil
+}
+
+// ownersFromOffsets fills in what each member owns where the members
+// block did not say it (no block, or --members without --verbose): the
+// --offsets block names each partition's consumer. It says what stays
+// unknown.
+func (p *describeParser) ownersFromOffsets() []string {
+	if p.sawBlock[membersBlock] && !p.noAssignment {
+		return nil
+	}
+	for i := range p.g.Members {
+		m := &p.g.Members[i]
+		if owned, ok := p.offsetOwned[m.MemberID]; ok {
+			m.Assignment = owned
+		}
+		if m.PartitionCount != nil && p.sawBlock[offsetsBlock] && count(m.Assignment) == *m.PartitionCount {
+			m.PartitionCount = nil // the offsets block told them all
+		}
+	}
+	if !p.noAssignment {
+		return nil
+	}
+	if p.sawBlock[offsetsBlock] {
+		return []string{"assignment: the --members output has no ASSIGNMENT column (add --verbose); each member's partitions are taken from the --offsets block's CONSUMER-ID column"}
+	}
+	return []string{"assignment: the --members output has no ASSIGNMENT column (add --verbose, or paste --offsets too); each member's #PARTITIONS is kept as partition_count, not which partitions it holds"}
 }
 
 func rebalanceProtocolOf(g *Group) string {

@@ -167,3 +167,99 @@ func TestParseDescribeMessageLines(t *testing.T) {
 		}
 	}
 }
+
+// --members without --verbose: #PARTITIONS and no assignment column.
+const describeMembersOnly = `
+GROUP           CONSUMER-ID                                          HOST            CLIENT-ID       #PARTITIONS
+shop            consumer-shop-1-5e0f4e0a-6ad0-4c2d-9e9e-1b0e2b0c5d11 /10.0.0.7       consumer-shop-1 3
+shop            consumer-shop-2-9b7c1e2f-0d3a-4f55-8a61-7e4c2f9d0a22 /10.0.0.8       consumer-shop-2 2
+`
+
+const describeOffsetsOfShop = `
+GROUP           TOPIC           PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG             CONSUMER-ID                                          HOST            CLIENT-ID
+shop            orders          0          10              12              2               consumer-shop-1-5e0f4e0a-6ad0-4c2d-9e9e-1b0e2b0c5d11 /10.0.0.7       consumer-shop-1
+shop            orders          1          10              12              2               consumer-shop-1-5e0f4e0a-6ad0-4c2d-9e9e-1b0e2b0c5d11 /10.0.0.7       consumer-shop-1
+shop            orders          2          10              12              2               consumer-shop-1-5e0f4e0a-6ad0-4c2d-9e9e-1b0e2b0c5d11 /10.0.0.7       consumer-shop-1
+shop            orders          3          10              12              2               consumer-shop-2-9b7c1e2f-0d3a-4f55-8a61-7e4c2f9d0a22 /10.0.0.8       consumer-shop-2
+shop            orders          4          10              12              2               consumer-shop-2-9b7c1e2f-0d3a-4f55-8a61-7e4c2f9d0a22 /10.0.0.8       consumer-shop-2
+`
+
+func TestParseDescribeMembersWithoutVerboseKeepsTheCounts(t *testing.T) {
+	g, err := ParseDescribe("d.txt", strings.NewReader(describeMembersOnly))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Members) != 2 || g.Members[0].PartitionCount == nil || *g.Members[0].PartitionCount != 3 || *g.Members[1].PartitionCount != 2 {
+		t.Fatalf("members %+v", g.Members)
+	}
+	if !strings.Contains(strings.Join(g.Unknown, "\n"), "no ASSIGNMENT column (add --verbose") {
+		t.Errorf("it should say the assignment is missing: %v", g.Unknown)
+	}
+	_, _, _, err = g.Import()
+	if err == nil || !strings.Contains(err.Error(), "--members without --verbose prints how many partitions") {
+		t.Errorf("import: %v", err)
+	}
+}
+
+func TestParseDescribeMembersWithoutVerboseTakesOwnersFromOffsets(t *testing.T) {
+	for _, text := range []string{describeMembersOnly + describeOffsetsOfShop, describeOffsetsOfShop + describeMembersOnly} {
+		g, err := ParseDescribe("d.txt", strings.NewReader(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := g.Members[0].Assignment; !reflect.DeepEqual(got, map[string][]int32{"orders": {0, 1, 2}}) {
+			t.Errorf("first member %v", got)
+		}
+		if g.Members[1].PartitionCount != nil {
+			t.Errorf("the offsets told every partition: no count needed, %+v", g.Members[1])
+		}
+		_, sc, notes, err := g.Import()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(sc.Members) != 2 || len(sc.Members[0].Owned) != 3 || len(sc.Members[1].Owned) != 2 {
+			t.Errorf("imported %+v", sc.Members)
+		}
+		if !strings.Contains(strings.Join(notes, "\n"), "taken from the --offsets block") {
+			t.Errorf("notes %v", notes)
+		}
+	}
+}
+
+// A members paste with some partitions named by offsets but not all: the
+// import says what it could not place.
+func TestImportSaysWhatACountLeavesOut(t *testing.T) {
+	text := describeMembersOnly + "\nGROUP TOPIC PARTITION CURRENT-OFFSET LOG-END-OFFSET LAG CONSUMER-ID HOST CLIENT-ID\n" +
+		"shop orders 0 1 2 1 consumer-shop-1-5e0f4e0a-6ad0-4c2d-9e9e-1b0e2b0c5d11 /10.0.0.7 consumer-shop-1\n"
+	g, err := ParseDescribe("d.txt", strings.NewReader(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, notes, err := g.Import()
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(notes, "\n")
+	if !strings.Contains(all, "consumer-shop-1 holds 3 partitions but the output does not say which: imported as owning the 1 the output names") ||
+		!strings.Contains(all, "consumer-shop-2 holds 2 partitions but the output does not say which: imported as owning nothing") {
+		t.Errorf("notes %v", notes)
+	}
+}
+
+func TestTableOfACountOnlyPasteReadsBack(t *testing.T) {
+	g, err := ParseDescribe("d.txt", strings.NewReader(describeMembersOnly))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := WriteTable(&buf, g); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ParseDescribe("table", &buf)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, buf.String())
+	}
+	if *back.Members[0].PartitionCount != 3 || *back.Members[1].PartitionCount != 2 {
+		t.Errorf("read back %+v", back.Members)
+	}
+}

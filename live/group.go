@@ -47,6 +47,15 @@ type Group struct {
 	MissingTopics []string `json:"missing_topics,omitempty"`
 	// Unknown says what the source could not tell (--from-describe).
 	Unknown []string `json:"unknown,omitempty"`
+	// Configs are the group settings the cluster tells (DescribeConfigs):
+	// the coordinator's group defaults and the group's own overrides.
+	Configs []GroupConfig `json:"configs,omitempty"`
+
+	// prev is the last settled read of the group, when this read caught
+	// it mid-rebalance (Carry).
+	prev *Group
+	// opts are what the user tells about the members (WithOptions).
+	opts ImportOptions
 }
 
 // Member is one group member.
@@ -67,6 +76,10 @@ type Member struct {
 	OwnedGeneration *int32 `json:"owned_generation,omitempty"`
 	// Regex is a KIP-848 member's subscribed pattern, if any.
 	Regex *string `json:"regex,omitempty"`
+	// PartitionCount is how many partitions the member holds when that is
+	// all the source tells (a --members paste without --verbose prints
+	// #PARTITIONS and no assignment); absent when Assignment is known.
+	PartitionCount *int `json:"partition_count,omitempty"`
 }
 
 // Offset is one partition's progress.

@@ -22,6 +22,7 @@ import (
 var ReadOnlyKeys = []int16{
 	kmsg.ApiVersions.Int16(), kmsg.Metadata.Int16(), kmsg.FindCoordinator.Int16(), kmsg.ListGroups.Int16(),
 	kmsg.DescribeGroups.Int16(), kmsg.ConsumerGroupDescribe.Int16(), kmsg.OffsetFetch.Int16(), kmsg.ListOffsets.Int16(),
+	kmsg.DescribeConfigs.Int16(),
 }
 
 // Reader reads groups from one cluster. It never joins, commits or
@@ -30,6 +31,7 @@ type Reader struct {
 	cl      *kgo.Client
 	adm     *kadm.Client
 	brokers string
+	seeds   int  // how many bootstrap servers were given
 	sasl    bool // a SASL mechanism is configured
 }
 
@@ -50,7 +52,7 @@ func Dial(c Config) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Reader{cl: cl, adm: kadm.NewClient(cl), brokers: strings.Join(c.Brokers, ","), sasl: c.SASLMechanism != ""}, nil
+	return &Reader{cl: cl, adm: kadm.NewClient(cl), brokers: strings.Join(c.Brokers, ","), seeds: len(c.Brokers), sasl: c.SASLMechanism != ""}, nil
 }
 
 // Close closes the connections.
@@ -59,6 +61,10 @@ func (r *Reader) Close() { r.cl.Close() }
 // List lists the cluster's groups (kafka-consumer-groups.sh --list --type
 // --state), sorted by name.
 func (r *Reader) List(ctx context.Context) ([]Listed, error) {
+	return retrySeeds(ctx, r, r.list)
+}
+
+func (r *Reader) list(ctx context.Context) ([]Listed, error) {
 	ls, err := r.adm.ListGroups(ctx)
 	if err != nil {
 		return nil, r.clusterError(err)
@@ -79,8 +85,15 @@ func (r *Reader) List(ctx context.Context) ([]Listed, error) {
 // partition counts of its topics, its committed offsets and the log end
 // offsets.
 func (r *Reader) Group(ctx context.Context, name string) (*Group, error) {
+	return retrySeeds(ctx, r, func(ctx context.Context) (*Group, error) { return r.group(ctx, name) })
+}
+
+func (r *Reader) group(ctx context.Context, name string) (*Group, error) {
 	g, err := r.describe(ctx, name)
 	if err != nil {
+		return nil, err
+	}
+	if g.Configs, err = r.configs(ctx, name, g.Coordinator); err != nil {
 		return nil, err
 	}
 	committed, err := r.committed(ctx, name)
@@ -253,9 +266,45 @@ func isTooOld(err error) bool {
 	return errors.Is(err, kerr.UnsupportedVersion) || strings.Contains(err.Error(), "too old")
 }
 
+// retrySeeds runs one read again while it failed only because a server
+// could not be dialled and another may answer. franz-go sends the requests
+// that go to "any broker" (FindCoordinator among them, which it issues
+// without retries) to the next seed or discovered broker in turn, so a dead
+// address among the bootstrap servers costs a retry, not the read: the read
+// fails only once every server was tried, or ctx ends.
+func retrySeeds[T any](ctx context.Context, r *Reader, read func(context.Context) (T, error)) (T, error) {
+	tries := r.seeds + len(r.cl.DiscoveredBrokers()) + 1
+	for i := 1; ; i++ {
+		v, err := read(ctx)
+		if err == nil || i >= tries || ctx.Err() != nil || !isDialError(err) {
+			return v, err
+		}
+	}
+}
+
+// isDialError: the connection to a server could not be opened (refused,
+// unreachable, no such host), as opposed to an answer or a broken session.
+func isDialError(err error) bool {
+	var oe *net.OpError
+	return errors.As(err, &oe) && oe.Op == "dial" && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled)
+}
+
+// readError is one clear line about a failed read, keeping its cause.
+type readError struct {
+	text  string
+	cause error
+}
+
+func (e *readError) Error() string { return e.text }
+func (e *readError) Unwrap() error { return e.cause }
+
 // clusterError makes one clear line of a franz-go error: which cluster,
 // and whether it is unreachable, refused the credentials or said no.
 func (r *Reader) clusterError(err error) error {
+	return &readError{text: r.clusterText(err).Error(), cause: err}
+}
+
+func (r *Reader) clusterText(err error) error {
 	var ne net.Error
 	var oe *net.OpError
 	var ke *kerr.Error

@@ -44,13 +44,14 @@ func (g *Group) Import() ([]byte, *scenario.Scenario, []string, error) {
 	for t, n := range g.Topics {
 		sc.Topics[t] = n
 	}
+	notes = append(notes, g.carriedTopics(sc.Topics)...)
 	var rnotes []string
 	sc.BrokerRacks, rnotes = g.brokerRacks()
 	notes = append(notes, rnotes...)
 	if len(sc.Topics) == 0 {
-		return nil, nil, nil, fmt.Errorf("group %q: none of its topics exists on the cluster, so there is nothing to assign", g.Group)
+		return nil, nil, nil, g.noTopics()
 	}
-	ms, mnotes := g.memberSpecs()
+	ms, mnotes := g.memberSpecs(sc.Topics)
 	notes = append(notes, mnotes...)
 	sc.Members = ms
 	if sc.BrokerRacks != nil && slices.ContainsFunc(ms, func(m scenario.MemberSpec) bool { return m.Rack != "" }) {
@@ -58,10 +59,17 @@ func (g *Group) Import() ([]byte, *scenario.Scenario, []string, error) {
 		sc.Replicas, rnotes = g.replicaLists(sc)
 		notes = append(notes, rnotes...)
 	}
-	if len(ms) > 0 {
+	if len(ms) > 0 && g.caughtPhase() != "" {
+		notes = g.caughtStart(sc, notes)
+	} else if len(ms) > 0 {
 		sc.Generation, notes = g.startEpoch(notes)
 		notes = g.reconciling(sc, notes)
 	}
+	tnotes, err := g.applyTimings(sc)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("group %q: %v", g.Group, err)
+	}
+	notes = append(notes, tnotes...)
 	if len(notes) > 0 {
 		sc.Notes = "Imported: " + strings.Join(notes, "; ") + "."
 	}
@@ -78,6 +86,20 @@ func (g *Group) Import() ([]byte, *scenario.Scenario, []string, error) {
 		return nil, nil, nil, fmt.Errorf("group %q cannot be a scenario: %v", g.Group, err)
 	}
 	return yml, parsed, notes, nil
+}
+
+// noTopics says why a group gives the scenario no topic: what the source
+// did not show, or that the topics it names are gone.
+func (g *Group) noTopics() error {
+	switch {
+	case len(g.MissingTopics) > 0:
+		return fmt.Errorf("group %q: none of its topics exists on the cluster (%s), so there is nothing to assign", g.Group, strings.Join(g.MissingTopics, ", "))
+	case slices.ContainsFunc(g.Members, func(m Member) bool { return m.PartitionCount != nil }):
+		return fmt.Errorf("group %q: the output names no topic: --members without --verbose prints how many partitions each member holds, not which; paste --members --verbose or --offsets as well", g.Group)
+	case g.Type == Classic && !g.Settled() && len(g.Members) > 0:
+		return fmt.Errorf("group %q is %s: a classic group shows no subscriptions or assignments until it is Stable, and it has committed no offsets that would name its topics; read it again once the rebalance ends", g.Group, g.State)
+	}
+	return fmt.Errorf("group %q names no topic: its members subscribe to nothing and it has committed no offsets", g.Group)
 }
 
 // strategy is kviz's assignor and protocol for the group's.
@@ -99,7 +121,14 @@ func (g *Group) strategy() (string, string, []string, error) {
 	}
 	name := g.Protocol
 	var note []string
-	if name == "" {
+	switch {
+	case name == "" && g.prev != nil && g.prev.Protocol != "":
+		name = g.prev.Protocol
+		note = append(note, fmt.Sprintf("the assignor: DescribeGroups names none while the group rebalances; the last settled read's %s is taken", name))
+	case name == "" && g.caughtPhase() != "":
+		name = "range"
+		note = append(note, "the assignor: DescribeGroups names none while the group rebalances; range assumed (the first of Kafka's default partition.assignment.strategy)")
+	case name == "":
 		name = "range"
 		note = append(note, "the assignor is unknown; range assumed (the first of Kafka's default partition.assignment.strategy)")
 	}
@@ -117,7 +146,7 @@ func (g *Group) strategy() (string, string, []string, error) {
 // cannot hold is left out and said: a subscription to a topic the cluster
 // does not have (Kafka's assignors assign nothing of it), partitions of a
 // topic that is gone or that the member no longer subscribes to.
-func (g *Group) memberSpecs() ([]scenario.MemberSpec, []string) {
+func (g *Group) memberSpecs(exist map[string]int32) ([]scenario.MemberSpec, []string) {
 	var notes []string
 	clients := map[string]int{}
 	for _, m := range g.Members {
@@ -135,16 +164,21 @@ func (g *Group) memberSpecs() ([]scenario.MemberSpec, []string) {
 		if m.InstanceID != nil {
 			spec.Instance = *m.InstanceID
 		}
+		if g.caughtPhase() != "" && len(m.Topics) == 0 {
+			var cnotes []string
+			m, cnotes = g.caughtMember(m, id, &spec)
+			notes = append(notes, cnotes...)
+		}
 		topics := m.Topics
 		if len(topics) == 0 && len(m.Assignment) == 0 && g.State != "Stable" && g.State != "STABLE" {
 			// a classic member's subscription is in its JoinGroup, which a
 			// rebalancing group may not show yet
-			topics = strategies.SortedTopics(g.Topics)
+			topics = strategies.SortedTopics(exist)
 			notes = append(notes, fmt.Sprintf("%s's subscription is unknown while the group is %s: taken as all the group's topics", id, g.State))
 		}
 		for _, t := range topics {
 			spec.Topics = append(spec.Topics, t)
-			if _, ok := g.Topics[t]; !ok {
+			if _, ok := exist[t]; !ok {
 				// Kept: Kafka's assignors give a missing topic's
 				// subscribers nothing of it, and the model does the same.
 				notes = append(notes, fmt.Sprintf("%s subscribes to %s, which does not exist (kept: nothing of it is assigned)", id, t))
@@ -154,7 +188,7 @@ func (g *Group) memberSpecs() ([]scenario.MemberSpec, []string) {
 			notes = append(notes, fmt.Sprintf("%s subscribes to the pattern %s: its matching topics are taken as its subscription", id, *m.Regex))
 		}
 		for _, t := range strategies.SortedTopics(m.Assignment) {
-			_, exists := g.Topics[t]
+			_, exists := exist[t]
 			switch {
 			case !exists && g.Type == Classic && slices.Contains(spec.Topics, t):
 				// Kept: the member reports them until its next rebalance,
@@ -176,6 +210,9 @@ func (g *Group) memberSpecs() ([]scenario.MemberSpec, []string) {
 				}
 			}
 		}
+		if m.PartitionCount != nil && *m.PartitionCount > count(m.Assignment) {
+			notes = append(notes, fmt.Sprintf("%s holds %d partitions but the output does not say which: imported as owning %s (moves and sticky assignors' answers start from that)", id, *m.PartitionCount, ownedWords(count(m.Assignment))))
+		}
 		if m.Rack != nil && *m.Rack != "" {
 			spec.Rack = *m.Rack
 		}
@@ -186,6 +223,13 @@ func (g *Group) memberSpecs() ([]scenario.MemberSpec, []string) {
 		out = append(out, spec)
 	}
 	return out, notes
+}
+
+func ownedWords(n int) string {
+	if n == 0 {
+		return "nothing"
+	}
+	return fmt.Sprintf("the %d the output names", n)
 }
 
 // startEpoch is the generation (KIP-848: group epoch) the scenario starts

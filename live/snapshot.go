@@ -32,12 +32,16 @@ func (s *Snapshot) LagOf(tp kafka.TP) (int64, bool) {
 // Showable reports whether the read can stand for the group on screen: a
 // settled group, or a KIP-848 group at any moment (the import carries its
 // epochs and targets). A classic group mid-rebalance shows members without
-// assignments, so the lab keeps the last settled read.
+// assignments, so the lab keeps the last settled read (the read still
+// imports, caught mid-rebalance, with what it takes from that one).
 func (g *Group) Showable() bool { return g.Settled() || g.Type == Consumer }
 
 // NewSnapshot imports g and compares it with the previous read (nil for
 // the first).
 func NewSnapshot(g *Group, prev *Snapshot) (*Snapshot, error) {
+	if prev != nil {
+		g.Carry(prev.Group) // a classic group mid-rebalance: what the read cannot show
+	}
 	_, sc, notes, err := g.Import()
 	if err != nil {
 		return nil, err

@@ -56,7 +56,11 @@ func writeMembers(b *strings.Builder, g *Group) {
 		if g.AssignmentEpoch != nil && m.Target != nil {
 			targetEpoch = strconv.Itoa(int(*g.AssignmentEpoch))
 		}
-		row(g.Group, m.MemberID, inst, m.Host, m.ClientID, strconv.Itoa(count(m.Assignment)),
+		n := count(m.Assignment)
+		if m.PartitionCount != nil {
+			n = *m.PartitionCount
+		}
+		row(g.Group, m.MemberID, inst, m.Host, m.ClientID, strconv.Itoa(n),
 			optInt(m.MemberEpoch), AssignmentString(m.Assignment), targetEpoch, AssignmentString(m.Target))
 	}
 }

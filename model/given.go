@@ -22,7 +22,7 @@ import (
 
 // startGiven installs the given state before the first step is recorded.
 func (w *world) startGiven() {
-	gen := w.sc.Generation
+	gen := startGen(w.sc)
 	taken := w.takenMemberIDs()
 	for _, spec := range w.sc.Members {
 		c := newClient(w, spec.ID, spec.Instance, spec.Topics)
@@ -40,7 +40,9 @@ func (w *world) startGiven() {
 		w.modern.startGiven(w.sc, w.clients)
 	} else {
 		w.classic.startGiven(gen, w.clients)
+		w.startLeader()
 		w.deletedBeforeStart()
+		w.startCaught()
 	}
 }
 

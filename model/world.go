@@ -187,7 +187,11 @@ func (w *world) openingText() string {
 		where = "no broker (all replicas down)"
 	}
 	if w.sc.GivenStart() {
-		return scenario.GivenText(w.sc, fmt.Sprintf("%s, leader of __consumer_offsets partition %d", where, w.cluster.groupPartition))
+		coord := fmt.Sprintf("%s, leader of __consumer_offsets partition %d", where, w.cluster.groupPartition)
+		if t := caughtText(w.sc, coord); t != "" {
+			return t
+		}
+		return scenario.GivenText(w.sc, coord)
 	}
 	return fmt.Sprintf("Group %s (%s, %s protocol) starts empty; its coordinator is %s, leader of __consumer_offsets partition %d.",
 		w.sc.GroupID, w.sc.Strategy, w.sc.Protocol, where, w.cluster.groupPartition)

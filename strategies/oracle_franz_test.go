@@ -2,7 +2,6 @@ package strategies
 
 import (
 	"slices"
-	"sort"
 	"testing"
 
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -14,38 +13,8 @@ import (
 // claim to equal Java's; kviz's must equal them exactly (without racks:
 // franz-go's rack balancing is its own, by leader rack, not KIP-881's).
 
-// franzMembers builds the JoinGroup response members a franz-go leader sees,
-// each with the metadata bal itself would send, sorted as franz-go's client
-// sorts them before balancing (static by instance id, then member id).
-func franzMembers(bal kgo.GroupBalancer, g Group) []kmsg.JoinGroupResponseMember {
-	out := make([]kmsg.JoinGroupResponseMember, len(g.Members))
-	for i, m := range g.Members {
-		owned := map[string][]int32{}
-		for _, tp := range m.Owned {
-			owned[tp.Topic] = append(owned[tp.Topic], tp.Partition)
-		}
-		jm := kmsg.NewJoinGroupResponseMember()
-		jm.MemberID = m.ID
-		if m.InstanceID != "" {
-			jm.InstanceID = kmsg.StringPtr(m.InstanceID)
-		}
-		jm.ProtocolMetadata = bal.JoinGroupMetadata(slices.Sorted(slices.Values(m.Topics)), owned, m.Generation)
-		out[i] = jm
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		l, r := out[i], out[j]
-		switch {
-		case l.InstanceID != nil && r.InstanceID != nil:
-			return *l.InstanceID < *r.InstanceID
-		case l.InstanceID != nil:
-			return true
-		case r.InstanceID != nil:
-			return false
-		}
-		return l.MemberID < r.MemberID
-	})
-	return out
-}
+// The franz-go helpers of the oracle tests and benchmarks run franz-go's
+// balancers exactly as FranzGo does (franzgo.go).
 
 // fataler is what both *testing.B and *rapid.T offer.
 type fataler interface {
@@ -53,54 +22,31 @@ type fataler interface {
 	Fatalf(format string, args ...any)
 }
 
-// franzTopics is what franz-go's leader passes: partition counts of the
-// topics some member subscribes to.
-func franzTopics(g Group) map[string]int32 {
-	out := map[string]int32{}
-	for _, m := range g.Members {
-		for _, t := range m.Topics {
-			out[t] = g.Topics[t]
-		}
-	}
-	return out
+func franzMembers(bal kgo.GroupBalancer, g Group) []kmsg.JoinGroupResponseMember {
+	return FranzGoMembers(bal, g)
 }
+
+func franzTopics(g Group) map[string]int32 { return FranzGoTopics(g) }
 
 // franzBalance runs bal the way franz-go's groupConsumer does and returns
 // the plan it would send in SyncGroup, decoded.
 func franzBalance(tb fataler, bal kgo.GroupBalancer, members []kmsg.JoinGroupResponseMember, topics map[string]int32) Assignment {
 	tb.Helper()
-	into := franzPlan(tb, bal, members, topics)
-	out := Assignment{}
-	for _, sa := range into.IntoSyncAssignment() {
-		parsed, err := bal.ParseSyncAssignment(sa.MemberAssignment)
-		if err != nil {
-			tb.Fatalf("franz-go plan for %s does not parse: %v", sa.MemberID, err)
-		}
-		topics := map[string][]int32{}
-		for t, ps := range parsed {
-			if len(ps) > 0 {
-				topics[t] = ps
-			}
-		}
-		out[sa.MemberID] = topics
+	a, err := FranzGoAssignment(bal, franzPlan(tb, bal, members, topics))
+	if err != nil {
+		tb.Fatalf("%v", err)
 	}
-	return out
+	return a
 }
 
 // franzPlan is the balancing step alone (what the benchmarks time).
 func franzPlan(tb fataler, bal kgo.GroupBalancer, members []kmsg.JoinGroupResponseMember, topics map[string]int32) kgo.IntoSyncAssignment {
-	mb, _, err := bal.MemberBalancer(members)
+	tb.Helper()
+	into, err := FranzGoPlan(bal, members, topics)
 	if err != nil {
-		tb.Fatalf("franz-go member balancer: %v", err)
+		tb.Fatalf("%v", err)
 	}
-	if withErr, ok := mb.(kgo.GroupMemberBalancerOrError); ok {
-		into, err := withErr.BalanceOrError(topics)
-		if err != nil {
-			tb.Fatalf("franz-go balance: %v", err)
-		}
-		return into
-	}
-	return mb.Balance(topics)
+	return into
 }
 
 func TestRangeEqualsFranzGo(t *testing.T) {

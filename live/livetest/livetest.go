@@ -6,6 +6,7 @@ package livetest
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"io"
 	"net"
 	"slices"
@@ -22,8 +23,10 @@ import (
 // header: kfake's listener hook sees the bytes before kfake parses them, so
 // kviz's requests are told apart from the consumers' exactly.
 type wire struct {
-	mu   sync.Mutex
-	keys map[string][]int16 // client id -> request keys, in order
+	mu    sync.Mutex
+	keys  map[string][]int16 // client id -> request keys, in order
+	down  bool               // an outage: every connection is cut, new ones closed at once
+	conns map[*wireConn]bool
 }
 
 func (w *wire) listen(network, address string) (net.Listener, error) {
@@ -52,12 +55,39 @@ func (l *wireListener) Accept() (net.Conn, error) {
 	}
 	pr, pw := io.Pipe()
 	go l.w.parse(pr)
-	return &wireConn{Conn: c, tee: pw}, nil
+	wc := &wireConn{Conn: c, tee: pw, w: l.w}
+	l.w.mu.Lock()
+	defer l.w.mu.Unlock()
+	if l.w.down {
+		_ = c.Close()
+		_ = pw.Close()
+		return wc, nil
+	}
+	if l.w.conns == nil {
+		l.w.conns = map[*wireConn]bool{}
+	}
+	l.w.conns[wc] = true
+	return wc, nil
+}
+
+// setDown starts (true) or ends an outage.
+func (w *wire) setDown(down bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.down = down
+	if !down {
+		return
+	}
+	for c := range w.conns {
+		_ = c.Conn.Close()
+	}
+	w.conns = nil
 }
 
 type wireConn struct {
 	net.Conn
 	tee *io.PipeWriter
+	w   *wire
 }
 
 func (c *wireConn) Read(b []byte) (int, error) {
@@ -72,6 +102,9 @@ func (c *wireConn) Read(b []byte) (int, error) {
 }
 
 func (c *wireConn) Close() error {
+	c.w.mu.Lock()
+	delete(c.w.conns, c)
+	c.w.mu.Unlock()
 	_ = c.tee.Close()
 	return c.Conn.Close()
 }
@@ -110,6 +143,10 @@ type Cluster struct {
 	wire *wire
 }
 
+// Outage cuts every connection to the cluster and refuses new ones (down
+// true) until it is called with false: a broker outage as clients see it.
+func (c *Cluster) Outage(down bool) { c.wire.setDown(down) }
+
 // Sent lists the request keys a client (by client id) sent, in order.
 func (c *Cluster) Sent(clientID string) []int16 { return c.wire.sent(clientID) }
 
@@ -133,6 +170,42 @@ func Start(t testing.TB, partitions int32, topics ...string) *Cluster {
 type Consumer struct {
 	*kgo.Client
 	stop func()
+	net  *cutter
+}
+
+// Crash cuts the consumer off the cluster as a process dying does: its
+// connections close, it cannot dial again and sends nothing more (no
+// LeaveGroup), so the coordinator removes it when its session expires.
+func (c *Consumer) Crash() { c.net.cut() }
+
+// cutter dials for one client and can cut it off.
+type cutter struct {
+	mu    sync.Mutex
+	down  bool
+	conns []net.Conn
+}
+
+func (k *cutter) dial(ctx context.Context, network, host string) (net.Conn, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.down {
+		return nil, &net.OpError{Op: "dial", Net: network, Err: errors.New("crashed")}
+	}
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, network, host)
+	if err == nil {
+		k.conns = append(k.conns, conn)
+	}
+	return conn, err
+}
+
+func (k *cutter) cut() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.down = true
+	for _, c := range k.conns {
+		_ = c.Close()
+	}
 }
 
 // Stop closes the consumer: it leaves the group.
@@ -142,8 +215,10 @@ func (c *Consumer) Stop() { c.stop() }
 // background; Stop (or the test's end) closes it.
 func (c *Cluster) Consumer(t testing.TB, group, clientID string, opts ...kgo.Opt) *Consumer {
 	t.Helper()
+	k := &cutter{}
 	base := []kgo.Opt{kgo.SeedBrokers(c.ListenAddrs()...), kgo.ClientID(clientID), kgo.ConsumerGroup(group),
-		kgo.SessionTimeout(2 * time.Second), kgo.HeartbeatInterval(100 * time.Millisecond), kgo.DisableAutoCommit()}
+		kgo.SessionTimeout(2 * time.Second), kgo.HeartbeatInterval(100 * time.Millisecond), kgo.DisableAutoCommit(),
+		kgo.Dialer(k.dial)}
 	cl, err := kgo.NewClient(append(base, opts...)...)
 	if err != nil {
 		t.Fatal(err)
@@ -160,7 +235,7 @@ func (c *Cluster) Consumer(t testing.TB, group, clientID string, opts ...kgo.Opt
 	var once sync.Once
 	stop := func() { once.Do(func() { cancel(); <-done; cl.Close() }) }
 	t.Cleanup(stop)
-	return &Consumer{Client: cl, stop: stop}
+	return &Consumer{Client: cl, stop: stop, net: k}
 }
 
 // WaitStable waits until the group is Stable with members members holding

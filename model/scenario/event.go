@@ -13,6 +13,7 @@ type Event struct {
 	Rack     string   // join: client.rack ("" = not set)
 	// Strategies, on a join: the member's assignor list (nil = the group's).
 	Strategies []string
+	Client     string // join: the member's client library ("" = the group's)
 	Topic      string // add_partitions
 	Count      int32  // add_partitions: the new total
 	Ms         int64  // stall: how long poll() is not called

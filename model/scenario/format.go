@@ -252,6 +252,9 @@ func (f *formatter) group() (*yaml.Node, error) {
 			put(g, "assignment_epoch", fInt(int64(a)))
 		}
 	}
+	if err := formatLive(g, sc); err != nil {
+		return nil, err
+	}
 	if sc.Flow != nil {
 		if err := consumerFields(g, sc.Flow.Consumer, false); err != nil {
 			return nil, err
@@ -332,6 +335,7 @@ func (f *formatter) member(m MemberSpec) (*yaml.Node, error) {
 	if len(m.Revoking) > 0 {
 		put(n, "revoking", ownedNode(m.Revoking))
 	}
+	formatLiveMember(n, m.Client, m.Rejoined)
 	return n, f.memberSettings(n, m.ID, -1)
 }
 
@@ -379,6 +383,7 @@ func (f *formatter) action(ev Event, i int) (*yaml.Node, error) {
 	switch ev.Kind {
 	case "join":
 		n := f.memberBody(ev.Member, ev.Instance, ev.Rack, ev.Topics, ev.Strategies)
+		formatLiveMember(n, ev.Client, false)
 		return n, f.memberSettings(n, ev.Member, i)
 	case "leave", "crash", "restart":
 		return fStr(ev.Member), nil

@@ -22,8 +22,8 @@ const (
 	// group.consumer.max.size are Integer.MAX_VALUE) and designs its
 	// coordinator for 10,000 members; twice that is where a simulated
 	// group still fits a laptop.
-	maxMembers = 20000
-	MaxTimelineMs        = 30 * 24 * 3600 * 1000 // a month of virtual time
+	maxMembers    = 20000
+	MaxTimelineMs = 30 * 24 * 3600 * 1000 // a month of virtual time
 )
 
 // Parse parses a scenario file; errors look like
@@ -62,6 +62,9 @@ type parser struct {
 	file  string
 	flow  flowParse  // producers and consumer settings, see parse_producers.go
 	given givenParse // a given start, see parse_given.go
+	live  liveParse  // a caught rebalance, leader, clients (live_start.go)
+	// lastRejoined is the rejoined: key of the member read last
+	lastRejoined *yaml.Node
 	// replicas: topics' replicas: lists, checked once the brokers are known
 	// (replicas.go)
 	replicas map[string]*yaml.Node
@@ -201,6 +204,9 @@ func (p *parser) scenario(root *yaml.Node) (*Scenario, error) {
 	if err := p.finishGiven(sc, orNode(membersNode, root)); err != nil {
 		return nil, err
 	}
+	if err := p.finishLive(sc, orNode(membersNode, root)); err != nil {
+		return nil, err
+	}
 	if timelineNode != nil {
 		if err := p.timeline(timelineNode, sc); err != nil {
 			return nil, err
@@ -311,6 +317,8 @@ var groupKeys = []string{"id", "strategy", "protocol", "kafka_version", "session
 	assignmentIntervalKey,
 	// a given start (parse_given.go)
 	"generation", "group_epoch", "assignment_epoch",
+	// a real group's start (live_start.go)
+	"rebalance", "leader", "client", "timings_from", minSessionKey, maxSessionKey,
 	// consumer settings for the data path (parse_producers.go)
 	"rate", "enable_auto_commit", "auto_commit_interval_ms", "commit", "auto_offset_reset"}
 
@@ -351,6 +359,8 @@ func (p *parser) group(n, root *yaml.Node, sc *Scenario) error {
 				set[key], err = p.assignmentInterval(v)
 			case "assignment_epoch":
 				p.given.assignNode = v
+			case "rebalance", "leader", "client", "timings_from":
+				err = p.liveGroupKey(key, v, sc)
 			case "initial_rebalance_delay_ms":
 				set[key], err = p.int64(v, "group."+key, 0, 24*3600*1000) // 0 is a common dev setting
 			case "session_timeout_ms":
@@ -417,9 +427,9 @@ func deriveGroup(sc *Scenario) *groupError {
 		return &groupError{"kafka_version", "group.kafka_version: " + err.Error()}
 	}
 	applyTimeoutDefaults(sc, sc.groupSet)
-	if !IsConsumer(sc) && (sc.SessionTimeoutMs < minSessionMs || sc.SessionTimeoutMs > maxSessionMs) {
+	if lo, hi := sessionBounds(sc); !IsConsumer(sc) && (sc.SessionTimeoutMs < lo || sc.SessionTimeoutMs > hi) {
 		return &groupError{"session_timeout_ms", fmt.Sprintf("group.session_timeout_ms %d is outside group.min.session.timeout.ms %d .. group.max.session.timeout.ms %d: the coordinator would answer INVALID_SESSION_TIMEOUT",
-			sc.SessionTimeoutMs, minSessionMs, maxSessionMs)}
+			sc.SessionTimeoutMs, lo, hi)}
 	}
 	if sc.HeartbeatIntervalMs >= sc.SessionTimeoutMs {
 		return &groupError{"heartbeat_interval_ms", fmt.Sprintf("group.heartbeat_interval_ms (%d) must be lower than group.session_timeout_ms (%d)",

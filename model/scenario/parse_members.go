@@ -13,6 +13,8 @@ import (
 var memberKeys = []string{"id", "topics", "instance", "rack", "strategies",
 	// a given start (parse_given.go)
 	"owned", "member_id", "target", "revoking", "member_epoch",
+	// a real group's members (live_start.go)
+	"client", "rejoined",
 	// consumer settings for the data path (parse_producers.go)
 	"rate", "enable_auto_commit", "auto_commit_interval_ms", "commit", "auto_offset_reset"}
 
@@ -41,6 +43,7 @@ func (p *parser) members(n *yaml.Node, sc *Scenario) error {
 		}
 		ids[m.ID], instances[m.Instance] = true, true
 		sc.Members = append(sc.Members, m)
+		p.live.rejoined = append(p.live.rejoined, p.lastRejoined)
 	}
 	return nil
 }
@@ -50,6 +53,7 @@ func (p *parser) memberSpec(n *yaml.Node, sc *Scenario, what string) (MemberSpec
 	var idNode *yaml.Node
 	var gn givenNodes
 	var consumer consumerSettings
+	var rejoined *yaml.Node
 	err := p.fields(n, what, memberKeys, func(key string, k, v *yaml.Node) error {
 		var err error
 		switch key {
@@ -74,6 +78,10 @@ func (p *parser) memberSpec(n *yaml.Node, sc *Scenario, what string) (MemberSpec
 			gn.revoking = v
 		case "member_epoch":
 			gn.epoch = v
+		case "client", "rejoined":
+			var at *yaml.Node
+			at, err = p.liveMemberKey(&m, key, v, what)
+			rejoined = orNode(at, rejoined)
 		default:
 			err = p.consumerKey(&consumer, key, what, v)
 		}
@@ -92,6 +100,7 @@ func (p *parser) memberSpec(n *yaml.Node, sc *Scenario, what string) (MemberSpec
 		return m, err
 	}
 	p.memberConsumer(m.ID, consumer)
+	p.lastRejoined = rejoined
 	return m, nil
 }
 

@@ -163,6 +163,7 @@ func (p *parser) action(ev *Event, v *yaml.Node, sc *Scenario) error {
 	case "join":
 		m, err := p.memberSpec(v, sc, what)
 		ev.Member, ev.Topics, ev.Instance, ev.Strategies, ev.Rack = m.ID, m.Topics, m.Instance, m.Strategies, m.Rack
+		ev.Client = m.Client
 		return err
 	case "stall":
 		return p.stall(ev, v)

@@ -56,6 +56,12 @@ type Scenario struct {
 	// computed for. 0 = Generation (the targets are current); below it, the
 	// group is ASSIGNING and the next heartbeat computes new targets.
 	AssignmentEpoch int32
+	// Classic is a classic given start's leader and caught rebalance;
+	// Client the library members run unless they say; TimingSources where
+	// the group's timings came from (live_start.go, timings.go).
+	Classic       ClassicStart
+	Client        string
+	TimingSources map[string]string
 
 	Members  []MemberSpec // start at time 0, in this order
 	Timeline []Event      // sorted by AtMs, stable
@@ -106,6 +112,11 @@ type MemberSpec struct {
 	MemberEpoch int32
 	Target      []kafka.TP
 	Revoking    []kafka.TP
+	// Client is the library the member runs ("" = group.client, else
+	// java); Rejoined, in a group caught preparing a rebalance, that it
+	// has sent its JoinGroup (live_start.go).
+	Client   string
+	Rejoined bool
 }
 
 // StartAssignmentEpoch is the assignment epoch a given start begins at.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+
+	"github.com/kvizlab/kviz/strategies"
 )
 
 // WithStrategy is the scenario under another strategy and protocol: exactly
@@ -13,8 +15,17 @@ import (
 // protocol is "") is derived again by the parser's own rule, and what the
 // parser would refuse is refused with its message. The original is
 // unchanged; the copy shares nothing mutable with it.
+//
+// A given start under a protocol of the other family (classic ↔ KIP-848)
+// is converted as Kafka's online upgrade and downgrade convert a group
+// (family.go), so every strategy starts from the same real state.
 func (sc *Scenario) WithStrategy(strategy, protocol string) (*Scenario, error) {
 	cp := sc.Clone()
+	target := protocol
+	if a, err := strategies.Lookup(strategy); err == nil && target == "" {
+		target = string(strategies.Preferred(a))
+	}
+	cp.toFamily(target)
 	cp.Strategy, cp.Protocol = strategy, protocol
 	if gerr := deriveGroup(cp); gerr != nil {
 		return nil, gerr
@@ -44,5 +55,6 @@ func (sc *Scenario) Clone() *Scenario {
 	cp.Members = slices.Clone(sc.Members)
 	cp.Timeline = slices.Clone(sc.Timeline)
 	cp.groupSet = maps.Clone(sc.groupSet)
+	cp.TimingSources = maps.Clone(sc.TimingSources)
 	return &cp
 }
