@@ -194,7 +194,7 @@ func rowTimings(sc *scenario.Scenario, r model.CompareRow) []scenario.Timing {
 	if r.Err != nil {
 		return nil
 	}
-	varied, err := sc.WithStrategy(r.Strategy, r.Protocol)
+	varied, err := sc.AcrossFamilies(r.Strategy, r.Protocol)
 	if err != nil {
 		return nil
 	}

@@ -256,7 +256,7 @@ func CompareContext(ctx context.Context, sc *scenario.Scenario, atMs int64, ev *
 
 func compareOne(ctx context.Context, sc *scenario.Scenario, atMs int64, ev *scenario.Event, v Variant) CompareRow {
 	row := CompareRow{Strategy: v.Strategy, Protocol: v.Protocol}
-	varied, err := sc.WithStrategy(v.Strategy, v.Protocol)
+	varied, err := sc.AcrossFamilies(v.Strategy, v.Protocol)
 	if err != nil {
 		row.Err = err
 		return row

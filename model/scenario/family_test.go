@@ -18,7 +18,7 @@ members:
 	if err != nil {
 		t.Fatal(err)
 	}
-	up, err := classic.WithStrategy("uniform", "")
+	up, err := classic.AcrossFamilies("uniform", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ members:
 	if err != nil {
 		t.Fatal(err)
 	}
-	down, err := kip.WithStrategy("range", "")
+	down, err := kip.AcrossFamilies("range", "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,17 +15,29 @@ import (
 // protocol is "") is derived again by the parser's own rule, and what the
 // parser would refuse is refused with its message. The original is
 // unchanged; the copy shares nothing mutable with it.
-//
-// A given start under a protocol of the other family (classic ↔ KIP-848)
-// is converted as Kafka's online upgrade and downgrade convert a group
-// (family.go), so every strategy starts from the same real state.
+// A given start written for the other protocol family is refused, as the
+// parser refuses it; AcrossFamilies converts it instead.
 func (sc *Scenario) WithStrategy(strategy, protocol string) (*Scenario, error) {
+	return sc.vary(strategy, protocol, false)
+}
+
+// AcrossFamilies is WithStrategy for compare: a given start under a
+// protocol of the other family (classic ↔ KIP-848) is converted as Kafka's
+// online upgrade and downgrade convert a group (family.go), so every
+// strategy starts from the same real state.
+func (sc *Scenario) AcrossFamilies(strategy, protocol string) (*Scenario, error) {
+	return sc.vary(strategy, protocol, true)
+}
+
+func (sc *Scenario) vary(strategy, protocol string, convert bool) (*Scenario, error) {
 	cp := sc.Clone()
-	target := protocol
-	if a, err := strategies.Lookup(strategy); err == nil && target == "" {
-		target = string(strategies.Preferred(a))
+	if convert {
+		target := protocol
+		if a, err := strategies.Lookup(strategy); err == nil && target == "" {
+			target = string(strategies.Preferred(a))
+		}
+		cp.toFamily(target)
 	}
-	cp.toFamily(target)
 	cp.Strategy, cp.Protocol = strategy, protocol
 	if gerr := deriveGroup(cp); gerr != nil {
 		return nil, gerr
