@@ -61,8 +61,8 @@ func (c *client) onJoinPrepare() {
 	c.heldLost = nil
 	if c.generation < 0 || c.memberID == "" {
 		if len(held) > 0 {
-			c.callback(kafka.KindPartitionsLost, held, fmt.Sprintf(
-				"its generation was reset, so they count as lost: another member may already own them"))
+			c.callback(kafka.KindPartitionsLost, held,
+				"its generation was reset, so they count as lost: another member may already own them")
 			c.giveUp(held)
 		}
 		return

@@ -114,14 +114,6 @@ func (c *clock) next() *event {
 	return e
 }
 
-// peekTime is the time of the next event, or -1.
-func (c *clock) peekTime() int64 {
-	if len(c.q) == 0 {
-		return -1
-	}
-	return c.q[0].at
-}
-
 // shift moves every routine event delta ms later and the clock with it, as
 // if the heartbeat cycles that fill a quiet stretch had run (quiet.go).
 // Shifted events get fresh sequence numbers, in their old order: had the

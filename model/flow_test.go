@@ -29,6 +29,7 @@ func checkFlow(t fataler, sim *model.Sim, src string) {
 		f := v.Flow()
 		if f == nil {
 			t.Fatalf("step %d: no flow view\n%s", i, src)
+			return
 		}
 		if f.TimeMs != v.TimeMs {
 			t.Fatalf("step %d: flow at %d ms, group at %d ms", i, f.TimeMs, v.TimeMs)

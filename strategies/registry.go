@@ -167,12 +167,3 @@ func StrategyFor(p Protocol) string {
 	}
 	return ""
 }
-
-func contains(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}

@@ -19,14 +19,13 @@ type constrainedBuilder struct {
 	expectedOverMin    int // members that end with maxQuota (P % M)
 	currentOverMin     int
 
-	assignment     [][]int32
-	assigned       []bool  // pid already placed
-	maybeRevoked   []int32 // pid -> member that gave it up, -1 if none
-	underMin       []int   // unfilledMembersWithUnderMinQuotaPartitions
-	exactlyMin     []int   // unfilledMembersWithExactlyMinQuotaPartitions
-	transferring   map[int32]int
-	keptByMember   []int
-	revokedByQuota int
+	assignment   [][]int32
+	assigned     []bool  // pid already placed
+	maybeRevoked []int32 // pid -> member that gave it up, -1 if none
+	underMin     []int   // unfilledMembersWithUnderMinQuotaPartitions
+	exactlyMin   []int   // unfilledMembersWithExactlyMinQuotaPartitions
+	transferring map[int32]int
+	keptByMember []int
 }
 
 func newConstrainedBuilder(in *stickyInput, claims *stickyClaims, ex *Explainer) *constrainedBuilder {

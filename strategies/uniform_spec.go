@@ -273,11 +273,6 @@ func (s *serverSpec) topicOf(f int) int {
 	return t
 }
 
-// tp names flat partition f.
-func (s *serverSpec) tp(f int) TopicPartition {
-	t := s.topicOf(f)
-	return TopicPartition{s.topics[t], int32(f - s.base[t])}
-}
 
 // homogeneous reports whether every member subscribes to the same topics
 // (Kafka's SubscriptionType.HOMOGENEOUS: each subscribed topic name, existing

@@ -24,8 +24,6 @@ func (b bitset) clear(i int) {
 	}
 }
 
-func (b bitset) has(i int) bool { return i/64 < len(b) && b[i/64]&(1<<(i%64)) != 0 }
-
 func (b bitset) reset() { clear(b) }
 
 // next is the smallest member ≥ from, or -1.

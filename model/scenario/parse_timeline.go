@@ -70,15 +70,6 @@ func (p *parser) checkRunning(ev Event, running map[string]bool) error {
 	return nil
 }
 
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
 func (p *parser) event(n *yaml.Node, sc *Scenario) (Event, error) {
 	ev := Event{line: n.Line}
 	if n.Kind != yaml.MappingNode {
