@@ -273,7 +273,6 @@ func (s *serverSpec) topicOf(f int) int {
 	return t
 }
 
-
 // homogeneous reports whether every member subscribes to the same topics
 // (Kafka's SubscriptionType.HOMOGENEOUS: each subscribed topic name, existing
 // or not, has as many subscribers as the group has members).
