@@ -167,6 +167,18 @@ func (c *terminal) waitFor(want string) string {
 	}
 }
 
+// showsWithin reports whether the screen shows want within d.
+func (c *terminal) showsWithin(want string, d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		if strings.Contains(c.screen.String(), want) {
+			return true
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return false
+}
+
 // waitRow waits until row y (negative: from the bottom) shows want.
 func (c *terminal) waitRow(y int, want string) {
 	c.t.Helper()
