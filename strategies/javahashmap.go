@@ -30,10 +30,12 @@ import (
 //     before an insertion that finds size > 0.75·cap, not after one;
 //   - a removal never shrinks the table.
 //
-// Not reproduced: a bucket that really becomes a red-black tree (9+ entries
-// with cap >= 64) iterates from its tree root. That needs nine keys whose
-// spread hashes agree in their low 6+ bits, which does not happen with member
-// ids or partitions of ordinary groups (JavaHashMap.treeified says when it does).
+// A bucket that becomes a red-black tree (9+ entries with cap >= 64) is
+// reproduced for keys Java compares, String and Integer
+// (javahashmap_tree.go). For keys that do not compare, such as
+// TopicIdPartition, Java breaks ties by System.identityHashCode, which
+// cannot be reproduced: JavaHashMap.treeified says when that happened. It
+// needs nine keys whose spread hashes agree in their low 6+ bits.
 
 const (
 	javaInitialCapacity = 16
@@ -53,6 +55,9 @@ func javaGrow(capacity, inBucket, size int) int {
 	}
 	return capacity
 }
+
+// javaIntegerHash is Integer.hashCode: the value.
+func javaIntegerHash(i int32) int32 { return i }
 
 // javaSpread is HashMap.hash: the hash code with its high half folded in.
 func javaSpread(h int32) uint32 {
@@ -124,8 +129,14 @@ type JavaHashMap[K comparable] struct {
 	next    []int32 // per entry: the next entry of its bucket, -1 at the end
 	free    []int32 // entries removed, for reuse
 	size    int
-	tree    bool // a bucket grew past what a list holds in a table of 64+ buckets (see treeified)
+	tree    bool // a bucket became a tree kviz cannot order: keys without compare (see treeified)
 	order   []K  // the iteration order, kept until the next change
+
+	// compare, when set, is the keys' compareTo (String and Integer keys
+	// are Comparable in Java): a bucket that becomes a red-black tree is
+	// then ordered as Java orders it (javahashmap_tree.go).
+	compare func(a, b K) int
+	bins    *javaTreeBins // nil until a bucket becomes a tree
 }
 
 // NewJavaHashMap is new HashMap<>() (or new HashSet<>()) for keys with the
@@ -140,9 +151,21 @@ func NewJavaHashMapCapacity[K comparable](hash func(K) int32, initialCapacity in
 	return newJavaHashMapSized(hash, javaTableSizeFor(initialCapacity))
 }
 
-// newJavaHashMapSized is new HashMap<>(capacity) for a power of two capacity.
+// newJavaHashMapSized is new HashMap<>(capacity) for a power of two
+// capacity. String keys compare as Java's do (see compare).
 func newJavaHashMapSized[K comparable](hash func(K) int32, capacity int) *JavaHashMap[K] {
-	return &JavaHashMap[K]{hash: hash, initial: capacity}
+	t := &JavaHashMap[K]{hash: hash, initial: capacity}
+	if _, isString := any(*new(K)).(string); isString {
+		t.compare = func(a, b K) int { return JavaCompare(any(a).(string), any(b).(string)) }
+	}
+	return t
+}
+
+// withCompare sets the keys' compareTo, for keys Java compares that are not
+// Go strings (an Integer, a member index standing for its id).
+func (t *JavaHashMap[K]) withCompare(compare func(a, b K) int) *JavaHashMap[K] {
+	t.compare = compare
+	return t
 }
 
 // javaTableSizeFor is HashMap.tableSizeFor: the power of two at or above n
@@ -169,6 +192,18 @@ func (t *JavaHashMap[K]) Put(key K) bool {
 	}
 	h := t.hash(key)
 	b := javaSpreadBucket(h, len(t.head))
+	if t.isTreeBin(b) {
+		if t.findInBucket(b, key, h) >= 0 {
+			return false
+		}
+		t.putTreeVal(b, t.newEntry(key, h))
+		t.size++
+		if t.size > javaThreshold(len(t.head)) {
+			t.resize()
+		}
+		t.order = nil
+		return true
+	}
 	last, inBucket := int32(-1), 0
 	for e := t.head[b]; e >= 0; e = t.next[e] {
 		if t.hashes[e] == h && t.keys[e] == key {
@@ -184,7 +219,7 @@ func (t *JavaHashMap[K]) Put(key K) bool {
 		t.next[last] = n
 	}
 	if inBucket >= javaTreeifyLength {
-		t.treeifyBin()
+		t.treeifyBin(b)
 	}
 	t.size++
 	if t.size > javaThreshold(len(t.head)) {
@@ -205,6 +240,15 @@ func (t *JavaHashMap[K]) ComputeIfAbsent(key K) bool {
 	}
 	h := t.hash(key)
 	b := javaSpreadBucket(h, len(t.head))
+	if t.isTreeBin(b) {
+		if t.findInBucket(b, key, h) >= 0 {
+			return false
+		}
+		t.putTreeVal(b, t.newEntry(key, h))
+		t.size++
+		t.order = nil
+		return true
+	}
 	inBucket := 0
 	for e := t.head[b]; e >= 0; e = t.next[e] {
 		if t.hashes[e] == h && t.keys[e] == key {
@@ -216,7 +260,7 @@ func (t *JavaHashMap[K]) ComputeIfAbsent(key K) bool {
 	t.next[n] = t.head[b]
 	t.head[b] = n
 	if inBucket >= javaTreeifyLength-1 {
-		t.treeifyBin()
+		t.treeifyBin(b)
 	}
 	t.size++
 	t.order = nil
@@ -234,23 +278,40 @@ func (t *JavaHashMap[K]) newEntry(key K, h int32) int32 {
 	t.keys = append(t.keys, key)
 	t.hashes = append(t.hashes, h)
 	t.next = append(t.next, -1)
+	if t.bins != nil {
+		t.bins.grow(len(t.keys))
+	}
 	return int32(len(t.keys) - 1)
 }
 
-// treeifyBin doubles a table below 64 buckets; a larger one would turn the
-// bucket into a red-black tree, whose iteration order kviz does not
-// reproduce (see treeified).
-func (t *JavaHashMap[K]) treeifyBin() {
+// findInBucket is key's entry in bucket b, -1 if absent.
+func (t *JavaHashMap[K]) findInBucket(b int, key K, h int32) int32 {
+	for e := t.head[b]; e >= 0; e = t.next[e] {
+		if t.hashes[e] == h && t.keys[e] == key {
+			return e
+		}
+	}
+	return -1
+}
+
+// treeifyBin doubles a table below 64 buckets; a larger one turns bucket b
+// into a red-black tree (ordered when the keys compare; see treeified).
+func (t *JavaHashMap[K]) treeifyBin(b int) {
 	if len(t.head) < javaMinTreeifyCap {
 		t.resize()
 		return
 	}
-	t.tree = true
+	if t.compare == nil {
+		t.tree = true
+		return
+	}
+	t.treeify(b)
 }
 
 // resize creates the table (initial buckets) or doubles it, splitting each
 // bucket into its low and high halves in order, as HashMap.resize does.
 func (t *JavaHashMap[K]) resize() {
+	t.order = nil
 	if t.head == nil {
 		t.head = make([]int32, t.initial)
 		for i := range t.head {
@@ -260,8 +321,14 @@ func (t *JavaHashMap[K]) resize() {
 	}
 	old := t.head
 	t.head = make([]int32, 2*len(old))
+	var oldTrees []bool
+	if t.bins != nil {
+		oldTrees = t.bins.tree
+		t.bins.tree = make([]bool, len(t.head))
+	}
 	for j, first := range old {
 		loHead, loTail, hiHead, hiTail := int32(-1), int32(-1), int32(-1), int32(-1)
+		lc, hc := 0, 0
 		for e := first; e >= 0; {
 			nx := t.next[e]
 			t.next[e] = -1
@@ -272,6 +339,7 @@ func (t *JavaHashMap[K]) resize() {
 					t.next[loTail] = e
 				}
 				loTail = e
+				lc++
 			} else {
 				if hiTail < 0 {
 					hiHead = e
@@ -279,10 +347,14 @@ func (t *JavaHashMap[K]) resize() {
 					t.next[hiTail] = e
 				}
 				hiTail = e
+				hc++
 			}
 			e = nx
 		}
 		t.head[j], t.head[j+len(old)] = loHead, hiHead
+		if oldTrees != nil && oldTrees[j] {
+			t.splitTree(j, len(old), lc, hc) // TreeNode.split
+		}
 	}
 }
 
@@ -299,7 +371,9 @@ func (t *JavaHashMap[K]) Remove(key K) bool {
 		if t.hashes[e] != h || t.keys[e] != key {
 			continue
 		}
-		if prev < 0 {
+		if t.isTreeBin(b) {
+			t.removeTreeNode(b, e, prev)
+		} else if prev < 0 {
 			t.head[b] = t.next[e]
 		} else {
 			t.next[prev] = t.next[e]
@@ -335,10 +409,10 @@ func (t *JavaHashMap[K]) Len() int { return t.size }
 func (t *JavaHashMap[K]) Capacity() int { return len(t.head) }
 
 // treeified reports whether some bucket, in a table of at least 64, grew to
-// the length where Java turns it into a red-black tree: from then on Java
-// iterates that bucket from its tree's root, which kviz does not model (it
-// keeps the list order). That takes nine keys (eight through
-// computeIfAbsent) whose spread hashes agree in their low 6+ bits.
+// the length where Java turns it into a red-black tree while the keys have
+// no compare: Java then orders that bucket by identity hash codes, and kviz
+// keeps its list order. That takes nine keys (eight through computeIfAbsent)
+// whose spread hashes agree in their low 6+ bits.
 func (t *JavaHashMap[K]) treeified() bool { return t.tree }
 
 // First returns the key an iterator returns first; false when empty.

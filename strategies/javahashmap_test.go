@@ -1,8 +1,11 @@
 package strategies
 
 import (
+	"bufio"
 	"cmp"
+	"compress/gzip"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -283,6 +286,16 @@ func TestJavaHashMapComputeIfAbsentMatchesJava(t *testing.T) {
 	assert.Equal(t, ints(128, 96, 64, 32, 0, 112, 80, 48, 16), run(true, multiples(9)))
 	assert.Equal(t, ints(0, 32, 64, 96, 128, 16, 48, 80, 112), run(false, multiples(9)))
 	assert.Equal(t, ints(128, 96, 64, 32, 0, 144, 112, 80, 48, 16), run(true, multiples(10)))
+
+	// new HashMap<>(6) has 8 buckets; the eighth computeIfAbsent finds 7 > 6
+	// and doubles the table first, even for a key already there.
+	m := NewJavaHashMapCapacity(identity, 6)
+	for _, k := range ints(7, 0, 1, 2, 3, 5, 8) {
+		m.ComputeIfAbsent(k)
+	}
+	assert.Equal(t, ints(8, 0, 1, 2, 3, 5, 7), m.Keys())
+	assert.False(t, m.ComputeIfAbsent(1))
+	assert.Equal(t, ints(0, 1, 2, 3, 5, 7, 8), m.Keys())
 }
 
 func TestJavaTableSizeFor(t *testing.T) {
@@ -293,4 +306,44 @@ func TestJavaTableSizeFor(t *testing.T) {
 	m.Put(0)
 	m.Put(1) // 2 > (int) (2 * 0.75f) = 1: the table doubles
 	assert.Equal(t, 4, m.Capacity())
+}
+
+// testdata/javahashmap_openjdk17.txt.gz records OpenJDK 17 running puts,
+// computeIfAbsents and removes of keys that share String.hashCode (blocks
+// of Aa and BB) on a HashMap<String, _>, with its keySet() after each: the
+// buckets grow into red-black trees, are split, shrink back to lists. The
+// table must iterate the same after every step.
+func TestJavaHashMapTreesMatchOpenJDK(t *testing.T) {
+	f, err := os.Open("testdata/javahashmap_openjdk17.txt.gz")
+	require.NoError(t, err)
+	defer f.Close()
+	gz, err := gzip.NewReader(f)
+	require.NoError(t, err)
+	sc := bufio.NewScanner(gz)
+	sc.Buffer(nil, 1<<20)
+	var m *JavaHashMap[string]
+	steps, trees := 0, 0
+	for line := 1; sc.Scan(); line++ {
+		if sc.Text() == "new" {
+			m = NewJavaHashMap(JavaHashCode)
+			continue
+		}
+		op, want, _ := strings.Cut(sc.Text(), " | ")
+		verb, key, _ := strings.Cut(op, " ")
+		switch verb {
+		case "put":
+			m.Put(key)
+		case "cia":
+			m.ComputeIfAbsent(key)
+		case "rem":
+			m.Remove(key)
+		}
+		require.Equal(t, strings.Fields(want), m.Keys(), "line %d: %s", line, op)
+		steps++
+		if m.bins != nil && slices.Contains(m.bins.tree, true) {
+			trees++
+		}
+	}
+	require.NoError(t, sc.Err())
+	assert.Greater(t, trees, steps/4, "most steps run with a tree bucket")
 }
