@@ -282,12 +282,17 @@ func (s *serverSpec) tp(f int) TopicPartition {
 // homogeneous reports whether every member subscribes to the same topics
 // (Kafka's SubscriptionType.HOMOGENEOUS: each subscribed topic name, existing
 // or not, has as many subscribers as the group has members).
-func (s *serverSpec) homogeneous() bool {
-	if s.missingDiffer {
+func (s *serverSpec) homogeneous() bool { return sameSubscriptions(s.subs, s.missingDiffer) }
+
+// sameSubscriptions is SubscriptionType.HOMOGENEOUS for members subscribing
+// to the existing topics subs (srvSubscriptionIndices) whose names of
+// topics that do not exist differ when missingDiffer (missingNamesDiffer).
+func sameSubscriptions(subs [][]int32, missingDiffer bool) bool {
+	if missingDiffer {
 		return false
 	}
-	for i := 1; i < len(s.subs); i++ {
-		if !slices.Equal(s.subs[i], s.subs[0]) {
+	for i := 1; i < len(subs); i++ {
+		if !slices.Equal(subs[i], subs[0]) {
 			return false
 		}
 	}
