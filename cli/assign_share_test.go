@@ -119,3 +119,10 @@ func TestAssignSimpleKeepsDeletedTopicInHeterogeneousTarget(t *testing.T) {
 	require.Equal(t, 0, code)
 	assert.Equal(t, `{"m": {"a": [0]}, "n": {"b": [0]}}`+"\n", out)
 }
+
+func TestAssignShareFieldsNoteOtherStrategiesIgnoreThem(t *testing.T) {
+	code, out, errOut := run(t, shareTwo, "assign", "--strategy", "range", "--format", "json")
+	require.Equal(t, 0, code, errOut)
+	assert.Equal(t, `{"A": {"topic1": [0, 1], "topic3": [0]}, "B": {"topic1": [2], "topic3": [1]}}`+"\n", out)
+	assert.Equal(t, `note: "topic_ids" and "assignable" are read only by the share-group assignor (simple); range ignores them`+"\n", errOut)
+}

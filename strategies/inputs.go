@@ -82,6 +82,8 @@ func InputNotes(a Assignor, g Group) []string {
 	}
 	if Supports(a, Share) {
 		notes = append(notes, shareNotes(g)...)
+	} else if g.TopicIDs != nil || g.Assignable != nil {
+		notes = append(notes, fmt.Sprintf(`"topic_ids" and "assignable" are read only by the share-group assignor (simple); %s ignores them`, a.Name()))
 	}
 	return notes
 }
