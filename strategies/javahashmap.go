@@ -193,16 +193,11 @@ func (t *JavaHashMap[K]) Put(key K) bool {
 	h := t.hash(key)
 	b := javaSpreadBucket(h, len(t.head))
 	if t.isTreeBin(b) {
-		if t.findInBucket(b, key, h) >= 0 {
-			return false
-		}
-		t.putTreeVal(b, t.newEntry(key, h))
-		t.size++
-		if t.size > javaThreshold(len(t.head)) {
+		added := t.putTree(b, key, h)
+		if added && t.size > javaThreshold(len(t.head)) {
 			t.resize()
 		}
-		t.order = nil
-		return true
+		return added
 	}
 	last, inBucket := int32(-1), 0
 	for e := t.head[b]; e >= 0; e = t.next[e] {
@@ -241,13 +236,7 @@ func (t *JavaHashMap[K]) ComputeIfAbsent(key K) bool {
 	h := t.hash(key)
 	b := javaSpreadBucket(h, len(t.head))
 	if t.isTreeBin(b) {
-		if t.findInBucket(b, key, h) >= 0 {
-			return false
-		}
-		t.putTreeVal(b, t.newEntry(key, h))
-		t.size++
-		t.order = nil
-		return true
+		return t.putTree(b, key, h)
 	}
 	inBucket := 0
 	for e := t.head[b]; e >= 0; e = t.next[e] {
@@ -282,6 +271,18 @@ func (t *JavaHashMap[K]) newEntry(key K, h int32) int32 {
 		t.bins.grow(len(t.keys))
 	}
 	return int32(len(t.keys) - 1)
+}
+
+// putTree adds key to tree bucket b unless it is there (putTreeVal) and
+// reports whether it was new.
+func (t *JavaHashMap[K]) putTree(b int, key K, h int32) bool {
+	if t.findInBucket(b, key, h) >= 0 {
+		return false
+	}
+	t.putTreeVal(b, t.newEntry(key, h))
+	t.size++
+	t.order = nil
+	return true
 }
 
 // findInBucket is key's entry in bucket b, -1 if absent.

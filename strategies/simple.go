@@ -253,16 +253,7 @@ func (s *shareSpec) tipHash(f int32) int32 {
 }
 
 // topicOf is the topic holding flat partition f.
-func (s *shareSpec) topicOf(f int32) int32 {
-	t, found := slices.BinarySearch(s.base, f)
-	if !found {
-		t--
-	}
-	for t+1 < len(s.base) && s.base[t+1] == f {
-		t++ // topics without partitions share their base with the next one
-	}
-	return int32(t)
-}
+func (s *shareSpec) topicOf(f int32) int32 { return int32(flatTopic(s.base, f)) }
 
 // assignable lists topic t's initialised share-partitions, flat, ascending
 // (computeTargetPartitions with GroupSpec.isPartitionAssignable).

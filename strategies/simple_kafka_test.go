@@ -211,17 +211,7 @@ func TestSimpleKafka41(t *testing.T) {
 		g.Assignable = map[string][]int32{"topic1": {0, 1, 2}, "topic2": {0, 1, 2}, "topic3": {0, 1}}
 		requireShare(t, heteroWant, assignSimple(t, g))
 	})
-	t.Run("ThreeMembersThreeTopicsHeterogeneousWithNonAssignableTopic", func(t *testing.T) {
-		g := heterogeneous(t)
-		g.Assignable = map[string][]int32{"topic1": {0, 1, 2}, "topic2": {0, 1, 2}}
-		a := assignSimple(t, g)
-		requireShare(t, shareWant{"A": {"topic1": {0, 1, 2}, "topic2": {0, 2}}, "B": nil, "C": {"topic2": {1}}}, a)
-		assert.Equal(t, 6, assignedPartitions(a))
-	})
-	t.Run("OneMemberNoAssignedTopicHeterogeneous", func(t *testing.T) {
-		g := shareTestGroup(t, "4.1", map[string]int32{"topic1": 3, "topic2": 2}, shareMember("A", "topic1", "topic2"), shareMember("B"))
-		requireShare(t, shareWant{"A": {"topic1": {0, 1, 2}, "topic2": {0, 1}}, "B": nil}, assignSimple(t, g))
-	})
+	kafkaSharedCases(t, "4.1", heterogeneous)
 	t.Run("MemberHashAssignment", func(t *testing.T) {
 		// hashCodes 948881623..948881626, and -540425984 for AaAaAaAa.
 		got := map[int][]string{}
@@ -285,6 +275,22 @@ func TestSimpleKafka41(t *testing.T) {
 	})
 }
 
+// kafkaSharedCases are the two tests 4.1's and 4.2's SimpleAssignorTest
+// expect the same answer of, by different routes.
+func kafkaSharedCases(t *testing.T, version string, heterogeneous func(*testing.T) Group) {
+	t.Run("ThreeMembersThreeTopicsHeterogeneousWithNonAssignableTopic", func(t *testing.T) {
+		g := heterogeneous(t)
+		g.Assignable = map[string][]int32{"topic1": {0, 1, 2}, "topic2": {0, 1, 2}}
+		a := assignSimple(t, g)
+		requireShare(t, shareWant{"A": {"topic1": {0, 1, 2}, "topic2": {0, 2}}, "B": nil, "C": {"topic2": {1}}}, a)
+		assert.Equal(t, 6, assignedPartitions(a))
+	})
+	t.Run("OneMemberNoAssignedTopicHeterogeneous", func(t *testing.T) {
+		g := shareTestGroup(t, version, map[string]int32{"topic1": 3, "topic2": 2}, shareMember("A", "topic1", "topic2"), shareMember("B"))
+		requireShare(t, shareWant{"A": {"topic1": {0, 1, 2}, "topic2": {0, 1}}, "B": nil}, assignSimple(t, g))
+	})
+}
+
 func TestSimpleKafka42(t *testing.T) {
 	for _, version := range []string{"4.2", "4.3"} {
 		t.Run(version, func(t *testing.T) { simpleKafka42(t, version) })
@@ -330,17 +336,7 @@ func simpleKafka42(t *testing.T, version string) {
 	})
 	// topic1: A alone, quota 3. topic2: A and C, one member per partition,
 	// x = 1.5: quotas 2 and 1; partitions 0, 1, 2 go to A, C, then A again.
-	t.Run("ThreeMembersThreeTopicsHeterogeneousWithNonAssignableTopic", func(t *testing.T) {
-		g := heterogeneous(t)
-		g.Assignable = map[string][]int32{"topic1": {0, 1, 2}, "topic2": {0, 1, 2}}
-		a := assignSimple(t, g)
-		requireShare(t, shareWant{"A": {"topic1": {0, 1, 2}, "topic2": {0, 2}}, "B": nil, "C": {"topic2": {1}}}, a)
-		assert.Equal(t, 6, assignedPartitions(a))
-	})
-	t.Run("OneMemberNoAssignedTopicHeterogeneous", func(t *testing.T) {
-		g := shareTestGroup(t, version, map[string]int32{"topic1": 3, "topic2": 2}, shareMember("A", "topic1", "topic2"), shareMember("B"))
-		requireShare(t, shareWant{"A": {"topic1": {0, 1, 2}, "topic2": {0, 1}}, "B": nil}, assignSimple(t, g))
-	})
+	kafkaSharedCases(t, version, heterogeneous)
 	t.Run("CurrentAssignmentHeterogeneous", func(t *testing.T) {
 		assert.Equal(t, 8, assignedPartitions(assignSimple(t, heterogeneous(t))))
 		g := shareTestGroup(t, version, map[string]int32{"topic1": 3, "topic2": 3, "topic3": 2, "topic4": 1},

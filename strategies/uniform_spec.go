@@ -261,13 +261,17 @@ func (s *serverSpec) droppedBy(i int) []TopicPartition {
 }
 
 // topicOf returns the topic index holding flat partition f.
-func (s *serverSpec) topicOf(f int) int {
-	t, found := slices.BinarySearch(s.base, f)
+func (s *serverSpec) topicOf(f int) int { return flatTopic(s.base, f) }
+
+// flatTopic is the topic holding flat partition f, given where each
+// topic's partition 0 is (ascending).
+func flatTopic[T int | int32](base []T, f T) int {
+	t, found := slices.BinarySearch(base, f)
 	if !found {
 		t--
 	}
 	// Topics without partitions share their base with the next topic.
-	for t+1 < len(s.base) && s.base[t+1] == f {
+	for t+1 < len(base) && base[t+1] == f {
 		t++
 	}
 	return t
