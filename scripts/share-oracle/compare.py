@@ -18,7 +18,7 @@ def member_ids(k):
     while len(out) < k:
         if style == "letters": s = rnd.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") + str(rnd.randint(0, 99))
         elif style == "consumer": s = "consumer-%d" % rnd.randint(0, 500)
-        elif style == "collide": s = "".join(rnd.choice(["Aa", "BB"]) for _ in range(rnd.randint(3, 6)))
+        elif style == "collide": s = "".join(rnd.choice(["Aa", "BB"]) for _ in range(rnd.randint(3, 8)))
         else: s = rand_id()
         if s not in out: out.append(s)
     return out
