@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
@@ -32,7 +33,7 @@ func newAssignCmd() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&strategy, "strategy", "", "assignor: "+strings.Join(strategies.Names(), ", ")+" (or Kafka's class name)")
+	f.StringVar(&strategy, "strategy", "", "assignor: "+strings.Join(strategies.AllNames(), ", ")+" (or Kafka's class name)")
 	f.StringVar(&in, "in", "-", `input JSON file ("-" = stdin)`)
 	addFormatFlag(cmd, &format, "", "output format: json or table (default: table on a terminal, json otherwise)", "json", "table")
 	f.BoolVar(&explain, "explain", false, "print the assignor's steps")
@@ -40,7 +41,7 @@ func newAssignCmd() *cobra.Command {
 	lateLong(cmd, assignLong)
 	_ = cmd.MarkFlagRequired("strategy")
 	_ = cmd.RegisterFlagCompletionFunc("strategy", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return strategies.Names(), cobra.ShellCompDirectiveNoFileComp
+		return strategies.AllNames(), cobra.ShellCompDirectiveNoFileComp
 	})
 	_ = cmd.MarkFlagFilename("in", "json")
 	return cmd
@@ -53,6 +54,7 @@ func assignLong() string {
 Input (from --in FILE, or stdin when --in is absent or "-"):
   {"topics": {"t0": 3, "t1": 2},
    "partition_racks": {"t0": [["r1","r2"], ["r2","r3"], ["r3","r1"]]},
+   "topic_ids": {"t0": "MkZ0Wr0bTXqCW3qLP7Ye4Q"}, "assignable": {"t0": [0, 1]},
    "members": [{"id": "c0", "topics": ["t0","t1"], "owned": {"t0": [0]},
                 "generation": 3, "rack": "r1", "instance": "i0"}]}
 Only "members" and each member's "id" are required. A member without "topics"
@@ -63,7 +65,16 @@ Unknown fields are errors. A member may subscribe to a topic that is not in
 twice: each assignor treats that as Kafka's does, and a "note:" line says how
 (under the table, on stderr with json, first in --explain). An owned partition
 beyond an existing topic's count is refused by the assignors that read owned
-partitions (sticky, cooperative-sticky, uniform).
+partitions (sticky, cooperative-sticky, uniform, simple).
+
+simple is the share-group (KIP-932) assignor; several members may hold one
+partition, and "owned" is a member's current target. From Kafka 4.1 its
+answer follows Java's hash orders over member ids and topic ids: members are
+put into the coordinator's map in input order, "topic_ids" gives topics their
+Kafka Uuids (base64; a topic without one gets an id derived from its name,
+said in a note), and "assignable" lists the share-partitions whose state is
+initialised (absent: all; a topic it does not list has none). A group on
+which Kafka's assignor throws is an error (exit 1) naming the exception.
 
 Output with --format json: {"c0": {"t0": [0, 1, 2], "t1": [0]}, "c1": {}}
 on one line: every member in input order, its topics in name order,
@@ -81,7 +92,7 @@ runs the assignor as that release has it. What changed, release by release
 }
 
 func runAssign(cmd *cobra.Command, strategy, in, format, version string, explain bool) error {
-	assignor, err := strategies.Lookup(strategy)
+	assignor, err := strategies.LookupAny(strategy)
 	if err != nil {
 		return usageErr(err)
 	}
@@ -125,6 +136,17 @@ func runAssign(cmd *cobra.Command, strategy, in, format, version string, explain
 	// json, else under the table.
 	notes := strategies.InputNotes(assignor, g)
 	res := assignor.Assign(g, ex)
+	if res.Err != nil {
+		for _, n := range notes {
+			fmt.Fprintln(cmd.ErrOrStderr(), "note: "+n)
+		}
+		if explain {
+			for _, line := range res.Explanation {
+				fmt.Fprintln(cmd.ErrOrStderr(), line)
+			}
+		}
+		return failure(fmt.Errorf("%s (Kafka %s): %w", assignor.Name(), g.Version.OrLatest(), res.Err))
+	}
 
 	w := bufio.NewWriterSize(stdout, 1<<16)
 	explainTo := w
@@ -186,7 +208,7 @@ func readAssignInput(stdin io.Reader, in string) ([]byte, string, error) {
 // encoded once and topics sorted by a precomputed rank, not compared as
 // strings per member.
 func writeAssignmentJSON(w *bufio.Writer, g strategies.Group, a strategies.Assignment) {
-	order := newTopicOrder(g.Topics)
+	order := assignmentTopicOrder(g, a)
 	encoded := make([][]byte, len(order.names))
 	for i, t := range order.names {
 		encoded[i] = jsonString(t)
@@ -237,6 +259,27 @@ func newTopicOrder(topics map[string]int32) topicOrder {
 	return o
 }
 
+// assignmentTopicOrder is the order of g's topics, plus any topic a
+// assigns that g does not have (the share assignor's heterogeneous builder
+// leaves a deleted topic's partitions in a target), all in Java name order.
+func assignmentTopicOrder(g strategies.Group, a strategies.Assignment) topicOrder {
+	var extra map[string]int32
+	for _, topics := range a {
+		for t := range topics {
+			if _, ok := g.Topics[t]; !ok {
+				if extra == nil {
+					extra = maps.Clone(g.Topics)
+				}
+				extra[t] = 0
+			}
+		}
+	}
+	if extra == nil {
+		return newTopicOrder(g.Topics)
+	}
+	return newTopicOrder(extra)
+}
+
 // ranks appends the ranks of the topics in m, ascending.
 func (o topicOrder) ranks(m map[string][]int32, out []int) []int {
 	for t := range m {
@@ -256,7 +299,7 @@ func jsonString(s string) []byte {
 // balance, what moved, and what cooperative-sticky withheld.
 func writeAssignmentTable(w *bufio.Writer, g strategies.Group, res strategies.Result) {
 	a := res.Assignment
-	order := newTopicOrder(g.Topics)
+	order := assignmentTopicOrder(g, a)
 	rows := [][]string{{"MEMBER", "INSTANCE", "#PARTITIONS", "ASSIGNMENT"}}
 	for _, m := range g.Members {
 		rows = append(rows, []string{m.ID, orDash(m.InstanceID), strconv.Itoa(a.Count(m.ID)), formatAssignmentCell(order, a[m.ID])})

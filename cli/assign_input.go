@@ -18,9 +18,14 @@ import (
 //
 //	{"topics": {"t0": 3, "t1": 2},
 //	 "partition_racks": {"t0": [["r1","r2"], ["r2","r3"], ["r3","r1"]]},
+//	 "topic_ids": {"t0": "MkZ0Wr0bTXqCW3qLP7Ye4Q"},
+//	 "assignable": {"t0": [0, 1]},
 //	 "members": [{"id": "c0", "topics": ["t0","t1"], "owned": {"t0": [0]},
 //	              "generation": 3, "rack": "r1", "instance": "i0"}]}
 //
+// "topic_ids" (Kafka's base64 Uuids) and "assignable" (the initialised
+// share-partitions; absent: all) are the share-group assignor's: see
+// strategies.Group.
 // Only "members" and each member's "id" are required. A member without
 // "topics" (or with null) subscribes to every topic; "topics": []
 // subscribes to none. Unknown fields are errors; null counts as absent.
@@ -40,6 +45,9 @@ const maxTotalPartitions = 1 << 22
 type assignInput struct {
 	topics         map[string]int64
 	partitionRacks map[string][][]string
+	topicIDs       map[string]strategies.TopicID
+	topicIDAt      map[string]int // where each id was given, for errors
+	assignable     map[string][]int64
 	members        []assignMemberInput
 	membersGiven   bool
 }
@@ -101,10 +109,60 @@ func parseAssignInput(data []byte, assignor strategies.Assignor) (strategies.Gro
 		}
 		g.Members[i] = member
 	}
+	if err := in.shareFields(&g, p); err != nil {
+		return g, err
+	}
 	if err := g.CheckFor(assignor); err != nil {
 		return g, err
 	}
 	return g, nil
+}
+
+// shareFields checks and sets topic_ids and assignable: an id names a
+// topic of "topics" or one a member owns partitions of (a deleted topic's
+// id can still be in a target), and assignable partitions exist and are
+// listed once.
+func (in assignInput) shareFields(g *strategies.Group, p *jsonParser) error {
+	if in.topicIDs != nil {
+		held := map[string]bool{}
+		for _, m := range g.Members {
+			for _, tp := range m.Owned {
+				held[tp.Topic] = true
+			}
+		}
+		for _, t := range strategies.SortedTopics(in.topicIDs) {
+			if _, ok := g.Topics[t]; !ok && !held[t] {
+				return p.errorf(in.topicIDAt[t], "topic_ids.%s: %q is not in \"topics\" and no member owns partitions of it", t, t)
+			}
+		}
+		g.TopicIDs = in.topicIDs
+	}
+	if in.assignable == nil {
+		return nil
+	}
+	g.Assignable = make(map[string][]int32, len(in.assignable))
+	for _, t := range strategies.SortedTopics(in.assignable) {
+		n, ok := g.Topics[t]
+		if !ok {
+			return fmt.Errorf("assignable: unknown topic %q (not in \"topics\")", t)
+		}
+		list := slices.Clone(in.assignable[t])
+		slices.Sort(list)
+		out := make([]int32, 0, len(list))
+		for j, q := range list {
+			switch {
+			case n == 0:
+				return fmt.Errorf("assignable.%s: %q has no partitions", t, t)
+			case q < 0 || q >= int64(n):
+				return fmt.Errorf("assignable.%s: %q has partitions 0..%d, so %d is not one of them", t, t, n-1, q)
+			case j > 0 && q == list[j-1]:
+				return fmt.Errorf("assignable.%s: partition %d is listed twice", t, q)
+			}
+			out = append(out, int32(q))
+		}
+		g.Assignable[t] = out
+	}
+	return nil
 }
 
 // member converts one member, catching what Group.Validate cannot see
@@ -167,7 +225,7 @@ type jsonParser struct {
 	scratch []byte
 }
 
-const knownTopFields = "topics, partition_racks, members"
+const knownTopFields = "topics, partition_racks, topic_ids, assignable, members"
 const knownMemberFields = "id, topics, owned, generation, rack, instance"
 
 func (p *jsonParser) input() (assignInput, error) {
@@ -194,6 +252,49 @@ func (p *jsonParser) input() (assignInput, error) {
 			return p.object(fixed("partition_racks"), func(name string, _ int) error {
 				racks, err := p.rackLists("partition_racks." + name)
 				in.partitionRacks[p.internString(name)] = racks
+				return err
+			})
+		case "topic_ids":
+			in.topicIDs, in.topicIDAt = nil, nil
+			if p.null() {
+				return nil
+			}
+			in.topicIDs, in.topicIDAt = map[string]strategies.TopicID{}, map[string]int{}
+			return p.object(fixed("topic_ids"), func(name string, _ int) error {
+				path := func() string { return "topic_ids." + name }
+				p.space()
+				at := p.pos
+				s, err := p.string(path, false)
+				if err != nil {
+					return err
+				}
+				id, err := strategies.ParseTopicID(s)
+				if err != nil {
+					return p.errorf(at, "%s: %v", path(), err)
+				}
+				name = p.internString(name)
+				in.topicIDs[name], in.topicIDAt[name] = id, at
+				return nil
+			})
+		case "assignable":
+			in.assignable = nil
+			if p.null() {
+				return nil
+			}
+			in.assignable = map[string][]int64{}
+			return p.object(fixed("assignable"), func(name string, _ int) error {
+				name = p.internString(name)
+				if p.null() {
+					delete(in.assignable, name)
+					return nil
+				}
+				list := []int64{}
+				err := p.array(func() string { return "assignable." + name }, func(j int) error {
+					n, err := p.integer(func() string { return fmt.Sprintf("assignable.%s[%d]", name, j) }, 64)
+					list = append(list, n)
+					return err
+				})
+				in.assignable[name] = list
 				return err
 			})
 		case "members":

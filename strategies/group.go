@@ -45,6 +45,17 @@ type Group struct {
 	// Version is the Kafka release whose assignor runs (versions.go); the
 	// zero value is the newest kviz models.
 	Version ClientVersion
+
+	// What only the share-group assignor (simple.go) reads:
+	// TopicIDs gives topics their Kafka Uuid (optional: a topic without one
+	// gets NameTopicID). A topic named only in members' owned partitions
+	// (deleted) may have one too.
+	TopicIDs map[string]TopicID
+	// Assignable lists, per topic, the share-partitions whose state is
+	// initialised: the coordinator's map of assignable partitions. nil means
+	// every partition of every topic; otherwise a topic it does not list has
+	// none (GroupSpecImpl.isPartitionAssignable). Ascending, distinct.
+	Assignable map[string][]int32
 }
 
 // Assignment maps member id -> topic -> partitions, ascending.
@@ -65,6 +76,10 @@ type Result struct {
 	Assignment  Assignment
 	Withheld    []Withheld // cooperative-sticky only; sorted by topic, partition
 	Explanation []string   // the steps a trainer would say aloud
+	// Err is set when Kafka's assignor throws for this group instead of
+	// answering (the coordinator then fails the heartbeat that asked for a
+	// new target); Assignment then gives every member nothing.
+	Err error
 }
 
 // Partitions returns every partition in the group's topics, sorted by (topic, partition).
@@ -106,6 +121,9 @@ func (g Group) Validate() error {
 			return fmt.Errorf("partition_racks: %q lists racks for %d partitions but the topic has %d", t, len(racks), n)
 		}
 	}
+	if err := g.validateShare(); err != nil {
+		return err
+	}
 	seen := make(map[string]bool, len(g.Members))
 	instances := make(map[string]string)
 	for i, m := range g.Members {
@@ -125,6 +143,37 @@ func (g Group) Validate() error {
 		for _, tp := range m.Owned {
 			if tp.Partition < 0 {
 				return fmt.Errorf("members[%d] (%s): owns %s, but partitions are numbered from 0", i, m.ID, tp)
+			}
+		}
+	}
+	return nil
+}
+
+// validateShare checks TopicIDs and Assignable: no two topics share an id,
+// and assignable partitions exist, ascending and once each.
+func (g Group) validateShare() error {
+	owners := make(map[TopicID]string, len(g.TopicIDs))
+	for _, t := range SortedTopics(g.TopicIDs) {
+		id := g.TopicIDs[t]
+		if name, reserved := reservedTopicID[id]; reserved {
+			return fmt.Errorf("topic_ids: %q has %s, which Kafka reserves: no topic has it", t, name)
+		}
+		if other, dup := owners[id]; dup {
+			return fmt.Errorf("topic_ids: %q and %q have the same id %s; a topic id names one topic", other, t, id)
+		}
+		owners[id] = t
+	}
+	for _, t := range SortedTopics(g.Assignable) {
+		n, ok := g.Topics[t]
+		if !ok {
+			return fmt.Errorf("assignable: unknown topic %q", t)
+		}
+		for i, p := range g.Assignable[t] {
+			switch {
+			case p < 0 || p >= n:
+				return fmt.Errorf("assignable: %q has partitions 0..%d, not %d", t, n-1, p)
+			case i > 0 && p <= g.Assignable[t][i-1]:
+				return fmt.Errorf("assignable: %q lists partition %d twice or out of order (want ascending)", t, p)
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package strategies
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -26,10 +27,11 @@ func ReadsOwned(a Assignor) bool {
 	return ok && r.readsOwned()
 }
 
-// serverSide reports whether a runs in the group coordinator (KIP-848).
+// serverSide reports whether a runs in the group coordinator (KIP-848's
+// consumer groups, KIP-932's share groups).
 func serverSide(a Assignor) bool {
 	for _, p := range a.Protocols() {
-		if p != Consumer {
+		if p != Consumer && p != Share {
 			return false
 		}
 	}
@@ -75,10 +77,68 @@ func InputNotes(a Assignor, g Group) []string {
 			notes = append(notes, fmt.Sprintf("%s lists %q twice: %s", m.ID, t, repeatedTopicRule(a)))
 		}
 		if gone := ownedElsewhere(g, m, ReadsOwned(a)); len(gone) > 0 {
-			notes = append(notes, fmt.Sprintf("%s owns %s, which %s: %s", m.ID, strings.Join(gone, ", "), doNotExist(len(gone)), ownedRule(a)))
+			notes = append(notes, fmt.Sprintf("%s owns %s, which %s: %s", m.ID, strings.Join(gone, ", "), doNotExist(len(gone)), ownedRule(a, g)))
 		}
 	}
+	if Supports(a, Share) {
+		notes = append(notes, shareNotes(g)...)
+	} else if g.TopicIDs != nil || g.Assignable != nil {
+		notes = append(notes, fmt.Sprintf(`"topic_ids" and "assignable" are read only by the share-group assignor (simple); %s ignores them`, a.Name()))
+	}
 	return notes
+}
+
+// shareNotes says what the share assignor takes from the input that others
+// do not: topic ids (from 4.1 the answer depends on them) and which
+// share-partitions are initialised.
+func shareNotes(g Group) []string {
+	var notes []string
+	if !g.release().AtLeast(4, 1, 0) {
+		if g.Assignable != nil {
+			notes = append(notes, fmt.Sprintf(`Kafka %s assigns share-partitions without waiting for their state to be initialised: "assignable" does not apply`, g.release()))
+		}
+		return notes
+	}
+	var derived []string
+	for _, t := range SortedTopics(g.Topics) {
+		if _, ok := g.TopicIDs[t]; !ok {
+			derived = append(derived, t)
+		}
+	}
+	if len(derived) > 0 {
+		const show = 8
+		list := derived
+		if len(list) > show {
+			list = append(list[:show:show], fmt.Sprintf("… (%d in all)", len(derived)))
+		}
+		notes = append(notes, fmt.Sprintf(`no "topic_ids" for %s: kviz derives each id from the name (UUID.nameUUIDFromBytes; --explain shows them); Kafka iterates partitions by TopicIdPartition.hashCode, so a real cluster's random ids can give another answer`, strings.Join(list, ", ")))
+	}
+	if g.Assignable == nil {
+		return notes
+	}
+	var missing []string
+	for _, t := range SortedTopics(g.Topics) {
+		if _, ok := g.Assignable[t]; !ok && subscribedByAny(g, t) {
+			missing = append(missing, t)
+		}
+	}
+	if len(missing) > 0 {
+		notes = append(notes, fmt.Sprintf(`"assignable" does not list %s: none of %s share-partitions is initialised, so the simple assignor assigns none of them`, strings.Join(missing, ", "), map[bool]string{true: "its", false: "their"}[len(missing) == 1]))
+	}
+	return notes
+}
+
+// subscribedByAny reports whether some member subscribes to topic t.
+func subscribedByAny(g Group, t string) bool {
+	for i, m := range g.Members {
+		if i > 0 && slices.Equal(m.Topics, g.Members[i-1].Topics) {
+			continue
+		}
+		if slices.Contains(m.Topics, t) {
+			return true
+		}
+	}
+	return false
 }
 
 // subscriptionOddities lists m's topics that are not in g, and those it
@@ -139,10 +199,12 @@ func repeatedTopicRule(a Assignor) string {
 	return "AbstractStickyAssignor reads the list as given (a real consumer sends a set): allSubscriptionsEqual compares its length, and the general algorithm counts the member twice among the topic's potential consumers and in its maximum assignment size"
 }
 
-func ownedRule(a Assignor) string {
+func ownedRule(a Assignor, g Group) string {
 	switch {
 	case !ReadsOwned(a):
 		return a.Name() + " does not read owned partitions"
+	case Supports(a, Share):
+		return shareOwnedRule(g)
 	case serverSide(a):
 		return "the coordinator drops a topic that is gone from the member's target"
 	}

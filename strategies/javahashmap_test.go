@@ -1,7 +1,12 @@
 package strategies
 
 import (
+	"bufio"
+	"cmp"
+	"compress/gzip"
 	"fmt"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -159,4 +164,186 @@ func BenchmarkJavaHashMapOrder(b *testing.B) {
 			}
 		})
 	}
+}
+
+// listHashMap is the definition JavaHashMap's put and remove were first
+// written as: entries in a list, iterated by (bucket, insertion sequence),
+// the capacity replayed with javaGrow. The chained table must agree with it.
+type listHashMap struct {
+	hash    func(string) int32
+	cap     int
+	nextSeq int
+	entries []listEntry
+}
+
+type listEntry struct {
+	key  string
+	hash int32
+	seq  int
+}
+
+func (t *listHashMap) put(key string) {
+	if t.cap == 0 {
+		t.cap = javaInitialCapacity
+	}
+	h := t.hash(key)
+	inBucket := 0
+	for _, e := range t.entries {
+		if e.key == key {
+			return
+		}
+		if javaSpreadBucket(e.hash, t.cap) == javaSpreadBucket(h, t.cap) {
+			inBucket++
+		}
+	}
+	t.entries = append(t.entries, listEntry{key, h, t.nextSeq})
+	t.nextSeq++
+	t.cap = javaGrow(t.cap, inBucket, len(t.entries))
+}
+
+func (t *listHashMap) remove(key string) {
+	t.entries = slices.DeleteFunc(t.entries, func(e listEntry) bool { return e.key == key })
+}
+
+func (t *listHashMap) keys() []string {
+	es := slices.Clone(t.entries)
+	slices.SortFunc(es, func(a, b listEntry) int {
+		if c := cmp.Compare(javaSpreadBucket(a.hash, t.cap), javaSpreadBucket(b.hash, t.cap)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.seq, b.seq)
+	})
+	out := []string{}
+	for _, e := range es {
+		out = append(out, e.key)
+	}
+	return out
+}
+
+// Puts and removes in any mix give the list definition's order and capacity.
+func TestJavaHashMapMatchesListDefinition(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		keys := collidingKeys(t)
+		if len(keys) == 0 {
+			return
+		}
+		table := NewJavaHashMap(JavaHashCode)
+		ref := &listHashMap{hash: JavaHashCode}
+		ops := rapid.IntRange(0, 300).Draw(t, "ops")
+		for range ops {
+			k := rapid.SampledFrom(keys).Draw(t, "key")
+			if rapid.IntRange(0, 3).Draw(t, "op") == 0 {
+				table.Remove(k)
+				ref.remove(k)
+			} else {
+				table.Put(k)
+				ref.put(k)
+			}
+			require.Equal(t, ref.keys(), table.Keys())
+			require.Equal(t, len(ref.entries), table.Len())
+			require.Equal(t, ref.cap, table.Capacity())
+			if first, ok := table.First(); ok {
+				require.Equal(t, ref.keys()[0], first)
+			}
+		}
+	})
+}
+
+// What OpenJDK 17 prints for the same calls (HashMap<Integer, _>.keySet()):
+// computeIfAbsent puts a key at the head of its bucket, grows the table
+// before the insertion that finds it over the threshold, and treeifies (here:
+// doubles a small table) a bucket that was seven long, where put waits for
+// eight.
+func TestJavaHashMapComputeIfAbsentMatchesJava(t *testing.T) {
+	ints := func(ks ...int32) []int32 { return ks }
+	identity := func(k int32) int32 { return k }
+	run := func(compute bool, keys []int32) []int32 {
+		m := NewJavaHashMap(identity)
+		for _, k := range keys {
+			if compute {
+				m.ComputeIfAbsent(k)
+			} else {
+				m.Put(k)
+			}
+		}
+		return m.Keys()
+	}
+	assert.Equal(t, ints(33, 17, 1), run(true, ints(1, 17, 33)))
+	assert.Equal(t, ints(1, 17, 33), run(false, ints(1, 17, 33)))
+	thirteen := ints(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16)
+	assert.Equal(t, ints(16, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12), run(true, thirteen), "13 > 12 but no resize yet")
+	assert.Equal(t, ints(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16), run(false, thirteen))
+	multiples := func(n int) []int32 {
+		var out []int32
+		for i := range n {
+			out = append(out, int32(i*16))
+		}
+		return out
+	}
+	assert.Equal(t, ints(96, 80, 64, 48, 32, 16, 0), run(true, multiples(7)))
+	assert.Equal(t, ints(96, 64, 32, 0, 112, 80, 48, 16), run(true, multiples(8)))
+	assert.Equal(t, ints(0, 16, 32, 48, 64, 80, 96, 112), run(false, multiples(8)))
+	assert.Equal(t, ints(128, 96, 64, 32, 0, 112, 80, 48, 16), run(true, multiples(9)))
+	assert.Equal(t, ints(0, 32, 64, 96, 128, 16, 48, 80, 112), run(false, multiples(9)))
+	assert.Equal(t, ints(128, 96, 64, 32, 0, 144, 112, 80, 48, 16), run(true, multiples(10)))
+
+	// new HashMap<>(6) has 8 buckets; the eighth computeIfAbsent finds 7 > 6
+	// and doubles the table first, even for a key already there.
+	m := NewJavaHashMapCapacity(identity, 6)
+	for _, k := range ints(7, 0, 1, 2, 3, 5, 8) {
+		m.ComputeIfAbsent(k)
+	}
+	assert.Equal(t, ints(8, 0, 1, 2, 3, 5, 7), m.Keys())
+	assert.False(t, m.ComputeIfAbsent(1))
+	assert.Equal(t, ints(0, 1, 2, 3, 5, 7, 8), m.Keys())
+}
+
+func TestJavaTableSizeFor(t *testing.T) {
+	for n, want := range map[int]int{0: 1, 1: 1, 2: 2, 3: 4, 5: 8, 16: 16, 17: 32} {
+		assert.Equal(t, want, javaTableSizeFor(n), "tableSizeFor(%d)", n)
+	}
+	m := NewJavaHashMapCapacity(func(k int32) int32 { return k }, 2)
+	m.Put(0)
+	m.Put(1) // 2 > (int) (2 * 0.75f) = 1: the table doubles
+	assert.Equal(t, 4, m.Capacity())
+}
+
+// testdata/javahashmap_openjdk17.txt.gz records OpenJDK 17 running puts,
+// computeIfAbsents and removes of keys that share String.hashCode (blocks
+// of Aa and BB) on a HashMap<String, _>, with its keySet() after each: the
+// buckets grow into red-black trees, are split, shrink back to lists. The
+// table must iterate the same after every step.
+func TestJavaHashMapTreesMatchOpenJDK(t *testing.T) {
+	f, err := os.Open("testdata/javahashmap_openjdk17.txt.gz")
+	require.NoError(t, err)
+	defer f.Close()
+	gz, err := gzip.NewReader(f)
+	require.NoError(t, err)
+	sc := bufio.NewScanner(gz)
+	sc.Buffer(nil, 1<<20)
+	var m *JavaHashMap[string]
+	steps, trees := 0, 0
+	for line := 1; sc.Scan(); line++ {
+		if sc.Text() == "new" {
+			m = NewJavaHashMap(JavaHashCode)
+			continue
+		}
+		op, want, _ := strings.Cut(sc.Text(), " | ")
+		verb, key, _ := strings.Cut(op, " ")
+		switch verb {
+		case "put":
+			m.Put(key)
+		case "cia":
+			m.ComputeIfAbsent(key)
+		case "rem":
+			m.Remove(key)
+		}
+		require.Equal(t, strings.Fields(want), m.Keys(), "line %d: %s", line, op)
+		steps++
+		if m.bins != nil && slices.Contains(m.bins.tree, true) {
+			trees++
+		}
+	}
+	require.NoError(t, sc.Err())
+	assert.Greater(t, trees, steps/4, "most steps run with a tree bucket")
 }

@@ -14,11 +14,27 @@ const (
 	Eager       Protocol = "eager"       // classic, revoke everything then rejoin
 	Cooperative Protocol = "cooperative" // classic, KIP-429 incremental
 	Consumer    Protocol = "consumer"    // KIP-848, server-side assignment
+	// Share is KIP-932's share groups: ShareGroupHeartbeat, server-side
+	// assignment, members sharing partitions. kviz assign runs its assignor;
+	// the engine does not simulate the protocol yet, so it is not among
+	// Protocols.
+	Share Protocol = "share"
 )
 
-// Protocols lists the rebalance protocols, classic ones first (the order
-// the lab's "e" key cycles through).
+// Protocols lists the rebalance protocols the engine simulates, classic
+// ones first (the order the lab's "e" key cycles through).
 func Protocols() []Protocol { return []Protocol{Eager, Cooperative, Consumer} }
+
+// simulated reports whether a runs under some protocol the engine
+// simulates (Protocols): scenarios, the lab, compare and quiz can use it.
+func simulated(a Assignor) bool {
+	for _, p := range a.Protocols() {
+		if slices.Contains(Protocols(), p) {
+			return true
+		}
+	}
+	return false
+}
 
 // Preferred is the protocol an assignor runs under unless told: the last
 // it lists — Kafka's highest common one for the client assignors, KIP-848
@@ -64,6 +80,7 @@ var builtin = []struct {
 	{CooperativeStickyAssignor{}, []string{"org.apache.kafka.clients.consumer.CooperativeStickyAssignor"}},
 	{uniformAssignor{}, []string{"org.apache.kafka.coordinator.group.assignor.UniformAssignor"}},
 	{rangeServerAssignor{}, []string{"org.apache.kafka.coordinator.group.assignor.RangeAssignor"}},
+	{simpleAssignor{}, []string{"org.apache.kafka.coordinator.group.assignor.SimpleAssignor"}},
 }
 
 // registry maps names and aliases to assignors.
@@ -92,9 +109,22 @@ var assignors = sync.OnceValue(func() *registry {
 // of any of that name (tests wrap the built-in ones this way).
 func Register(a Assignor, alias ...string) { assignors().add(a, alias...) }
 
-// Lookup finds an assignor by kviz name or alias (e.g. Kafka's class name),
-// case-insensitively.
+// Lookup finds an assignor the engine can run (scenarios, the lab) by kviz
+// name or alias (e.g. Kafka's class name), case-insensitively.
 func Lookup(name string) (Assignor, error) {
+	a, err := LookupAny(name)
+	if err != nil {
+		return nil, fmt.Errorf("unknown strategy %q (valid: %s)", name, strings.Join(Names(), ", "))
+	}
+	if !simulated(a) {
+		return nil, fmt.Errorf("strategy %q is the %s protocol's assignor, which scenarios and the lab do not simulate yet; kviz assign --strategy %s computes its assignments", name, a.Protocols()[0], a.Name())
+	}
+	return a, nil
+}
+
+// LookupAny is Lookup for every assignor kviz knows, the share-group one
+// included: what kviz assign runs.
+func LookupAny(name string) (Assignor, error) {
 	key := strings.ToLower(strings.TrimSpace(name))
 	r := assignors()
 	if a, ok := r.assignors[key]; ok {
@@ -103,7 +133,7 @@ func Lookup(name string) (Assignor, error) {
 	if n, ok := r.aliases[key]; ok {
 		return r.assignors[n], nil
 	}
-	return nil, fmt.Errorf("unknown strategy %q (valid: %s)", name, strings.Join(Names(), ", "))
+	return nil, fmt.Errorf("unknown strategy %q (valid: %s)", name, strings.Join(AllNames(), ", "))
 }
 
 // teaching is kviz's one list of strategies, in the order the lab and the
@@ -116,11 +146,19 @@ var teaching = []struct {
 	compared bool
 }{
 	{"range", true}, {"roundrobin", true}, {"sticky", true}, {"cooperative-sticky", true},
-	{"uniform", true}, {"range-server", false},
+	{"uniform", true}, {"range-server", false}, {"simple", false},
 }
 
-// Names lists the assignors in teaching order (any not in it last, by name).
+// Names lists the assignors the engine can run (Lookup finds them), in
+// teaching order (any not in it last, by name).
 func Names() []string {
+	r := assignors()
+	return slices.DeleteFunc(AllNames(), func(n string) bool { return !simulated(r.assignors[n]) })
+}
+
+// AllNames lists every assignor, the share-group one included (LookupAny
+// finds them), in teaching order.
+func AllNames() []string {
 	r := assignors()
 	var out []string
 	for _, t := range teaching {

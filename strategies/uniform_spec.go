@@ -261,13 +261,17 @@ func (s *serverSpec) droppedBy(i int) []TopicPartition {
 }
 
 // topicOf returns the topic index holding flat partition f.
-func (s *serverSpec) topicOf(f int) int {
-	t, found := slices.BinarySearch(s.base, f)
+func (s *serverSpec) topicOf(f int) int { return flatTopic(s.base, f) }
+
+// flatTopic is the topic holding flat partition f, given where each
+// topic's partition 0 is (ascending).
+func flatTopic[T int | int32](base []T, f T) int {
+	t, found := slices.BinarySearch(base, f)
 	if !found {
 		t--
 	}
 	// Topics without partitions share their base with the next topic.
-	for t+1 < len(s.base) && s.base[t+1] == f {
+	for t+1 < len(base) && base[t+1] == f {
 		t++
 	}
 	return t
@@ -276,12 +280,17 @@ func (s *serverSpec) topicOf(f int) int {
 // homogeneous reports whether every member subscribes to the same topics
 // (Kafka's SubscriptionType.HOMOGENEOUS: each subscribed topic name, existing
 // or not, has as many subscribers as the group has members).
-func (s *serverSpec) homogeneous() bool {
-	if s.missingDiffer {
+func (s *serverSpec) homogeneous() bool { return sameSubscriptions(s.subs, s.missingDiffer) }
+
+// sameSubscriptions is SubscriptionType.HOMOGENEOUS for members subscribing
+// to the existing topics subs (srvSubscriptionIndices) whose names of
+// topics that do not exist differ when missingDiffer (missingNamesDiffer).
+func sameSubscriptions(subs [][]int32, missingDiffer bool) bool {
+	if missingDiffer {
 		return false
 	}
-	for i := 1; i < len(s.subs); i++ {
-		if !slices.Equal(s.subs[i], s.subs[0]) {
+	for i := 1; i < len(subs); i++ {
+		if !slices.Equal(subs[i], subs[0]) {
 			return false
 		}
 	}

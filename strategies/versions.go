@@ -23,9 +23,9 @@ var VersionChanges = []VersionChange{
 	{ClientVersion{3, 3, 0}, "producer: the built-in partitioner (KIP-794), partitioner.ignore.keys"},
 	{ClientVersion{3, 5, 0}, "consumer: range, sticky and cooperative-sticky are rack-aware (KIP-881); before, client.rack is ignored"},
 	{ClientVersion{3, 9, 2}, "producer: RoundRobinPartitioner no longer skips partitions (KAFKA-17632; 4.0 and 3.9.2)"},
-	{ClientVersion{4, 0, 0}, "producer: linger.ms defaults to 5 (KIP-1030), DefaultPartitioner and UniformStickyPartitioner removed; coordinator: the consumer protocol (KIP-848) is generally available, kviz models its uniform and range assignors from here"},
-	{ClientVersion{4, 1, 0}, "coordinator: the homogeneous uniform builder lets any member keep the extra partition its target fills (KAFKA-18688); 4.0 gives the extras to the first members in order"},
-	{ClientVersion{4, 2, 0}, "nothing kviz models changed that kviz found: it runs 4.2 as 4.1"},
+	{ClientVersion{4, 0, 0}, "producer: linger.ms defaults to 5 (KIP-1030), DefaultPartitioner and UniformStickyPartitioner removed; coordinator: the consumer protocol (KIP-848) is generally available, kviz models its uniform and range assignors from here; share groups (KIP-932) in early access: the simple assignor gives every member every partition of its subscribed topics"},
+	{ClientVersion{4, 1, 0}, "coordinator: the homogeneous uniform builder lets any member keep the extra partition its target fills (KAFKA-18688); 4.0 gives the extras to the first members in order; share groups (preview): simple hashes each member onto one partition, keeps current holders up to ceil(partitions/members) and deals the rest round-robin (KAFKA-18757, KAFKA-18901), only over initialised share-partitions"},
+	{ClientVersion{4, 2, 0}, "share groups are generally available: simple shares each partition among ceil(members/partitions) members, with per-member quotas, revoking what is over them before assigning the rest (KAFKA-19362, KAFKA-19363); nothing else kviz models changed"},
 	{ClientVersion{4, 3, 0}, "coordinator: a KIP-848 target is computed at most once per group.consumer.assignment.interval.ms (default 1000; group config consumer.assignment.interval.ms), by the first heartbeat after it (KAFKA-20291, KIP-1263), where 4.0-4.2 compute one on every group-epoch bump; a new group starts at group and assignment epoch 1, so the first target is epoch 2 (KAFKA-20268); an OffsetCommit with an older member epoch is accepted for partitions the member got at or before that epoch (KIP-1251 assignment epochs, KAFKA-20066). Not modelled: 4.3 offloads the assignor to a background thread by default (group.consumer.assignor.offload.enable); kviz computes the target inside the heartbeat, as with offload disabled"},
 }
 
@@ -107,6 +107,9 @@ func (g Group) release() ClientVersion { return g.Version.OrLatest() }
 func CheckRelease(a Assignor, v ClientVersion) error {
 	if v == (ClientVersion{}) || !serverSide(a) || v.AtLeast(4, 0, 0) {
 		return nil
+	}
+	if Supports(a, Share) {
+		return fmt.Errorf("kafka version %s: share groups (KIP-932) and their %s assignor appear in Kafka 4.0 (early access)", v, a.Name())
 	}
 	return fmt.Errorf("kafka version %s: kviz models the server-side %s assignor from Kafka 4.0, where the consumer protocol (KIP-848) became generally available", v, a.Name())
 }
