@@ -151,7 +151,11 @@ func (s *Server) ListenAndServe(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	s.log.Printf("listening on %s (host key %s, up to %d sessions)", l.Addr(), s.cfg.HostKeyPath, s.cfg.MaxSessions)
+	attendees := fmt.Sprintf("%d attendees", s.cfg.MaxSessions)
+	if s.cfg.MaxSessions == 1 {
+		attendees = "1 attendee"
+	}
+	s.log.Printf("listening on %s (host key %s, up to %s; a trainer is never refused)", l.Addr(), s.cfg.HostKeyPath, attendees)
 	return s.Serve(ctx, l)
 }
 
