@@ -68,6 +68,15 @@ func (s *ownershipScan) readTopics(topics []TopicView) {
 		return
 	}
 	s.topics = topics
+	if len(s.owner) == 0 && len(s.parts) == 0 {
+		// The first topics: size the partitions' maps once, not by
+		// growing them to 500,000.
+		total := 0
+		for _, t := range topics {
+			total += int(t.Partitions)
+		}
+		s.owner = make(map[kafka.TP]string, total)
+	}
 	for _, t := range topics {
 		old := s.parts[t.Name]
 		if t.Partitions <= old {
@@ -91,14 +100,18 @@ func (s *ownershipScan) replace(old, v *MemberView) {
 		s.count(v, 1)
 		return
 	}
-	if consuming(v.Status) {
-		for _, t := range v.Topics {
-			s.subscribe(t, 1)
+	if resubscribed := old != nil && consuming(old.Status) && consuming(v.Status) && slices.Equal(old.Topics, v.Topics); !resubscribed {
+		// (The same subscription again nets to nothing, a thousand
+		// topics' counts untouched.)
+		if consuming(v.Status) {
+			for _, t := range v.Topics {
+				s.subscribe(t, 1)
+			}
 		}
-	}
-	if old != nil && consuming(old.Status) {
-		for _, t := range old.Topics {
-			s.subscribe(t, -1)
+		if old != nil && consuming(old.Status) {
+			for _, t := range old.Topics {
+				s.subscribe(t, -1)
+			}
 		}
 	}
 	if old != nil {
