@@ -45,17 +45,7 @@ func (s Step) MarshalJSON() ([]byte, error) {
 func (s *Sim) AppendStepJSON(b []byte, i int) []byte {
 	st := s.StepLine(i)
 	members, g := s.members(st.Index), s.steps[st.Index].g
-	b = append(b, `{"step":`...)
-	b = strconv.AppendInt(b, int64(st.Index), 10)
-	b = append(b, `,"time_ms":`...)
-	b = strconv.AppendInt(b, st.TimeMs, 10)
-	b = appendJSONField(b, "kind", string(st.Kind))
-	b = appendJSONField(b, "member", st.Member)
-	b = appendJSONField(b, "text", st.Text)
-	b = appendJSONField(b, "group_state", string(st.GroupState))
-	b = append(b, `,"generation":`...)
-	b = strconv.AppendInt(b, int64(st.Generation), 10)
-	b = appendJSONField(b, "leader", st.Leader)
+	b = appendStepHead(b, st)
 	if st.Error != "" {
 		b = appendJSONField(b, "error", st.Error)
 	}
@@ -101,6 +91,22 @@ func (s *Sim) AppendStepJSON(b []byte, i int) []byte {
 		b = appendRaw(b, "readers", readers)
 	}
 	return append(b, '}')
+}
+
+// appendStepHead opens a step's line with the step's own fields, step to
+// leader, as every JSONL line (full or of changes) starts.
+func appendStepHead(b []byte, st Step) []byte {
+	b = append(b, `{"step":`...)
+	b = strconv.AppendInt(b, int64(st.Index), 10)
+	b = append(b, `,"time_ms":`...)
+	b = strconv.AppendInt(b, st.TimeMs, 10)
+	b = appendJSONField(b, "kind", string(st.Kind))
+	b = appendJSONField(b, "member", st.Member)
+	b = appendJSONField(b, "text", st.Text)
+	b = appendJSONField(b, "group_state", string(st.GroupState))
+	b = append(b, `,"generation":`...)
+	b = strconv.AppendInt(b, int64(st.Generation), 10)
+	return appendJSONField(b, "leader", st.Leader)
 }
 
 // appendMemberSets writes {"c1":{"t0":[0,1]},...} as json writes kafka.TPMap's maps.
