@@ -36,7 +36,11 @@ func assignmentOf(o kafka.Owners, ids []string) kafka.Assignment {
 // less what its revoke or lost callback is giving up (consumedBy, the rule
 // the rebalance scan follows).
 func ownersOf(v *GroupView) kafka.Owners {
-	out := kafka.Owners{}
+	n := 0
+	for i := range v.Members {
+		n += len(v.Members[i].Owned)
+	}
+	out := make(kafka.Owners, n)
 	for i := range v.Members {
 		for _, tp := range consumedBy(&v.Members[i]) {
 			out[tp] = v.Members[i].ID

@@ -24,27 +24,32 @@ type ownershipScan struct {
 	undo    []ownerChange       // this step's changes to owner, to see the step before
 	outPre  map[kafka.TP]string // owners just before the open outage began
 	since   map[kafka.TP]int64  // subscribed partitions nobody consumes, since when
-	groupN  int                 // members the coordinator counts
-	busy    int                 // classic: in-group members joining, rejoining or waiting for a partition
-	giving  int                 // in-group members inside a revoke or lost callback
-	stable  map[int32]int       // consumer protocol: in-group members STABLE at each member epoch
-	at      int64               // time of the step being read
-	startG  int32               // generation when the open rebalance started
-	prevG   int32               // generation (group epoch) at the previous snapshot
-	prevS   kafka.GroupState    // group state at the previous snapshot
-	before  map[kafka.TP]string // last consumers when the open rebalance started
-	cur     *Rebalance          // the rebalance under way
-	round   *Round              // its round under way (nil between classic rounds)
-	prevI   int                 // the previous step read
-	prevAt  int64               // and its time
-	out     *Outage             // the outage under way
-	done    []Rebalance         // completed rebalances
-	outs    []Outage            // completed outages
+	// sinceHigh is the most since held since it was last rebuilt: a map
+	// keeps the room it once needed, and walking 500,000 empty slots at
+	// every step of a rebalance costs more than the rebalance.
+	sinceHigh int
+	down      map[string]int      // in-group members that are not consuming (crashed, stalled), by member id
+	groupN    int                 // members the coordinator counts
+	busy      int                 // classic: in-group members joining, rejoining or waiting for a partition
+	giving    int                 // in-group members inside a revoke or lost callback
+	stable    map[int32]int       // consumer protocol: in-group members STABLE at each member epoch
+	at        int64               // time of the step being read
+	startG    int32               // generation when the open rebalance started
+	prevG     int32               // generation (group epoch) at the previous snapshot
+	prevS     kafka.GroupState    // group state at the previous snapshot
+	before    map[kafka.TP]string // last consumers when the open rebalance started
+	cur       *Rebalance          // the rebalance under way
+	round     *Round              // its round under way (nil between classic rounds)
+	prevI     int                 // the previous step read
+	prevAt    int64               // and its time
+	out       *Outage             // the outage under way
+	done      []Rebalance         // completed rebalances
+	outs      []Outage            // completed outages
 }
 
 func newOwnershipScan(consumer bool) *ownershipScan {
 	return &ownershipScan{consumer: consumer, parts: map[string]int32{}, subs: map[string]int{},
-		owner: map[kafka.TP]string{}, since: map[kafka.TP]int64{}, stable: map[int32]int{}}
+		owner: map[kafka.TP]string{}, since: map[kafka.TP]int64{}, stable: map[int32]int{}, down: map[string]int{}}
 }
 
 func (s *ownershipScan) run(steps []stepRec, views *viewLog, targets *targetLog, tids *targetNames) {
@@ -59,7 +64,18 @@ func (s *ownershipScan) run(steps []stepRec, views *viewLog, targets *targetLog,
 		s.views.advance(i, func(_ int, old, v *MemberView) { s.replace(old, v) })
 		s.advance(i, *r.g)
 		s.prevI, s.prevAt = i, r.at
+		if s.sinceHigh > 1024 && len(s.since) < s.sinceHigh/8 {
+			since := make(map[kafka.TP]int64, len(s.since))
+			maps.Copy(since, s.since)
+			s.since, s.sinceHigh = since, len(since)
+		}
 	}
+}
+
+// unowned starts tp's clock: subscribed and nobody consumes it.
+func (s *ownershipScan) unowned(tp kafka.TP) {
+	s.since[tp] = s.at
+	s.sinceHigh = max(s.sinceHigh, len(s.since))
 }
 
 // readTopics notes partitions added to subscribed topics: unconsumed until
@@ -69,6 +85,15 @@ func (s *ownershipScan) readTopics(topics []TopicView) {
 		return
 	}
 	s.topics = topics
+	if len(s.owner) == 0 && len(s.parts) == 0 {
+		// The first topics: size the partitions' maps once, not by
+		// growing them to 500,000.
+		total := 0
+		for _, t := range topics {
+			total += int(t.Partitions)
+		}
+		s.owner = make(map[kafka.TP]string, total)
+	}
 	for _, t := range topics {
 		old := s.parts[t.Name]
 		if t.Partitions <= old {
@@ -92,14 +117,18 @@ func (s *ownershipScan) replace(old, v *MemberView) {
 		s.count(v, 1)
 		return
 	}
-	if consuming(v.Status) {
-		for _, t := range v.Topics {
-			s.subscribe(t, 1)
+	if resubscribed := old != nil && consuming(old.Status) && consuming(v.Status) && slices.Equal(old.Topics, v.Topics); !resubscribed {
+		// (The same subscription again nets to nothing, a thousand
+		// topics' counts untouched.)
+		if consuming(v.Status) {
+			for _, t := range v.Topics {
+				s.subscribe(t, 1)
+			}
 		}
-	}
-	if old != nil && consuming(old.Status) {
-		for _, t := range old.Topics {
-			s.subscribe(t, -1)
+		if old != nil && consuming(old.Status) {
+			for _, t := range old.Topics {
+				s.subscribe(t, -1)
+			}
 		}
 	}
 	if old != nil {
@@ -109,7 +138,7 @@ func (s *ownershipScan) replace(old, v *MemberView) {
 				s.undo = append(s.undo, ownerChange{tp, old.ID})
 				delete(s.owner, tp)
 				if s.wanted(tp) {
-					s.since[tp] = s.at
+					s.unowned(tp)
 				}
 			}
 		}
@@ -152,6 +181,11 @@ func (s *ownershipScan) count(v *MemberView, d int) {
 		return
 	}
 	s.groupN += d
+	if !consuming(v.Status) {
+		if s.down[v.MemberID] += d; s.down[v.MemberID] == 0 {
+			delete(s.down, v.MemberID)
+		}
+	}
 	if v.Status == kafka.StatusRejoining && len(v.Revoking) > 0 && len(consumedBy(v)) < len(v.Owned) {
 		s.giving += d
 	}
@@ -189,7 +223,7 @@ func (s *ownershipScan) markUnowned(topic string, lo, hi int32) {
 	for p := lo; p < hi; p++ {
 		tp := kafka.TP{Topic: topic, Partition: p}
 		if _, held := s.owner[tp]; !held {
-			s.since[tp] = s.at
+			s.unowned(tp)
 		}
 	}
 }
@@ -300,12 +334,8 @@ func (s *ownershipScan) consumedByUp(g groupSnap) bool {
 	}
 	down := map[kafka.TP]bool{}
 	targets := s.targets.seek(s.views.step)
-	for _, v := range s.views.state {
-		if v.InGroup && !consuming(v.Status) {
-			p, ok := s.tids.pos[v.MemberID]
-			if !ok {
-				continue
-			}
+	for id := range s.down {
+		if p, ok := s.tids.pos[id]; ok && int(p) < len(targets) {
 			for _, tp := range s.tids.decode(targets[p]) {
 				down[tp] = true
 			}

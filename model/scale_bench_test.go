@@ -14,7 +14,8 @@ import (
 // 1,000 topics with a crash, under uniform, range-server and
 // cooperative-sticky; joining from empty under Kafka 4.1 and 4.3), and the
 // same group at a tenth of the size, so the ratio shows how cost grows.
-// Run with -benchtime=1x: a full-size iteration takes seconds.
+// Run with -benchtime=1x: a full-size iteration takes seconds (-short
+// runs the tenths only).
 //
 //	go test ./model/ -run '^$' -bench 'Scale' -benchtime=1x
 //
@@ -23,7 +24,10 @@ import (
 func scaleCases() []modeltest.Scale {
 	var out []modeltest.Scale
 	for _, s := range modeltest.IssueScales() {
-		out = append(out, s.Tenth(), s)
+		out = append(out, s.Tenth())
+		if !testing.Short() { // -short: the tenths only, a minute instead of six
+			out = append(out, s)
+		}
 	}
 	return out
 }

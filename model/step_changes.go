@@ -72,17 +72,7 @@ func (c *ChangeLines) Append(b []byte, i int) []byte {
 	}
 	c.catchUp(i)
 	st := c.s.StepLine(i)
-	b = append(b, `{"step":`...)
-	b = strconv.AppendInt(b, int64(st.Index), 10)
-	b = append(b, `,"time_ms":`...)
-	b = strconv.AppendInt(b, st.TimeMs, 10)
-	b = appendJSONField(b, "kind", string(st.Kind))
-	b = appendJSONField(b, "member", st.Member)
-	b = appendJSONField(b, "text", st.Text)
-	b = appendJSONField(b, "group_state", string(st.GroupState))
-	b = append(b, `,"generation":`...)
-	b = strconv.AppendInt(b, int64(st.Generation), 10)
-	b = appendJSONField(b, "leader", st.Leader)
+	b = appendStepHead(b, st)
 	switch {
 	case st.Error != "":
 		b = appendJSONField(b, "error", st.Error)
@@ -171,18 +161,24 @@ func (c *ChangeLines) touch(v *MemberView) {
 func (c *ChangeLines) ownedPatch(out *[]byte) map[string][]kafka.TP {
 	for _, name := range sortedKeys(c.dOwned) {
 		tps, ok := c.ownedOf(name)
-		was, had := c.owned[name]
-		if ok {
-			c.owned[name] = tps
-		} else {
-			delete(c.owned, name)
-		}
-		if out != nil {
-			*out = appendSetPatch(*out, name, was, had, tps, ok)
-		}
+		putSet(c.owned, name, tps, ok, out)
 	}
 	clear(c.dOwned)
 	return c.owned
+}
+
+// putSet stores a name's partitions in a line's map (ok: it has an entry)
+// and writes the patch from what the map held into out, when not nil.
+func putSet(m map[string][]kafka.TP, name string, tps []kafka.TP, ok bool, out *[]byte) {
+	was, had := m[name]
+	if ok {
+		m[name] = tps
+	} else {
+		delete(m, name)
+	}
+	if out != nil {
+		*out = appendSetPatch(*out, name, was, had, tps, ok)
+	}
 }
 
 // ownedOf is a name's entry in owned: what the last consuming member of
@@ -280,17 +276,11 @@ func (c *ChangeLines) targetPatch(out *[]byte) map[string][]kafka.TP {
 				best = p
 			}
 		}
-		was, had := c.target[name]
 		var tps []kafka.TP
 		if best >= 0 {
 			tps = c.s.tids.decode(entries[best])
-			c.target[name] = tps
-		} else {
-			delete(c.target, name)
 		}
-		if out != nil {
-			*out = appendSetPatch(*out, name, was, had, tps, best >= 0)
-		}
+		putSet(c.target, name, tps, best >= 0, out)
 	}
 	clear(c.dTarget)
 	return c.target
@@ -335,13 +325,26 @@ func appendSetPatch(b []byte, name string, was []kafka.TP, had bool, is []kafka.
 	case slices.Equal(was, is):
 		return b
 	}
-	wasTopics, isTopics := topicsOf(was), topicsOf(is)
+	// By topic, in one pass each: a member of a thousand topics is not a
+	// scan of its list per topic.
+	wasBy, isBy := kafka.TPMap(was), kafka.TPMap(is)
 	var topics []byte
-	for _, t := range mergeSorted(wasTopics, isTopics) {
-		if !slices.Contains(isTopics, t) {
+	for _, t := range mergeSorted(slices.Collect(maps.Keys(wasBy)), slices.Collect(maps.Keys(isBy))) {
+		ps, now := isBy[t]
+		if !now {
 			topics = appendPatchKey(topics, t, []byte("null"))
-		} else if !slices.Contains(wasTopics, t) || !slices.Equal(partitionsOf(was, t), partitionsOf(is, t)) {
-			topics = appendTopicPartitions(appendComma(topics), is, t)
+			continue
+		}
+		if old, before := wasBy[t]; !before || !slices.Equal(old, ps) {
+			topics = appendJSONString(appendComma(topics), t)
+			topics = append(topics, ":["...)
+			for k, p := range ps {
+				if k > 0 {
+					topics = append(topics, ',')
+				}
+				topics = strconv.AppendInt(topics, int64(p), 10)
+			}
+			topics = append(topics, ']')
 		}
 	}
 	if topics == nil {
@@ -423,17 +426,6 @@ func jsonEqual(a, b any) bool {
 	x, _ := json.Marshal(a)
 	y, _ := json.Marshal(b)
 	return string(x) == string(y)
-}
-
-// partitionsOf is tps's partitions of topic t, in order.
-func partitionsOf(tps []kafka.TP, t string) []int32 {
-	var out []int32
-	for _, tp := range tps {
-		if tp.Topic == t {
-			out = append(out, tp.Partition)
-		}
-	}
-	return out
 }
 
 // mergeSorted is the union of two sorted lists, sorted.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/kvizlab/kviz/model/kafka"
 )
@@ -44,17 +45,7 @@ func (s Step) MarshalJSON() ([]byte, error) {
 func (s *Sim) AppendStepJSON(b []byte, i int) []byte {
 	st := s.StepLine(i)
 	members, g := s.members(st.Index), s.steps[st.Index].g
-	b = append(b, `{"step":`...)
-	b = strconv.AppendInt(b, int64(st.Index), 10)
-	b = append(b, `,"time_ms":`...)
-	b = strconv.AppendInt(b, st.TimeMs, 10)
-	b = appendJSONField(b, "kind", string(st.Kind))
-	b = appendJSONField(b, "member", st.Member)
-	b = appendJSONField(b, "text", st.Text)
-	b = appendJSONField(b, "group_state", string(st.GroupState))
-	b = append(b, `,"generation":`...)
-	b = strconv.AppendInt(b, int64(st.Generation), 10)
-	b = appendJSONField(b, "leader", st.Leader)
+	b = appendStepHead(b, st)
 	if st.Error != "" {
 		b = appendJSONField(b, "error", st.Error)
 	}
@@ -102,6 +93,22 @@ func (s *Sim) AppendStepJSON(b []byte, i int) []byte {
 	return append(b, '}')
 }
 
+// appendStepHead opens a step's line with the step's own fields, step to
+// leader, as every JSONL line (full or of changes) starts.
+func appendStepHead(b []byte, st Step) []byte {
+	b = append(b, `{"step":`...)
+	b = strconv.AppendInt(b, int64(st.Index), 10)
+	b = append(b, `,"time_ms":`...)
+	b = strconv.AppendInt(b, st.TimeMs, 10)
+	b = appendJSONField(b, "kind", string(st.Kind))
+	b = appendJSONField(b, "member", st.Member)
+	b = appendJSONField(b, "text", st.Text)
+	b = appendJSONField(b, "group_state", string(st.GroupState))
+	b = append(b, `,"generation":`...)
+	b = strconv.AppendInt(b, int64(st.Generation), 10)
+	return appendJSONField(b, "leader", st.Leader)
+}
+
 // appendMemberSets writes {"c1":{"t0":[0,1]},...} as json writes kafka.TPMap's maps.
 func appendMemberSets(b []byte, sets []memberSet) []byte {
 	b = append(b, '{')
@@ -117,35 +124,55 @@ func appendMemberSets(b []byte, sets []memberSet) []byte {
 }
 
 // appendTPSet writes kafka.TPMap(tps) as json does: topics in byte order, each
-// topic's partitions in list order.
+// topic's partitions in list order. The list is read once, as runs of one
+// topic: a member of a thousand topics is not a scan per topic.
 func appendTPSet(b []byte, tps []kafka.TP) []byte {
 	b = append(b, '{')
-	if len(tps) > 0 && oneTopic(tps) { // the usual set: no topic list to build
-		b = appendTopicPartitions(b, tps, tps[0].Topic)
-	} else {
-		for k, t := range topicsOf(tps) {
-			if k > 0 {
-				b = append(b, ',')
-			}
-			b = appendTopicPartitions(b, tps, t)
+	if len(tps) > 0 && oneTopic(tps) { // the usual set: no runs to sort
+		b = appendTopicRun(b, tps[0].Topic, tps)
+		return append(b, '}')
+	}
+	type run struct{ from, to int }
+	var runs []run
+	for i := 0; i < len(tps); {
+		j := i + 1
+		for j < len(tps) && tps[j].Topic == tps[i].Topic {
+			j++
 		}
+		runs = append(runs, run{i, j})
+		i = j
+	}
+	slices.SortStableFunc(runs, func(x, y run) int { return strings.Compare(tps[x.from].Topic, tps[y.from].Topic) })
+	for k := 0; k < len(runs); {
+		t := tps[runs[k].from].Topic
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, t)
+		b = append(b, ":["...)
+		for n := 0; k < len(runs) && tps[runs[k].from].Topic == t; k++ {
+			for _, tp := range tps[runs[k].from:runs[k].to] {
+				if n > 0 {
+					b = append(b, ',')
+				}
+				b = strconv.AppendInt(b, int64(tp.Partition), 10)
+				n++
+			}
+		}
+		b = append(b, ']')
 	}
 	return append(b, '}')
 }
 
-// appendTopicPartitions writes "t":[p,...] for topic t's partitions in tps.
-func appendTopicPartitions(b []byte, tps []kafka.TP, t string) []byte {
+// appendTopicRun writes "t":[p,...] for partitions all of topic t.
+func appendTopicRun(b []byte, t string, tps []kafka.TP) []byte {
 	b = appendJSONString(b, t)
 	b = append(b, ":["...)
-	n := 0
-	for _, tp := range tps {
-		if tp.Topic == t {
-			if n > 0 {
-				b = append(b, ',')
-			}
-			b = strconv.AppendInt(b, int64(tp.Partition), 10)
-			n++
+	for n, tp := range tps {
+		if n > 0 {
+			b = append(b, ',')
 		}
+		b = strconv.AppendInt(b, int64(tp.Partition), 10)
 	}
 	return append(b, ']')
 }
@@ -157,19 +184,6 @@ func oneTopic(tps []kafka.TP) bool {
 		}
 	}
 	return true
-}
-
-// topicsOf lists the topics of tps in byte order, each once. A set holds a
-// topic or two, so a small slice beats a map.
-func topicsOf(tps []kafka.TP) []string {
-	var topics []string
-	for i, tp := range tps {
-		if (i == 0 || tp.Topic != tps[i-1].Topic) && !slices.Contains(topics, tp.Topic) {
-			topics = append(topics, tp.Topic)
-		}
-	}
-	slices.Sort(topics)
-	return topics
 }
 
 func appendJSONField(b []byte, name, value string) []byte {

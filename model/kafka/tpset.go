@@ -119,9 +119,26 @@ func UnionTPs(a, b []TP) []TP {
 
 // OnTopics keeps the partitions of the given topics.
 func OnTopics(s []TP, topics []string) []TP {
+	in := func(t string) bool { return slices.Contains(topics, t) }
+	if len(topics) > 16 {
+		// A member of a thousand topics: no scan of them per partition.
+		if slices.IsSorted(topics) {
+			in = func(t string) bool { _, found := slices.BinarySearch(topics, t); return found }
+		} else {
+			set := make(map[string]bool, len(topics))
+			for _, t := range topics {
+				set[t] = true
+			}
+			in = func(t string) bool { return set[t] }
+		}
+	}
 	var out []TP
-	for _, tp := range s {
-		if slices.Contains(topics, tp.Topic) {
+	keep := false
+	for i, tp := range s {
+		if i == 0 || tp.Topic != s[i-1].Topic {
+			keep = in(tp.Topic)
+		}
+		if keep {
 			out = append(out, tp)
 		}
 	}
