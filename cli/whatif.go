@@ -65,7 +65,7 @@ without a consumer. It is the lab's w key as a command.`,
 				return writeWhatIfText(cmd.OutOrStdout(), sc, f)
 			}
 			return writeJSON(cmd.OutOrStdout(), whatIfJSON{Event: eventJSON(f.Event), AtMs: atMs,
-				Strategy: sc.Strategy, Protocol: sc.Protocol, Timings: scenario.Timings(sc), outcomeJSON: newOutcomeJSON(f.Outcome)})
+				Strategy: sc.Strategy, Protocol: sc.Protocol, Timings: scenario.Timings(sc), Client: model.ClientModel(sc), outcomeJSON: newOutcomeJSON(f.Outcome)})
 		},
 	}
 	addFormatFlag(cmd, &format, "json", "output format: json or text", "json", "text")
@@ -84,6 +84,9 @@ type whatIfJSON struct {
 	// Timings are the timeouts the prediction used, each with where its
 	// value came from.
 	Timings []scenario.Timing `json:"timings"`
+	// Client names whose code computes the assignments: the classic
+	// leader's client library, or the KIP-848 coordinator.
+	Client string `json:"client"`
 	outcomeJSON
 }
 
@@ -107,6 +110,7 @@ func writeWhatIfText(w io.Writer, sc *scenario.Scenario, f *model.Forecast) erro
 	fmt.Fprintf(&b, "  moves   %s\n", movesText(o.Moves))
 	fmt.Fprintf(&b, "  %s\n", outcomeSummary(o))
 	fmt.Fprintf(&b, "  timings %s\n", timingsText(scenario.Timings(sc)))
+	fmt.Fprintf(&b, "  client  %s\n", model.ClientModel(sc))
 	_, err := io.WriteString(w, b.String())
 	if err != nil {
 		return failure(err)
