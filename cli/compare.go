@@ -49,6 +49,7 @@ key as a command; --format table prints the slide.`,
 			if err != nil {
 				return err
 			}
+			resolveMember(sc, event)
 			rows := model.Compare(sc, atMs, event, variants)
 			if format == "json" {
 				return writeJSON(cmd.OutOrStdout(), newCompareJSON(sc, atMs, event, rows))

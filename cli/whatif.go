@@ -36,7 +36,7 @@ without a consumer. It is the lab's w key as a command.`,
 			if err != nil {
 				return err
 			}
-			if !cmd.Flags().Changed("at-ms") || atMs < 0 {
+			if atMs < 0 {
 				return usageErrf("whatif needs --at-ms T (a virtual time in ms, 0 or more)")
 			}
 			event, err := ev.event(atMs)
@@ -50,6 +50,12 @@ without a consumer. It is the lab's w key as a command.`,
 			if err != nil {
 				return err
 			}
+			if !cmd.Flags().Changed("at-ms") && !sc.GivenStart() {
+				// a given start (an imported group) is the moment to ask
+				// about; a run from empty needs a time
+				return usageErrf("whatif needs --at-ms T (a virtual time in ms, 0 or more)")
+			}
+			resolveMember(sc, event)
 			if sc, err = vary.apply(sc); err != nil {
 				return err
 			}
@@ -69,7 +75,7 @@ without a consumer. It is the lab's w key as a command.`,
 		},
 	}
 	addFormatFlag(cmd, &format, "json", "output format: json or text", "json", "text")
-	cmd.Flags().Int64Var(&atMs, "at-ms", 0, "when the event happens (virtual ms)")
+	cmd.Flags().Int64Var(&atMs, "at-ms", 0, "when the event happens (virtual ms; default the start of a file that starts from a given state, such as an imported group)")
 	ev.add(cmd)
 	vary.addFlags(cmd)
 	return cmd
