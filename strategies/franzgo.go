@@ -39,17 +39,35 @@ func FranzGoBalancer(kafkaName string) (kgo.GroupBalancer, bool) {
 	return nil, false
 }
 
-// FranzGoRuns is how many times FranzGo runs a sticky balancer: franz-go's
-// sticky balancing iterates Go maps, whose order Go randomizes, so one
-// group may get different (equally sticky and balanced) answers from one
-// run to the next. kviz's engine is deterministic, so it takes the answers
-// of several runs and keeps one by a fixed rule.
+// FranzGoRuns is how many times FranzGo runs a sticky balancer on a group
+// of ordinary size: franz-go's sticky balancing iterates Go maps, whose
+// order Go randomizes, so one group may get different (equally sticky and
+// balanced) answers from one run to the next. kviz's engine is
+// deterministic, so it takes the answers of several runs and keeps one by
+// a fixed rule. A large group gets fewer runs (franzRuns): one franz-go
+// sticky run over a million partitions takes seconds.
 const FranzGoRuns = 16
+
+// franzRuns is how many sticky runs a group gets, by its size (partitions
+// times members): FranzGoRuns up to 200,000, 4 up to 20 million, then 1.
+func franzRuns(g Group) int {
+	parts := 0
+	for _, n := range g.Topics {
+		parts += int(n)
+	}
+	switch work := parts * max(len(g.Members), 1); {
+	case work <= 200_000:
+		return FranzGoRuns
+	case work <= 20_000_000:
+		return 4
+	}
+	return 1
+}
 
 // FranzGo computes the assignment a franz-go leader running the classic
 // assignor kafkaName makes for g. Range and roundrobin answer one way;
 // franz-go's sticky balancers may answer several ways (FranzGoRuns): of
-// the answers FranzGoRuns runs gave, FranzGo keeps the one that moves the
+// the answers of FranzGoRuns runs (fewer for a large group), FranzGo keeps the one that moves the
 // fewest owned partitions, then the first in member, topic and partition
 // order, and its Explanation says how many answers there were. Under
 // cooperative-sticky, a partition moving between two live members is left
@@ -63,7 +81,7 @@ func FranzGo(kafkaName string, g Group) (Result, error) {
 	}
 	runs := 1
 	if kafkaName == "sticky" || kafkaName == "cooperative-sticky" {
-		runs = FranzGoRuns
+		runs = franzRuns(g)
 	}
 	outcomes, err := FranzGoOutcomes(kafkaName, g, runs)
 	if err != nil {
