@@ -66,10 +66,10 @@ func franzRuns(g Group) int {
 
 // FranzGo computes the assignment a franz-go leader running the classic
 // assignor kafkaName makes for g. Range and roundrobin answer one way;
-// franz-go's sticky balancers may answer several ways (FranzGoRuns): of
-// the answers of FranzGoRuns runs (fewer for a large group), FranzGo keeps the one that moves the
-// fewest owned partitions, then the first in member, topic and partition
-// order, and its Explanation says how many answers there were. Under
+// franz-go's sticky balancers may answer several ways: of the answers of
+// FranzGoRuns runs (fewer for a large group), FranzGo keeps the one that
+// moves the fewest owned partitions, then the first in member, topic and
+// partition order, and its Explanation says how many answers there were. Under
 // cooperative-sticky, a partition moving between two live members is left
 // out of this round (franz-go's BalancePlan.AdjustCooperative): it is
 // Withheld from its owner, with To unknown ("") because franz-go's plan
