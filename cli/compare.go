@@ -69,6 +69,7 @@ lab's keys insert it, 1 ms after the step.`,
 			if err != nil {
 				return err
 			}
+			resolveMember(sc, event)
 			rows := model.Compare(sc, atMs, event, variants)
 			if format == "json" {
 				out := newCompareJSON(sc, atMs, event, rows)
@@ -141,6 +142,8 @@ type compareRowJSON struct {
 	Start string `json:"start,omitempty"`
 	// Timings are the timeouts the row used and where each came from.
 	Timings []scenario.Timing `json:"timings,omitempty"`
+	// Client names whose code computes the row's assignments.
+	Client string `json:"client,omitempty"`
 	outcomeJSON
 }
 
@@ -160,7 +163,7 @@ func newCompareJSON(sc *scenario.Scenario, atMs int64, ev *scenario.Event, rows 
 	}
 	for _, r := range rows {
 		j := compareRowJSON{Strategy: r.Strategy, Protocol: r.Protocol, Found: r.Found, outcomeJSON: newOutcomeJSON(r.Outcome),
-			Start: sc.FamilyNote(r.Strategy, r.Protocol), Timings: rowTimings(sc, r)}
+			Start: sc.FamilyNote(r.Strategy, r.Protocol), Timings: rowTimings(sc, r), Client: rowClient(sc, r)}
 		if r.Err != nil {
 			msg := strings.TrimPrefix(r.Err.Error(), "insert: ")
 			j.Error = &msg
@@ -199,6 +202,18 @@ func rowTimings(sc *scenario.Scenario, r model.CompareRow) []scenario.Timing {
 		return nil
 	}
 	return scenario.Timings(varied)
+}
+
+// rowClient names whose code computes a row's assignments.
+func rowClient(sc *scenario.Scenario, r model.CompareRow) string {
+	if r.Err != nil {
+		return ""
+	}
+	varied, err := sc.WithStrategy(r.Strategy, r.Protocol)
+	if err != nil {
+		return ""
+	}
+	return model.ClientModel(varied)
 }
 
 // noneFound: no row ran into a rebalance, and none failed.
@@ -288,6 +303,7 @@ func writeCompareTable(w io.Writer, sc *scenario.Scenario, atMs int64, ev *scena
 		if note := sc.FamilyNote(r.Strategy, r.Protocol); note != "" {
 			fmt.Fprintf(&b, "  start  %s\n", note)
 		}
+		fmt.Fprintf(&b, "  client %s\n", rowClient(sc, r))
 	}
 	writeRowTimings(&b, sc, rows)
 	if _, err := io.WriteString(w, b.String()); err != nil {

@@ -80,3 +80,24 @@ func eventJSON(ev scenario.Event) map[string]any {
 	}
 	return out
 }
+
+// resolveMember lets an event name a member of an imported file by its
+// real member id, turned into the member's scenario id (its client id where
+// one member has it, live.Import). Other names are left to the event's own
+// check.
+func resolveMember(sc *scenario.Scenario, ev *scenario.Event) {
+	if ev == nil || ev.Member == "" || ev.Kind == "join" {
+		return
+	}
+	for _, m := range sc.Members {
+		if m.ID == ev.Member {
+			return
+		}
+	}
+	for _, m := range sc.Members {
+		if m.MemberID != "" && m.MemberID == ev.Member {
+			ev.Member = m.ID
+			return
+		}
+	}
+}

@@ -23,8 +23,13 @@ import (
 // shell history and ps.
 const passwordEnv = "KVIZ_SASL_PASSWORD"
 
+// bootstrapEnv gives the bootstrap servers when neither --bootstrap-server
+// nor a --command-config's bootstrap.servers does.
+const bootstrapEnv = "KVIZ_BOOTSTRAP_SERVER"
+
 type liveFlags struct {
 	bootstrap, group, format, fromDescribe string
+	commandConfig                          string
 	list, watch, scenario                  bool
 	interval, timeout                      time.Duration
 	tls, insecure                          bool
@@ -70,12 +75,20 @@ file that kviz simulate, whatif and compare accept. --list lists the groups.
 --describe --group G --members --verbose (and --offsets) printed, for clusters a
 laptop cannot reach, and says what that text could not tell.
 
-The SASL password comes from $` + passwordEnv + `, or a prompt on a terminal.`,
+--command-config FILE reads a client .properties file as kafka-consumer-groups.sh
+does (bootstrap.servers, security.protocol, sasl.mechanism, sasl.jaas.config,
+ssl.* with PEM stores; flags win over it). The bootstrap servers may also come
+from $` + bootstrapEnv + `.
+
+The SASL password comes from $` + passwordEnv + `, or a prompt on a terminal;
+an OAUTHBEARER token from $` + live.OAuthTokenEnv + `, or the token endpoint a
+--command-config names.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runLive(cmd, &f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.bootstrap, "bootstrap-server", "", "HOST:PORT[,HOST:PORT] of the cluster")
+	fl.StringVar(&f.bootstrap, "bootstrap-server", "", "HOST:PORT[,HOST:PORT] of the cluster (or $"+bootstrapEnv+")")
+	fl.StringVar(&f.commandConfig, "command-config", "", "a client .properties file, as Kafka's tools take it: bootstrap.servers, security.protocol, sasl.*, ssl.* (PEM)")
 	fl.StringVar(&f.group, "group", "", "the consumer group to read")
 	addFormatFlag(cmd, &f.format, "", "print instead of opening the lab: json or table", "json", "table")
 	fl.BoolVar(&f.list, "list", false, "list the cluster's groups with their type and state")
@@ -243,13 +256,13 @@ func (f *liveFlags) check() error {
 		return fmt.Errorf("--interval %s is below %s: each read is several requests to the cluster", f.interval, minInterval)
 	}
 	if f.fromDescribe != "" {
-		if f.bootstrap != "" || f.list || f.watch {
-			return fmt.Errorf("--from-describe reads a saved output: it takes no --bootstrap-server, --list or --watch")
+		if f.bootstrap != "" || f.list || f.watch || f.commandConfig != "" {
+			return fmt.Errorf("--from-describe reads a saved output: it takes no --bootstrap-server, --command-config, --list or --watch")
 		}
 		return nil
 	}
-	if f.bootstrap == "" {
-		return fmt.Errorf("--bootstrap-server is required (or --from-describe FILE)")
+	if f.bootstrap == "" && f.commandConfig == "" && os.Getenv(bootstrapEnv) == "" {
+		return fmt.Errorf("--bootstrap-server is required (or $%s, a --command-config with bootstrap.servers, or --from-describe FILE)", bootstrapEnv)
 	}
 	if f.list == (f.group != "") {
 		return fmt.Errorf("give --group G, or --list")
@@ -260,19 +273,58 @@ func (f *liveFlags) check() error {
 	return nil
 }
 
+// config is the connection: --command-config first, then the flags over
+// it, the bootstrap servers from the flag, the file or $KVIZ_BOOTSTRAP_SERVER.
 func (f *liveFlags) config(cmd *cobra.Command) (live.Config, error) {
-	brokers, err := live.ParseBrokers(f.bootstrap)
-	if err != nil {
-		return live.Config{}, err
+	cfg := live.Config{Timeout: f.timeout}
+	if f.bootstrap != "" {
+		brokers, err := live.ParseBrokers(f.bootstrap)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.Brokers = brokers
 	}
-	cfg := live.Config{Brokers: brokers, Timeout: f.timeout,
-		TLS: f.tls || f.caFile != "" || f.certFile != "" || f.insecure, CAFile: f.caFile,
-		CertFile: f.certFile, KeyFile: f.keyFile, InsecureSkipVerify: f.insecure,
-		SASLMechanism: f.saslMechanism, SASLUser: f.saslUser}
+	if f.commandConfig != "" {
+		props, err := live.ReadPropertiesFile(f.commandConfig)
+		if err != nil {
+			return cfg, err
+		}
+		if err := cfg.ApplyProperties(f.commandConfig, props); err != nil {
+			return cfg, err
+		}
+	}
+	if len(cfg.Brokers) == 0 {
+		env := os.Getenv(bootstrapEnv)
+		brokers, err := live.ParseBrokers(env)
+		if err != nil {
+			return cfg, fmt.Errorf("$%s: %v", bootstrapEnv, strings.TrimPrefix(err.Error(), "--bootstrap-server: "))
+		}
+		cfg.Brokers = brokers
+	}
+	cfg.TLS = cfg.TLS || f.tls || f.caFile != "" || f.certFile != "" || f.insecure
+	cfg.InsecureSkipVerify = cfg.InsecureSkipVerify || f.insecure
+	for flag, into := range map[string]*string{f.caFile: &cfg.CAFile, f.certFile: &cfg.CertFile, f.keyFile: &cfg.KeyFile} {
+		if flag != "" {
+			*into = flag
+		}
+	}
+	fromFile := cfg.SASLPassword != "" || cfg.OAuth != nil
+	if f.saslMechanism != "" {
+		cfg.SASLMechanism, fromFile = strings.ToUpper(f.saslMechanism), false
+		cfg.SASLUser, cfg.SASLPassword, cfg.OAuth = f.saslUser, "", nil
+	} else if f.saslUser != "" {
+		cfg.SASLUser = f.saslUser
+	}
+	if cfg.SASLMechanism == "OAUTHBEARER" && cfg.OAuth == nil {
+		if tok := os.Getenv(live.OAuthTokenEnv); tok != "" {
+			cfg.OAuth = &live.OAuthConfig{Token: tok}
+		}
+	}
 	if err := cfg.Check(); err != nil {
 		return cfg, err
 	}
-	if cfg.SASLMechanism != "" {
+	if cfg.SASLMechanism != "" && cfg.SASLMechanism != "OAUTHBEARER" && !fromFile {
+		var err error
 		if cfg.SASLPassword, err = saslPassword(cmd); err != nil {
 			return cfg, err
 		}

@@ -122,3 +122,29 @@ func TestWhatIfOnAnImportSaysItsTimings(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "--client must be one of java, franz-go, librdkafka")
 }
+
+// Issue 20 item 8: on an imported file whatif takes a member's real member
+// id, --at-ms defaults to the file's start, and partitions never shrink.
+func TestWhatIfOnAnImportTakesMemberIDs(t *testing.T) {
+	c, _ := rangeGroup(t, "c1", "c2", "c3")
+	path := importLive(t, c, "g")
+	var memberID string
+	for _, m := range c.GroupInfo("g").Members {
+		if m.ClientID == "c2" {
+			memberID = m.MemberID
+		}
+	}
+	var w struct {
+		Event map[string]any                `json:"event"`
+		After map[string]map[string][]int32 `json:"after"`
+	}
+	runJSON(t, &w, "whatif", path, "--leave", memberID)
+	assert.Equal(t, "c2", w.Event["member"])
+	assert.Empty(t, w.After["c2"])
+	code, _, errOut := run(t, "", "whatif", path, "--add-partitions", "orders:3")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "orders has 6 partitions at 0 ms; partitions are only ever added")
+	code, _, errOut = run(t, "", "whatif", "demo:lab", "--leave", "c1")
+	assert.Equal(t, 2, code, "a run from empty still needs --at-ms")
+	assert.Contains(t, errOut, "whatif needs --at-ms")
+}

@@ -347,3 +347,47 @@ func TestLiveFromDescribeOfMembersWithoutVerbose(t *testing.T) {
 	assert.Contains(t, errOut, "paste --members --verbose or --offsets as well")
 	assert.Equal(t, 1, strings.Count(errOut, "\n"), errOut)
 }
+
+// Issue 20 item 10: kviz connects as Kafka's tools do, from a
+// --command-config client.properties (SASL through sasl.jaas.config, TLS
+// through a PEM truststore) and $KVIZ_BOOTSTRAP_SERVER.
+func TestLiveCommandConfigAndBootstrapEnv(t *testing.T) {
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(2, "orders"), kfake.EnableSASL(),
+		kfake.Superuser("SCRAM-SHA-256", "admin", "s3cret"))
+	require.NoError(t, err)
+	t.Cleanup(c.Close)
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(text), 0o600))
+		return p
+	}
+	good := write("good.properties", "bootstrap.servers="+c.ListenAddrs()[0]+"\nsecurity.protocol=SASL_PLAINTEXT\nsasl.mechanism=SCRAM-SHA-256\n"+
+		`sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="admin" password="s3cret";`+"\n")
+	code, out, errOut := run(t, "", "live", "--command-config", good, "--list")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "GROUP")
+	bad := write("bad.properties", "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=SCRAM-SHA-256\n"+
+		`sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="admin" password="nope";`+"\n")
+	t.Setenv(bootstrapEnv, c.ListenAddrs()[0])
+	code, _, errOut = run(t, "", "live", "--command-config", bad, "--list", "--timeout", "3s")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, "authentication failed", "the bootstrap servers came from $"+bootstrapEnv)
+	jks := write("jks.properties", "security.protocol=SSL\nssl.truststore.location=/etc/kafka/truststore.jks\n")
+	code, _, errOut = run(t, "", "live", "--command-config", jks, "--list")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "JKS stores are not read: kviz reads PEM")
+	assert.Equal(t, 1, strings.Count(errOut, "\n"), errOut)
+}
+
+func TestLiveCommandConfigTLS(t *testing.T) {
+	srv, ca := selfSigned(t)
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(2, "orders"), kfake.TLS(srv))
+	require.NoError(t, err)
+	t.Cleanup(c.Close)
+	p := filepath.Join(t.TempDir(), "tls.properties")
+	require.NoError(t, os.WriteFile(p, []byte("security.protocol=SSL\nssl.truststore.type=PEM\nssl.truststore.location="+ca+"\n"), 0o600))
+	code, out, errOut := run(t, "", "live", "--bootstrap-server", c.ListenAddrs()[0], "--command-config", p, "--list")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "GROUP")
+}

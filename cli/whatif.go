@@ -34,7 +34,7 @@ without a consumer. It is the lab's w key as a command.`,
 			if err != nil {
 				return err
 			}
-			if !cmd.Flags().Changed("at-ms") || atMs < 0 {
+			if atMs < 0 {
 				return usageErrf("whatif needs --at-ms T (a virtual time in ms, 0 or more)")
 			}
 			event, err := ev.event(atMs)
@@ -48,6 +48,12 @@ without a consumer. It is the lab's w key as a command.`,
 			if err != nil {
 				return err
 			}
+			if !cmd.Flags().Changed("at-ms") && !sc.GivenStart() {
+				// a given start (an imported group) is the moment to ask
+				// about; a run from empty needs a time
+				return usageErrf("whatif needs --at-ms T (a virtual time in ms, 0 or more)")
+			}
+			resolveMember(sc, event)
 			if sc, err = vary.apply(sc); err != nil {
 				return err
 			}
@@ -64,11 +70,11 @@ without a consumer. It is the lab's w key as a command.`,
 				return writeWhatIfText(cmd.OutOrStdout(), sc, f)
 			}
 			return writeJSON(cmd.OutOrStdout(), whatIfJSON{Event: eventJSON(f.Event), AtMs: atMs,
-				Strategy: sc.Strategy, Protocol: sc.Protocol, Timings: scenario.Timings(sc), outcomeJSON: newOutcomeJSON(f.Outcome)})
+				Strategy: sc.Strategy, Protocol: sc.Protocol, Timings: scenario.Timings(sc), Client: model.ClientModel(sc), outcomeJSON: newOutcomeJSON(f.Outcome)})
 		},
 	}
 	addFormatFlag(cmd, &format, "json", "output format: json or text", "json", "text")
-	cmd.Flags().Int64Var(&atMs, "at-ms", 0, "when the event happens (virtual ms)")
+	cmd.Flags().Int64Var(&atMs, "at-ms", 0, "when the event happens (virtual ms; default the start of a file that starts from a given state, such as an imported group)")
 	ev.add(cmd)
 	vary.addFlags(cmd)
 	return cmd
@@ -83,6 +89,9 @@ type whatIfJSON struct {
 	// Timings are the timeouts the prediction used, each with where its
 	// value came from.
 	Timings []scenario.Timing `json:"timings"`
+	// Client names whose code computes the assignments: the classic
+	// leader's client library, or the KIP-848 coordinator.
+	Client string `json:"client"`
 	outcomeJSON
 }
 
@@ -106,6 +115,7 @@ func writeWhatIfText(w io.Writer, sc *scenario.Scenario, f *model.Forecast) erro
 	fmt.Fprintf(&b, "  moves   %s\n", movesText(o.Moves))
 	fmt.Fprintf(&b, "  %s\n", outcomeSummary(o))
 	fmt.Fprintf(&b, "  timings %s\n", timingsText(scenario.Timings(sc)))
+	fmt.Fprintf(&b, "  client  %s\n", model.ClientModel(sc))
 	_, err := io.WriteString(w, b.String())
 	if err != nil {
 		return failure(err)

@@ -38,13 +38,30 @@ func (g *Group) caughtPhase() string {
 // the import takes for what the read cannot show. prev may be nil; a read
 // that is not mid-rebalance ignores it.
 func (g *Group) Carry(prev *Group) {
-	if prev == nil || prev == g || prev.Group != g.Group || prev.Type != Classic || g.caughtPhase() == "" {
+	if prev == nil || prev == g || prev.Group != g.Group || prev.Type != Classic || g.caughtPhase() == "" && !g.emptied() {
 		return
 	}
 	if prev.prev != nil && prev.caughtPhase() != "" {
 		prev = prev.prev // itself a carried read: the settled one behind it
 	}
 	g.prev = prev
+}
+
+// emptied: a classic group read Empty. When its last member left, the join
+// phase completed with nobody (a new generation) and the group forgot its
+// assignor, so DescribeGroups names none.
+func (g *Group) emptied() bool {
+	return g.Type == Classic && len(g.Members) == 0 && (g.State == "Empty" || g.State == "EMPTY")
+}
+
+// emptiedStart is the generation an emptied group starts at, after the
+// carried read's: one more, as its last join phase completed with nobody.
+func (g *Group) emptiedStart(sc *scenario.Scenario, notes []string) []string {
+	if !g.emptied() || g.prev == nil || g.prev.Generation == nil {
+		return notes
+	}
+	sc.Generation = *g.prev.Generation + 1
+	return append(notes, fmt.Sprintf("the group emptied after the last settled read: it starts Empty at generation %d, one past that read's %d (a lower bound), with its assignor %s", sc.Generation, *g.prev.Generation, sc.Strategy))
 }
 
 // prevMember is the member in the carried read, or nil.

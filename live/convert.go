@@ -2,6 +2,7 @@ package live
 
 import (
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -187,12 +188,21 @@ func (g *Group) AddCluster(counts map[string]int32, committed, ends map[string]m
 	}
 }
 
+// errNoGroup is the cause of a group-does-not-exist error.
+var errNoGroup = errors.New("no such group")
+
 func groupError(group string, err error) error {
 	if err == kerr.GroupIDNotFound {
-		return fmt.Errorf("group %q does not exist on this cluster", group)
+		return fmt.Errorf("group %q does not exist on this cluster%w", group, quiet{errNoGroup})
 	}
 	return fmt.Errorf("group %q: %v", group, err)
 }
+
+// quiet wraps an error for errors.Is without adding to the message.
+type quiet struct{ err error }
+
+func (q quiet) Error() string { return "" }
+func (q quiet) Unwrap() error { return q.err }
 
 func sortMembers(ms []Member) {
 	sort.SliceStable(ms, func(i, j int) bool { return ms[i].MemberID < ms[j].MemberID })

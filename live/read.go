@@ -90,6 +90,9 @@ func (r *Reader) Group(ctx context.Context, name string) (*Group, error) {
 
 func (r *Reader) group(ctx context.Context, name string) (*Group, error) {
 	g, err := r.describe(ctx, name)
+	if errors.Is(err, errNoGroup) {
+		return nil, r.otherType(ctx, name, err)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -174,6 +177,22 @@ func (r *Reader) describe(ctx context.Context, name string) (*Group, error) {
 		}
 	}
 	return nil, groupError(name, kerr.GroupIDNotFound)
+}
+
+// otherType says what a group the consumer-group describes do not know is,
+// when ListGroups lists it as another type (a share group, KIP-932; a
+// streams group, KIP-1071): else err.
+func (r *Reader) otherType(ctx context.Context, name string, err error) error {
+	ls, lerr := r.list(ctx)
+	if lerr != nil {
+		return err
+	}
+	for _, l := range ls {
+		if l.Group == name && l.Type != string(Classic) && l.Type != string(Consumer) {
+			return fmt.Errorf("group %q is a %s group (%s): kviz models consumer groups, classic and KIP-848; --list shows it", name, l.Type, l.State)
+		}
+	}
+	return err
 }
 
 // topicNames maps the topic ids of a KIP-848 description to names through

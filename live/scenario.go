@@ -59,6 +59,7 @@ func (g *Group) Import() ([]byte, *scenario.Scenario, []string, error) {
 		sc.Replicas, rnotes = g.replicaLists(sc)
 		notes = append(notes, rnotes...)
 	}
+	notes = g.emptiedStart(sc, notes)
 	if len(ms) > 0 && g.caughtPhase() != "" {
 		notes = g.caughtStart(sc, notes)
 	} else if len(ms) > 0 {
@@ -124,7 +125,7 @@ func (g *Group) strategy() (string, string, []string, error) {
 	switch {
 	case name == "" && g.prev != nil && g.prev.Protocol != "":
 		name = g.prev.Protocol
-		note = append(note, fmt.Sprintf("the assignor: DescribeGroups names none while the group rebalances; the last settled read's %s is taken", name))
+		note = append(note, fmt.Sprintf("the assignor: DescribeGroups names none while the group is %s; the last settled read's %s is taken", g.State, name))
 	case name == "" && g.caughtPhase() != "":
 		name = "range"
 		note = append(note, "the assignor: DescribeGroups names none while the group rebalances; range assumed (the first of Kafka's default partition.assignment.strategy)")
@@ -156,8 +157,11 @@ func (g *Group) memberSpecs(exist map[string]int32) ([]scenario.MemberSpec, []st
 	var out []scenario.MemberSpec
 	for _, m := range g.Members {
 		id := m.ClientID
-		if id == "" || clients[id] > 1 || ids[id] {
+		switch {
+		case id == "":
 			id = m.MemberID
+		case clients[id] > 1 || ids[id]:
+			id = sharedClientID(m, g.Members, ids)
 		}
 		ids[id] = true
 		spec := scenario.MemberSpec{ID: id, MemberID: m.MemberID}
@@ -223,6 +227,28 @@ func (g *Group) memberSpecs(exist map[string]int32) ([]scenario.MemberSpec, []st
 		out = append(out, spec)
 	}
 	return out, notes
+}
+
+// sharedClientID names a member whose client.id others share: the client
+// id and the shortest part of its member id (past the client id Kafka's
+// coordinator puts in front) that tells it from the others, as in
+// "app~4f2a".
+func sharedClientID(m Member, all []Member, taken map[string]bool) string {
+	tail := func(x Member) string { return strings.TrimPrefix(x.MemberID, x.ClientID+"-") }
+	mine := tail(m)
+	for n := min(4, len(mine)); n <= len(mine); n++ {
+		id := m.ClientID + "~" + mine[:n]
+		clash := taken[id]
+		for _, o := range all {
+			if o.MemberID != m.MemberID && o.ClientID == m.ClientID && strings.HasPrefix(tail(o), mine[:n]) {
+				clash = true
+			}
+		}
+		if !clash {
+			return id
+		}
+	}
+	return m.MemberID
 }
 
 func ownedWords(n int) string {

@@ -37,6 +37,7 @@ func (c *client) sendJoin() {
 	if c.eager {
 		req.owned, req.ownedGen = nil, c.lastAssignedGen
 	}
+	c.libraryJoin(&req)
 	if req.reason == "" {
 		req.reason = "rejoining"
 	}
@@ -214,7 +215,7 @@ func (c *client) assign(r joinResponse) (map[string][]kafka.TP, []strategies.Wit
 		c.w.fail("leader %s: %v", c.id, err)
 		return nil, nil, false
 	}
-	res := r.assignor.Assign(grp, nil)
+	res, runs := c.runAssignor(r.assignor, grp)
 	c.assignTopicGen = gen // assignmentSnapshot
 	if gen != c.w.topicGen {
 		c.scheduleMetadataRefresh() // its next refresh will show what it missed
@@ -228,11 +229,15 @@ func (c *client) assign(r joinResponse) (map[string][]kafka.TP, []strategies.Wit
 			parts = append(parts, fmt.Sprintf("%s %s", c.w.clientName(m.ID), kafka.FormatTPs(tps)))
 		}
 	}
-	text := fmt.Sprintf("%s (leader) runs %s: %s", c.id, r.assignor.Name(), kafka.Summarize(parts))
+	text := fmt.Sprintf("%s (leader) runs %s: %s", c.id, runs, kafka.Summarize(parts))
 	if len(res.Withheld) > 0 {
 		var wh []string
 		for _, x := range res.Withheld {
-			wh = append(wh, fmt.Sprintf("%s (%s → %s)", x.TopicPartition, c.w.clientName(x.From), c.w.clientName(x.To)))
+			to := "the follow-up rebalance"
+			if x.To != "" {
+				to = c.w.clientName(x.To)
+			}
+			wh = append(wh, fmt.Sprintf("%s (%s → %s)", x.TopicPartition, c.w.clientName(x.From), to))
 		}
 		text += "; withheld until their owner revokes them: " + strings.Join(wh, ", ")
 	}

@@ -1,9 +1,12 @@
 package model_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/strategies"
 )
 
 // A group read CompletingRebalance: every member has rejoined for
@@ -61,5 +64,49 @@ members:
 	}
 	if end := last(sim); end.Generation != 5 || len(end.Owned["c3"]["orders"]) != 2 {
 		t.Errorf("end: generation %d, owners %v", end.Generation, end.Owned)
+	}
+}
+
+// The leader's client library computes the classic assignment: a franz-go
+// leader runs franz-go's balancer (strategies.FranzGo), and an eager
+// franz-go member reports no previous assignment, so its sticky starts
+// from nothing; a Java leader runs Java's StickyAssignor on the same group.
+func TestTheLeadersClientLibraryAssigns(t *testing.T) {
+	const file = `topics: {t0: 5, t1: 4}
+group: {strategy: sticky, generation: 3%s}
+members:
+  - {id: c1, member_id: c1-a, owned: {t0: [0, 1, 2]}}
+  - {id: c2, member_id: c2-b, owned: {t0: [3, 4], t1: [0]}}
+  - {id: c3, member_id: c3-c, owned: {t1: [1, 2, 3]}}
+timeline:
+  - {at_ms: 100, leave: c2}
+`
+	franz := simYAML(t, "f.yaml", fmt.Sprintf(file, ", client: franz-go"))
+	computed := steps(franz, kafka.KindAssignmentComputed, "c1")
+	if len(computed) == 0 || !strings.Contains(computed[0].Text, "runs franz-go's sticky balancer") {
+		t.Fatalf("the franz-go leader: %v", computed)
+	}
+	grp := strategies.Group{Topics: map[string]int32{"t0": 5, "t1": 4}, Members: []strategies.Member{
+		{ID: "c1-a", Topics: []string{"t0", "t1"}, Generation: 3}, {ID: "c3-c", Topics: []string{"t0", "t1"}, Generation: 3}}}
+	answers, err := strategies.FranzGoOutcomes("sticky", grp, 256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	end := last(franz)
+	got := strategies.Assignment{"c1-a": end.Owned["c1"], "c3-c": end.Owned["c3"]}
+	found := false
+	for _, a := range answers {
+		found = found || fmt.Sprint(a) == fmt.Sprint(got)
+	}
+	if !found {
+		t.Errorf("the franz-go prediction %v is none of franz-go's answers %v", got, answers)
+	}
+	java := simYAML(t, "j.yaml", fmt.Sprintf(file, ""))
+	if c := steps(java, kafka.KindAssignmentComputed, "c1"); len(c) == 0 || !strings.Contains(c[0].Text, "runs sticky:") {
+		t.Errorf("the Java leader: %v", c)
+	}
+	// Java's sticky keeps c1's and c3's partitions
+	if e := last(java); len(e.Owned["c1"]["t0"]) < 3 {
+		t.Errorf("Java's StickyAssignor keeps what c1 owned: %v", e.Owned)
 	}
 }

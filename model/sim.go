@@ -216,10 +216,10 @@ func insert(ctx context.Context, base *scenario.Scenario, ev scenario.Event) (*S
 		ev.Topics = slices.Sorted(maps.Keys(base.Topics))
 	}
 	sc := base.Clone()
+	ev.Inserting = true
 	if err := scenario.CheckEvent(sc, ev); err != nil {
 		return nil, fmt.Errorf("insert: %v", err)
 	}
-	ev.Inserting = true
 	sc.Timeline = append(sc.Timeline, ev)
 	sort.SliceStable(sc.Timeline, func(i, j int) bool { return sc.Timeline[i].AtMs < sc.Timeline[j].AtMs })
 	sim, err := SimulateContext(ctx, sc)

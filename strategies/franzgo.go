@@ -2,8 +2,10 @@ package strategies
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -37,36 +39,143 @@ func FranzGoBalancer(kafkaName string) (kgo.GroupBalancer, bool) {
 	return nil, false
 }
 
+// FranzGoRuns is how many times FranzGo runs a sticky balancer on a group
+// of ordinary size: franz-go's sticky balancing iterates Go maps, whose
+// order Go randomizes, so one group may get different (equally sticky and
+// balanced) answers from one run to the next. kviz's engine is
+// deterministic, so it takes the answers of several runs and keeps one by
+// a fixed rule. A large group gets fewer runs (franzRuns): one franz-go
+// sticky run over a million partitions takes seconds.
+const FranzGoRuns = 16
+
+// franzRuns is how many sticky runs a group gets, by its size (partitions
+// times members): FranzGoRuns up to 200,000, 4 up to 20 million, then 1.
+func franzRuns(g Group) int {
+	parts := 0
+	for _, n := range g.Topics {
+		parts += int(n)
+	}
+	switch work := parts * max(len(g.Members), 1); {
+	case work <= 200_000:
+		return FranzGoRuns
+	case work <= 20_000_000:
+		return 4
+	}
+	return 1
+}
+
 // FranzGo computes the assignment a franz-go leader running the classic
-// assignor kafkaName makes for g. Under cooperative-sticky, a partition
-// moving between two live members is left out of this round (franz-go's
-// BalancePlan.AdjustCooperative): it is Withheld from its owner, with To
-// unknown ("") because franz-go's plan does not say where it will go; the
-// follow-up rebalance places it.
+// assignor kafkaName makes for g. Range and roundrobin answer one way;
+// franz-go's sticky balancers may answer several ways: of the answers of
+// FranzGoRuns runs (fewer for a large group), FranzGo keeps the one that
+// moves the fewest owned partitions, then the first in member, topic and
+// partition order, and its Explanation says how many answers there were. Under
+// cooperative-sticky, a partition moving between two live members is left
+// out of this round (franz-go's BalancePlan.AdjustCooperative): it is
+// Withheld from its owner, with To unknown ("") because franz-go's plan
+// does not say where it will go; the follow-up rebalance places it.
 func FranzGo(kafkaName string, g Group) (Result, error) {
 	bal, ok := FranzGoBalancer(kafkaName)
 	if !ok {
 		return Result{}, fmt.Errorf("franz-go has no %s balancer", kafkaName)
 	}
-	into, err := FranzGoPlan(bal, FranzGoMembers(bal, g), FranzGoTopics(g))
+	runs := 1
+	if kafkaName == "sticky" || kafkaName == "cooperative-sticky" {
+		runs = franzRuns(g)
+	}
+	outcomes, err := FranzGoOutcomes(kafkaName, g, runs)
 	if err != nil {
 		return Result{}, err
 	}
-	a, err := FranzGoAssignment(bal, into)
-	if err != nil {
-		return Result{}, err
-	}
-	for _, m := range g.Members {
-		if a[m.ID] == nil {
-			a[m.ID] = map[string][]int32{}
-		}
-	}
+	a := outcomes[0]
 	res := Result{Assignment: a}
 	if bal.IsCooperative() {
 		res.Withheld = franzWithheld(g, a)
 	}
 	res.Explanation = []string{fmt.Sprintf("franz-go's %s balancer (kgo), as a franz-go leader runs it", kafkaName)}
+	if len(outcomes) > 1 {
+		res.Explanation = append(res.Explanation, fmt.Sprintf(
+			"franz-go answered %d different ways in %d runs (its sticky balancing iterates Go maps, in random order): kviz keeps the one moving the fewest owned partitions", len(outcomes), runs))
+	}
 	return res, nil
+}
+
+// FranzGoOutcomes runs franz-go's balancer runs times and returns the
+// distinct assignments it made, the one FranzGo keeps first, then in the
+// same order (fewest owned partitions moved, then member, topic and
+// partition order).
+func FranzGoOutcomes(kafkaName string, g Group, runs int) ([]Assignment, error) {
+	bal, ok := FranzGoBalancer(kafkaName)
+	if !ok {
+		return nil, fmt.Errorf("franz-go has no %s balancer", kafkaName)
+	}
+	members, topics := FranzGoMembers(bal, g), FranzGoTopics(g)
+	seen := map[string]bool{}
+	type outcome struct {
+		a     Assignment
+		key   string
+		moved int
+	}
+	var out []outcome
+	for range max(runs, 1) {
+		into, err := FranzGoPlan(bal, members, topics)
+		if err != nil {
+			return nil, err
+		}
+		a, err := FranzGoAssignment(bal, into)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range g.Members {
+			if a[m.ID] == nil {
+				a[m.ID] = map[string][]int32{}
+			}
+		}
+		key := assignmentKey(a)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		out = append(out, outcome{a, key, ownedMoved(g, a)})
+	}
+	slices.SortFunc(out, func(x, y outcome) int {
+		if x.moved != y.moved {
+			return x.moved - y.moved
+		}
+		return strings.Compare(x.key, y.key)
+	})
+	as := make([]Assignment, len(out))
+	for i, o := range out {
+		as[i] = o.a
+	}
+	return as, nil
+}
+
+// assignmentKey writes an assignment in member, topic, partition order.
+func assignmentKey(a Assignment) string {
+	var b strings.Builder
+	for _, id := range slices.Sorted(maps.Keys(a)) {
+		b.WriteString(id)
+		for _, t := range SortedTopics(a[id]) {
+			fmt.Fprintf(&b, " %s%v", t, a[id][t])
+		}
+		b.WriteString(";")
+	}
+	return b.String()
+}
+
+// ownedMoved counts the owned partitions an assignment takes from their
+// owner.
+func ownedMoved(g Group, a Assignment) int {
+	n := 0
+	for _, m := range g.Members {
+		for _, tp := range m.Owned {
+			if !slices.Contains(a[m.ID][tp.Topic], tp.Partition) {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // FranzGoMembers are the JoinGroup response members a franz-go leader sees,

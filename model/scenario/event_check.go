@@ -7,6 +7,18 @@ import (
 	"github.com/kvizlab/kviz/strategies"
 )
 
+// countAt is the topic's partition count at atMs: its count at the start,
+// grown by the timeline's add_partitions up to then.
+func countAt(sc *Scenario, topic string, atMs int64) int32 {
+	n := sc.Topics[topic]
+	for _, ev := range sc.Timeline {
+		if ev.AtMs <= atMs && ev.Kind == "add_partitions" && ev.Topic == topic {
+			n = max(n, ev.Count)
+		}
+	}
+	return n
+}
+
 // CheckEvent is the rule for what a timeline event may say, given the
 // scenario and the events before it: the parser checks every entry of a
 // file with it (and adds the entry's line), Sim.Insert every event a key
@@ -36,6 +48,9 @@ func checkEventAmong(sc *Scenario, ev Event, started map[string]bool) error {
 		}
 		if ev.Count < 1 || ev.Count > strategies.MaxPartitions {
 			return fmt.Errorf("add_partitions.count must be between 1 and %d, got %d", strategies.MaxPartitions, ev.Count)
+		}
+		if n := countAt(sc, ev.Topic, ev.AtMs); ev.Inserting && ev.Count <= n {
+			return fmt.Errorf("add_partitions: %s has %d partitions at %d ms; partitions are only ever added (CreatePartitions refuses %d: INVALID_PARTITIONS)", ev.Topic, n, ev.AtMs, ev.Count)
 		}
 		return nil
 	case "stall":
