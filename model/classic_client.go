@@ -56,6 +56,12 @@ func (c *client) joinFailed(errName string) {
 // onJoinPrepare is ConsumerCoordinator.onJoinPrepare: lost partitions if the
 // generation was reset, else eager revokes everything (always, even nothing)
 // and cooperative only what is no longer subscribed.
+//
+// What it holds is what the process believes it owns: a member the
+// coordinator has already removed (it missed the rebalance timeout) but
+// that has heard nothing of it still holds its generation and its
+// partitions, so under eager it revokes them all here (not []), and learns
+// of the removal only from the JoinGroup's UNKNOWN_MEMBER_ID.
 func (c *client) onJoinPrepare() {
 	held := kafka.UnionTPs(c.owned, c.heldLost)
 	c.heldLost = nil
@@ -68,12 +74,18 @@ func (c *client) onJoinPrepare() {
 		return
 	}
 	if c.eager {
-		c.callback(kafka.KindPartitionsRevoked, c.owned,
-			"eager protocol: every member gives up everything before it rejoins")
-		c.giveUp(c.owned)
+		why := "eager protocol: every member gives up everything before it rejoins"
+		if len(held) > len(c.owned) {
+			why = "eager protocol: it still holds its generation, unaware the coordinator removed it, so it revokes everything it owned before it rejoins"
+		}
+		c.callback(kafka.KindPartitionsRevoked, held, why)
+		c.giveUp(held)
 		return
 	}
-	gone := kafka.MinusTPs(c.owned, kafka.OnTopics(c.owned, c.topics))
+	gone := kafka.MinusTPs(held, kafka.OnTopics(held, c.topics))
+	// A zombie's partitions stay its own in its eyes (and lost, once it
+	// learns of the removal); the group does not count them.
+	c.heldLost = kafka.MinusTPs(kafka.MinusTPs(held, c.owned), gone)
 	if len(gone) > 0 {
 		c.callback(kafka.KindPartitionsRevoked, gone, "they belong to topics it no longer subscribes to")
 		c.giveUp(gone)

@@ -32,7 +32,13 @@ func (c *client) heartbeat() {
 		errName := c.w.classic.handleHeartbeat(id, inst, gen)
 		routine := errName == "NONE"
 		c.w.record(kafka.KindHeartbeatRequest, c.id, "", routine, fmt.Sprintf("%s sends a heartbeat (generation %d).", c.id, gen))
-		c.reply(routine, func() { c.onHeartbeatResponse(errName) })
+		c.reply(routine, func() {
+			if c.memberID != id || c.generation != gen {
+				c.staleHeartbeatAnswer(errName, gen)
+				return
+			}
+			c.onHeartbeatResponse(errName)
+		})
 	}, func(e string) {
 		c.w.record(kafka.KindHeartbeatResponse, c.id, e, false, fmt.Sprintf("%s's heartbeat fails with %s: it looks for the coordinator again.", c.id, e))
 		c.coordinatorLost(c.afterRediscovery)
@@ -51,6 +57,21 @@ func (c *client) afterRediscovery() {
 	c.phase = phaseUnjoined
 	c.rejoinNeeded = true
 	c.poll()
+}
+
+// staleHeartbeatAnswer: the answer to a heartbeat sent with a generation
+// (or member id) the member has since left behind. ILLEGAL_GENERATION,
+// UNKNOWN_MEMBER_ID and FENCED_INSTANCE_ID are ignored then
+// (HeartbeatResponseHandler: generationUnchanged), REBALANCE_IN_PROGRESS
+// outside STABLE too; the others are handled as ever.
+func (c *client) staleHeartbeatAnswer(errName string, sent int32) {
+	switch errName {
+	case "ILLEGAL_GENERATION", "UNKNOWN_MEMBER_ID", "FENCED_INSTANCE_ID":
+		c.w.record(kafka.KindHeartbeatResponse, c.id, errName, false, fmt.Sprintf(
+			"The coordinator answers %s's heartbeat of generation %d with %s; it has moved on since (generation %d), so it ignores the answer.", c.id, sent, errName, c.generation))
+		return
+	}
+	c.onHeartbeatResponse(errName)
 }
 
 func (c *client) onHeartbeatResponse(errName string) {
@@ -96,6 +117,7 @@ func (c *client) pollExpired() {
 	c.changed()
 	id, inst, wasMember := c.memberID, c.instance, c.memberID != "" && c.coord >= 0
 	c.memberID, c.generation, c.phase = "", -1, phaseUnjoined
+	c.needsJoinPrepare = true // resetGenerationOnLeaveGroup
 	c.w.clock.cancel(c.hbTimer)
 	c.hbTimer = nil
 	if inst != "" {
@@ -164,8 +186,13 @@ func (c *client) sendLeave(id string) {
 // resetGeneration forgets the generation (and member id) after an error.
 // What the member held is no longer validly its own: it stops counting as
 // consumed now, and onPartitionsLost reports it at the next poll().
+//
+// Kafka's resetStateAndRejoin also asks for onJoinPrepare before the next
+// JoinGroup (needsJoinPrepare), so a member that learns of the reset from
+// a JoinGroup or SyncGroup answer reports what it held as lost there.
 func (c *client) resetGeneration(memberID bool) {
 	c.generation = -1
+	c.needsJoinPrepare = true
 	if memberID {
 		c.memberID = ""
 	}

@@ -77,7 +77,7 @@ func (g *classicGroup) pendingExpired(id, client string) {
 	delete(g.pending, id)
 	g.w.record(kafka.KindMemberRemoved, client, "", false, fmt.Sprintf(
 		"Member id %s was never used to join within session.timeout.ms: the coordinator forgets it.", id))
-	g.maybeCompleteJoinPhase()
+	g.completeJoinIfAllJoined() // removePendingMemberAndUpdateClassicGroup
 }
 
 func (g *classicGroup) newMember(c *client, id string, req joinRequest) *cMember {
@@ -90,6 +90,10 @@ func (g *classicGroup) addMemberAndRebalance(c *client, id string, req joinReque
 	m := g.newMember(c, id, req)
 	g.add(m)
 	m.awaitingJoin, m.joinReply = true, reply
+	// A new member cannot heartbeat while its JoinGroup is parked: the
+	// coordinator holds it at most CLASSIC_GROUP_NEW_MEMBER_JOIN_TIMEOUT_MS
+	// (addMemberThenRebalanceOrCompleteJoin).
+	g.armSession(m, newMemberJoinTimeoutMs)
 	if g.state == kafka.PreparingRebalance && g.prevState == kafka.Empty {
 		g.newMemberAdded = true
 	}
@@ -256,9 +260,8 @@ func (g *classicGroup) handleSync(c *client, id, instance string, gen int32, ass
 	g.w.record(kafka.KindGroupStateChanged, "", "", false, fmt.Sprintf(
 		"The coordinator stores the leader's assignment: generation %d is Stable.", g.generation))
 	for _, mid := range g.order.Keys() {
-		if pm := g.members[mid]; pm.awaitingSync {
-			pm.answerSync(syncResponse{err: "NONE", assignment: pm.assignment, withheld: g.withheldFor(mid)})
-		}
+		pm := g.members[mid]
+		g.propagate(pm, syncResponse{err: "NONE", assignment: pm.assignment, withheld: g.withheldFor(mid)})
 	}
 	g.maybeStopSyncTimer()
 }
@@ -309,7 +312,7 @@ func (g *classicGroup) handleLeave(c *client, id string) {
 		return
 	}
 	g.w.record(kafka.KindLeaveGroupRequest, c.id, "", false, fmt.Sprintf("%s sends LeaveGroup; the coordinator removes it at once.", c.id))
-	g.removeAndUpdate(id, fmt.Sprintf("%s left the group", c.id))
+	g.removeAndUpdate(id, fmt.Sprintf("%s left the group", c.id), false)
 }
 
 // handleCommit validates an OffsetCommit (validateOffsetCommit).
