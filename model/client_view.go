@@ -9,7 +9,7 @@ func (c *client) view() *MemberView {
 	switch {
 	case c.kip != nil:
 		// The coordinator's record of the member: its epoch and state.
-		if m := c.w.modern.members[c.memberID]; m != nil {
+		if m := c.w.modern.members[c.memberID]; m != nil && !m.unwritten {
 			v.InGroup, v.MemberEpoch, v.MemberState = true, m.epoch, m.state
 		}
 		v.Pending = c.kip.pendingView()

@@ -48,6 +48,8 @@ type consumerGroup struct {
 	missing       []int               // computeTarget's: input indexes of members g.target does not map
 	seen          []bool              // runAssignor's: members the assignor gave partitions
 	partTexts     map[string]partText // client -> its last "client target" text
+	unwritten     *kMember            // the member whose join is being handled (kMember.unwritten)
+	pendingBump   string              // why the joining heartbeat bumped the group epoch, told by writeJoin
 }
 
 // kMember is one member as the coordinator keeps it.
@@ -67,6 +69,12 @@ type kMember struct {
 	// assignment epoch finds no member at it yet, so it uncounts them all
 	// at once.
 	countedAt int32
+	// unwritten: a member whose joining heartbeat is being handled. Kafka
+	// writes its epoch and state in the same batch of records as the group
+	// epoch bump and the target (CurrentAssignmentBuilder decides them
+	// before anything is written), so no step shows it until its
+	// reconciliation has run: there is no "STABLE at epoch 0" to see.
+	unwritten bool
 }
 
 // awayMember is a member the coordinator holds that no client view shows:
@@ -98,7 +106,30 @@ func (g *consumerGroup) fillSnap(s *groupSnap) {
 	g.shown = g.derive()
 	s.state, s.generation, s.assignEpoch = g.shown, g.groupEpoch, g.assignEpoch
 	s.target = g.target
+	if g.unwritten != nil {
+		// A static member taking over a slot brings the old one's target;
+		// it is written with the member.
+		if _, ok := g.target[g.unwritten.id]; ok {
+			s.target = make(map[string][]kafka.TP, len(g.target))
+			for k, v := range g.target {
+				if k != g.unwritten.id {
+					s.target[k] = v
+				}
+			}
+		}
+	}
 	s.away = g.detachedMembers()
+}
+
+// write ends m's join: its epoch and state are decided, and from the next
+// step on the trace shows it.
+func (g *consumerGroup) write(m *kMember) {
+	if !m.unwritten {
+		return
+	}
+	m.unwritten = false
+	g.unwritten = nil
+	g.touch(m)
 }
 
 // derive is the group state by Kafka's rule (ConsumerGroup.maybeUpdateGroupState):
@@ -106,13 +137,20 @@ func (g *consumerGroup) fillSnap(s *groupSnap) {
 // assignment epoch, RECONCILING while a member is not STABLE at the
 // assignment epoch, else STABLE. Kafka derives it on every change, so every
 // step shows it, the steps between a bump and its target too.
+//
+// A joiner not yet written (kMember.unwritten) is not counted: the step
+// does not show it.
 func (g *consumerGroup) derive() kafka.GroupState {
+	n := len(g.members)
+	if g.unwritten != nil {
+		n--
+	}
 	switch {
-	case len(g.members) == 0:
+	case n == 0:
 		return kafka.KEmpty
 	case g.groupEpoch > g.assignEpoch:
 		return kafka.KAssigning
-	case g.reconciledN < len(g.members):
+	case g.reconciledN < n:
 		return kafka.KReconciling
 	}
 	return kafka.KStable
@@ -120,7 +158,7 @@ func (g *consumerGroup) derive() kafka.GroupState {
 
 // noteReconciled keeps m's part of reconciledN right.
 func (g *consumerGroup) noteReconciled(m *kMember) {
-	r := m.state == kafka.MStable && m.epoch == g.assignEpoch
+	r := m.state == kafka.MStable && m.epoch == g.assignEpoch && !m.unwritten
 	switch counted := m.countedAt == g.assignEpoch; {
 	case r && !counted:
 		m.countedAt = g.assignEpoch
@@ -303,7 +341,10 @@ func (g *consumerGroup) topicsChanged() { g.metaStale, g.filterTargets = true, t
 // thousand joiners mean a thousand runs (4.3 batches them: deferTarget):
 // the input is built from slices kept for the purpose, and unchanged
 // targets keep their slices.
-func (g *consumerGroup) computeTarget() {
+//
+// before runs just before the AssignmentComputed step is recorded: a
+// joiner's reconciliation, written with the target (kMember.unwritten).
+func (g *consumerGroup) computeTarget(before func()) {
 	if g.groupEpoch <= g.assignEpoch || g.deferTarget() {
 		return
 	}
@@ -361,6 +402,9 @@ func (g *consumerGroup) computeTarget() {
 	text := fmt.Sprintf("The coordinator runs the %s assignor for epoch %d: target %s.", g.w.assignor.KafkaName(), g.assignEpoch, kafka.Summarize(parts))
 	if len(members) == 0 {
 		text = fmt.Sprintf("The group has no members: the target assignment for epoch %d is empty.", g.assignEpoch)
+	}
+	if before != nil {
+		before()
 	}
 	g.w.record(kafka.KindAssignmentComputed, "", "", false, text)
 }
