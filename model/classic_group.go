@@ -264,13 +264,40 @@ func (g *classicGroup) completeJoinIfAllJoined() {
 	}
 }
 
-// rebalanceTimeout is the largest of the members' (max.poll.interval.ms).
+// rebalanceTimeout is the largest of the members' (max.poll.interval.ms;
+// ClassicGroup.rebalanceTimeoutMs).
 func (g *classicGroup) rebalanceTimeout() int64 {
-	t := g.w.sc.MaxPollIntervalMs
+	t := int64(0)
 	for _, m := range g.members {
 		t = max(t, m.rebalanceTimeout)
 	}
 	return t
+}
+
+// acceptJoiningMember: a joiner is accepted up to group.classic.max.size
+// (GroupMetadataManager.acceptJoiningMember): while PreparingRebalance a
+// member already awaiting its join, or any while fewer members await one;
+// in CompletingRebalance and Stable a member, or any while the group is
+// smaller; an Empty group takes anyone.
+func (g *classicGroup) acceptJoiningMember(id string) bool {
+	limit := g.w.sc.MaxSize
+	if limit <= 0 {
+		return true
+	}
+	m := g.members[id]
+	switch g.state {
+	case kafka.PreparingRebalance:
+		awaiting := 0
+		for _, x := range g.members {
+			if x.awaitingJoin {
+				awaiting++
+			}
+		}
+		return m != nil && m.awaitingJoin || int32(awaiting) < limit
+	case kafka.CompletingRebalance, kafka.Stable:
+		return m != nil || int32(len(g.members)) < limit
+	}
+	return true
 }
 
 func (g *classicGroup) hasAllMembersJoined() bool {
@@ -288,6 +315,10 @@ func (g *classicGroup) hasAllMembersJoined() bool {
 // prepareRebalance starts a join phase (GroupMetadataManager.prepareRebalance).
 func (g *classicGroup) prepareRebalance(reason string) {
 	if g.state == kafka.CompletingRebalance {
+		// resetAndPropagateAssignmentWithError: every assignment is emptied.
+		for _, m := range g.members {
+			m.assignment = nil
+		}
 		g.answerParkedSyncs("REBALANCE_IN_PROGRESS")
 	}
 	g.w.clock.cancel(g.syncTimer)

@@ -11,7 +11,7 @@ import (
 func (c *client) startHeartbeats() {
 	c.w.clock.cancel(c.hbTimer)
 	inc := c.inc
-	c.hbTimer = c.w.clock.after(c.w.sc.HeartbeatIntervalMs, true, func() {
+	c.hbTimer = c.w.clock.after(c.heartbeatInterval(), true, func() {
 		if c.inc == inc {
 			c.heartbeat()
 		}
@@ -29,7 +29,7 @@ func (c *client) heartbeat() {
 	}
 	id, inst, gen := c.memberID, c.instance, c.generation
 	c.send(true, func() {
-		errName := c.w.classic.handleHeartbeat(id, inst, gen)
+		errName := c.w.heartbeatRequest(id, inst, gen)
 		routine := errName == "NONE"
 		c.w.record(kafka.KindHeartbeatRequest, c.id, "", routine, fmt.Sprintf("%s sends a heartbeat (generation %d).", c.id, gen))
 		c.reply(routine, func() {
@@ -107,30 +107,31 @@ func (c *client) onHeartbeatResponse(errName string) {
 // group; a static one just goes silent. Both reset their generation.
 func (c *client) pollExpired() {
 	c.pollTimer = nil
-	if c.w.consumer {
+	if c.kipProto {
 		c.kipPollExpired()
 		return
 	}
 	c.pollTimedOut = true
-	c.heldLost = c.owned
+	c.heldLost = kafka.UnionTPs(c.heldLost, c.owned)
 	c.owned = nil
 	c.changed()
 	id, inst, wasMember := c.memberID, c.instance, c.memberID != "" && c.coord >= 0
 	c.memberID, c.generation, c.phase = "", -1, phaseUnjoined
+	c.memberIDChanged()
 	c.needsJoinPrepare = true // resetGenerationOnLeaveGroup
 	c.w.clock.cancel(c.hbTimer)
 	c.hbTimer = nil
 	if inst != "" {
 		c.w.record(kafka.KindPollTimeout, c.id, "", false, fmt.Sprintf(
 			"%s has not polled for max.poll.interval.ms (%d ms). A static member sends no LeaveGroup: it stops heartbeating and the coordinator removes it after session.timeout.ms. Its partitions are lost (onPartitionsLost when poll() returns).",
-			c.id, c.w.sc.MaxPollIntervalMs))
+			c.id, c.maxPoll()))
 		return
 	}
 	c.w.record(kafka.KindPollTimeout, c.id, "", false, fmt.Sprintf(
 		"%s has not polled for max.poll.interval.ms (%d ms): the heartbeat thread sends LeaveGroup and resets the generation. Its partitions are lost (onPartitionsLost when poll() returns).",
-		c.id, c.w.sc.MaxPollIntervalMs))
+		c.id, c.maxPoll()))
 	if wasMember {
-		c.send(false, func() { c.w.classic.handleLeave(c, id) }, func(string) {})
+		c.send(false, func() { c.w.leaveRequest(c, id) }, func(string) {})
 	}
 }
 
@@ -140,7 +141,7 @@ func (c *client) leave() {
 		c.w.record(kafka.KindLeaveGroupRequest, c.id, "", false, fmt.Sprintf("%s is not running.", c.id))
 		return
 	}
-	if c.w.consumer {
+	if c.kipProto {
 		c.kipLeave()
 		return
 	}
@@ -174,8 +175,8 @@ func (c *client) leave() {
 func (c *client) sendLeave(id string) {
 	coord := c.coord
 	c.w.clock.after(netMs, false, func() {
-		if c.w.cluster.coordinator() == coord && coord >= 0 && c.w.cluster.up[coord] {
-			c.w.classic.handleLeave(c, id)
+		if c.w.cluster.coordinator() == coord && coord >= 0 && c.w.cluster.up[coord] && !c.cutOff() {
+			c.w.leaveRequest(c, id)
 			return
 		}
 		c.w.record(kafka.KindLeaveGroupRequest, c.id, "", false, fmt.Sprintf(
@@ -195,6 +196,7 @@ func (c *client) resetGeneration(memberID bool) {
 	c.needsJoinPrepare = true
 	if memberID {
 		c.memberID = ""
+		c.memberIDChanged()
 	}
 	if len(c.owned) > 0 {
 		c.heldLost = kafka.UnionTPs(c.heldLost, c.owned)

@@ -75,6 +75,13 @@ type kMember struct {
 	// before anything is written), so no step shows it until its
 	// reconciliation has run: there is no "STABLE at epoch 0" to see.
 	unwritten bool
+	// rebalanceTimeout is the member's max.poll.interval.ms (the
+	// RebalanceTimeoutMs of its joining heartbeat).
+	rebalanceTimeout int64
+	// classic: the member runs the classic protocol (JoinGroup, SyncGroup,
+	// Heartbeat) in this consumer group (consumer_classic.go); nil for a
+	// consumer-protocol member.
+	classic *classicMeta
 }
 
 // awayMember is a member the coordinator holds that no client view shows:
@@ -183,7 +190,7 @@ func (g *consumerGroup) touch(m *kMember) {
 // attached: the member's client shows it in its view (client.view).
 func (g *consumerGroup) attached(m *kMember) bool {
 	c := g.w.byID[m.client]
-	return c != nil && c.kip != nil && c.memberID == m.id
+	return c != nil && (c.kip != nil || !c.kipProto) && c.memberID == m.id && m.id != ""
 }
 
 // detachedMembers lists, in join order, the members no client view shows.
@@ -236,6 +243,9 @@ func (g *consumerGroup) settled() bool {
 		if c == nil || !c.running || c.memberID != m.id || m.epoch != g.assignEpoch || m.state != kafka.MStable {
 			return false
 		}
+		if m.classic != nil && (c.kipProto || c.phase != phaseStable || c.generation != m.epoch || c.rejoinNeeded) {
+			return false // a classic member in step: synced at its member epoch
+		}
 	}
 	return true
 }
@@ -272,6 +282,7 @@ func (g *consumerGroup) remove(id string) {
 	}
 	g.w.clock.cancel(m.session)
 	g.w.clock.cancel(m.revokeTimer)
+	m.classic.cancel(g.w)
 	g.w.orphan(m.client, id)
 	g.setHeld(m, nil, nil)
 	m.epoch = leaveEpoch
@@ -312,13 +323,18 @@ func (g *consumerGroup) setHeld(m *kMember, assigned, revoking []kafka.TP) {
 func (g *consumerGroup) touchSession(m *kMember) {
 	g.w.clock.cancel(m.session)
 	id := m.id
-	m.session = g.w.clock.after(g.w.sc.SessionTimeoutMs, true, func() {
+	timeout, what := g.w.sc.ConsumerSessionTimeout(), "group.consumer.session.timeout.ms"
+	if m.classic != nil {
+		// A classic member's own session.timeout.ms (classicProtocolSessionTimeout).
+		timeout, what = m.classic.sessionTimeout, "its session.timeout.ms"
+	}
+	m.session = g.w.clock.after(timeout, true, func() {
 		mm := g.members[id]
 		if mm == nil {
 			return
 		}
 		g.w.record(kafka.KindSessionExpired, mm.client, "", false, fmt.Sprintf(
-			"No heartbeat from %s for group.consumer.session.timeout.ms (%d ms): the coordinator fences it and frees its partitions.", mm.client, g.w.sc.SessionTimeoutMs))
+			"No heartbeat from %s for %s (%d ms): the coordinator fences it and frees its partitions.", mm.client, what, timeout))
 		g.fence(id, fmt.Sprintf("%s's session expired", mm.client))
 	})
 }
@@ -327,8 +343,19 @@ func (g *consumerGroup) touchSession(m *kMember) {
 // (GroupMetadataManager.consumerGroupFenceMember). It computes no target:
 // the group is ASSIGNING until the next heartbeat of any member finds the
 // group epoch ahead of the assignment epoch and runs the assignor.
-func (g *consumerGroup) fence(id, why string) {
-	g.remove(id)
+func (g *consumerGroup) fence(id, why string) { g.fenceAll([]string{id}, why) }
+
+// fenceAll removes members with one group epoch bump
+// (consumerGroupFenceMembers), unless every member left runs the classic
+// protocol: then the group goes back to being a classic group
+// (migration.go).
+func (g *consumerGroup) fenceAll(ids []string, why string) {
+	if g.w.downgradeOnLeave(ids, why) {
+		return
+	}
+	for _, id := range ids {
+		g.remove(id)
+	}
 	g.bumpEpoch(why)
 	g.updateState()
 }
@@ -399,7 +426,7 @@ func (g *consumerGroup) computeTarget(before func()) {
 	g.filterTargets = false
 	g.assignEpoch = g.groupEpoch
 	g.reconciledN = 0 // member epochs never run ahead of the assignment epoch
-	text := fmt.Sprintf("The coordinator runs the %s assignor for epoch %d: target %s.", g.w.assignor.KafkaName(), g.assignEpoch, kafka.Summarize(parts))
+	text := fmt.Sprintf("The coordinator runs the %s assignor for epoch %d: target %s.", g.w.serverAssignor().KafkaName(), g.assignEpoch, kafka.Summarize(parts))
 	if len(members) == 0 {
 		text = fmt.Sprintf("The group has no members: the target assignment for epoch %d is empty.", g.assignEpoch)
 	}
@@ -481,7 +508,11 @@ func (g *consumerGroup) revokeTimeout(m *kMember) {
 // (GroupMetadataManager.scheduleConsumerGroupRebalanceTimeout).
 func (g *consumerGroup) scheduleRevokeTimeout(m *kMember) {
 	id, epoch := m.id, m.epoch
-	m.revokeTimer = g.w.clock.after(g.w.sc.MaxPollIntervalMs, false, func() {
+	timeout := m.rebalanceTimeout
+	if timeout <= 0 {
+		timeout = g.w.sc.MaxPollIntervalMs
+	}
+	m.revokeTimer = g.w.clock.after(timeout, false, func() {
 		mm := g.members[id]
 		if mm == nil || mm.epoch != epoch {
 			return
@@ -489,7 +520,7 @@ func (g *consumerGroup) scheduleRevokeTimeout(m *kMember) {
 		mm.revokeTimer = nil
 		g.w.record(kafka.KindMemberRemoved, mm.client, "", false, fmt.Sprintf(
 			"%s did not revoke %s within the rebalance timeout (%d ms, its max.poll.interval.ms): the coordinator fences it.",
-			g.displayName(id), kafka.FormatTPs(mm.revoking), g.w.sc.MaxPollIntervalMs))
+			g.displayName(id), kafka.FormatTPs(mm.revoking), timeout))
 		g.fence(id, fmt.Sprintf("%s was fenced for not revoking in time", g.displayName(id)))
 	})
 }
@@ -501,6 +532,7 @@ func (g *consumerGroup) moved(from, to int) {
 		g.w.clock.cancel(m.session)
 		g.w.clock.cancel(m.revokeTimer)
 		m.revokeTimer = nil
+		m.classic.cancel(g.w) // a join or sync deadline is not written: it goes with the old coordinator
 	}
 	if to < 0 {
 		g.w.record(kafka.KindCoordinatorMoved, "", "", false, fmt.Sprintf(

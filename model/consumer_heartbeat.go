@@ -14,6 +14,7 @@ type kRequest struct {
 	epoch              int32
 	topics             []string // nil = unchanged
 	owned              []kafka.TP
+	rebalanceTimeout   int64 // max.poll.interval.ms, in a full request (a join)
 }
 
 type kResponse struct {
@@ -21,11 +22,18 @@ type kResponse struct {
 	epoch       int32
 	assigned    []kafka.TP
 	memberState kafka.MemberState // view only
+	why         string            // view only: what a fatal error means
 }
 
 // heartbeat is the coordinator handling a ConsumerGroupHeartbeat
 // (GroupMetadataManager.consumerGroupHeartbeat).
 func (g *consumerGroup) heartbeat(c *client, req kRequest) (kResponse, bool) {
+	if max := g.w.sc.MaxSize; max > 0 && int32(len(g.members)) >= max && g.members[req.memberID] == nil {
+		// throwIfConsumerGroupIsFull
+		g.w.record(kafka.KindConsumerGroupHeartbeatRequest, c.id, "", false, fmt.Sprintf(
+			"%s sends ConsumerGroupHeartbeat (epoch %d); the group already has group.consumer.max.size (%d) members.", c.id, req.epoch, max))
+		return kResponse{err: "GROUP_MAX_SIZE_REACHED", why: ": the group already has the configured maximum number of members"}, false
+	}
 	switch req.epoch {
 	case leaveEpoch, staticLeaveEpoch:
 		return g.leave(c, req), false
@@ -92,7 +100,9 @@ func (g *consumerGroup) join(c *client, req kRequest) (kResponse, bool) {
 	if req.instance != "" {
 		if old, ok := g.instances[req.instance]; ok {
 			om := g.members[old]
-			if om.epoch != staticLeaveEpoch {
+			// A classic member's slot may always be taken
+			// (getOrMaybeSubscribeStaticConsumerGroupMember).
+			if om.epoch != staticLeaveEpoch && om.classic == nil {
 				g.w.record(kafka.KindConsumerGroupHeartbeatRequest, c.id, "", false, fmt.Sprintf(
 					"%s joins with group.instance.id %s, still held by an active member.", c.id, req.instance))
 				return kResponse{err: "UNRELEASED_INSTANCE_ID"}, false
@@ -105,9 +115,13 @@ func (g *consumerGroup) join(c *client, req kRequest) (kResponse, bool) {
 			nm := *om
 			nm.id, nm.client, nm.session, nm.revokeTimer = req.memberID, c.id, nil, nil
 			nm.epoch, nm.prevEpoch = joinEpoch, joinEpoch
+			if req.rebalanceTimeout > 0 {
+				nm.rebalanceTimeout = req.rebalanceTimeout
+			}
 			nm.unwritten = true
 			g.unwritten = &nm
 			nm.assignedAt = maps.Clone(om.assignedAt) // the old member's is dropped with it
+			nm.classic = nil                          // it runs the consumer protocol
 			assigned, revoking := om.assigned, om.revoking
 			target := g.target[old]
 			g.remove(old)
@@ -129,7 +143,8 @@ func (g *consumerGroup) join(c *client, req kRequest) (kResponse, bool) {
 	}
 	g.w.record(kafka.KindConsumerGroupHeartbeatRequest, c.id, "", false, fmt.Sprintf(
 		"%s sends ConsumerGroupHeartbeat with epoch 0 (join) as %s, subscribing to %v.", c.id, req.memberID, req.topics))
-	m := &kMember{id: req.memberID, client: c.id, instance: req.instance, topics: req.topics, state: kafka.MStable, unwritten: true}
+	m := &kMember{id: req.memberID, client: c.id, instance: req.instance, topics: req.topics, state: kafka.MStable, unwritten: true,
+		rebalanceTimeout: req.rebalanceTimeout}
 	g.unwritten = m
 	g.add(m)
 	g.touchSession(m)
