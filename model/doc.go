@@ -109,8 +109,14 @@
 //     ASSIGNING while the group epoch is ahead of the assignment epoch,
 //     RECONCILING while a member is not STABLE at it, STABLE), so a bump
 //     shows ASSIGNING and a fresh target RECONCILING until the member catches
-//     up. A GroupStateChanged step tells only of a change no other step
-//     showed. A fenced or leaving member bumps the epoch alone
+//     up. A joining member is the exception (issue 23): Kafka decides its
+//     epoch and state (CurrentAssignmentBuilder) in the same batch as the
+//     bump and the target, so the join's bump step already shows the new
+//     assignment epoch and the joiner as written, never at epoch 0; only a
+//     target that waits (4.3) leaves a join ASSIGNING. One heartbeat bumps
+//     the group epoch at most once, for a changed subscription and a
+//     changed partition count together. A GroupStateChanged step tells only
+//     of a change no other step showed. A fenced or leaving member bumps the epoch alone
 //     (consumerGroupFenceMember, 4.0 on); the target waits for the next
 //     heartbeat, and the group is ASSIGNING until then. Target computation,
 //     by release: 4.0-4.2 run the assignor on every heartbeat that finds the
@@ -152,9 +158,81 @@
 //     them; Kafka runs them whenever the application next polls).
 //   - KIP-848 rebalance timeout: a member asked to revoke is fenced if it is
 //     still at that epoch max.poll.interval.ms later (the rebalance timeout
-//     it sent at its join; one value per scenario here); a static member
+//     it sent at its join, a member's own); a static member
 //     leaving with epoch -2 drops what it had to revoke, so nothing fences
 //     it for that.
+//   - Classic corners (Kafka 4.x's GroupMetadataManager, checked against
+//     confluentinc/kafka 4.1): a new member's parked JoinGroup is held at
+//     most CLASSIC_GROUP_NEW_MEMBER_JOIN_TIMEOUT_MS (5 min), then answered
+//     UNKNOWN_MEMBER_ID; a member with a parked JoinGroup or SyncGroup
+//     satisfies its heartbeat deadline without a new one, and completing
+//     the join re-arms every member's deadline, a static member kept
+//     without rejoining too; an expiry (not a LeaveGroup) ends a join
+//     phase in which everyone left has joined, an initial one included. A
+//     member the coordinator removed that has not heard of it still holds
+//     its generation and partitions: under eager its next rejoin revokes
+//     them all, and the UNKNOWN_MEMBER_ID answer makes it run onJoinPrepare
+//     again (needsJoinPrepare), reporting what it still held as lost.
+//     Heartbeat answers to a generation the member has left are ignored
+//     (HeartbeatResponseHandler.generationUnchanged); no heartbeat goes out
+//     while a JoinGroup is pending. When the default rebalance timeout and
+//     the new-member join timeout are both 300000 ms, a new member's join
+//     expires at the very millisecond the join phase ends, before it (its
+//     timer was set first, as in Kafka's timer), so a rebalance that waits
+//     the full timeout for a member that never rejoins leaves the newcomer
+//     out.
+//   - Per member (issue 23): session.timeout.ms, heartbeat.interval.ms
+//     and max.poll.interval.ms are a member's own and travel in its
+//     JoinGroup; the join phase waits the largest rebalance timeout, each
+//     session its own length (KIP-848: the broker's, the rebalance timeout
+//     the member's). Quiet stretches jump whole cycles of the least common
+//     multiple of the intervals. group.max_size answers GROUP_MAX_SIZE_REACHED
+//     (fatal to the joiner); session_timeout_check: coordinator lets the
+//     coordinator answer INVALID_SESSION_TIMEOUT (fatal) rather than refusing
+//     the file. remove_members is an administrator's LeaveGroup by instance
+//     id (or, for all, by each member id DescribeGroups lists): one
+//     rebalance (KIP-848: one epoch bump); the removed consumers learn it
+//     from their next answer. disconnect cuts one consumer off from every
+//     broker while it runs: kviz fails each request at once, as a refused
+//     connection would (a silent drop would wait request.timeout.ms), the
+//     FindCoordinator retries back off to 1 s and are not a routine cycle.
+//     wakeup() throws WakeupException from poll(); the join in flight goes
+//     on. A listener's callback may take time (the application thread does
+//     not poll; the heartbeat thread goes on; a revocation is done and a
+//     classic JoinGroup sent only when onPartitionsRevoked returns; KIP-848
+//     acknowledges after both callbacks) or throw (the step completes,
+//     poll() throws, the application polls again). rejoin_commit_ms models
+//     onJoinPrepare's auto-commit: the member commits, waits for the answer
+//     (retrying a retriable failure until its rebalance timeout), then
+//     revokes and rejoins; without it kviz leaves commits to the data path.
+//   - Online migration (KIP-848, issue 23; migration.go, consumer_classic.go):
+//     a member's protocol (classic or consumer) may differ from the group's.
+//     The first consumer-protocol heartbeat converts a non-empty classic
+//     group into a consumer group (group.migration_policy bidirectional or
+//     upgrade; else GROUP_ID_NOT_FOUND, fatal), at group epoch = the
+//     generation with the members' last assignments as their targets;
+//     classic members keep the classic protocol against the consumer
+//     coordinator (JoinGroup answered at once, generation = member epoch,
+//     no leader; SyncGroup the assignment; REBALANCE_IN_PROGRESS when the
+//     group epoch is ahead, partitions must be revoked, or awaited ones are
+//     free; join and sync deadlines of a rebalance timeout). When a fence
+//     leaves only classic members (policy bidirectional or downgrade), or
+//     a classic static member takes the last consumer-protocol member's
+//     slot, the group becomes a classic group, Stable at generation = the
+//     group epoch, targets as assignments, the first member in map order
+//     leading, then rebalances (the slot case only if the subscription
+//     changed). An empty group of either kind is dropped and made anew by
+//     a joiner of the other kind, from generation (epoch) 0. The server
+//     assignor of a classic scenario's upgraded group is uniform (the first
+//     of group.consumer.assignors). restart: {id, protocol} is a rolling
+//     bounce: the process closes as leave does and starts with the other
+//     protocol. Kafka-faithful consequences kviz shows: a group upgraded
+//     while its members hold no assignment (its first generation, or after
+//     a rebalance interrupted in CompletingRebalance emptied them) keeps
+//     those empty targets until the next epoch bump; a slot downgrade
+//     starts no rebalance and the new leader does not know it leads.
+//     Kafka's refusal of an assignor's assignment userData cannot arise:
+//     kviz's assignors carry none.
 //   - Quiet: a run ends when the timeline is done and only routine heartbeats
 //     remain, or when no broker can coordinate the group. Between events a
 //     settled group's heartbeats are jumped, whole cycles at a time, and
@@ -236,11 +314,19 @@
 // consumer committing async still lands the commits already sent). The
 // data path runs only as long as the group's trace does.
 //
+// Issue 23 adds member keys session_timeout_ms, heartbeat_interval_ms,
+// max_poll_interval_ms, protocol, listener {revoked_ms, assigned_ms,
+// lost_ms, throws} and rejoin_commit_ms; group keys max_size,
+// session_timeout_check and migration_policy; and timeline actions
+// remove_members ({instances: [...]} or all), disconnect {id, ms}, wakeup
+// and restart {id, protocol} (member_settings.go in model/scenario).
+//
 // Step kinds beyond Kafka's request and callback names: MemberStopped,
 // PollStalled, PollResumed, SubscriptionChanged, CommitFailed (a commit the
 // client refuses before sending), MetadataRefreshed, AssignmentComputed,
 // MemberRemoved, MemberReplaced, StaticMemberKept, RebalanceDelayed,
-// CreatePartitions and QuietStretch (routine: the heartbeats, or
+// CreatePartitions, NetworkCut, NetworkRestored, PollInterrupted,
+// CallbackReturned, GroupConverted and QuietStretch (routine: the heartbeats, or
 // FindCoordinator retries, of a jumped stretch; quiet.go). Every kind, group state and member state is a typed
 // constant in words.go (StepKind, GroupState, MemberState).
 package model

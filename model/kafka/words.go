@@ -131,6 +131,19 @@ func (s GroupState) Consumer() bool {
 	return false
 }
 
+// Machine is the protocol whose state machine the state belongs to: the
+// scenario's, unless the group has migrated to the other kind (KIP-848's
+// online migration turns a classic group into a consumer group and back).
+func (s GroupState) Machine(p Protocol) Protocol {
+	switch {
+	case s.Consumer():
+		return ProtocolConsumer
+	case p == ProtocolConsumer && s != "":
+		return ProtocolCooperative // a classic group: its states are the same for either rebalance protocol
+	}
+	return p
+}
+
 // GroupStates is a protocol's state machine in the order a rebalance walks
 // it (Dead is left out: the lab never unloads the group).
 func GroupStates(p Protocol) []GroupState {
