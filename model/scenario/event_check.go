@@ -100,6 +100,9 @@ func (ev Event) Label() string {
 	case "crash":
 		return ev.Member + " crashes"
 	case "restart":
+		if ev.Settings.Protocol != "" {
+			return fmt.Sprintf("%s restarts with group.protocol=%s", ev.Member, ev.Settings.Protocol)
+		}
 		return ev.Member + " restarts"
 	case "stall":
 		return fmt.Sprintf("%s stalls %d ms", ev.Member, ev.Ms)
