@@ -33,46 +33,58 @@ func (w *world) removeMembers(ev scenario.Event) {
 	})
 }
 
+// adminTargets resolves an administrator's LeaveGroup: the member ids to
+// remove (all: ids, in the group's order) and the instance ids the group
+// does not hold.
+func adminTargets(all bool, instances []string, ids []string, byInstance map[string]string) ([]string, []string) {
+	if all {
+		return ids, nil
+	}
+	var out, unknown []string
+	for _, inst := range instances {
+		if id, ok := byInstance[inst]; ok && !slices.Contains(out, id) {
+			out = append(out, id)
+		} else if !ok {
+			unknown = append(unknown, inst)
+		}
+	}
+	return out, unknown
+}
+
+// recordAdminLeave tells of an administrator's LeaveGroup: what it named,
+// whom the coordinator removes (or fences), which instances it did not hold.
+func (w *world) recordAdminLeave(all bool, who, verb string, names, unknown []string) {
+	text := fmt.Sprintf("An administrator removes %s (Admin.removeMembersFromConsumerGroup: LeaveGroup by instance id): ", who)
+	if all {
+		text = "An administrator removes every member (Admin.removeMembersFromConsumerGroup with no members: LeaveGroup for each member DescribeGroups lists): "
+	}
+	if len(names) == 0 {
+		text += "the group holds none of them"
+	} else {
+		text += "the coordinator " + verb + " " + strings.Join(names, ", ")
+	}
+	errName := ""
+	if len(unknown) > 0 {
+		text += fmt.Sprintf("; %s: UNKNOWN_MEMBER_ID", strings.Join(unknown, ", "))
+		if len(names) == 0 {
+			errName = "UNKNOWN_MEMBER_ID"
+		}
+	}
+	w.record(kafka.KindLeaveGroupRequest, "", errName, false, text+".")
+}
+
 // adminLeave removes the members an administrator names
 // (classicGroupLeaveToClassicGroup): each static one by its instance id
 // (UNKNOWN_MEMBER_ID for an instance the group does not hold), or, for
 // all, every member. A parked JoinGroup is answered UNKNOWN_MEMBER_ID
 // first (removeCurrentMemberFromClassicGroup); then one rebalance.
 func (g *classicGroup) adminLeave(all bool, instances []string, who string) {
-	var ids, unknown []string
-	if all {
-		ids = g.order.Keys()
-	} else {
-		for _, inst := range instances {
-			if id, ok := g.instances[inst]; ok && !slices.Contains(ids, id) {
-				ids = append(ids, id)
-			} else if !ok {
-				unknown = append(unknown, inst)
-			}
-		}
-	}
+	ids, unknown := adminTargets(all, instances, g.order.Keys(), g.instances)
 	var names []string
 	for _, id := range ids {
 		names = append(names, g.clientOf(id))
 	}
-	text := fmt.Sprintf("An administrator removes %s (Admin.removeMembersFromConsumerGroup: LeaveGroup by instance id): ", who)
-	if all {
-		text = "An administrator removes every member (Admin.removeMembersFromConsumerGroup with no members: LeaveGroup for each member DescribeGroups lists): "
-	}
-	switch {
-	case len(ids) == 0:
-		text += "the group holds none of them"
-	default:
-		text += "the coordinator removes " + strings.Join(names, ", ")
-	}
-	if len(unknown) > 0 {
-		text += fmt.Sprintf("; %s: UNKNOWN_MEMBER_ID", strings.Join(unknown, ", "))
-	}
-	errName := ""
-	if len(unknown) > 0 && len(ids) == 0 {
-		errName = "UNKNOWN_MEMBER_ID"
-	}
-	g.w.record(kafka.KindLeaveGroupRequest, "", errName, false, text+".")
+	g.w.recordAdminLeave(all, who, "removes", names, unknown)
 	if len(ids) == 0 {
 		return
 	}
@@ -92,41 +104,16 @@ func (g *classicGroup) adminLeave(all bool, instances []string, who string) {
 // (classicGroupLeaveToConsumerGroup): one group epoch bump for all of them
 // (consumerGroupFenceMembers).
 func (g *consumerGroup) adminLeave(all bool, instances []string, who string) {
-	var ids, unknown []string
-	if all {
-		for _, m := range g.order {
-			ids = append(ids, m.id)
-		}
-	} else {
-		for _, inst := range instances {
-			if id, ok := g.instances[inst]; ok && !slices.Contains(ids, id) {
-				ids = append(ids, id)
-			} else if !ok {
-				unknown = append(unknown, inst)
-			}
-		}
+	order := make([]string, len(g.order))
+	for i, m := range g.order {
+		order[i] = m.id
 	}
+	ids, unknown := adminTargets(all, instances, order, g.instances)
 	var names []string
 	for _, id := range ids {
 		names = append(names, g.displayName(id))
 	}
-	text := fmt.Sprintf("An administrator removes %s (Admin.removeMembersFromConsumerGroup: LeaveGroup by instance id): ", who)
-	if all {
-		text = "An administrator removes every member (Admin.removeMembersFromConsumerGroup with no members): "
-	}
-	if len(ids) == 0 {
-		text += "the group holds none of them"
-	} else {
-		text += "the coordinator fences " + strings.Join(names, ", ")
-	}
-	if len(unknown) > 0 {
-		text += fmt.Sprintf("; %s: UNKNOWN_MEMBER_ID", strings.Join(unknown, ", "))
-	}
-	errName := ""
-	if len(unknown) > 0 && len(ids) == 0 {
-		errName = "UNKNOWN_MEMBER_ID"
-	}
-	g.w.record(kafka.KindLeaveGroupRequest, "", errName, false, text+".")
+	g.w.recordAdminLeave(all, who, "fences", names, unknown)
 	if len(ids) == 0 {
 		return
 	}

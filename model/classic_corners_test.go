@@ -96,14 +96,9 @@ func tpsOf(topic string, ps []int32) []kafka.TP {
 	return out
 }
 
-// Issue 23 item 2. A new member's JoinGroup is held at most
-// CLASSIC_GROUP_NEW_MEMBER_JOIN_TIMEOUT_MS (5 min) during a protracted
-// rebalance: it is removed and told UNKNOWN_MEMBER_ID, and the consumer
-// joins again with a new member id (GroupMetadataManagerTest.
-// testNewMemberJoinExpiration; GroupMetadataManager.
-// addMemberThenRebalanceOrCompleteJoin, ClassicGroupMember.hasSatisfiedHeartbeat).
-func TestNewMemberJoinExpiresAfterFiveMinutes(t *testing.T) {
-	sim := simYAML(t, "newjoin.yaml", `seed: 2
+// protractedRebalance: c1 (max.poll.interval.ms 10 min) stalls for 500 s;
+// c2 joins at 20 s and the rebalance waits for c1.
+const protractedRebalance = `seed: 2
 topics: {t0: 4}
 group: {id: g, strategy: range, max_poll_interval_ms: 600000}
 members:
@@ -111,7 +106,16 @@ members:
 timeline:
   - {at_ms: 10000, stall: {id: c1, ms: 500000}}
   - {at_ms: 20000, join: {id: c2}}
-`)
+`
+
+// Issue 23 item 2. A new member's JoinGroup is held at most
+// CLASSIC_GROUP_NEW_MEMBER_JOIN_TIMEOUT_MS (5 min) during a protracted
+// rebalance: it is removed and told UNKNOWN_MEMBER_ID, and the consumer
+// joins again with a new member id (GroupMetadataManagerTest.
+// testNewMemberJoinExpiration; GroupMetadataManager.
+// addMemberThenRebalanceOrCompleteJoin, ClassicGroupMember.hasSatisfiedHeartbeat).
+func TestNewMemberJoinExpiresAfterFiveMinutes(t *testing.T) {
+	sim := simYAML(t, "newjoin.yaml", protractedRebalance)
 	var added model.Step
 	for _, st := range steps(sim, kafka.KindJoinGroupRequest, "c2") {
 		if strings.Contains(st.Text, "adds it to the group") {
@@ -175,15 +179,7 @@ timeline:
 // member has not joined while PREPARING_REBALANCE): c2's JoinGroup waits
 // five minutes in the test above without one heartbeat from it.
 func TestNoClassicHeartbeatWhileTheJoinGroupIsPending(t *testing.T) {
-	sim := simYAML(t, "newjoin.yaml", `seed: 2
-topics: {t0: 4}
-group: {id: g, strategy: range, max_poll_interval_ms: 600000}
-members:
-  - {id: c1}
-timeline:
-  - {at_ms: 10000, stall: {id: c1, ms: 500000}}
-  - {at_ms: 20000, join: {id: c2}}
-`)
+	sim := simYAML(t, "newjoin.yaml", protractedRebalance)
 	sent := int64(-1)
 	for i := 0; i < sim.Len(); i++ {
 		st := sim.Step(i)

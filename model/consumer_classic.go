@@ -187,31 +187,10 @@ func (g *consumerGroup) classicJoin(c *client, req joinRequest, reply func(joinR
 		}
 		g.writeJoin(m, req.owned)
 	} else {
-		var why []string
-		if subscribed {
-			g.filterTargets = true
-			why = append(why, fmt.Sprintf("%s subscribes to %v", c.id, req.topics))
-		}
-		if g.metaStale {
-			g.metaStale = false
-			why = append(why, "a subscribed topic's partition count changed")
-		}
-		if len(why) > 0 {
-			g.bumpEpoch(joinWhy(why))
-		}
-		g.computeTarget(nil)
-		g.reconcile(m, req.owned)
+		g.bumpAndReconcile(m, c.id, subscribed, req.owned)
 	}
 	g.updateState()
 	g.answerClassicJoin(m, reply)
-}
-
-func joinWhy(why []string) string {
-	out := why[0]
-	for _, w := range why[1:] {
-		out += "; " + w
-	}
-	return out
 }
 
 func (g *consumerGroup) classicJoinText(c *client, req joinRequest, id string, replaced *kMember, joined bool) string {

@@ -61,24 +61,11 @@ func (g *consumerGroup) heartbeat(c *client, req kRequest) (kResponse, bool) {
 	if m.unwritten {
 		g.writeJoin(m, req.owned)
 	} else {
-		// One heartbeat bumps the group epoch at most once, for a changed
-		// subscription and a changed partition count alike
-		// (consumerGroupHeartbeat: bumpGroupEpoch || hasMetadataExpired).
-		var why []string
-		if req.topics != nil && !slices.Equal(req.topics, m.topics) {
+		subscribed := req.topics != nil && !slices.Equal(req.topics, m.topics)
+		if subscribed {
 			m.topics = req.topics
-			g.filterTargets = true
-			why = append(why, fmt.Sprintf("%s subscribes to %v", c.id, req.topics))
 		}
-		if g.metaStale {
-			g.metaStale = false
-			why = append(why, "a subscribed topic's partition count changed")
-		}
-		if len(why) > 0 {
-			g.bumpEpoch(strings.Join(why, "; "))
-		}
-		g.computeTarget(nil)
-		g.reconcile(m, req.owned)
+		g.bumpAndReconcile(m, c.id, subscribed, req.owned)
 	}
 	g.updateState()
 	changed := before != [3]int{m.version, int(g.groupEpoch), int(g.assignEpoch)}
@@ -151,6 +138,28 @@ func (g *consumerGroup) join(c *client, req kRequest) (kResponse, bool) {
 	g.groupEpoch++ // told with the member's write (writeJoin)
 	g.pendingBump = fmt.Sprintf("%s joined", c.id)
 	return kResponse{}, true
+}
+
+// bumpAndReconcile is the rest of a known member's heartbeat (or classic
+// JoinGroup): one group epoch bump at most, for a changed subscription and
+// a changed partition count alike (consumerGroupHeartbeat: bumpGroupEpoch ||
+// hasMetadataExpired), the target if it is due, and the member's
+// reconciliation.
+func (g *consumerGroup) bumpAndReconcile(m *kMember, client string, subscribed bool, owned []kafka.TP) {
+	var why []string
+	if subscribed {
+		g.filterTargets = true
+		why = append(why, fmt.Sprintf("%s subscribes to %v", client, m.topics))
+	}
+	if g.metaStale {
+		g.metaStale = false
+		why = append(why, "a subscribed topic's partition count changed")
+	}
+	if len(why) > 0 {
+		g.bumpEpoch(strings.Join(why, "; "))
+	}
+	g.computeTarget(nil)
+	g.reconcile(m, owned)
 }
 
 // writeJoin handles the rest of a joining heartbeat as Kafka does, in one

@@ -232,7 +232,11 @@
 //     those empty targets until the next epoch bump; a slot downgrade
 //     starts no rebalance and the new leader does not know it leads.
 //     Kafka's refusal of an assignor's assignment userData cannot arise:
-//     kviz's assignors carry none.
+//     kviz's assignors carry none. kviz's one departure: an upgraded
+//     member keeps only partitions of topics it subscribes to (one that
+//     changed its subscription in the rebalance the upgrade interrupted
+//     would, in Kafka, be STABLE at the target epoch with an assignment
+//     its classic client refuses, and rejoin forever).
 //   - Quiet: a run ends when the timeline is done and only routine heartbeats
 //     remain, or when no broker can coordinate the group. Between events a
 //     settled group's heartbeats are jumped, whole cycles at a time, and

@@ -150,7 +150,13 @@ func (w *world) upgrade(by *client) {
 			epoch: cg.generation, prevEpoch: cg.generation, state: kafka.MStable, rebalanceTimeout: cm.rebalanceTimeout,
 			classic: &classicMeta{sessionTimeout: cm.sessionTimeout, protocols: cm.protocols}}
 		g.add(m)
-		assigned := w.existing(cm.assignment)
+		// kviz's one departure: only partitions of topics it subscribes to.
+		// A member that changed its subscription in the rebalance the
+		// upgrade interrupts still holds the old topics' partitions in
+		// Kafka's fromClassicGroup, and as a classic member whose
+		// assignment does not match its subscription it would rejoin
+		// forever (STABLE at the target epoch, nothing to reconcile).
+		assigned := kafka.OnTopics(w.existing(cm.assignment), cm.topics)
 		g.setHeld(m, assigned, nil)
 		target[m.id] = assigned
 		names = append(names, cm.client)
