@@ -13,6 +13,7 @@ import (
 // --leave, --crash, --restart, --join, --add-partitions.
 type eventFlags struct {
 	leave, crash, restart, join, addPartitions string
+	restartAs                                  string // M:classic|consumer, a rolling bounce to that group.protocol
 }
 
 func (f *eventFlags) add(cmd *cobra.Command) {
@@ -22,6 +23,7 @@ func (f *eventFlags) add(cmd *cobra.Command) {
 	fl.StringVar(&f.restart, "restart", "", "the member's process restarts")
 	fl.StringVar(&f.join, "join", "", "a new member joins: ID or ID:t1,t2 (default: every topic)")
 	fl.StringVar(&f.addPartitions, "add-partitions", "", "a topic grows: TOPIC:N (the new total)")
+	fl.StringVar(&f.restartAs, "restart-as", "", "the member's rolling bounce to a group.protocol: M:consumer or M:classic (KIP-848's online migration)")
 }
 
 // given reports whether an event flag is set.
@@ -47,6 +49,13 @@ func (f *eventFlags) event(atMs int64) (*scenario.Event, error) {
 			return nil, usageErrf("--join needs a member id, like --join c4 or --join c4:t0,t1")
 		}
 		evs = append(evs, ev)
+	}
+	if f.restartAs != "" {
+		id, proto, _ := strings.Cut(f.restartAs, ":")
+		if id == "" || (proto != scenario.ProtocolConsumer && proto != scenario.ProtocolClassic) {
+			return nil, usageErrf("--restart-as must look like M:consumer or M:classic, got %q", f.restartAs)
+		}
+		evs = append(evs, scenario.Event{Kind: "restart", Member: id, Settings: scenario.MemberSettings{Protocol: proto}})
 	}
 	if f.addPartitions != "" {
 		topic, n, ok := strings.Cut(f.addPartitions, ":")
@@ -77,6 +86,9 @@ func eventJSON(ev scenario.Event) map[string]any {
 	}
 	if ev.Kind == "add_partitions" {
 		out["topic"], out["count"] = ev.Topic, ev.Count
+	}
+	if ev.Settings.Protocol != "" {
+		out["protocol"] = ev.Settings.Protocol
 	}
 	return out
 }

@@ -148,3 +148,23 @@ func TestCompareRefusesUnknownNames(t *testing.T) {
 		require.Equal(t, want, stderr.String(), args)
 	}
 }
+
+// "What happens if we roll this group to the consumer protocol now": the
+// first bounce of a rolling upgrade as a what-if (KIP-848's online
+// migration converts the classic group; the classic members rejoin through
+// the consumer coordinator), and a bad --restart-as is a one-line error.
+func TestWhatIfRestartAsConsumer(t *testing.T) {
+	var o struct {
+		outcomeOut
+		Event map[string]any `json:"event"`
+	}
+	runJSON(t, &o, "whatif", "demo:example-09-cooperative-join", "--at-ms", "30000", "--restart-as", "c1:consumer")
+	require.Equal(t, "consumer", o.Event["protocol"])
+	require.True(t, o.Settled)
+	require.GreaterOrEqual(t, o.Rounds, 1)
+	require.Equal(t, o.Before, o.After, "uniform keeps the converted targets")
+	var stdout, stderr bytes.Buffer
+	code := Execute([]string{"whatif", "demo:lab", "--at-ms", "10", "--restart-as", "c1:kip"}, nil, &stdout, &stderr)
+	require.Equal(t, 2, code)
+	require.Equal(t, "kviz: --restart-as must look like M:consumer or M:classic, got \"c1:kip\"\n", stderr.String())
+}

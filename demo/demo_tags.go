@@ -14,6 +14,7 @@ const (
 	TagStatic    = "static"    // static members (group.instance.id)
 	TagGiven     = "given"     // starts from a given state, no join phase
 	TagCompare   = "compare"   // opens with compare mode ready
+	TagMigration = "migration" // members of both protocols: KIP-848's online migration
 )
 
 // demoTags say what a demo is about, derived from its scenario: its
@@ -39,6 +40,7 @@ func demoTags(sc *scenario.Scenario) []string {
 			slices.ContainsFunc(sc.Timeline, func(ev scenario.Event) bool { return ev.Kind == "join" && ev.Instance != "" })},
 		{TagGiven, sc.GivenStart()},
 		{TagCompare, sc.Open == scenario.OpenCompare},
+		{TagMigration, sc.Mixed()},
 	} {
 		if t.on {
 			tags = append(tags, t.tag)

@@ -37,7 +37,7 @@ func TestResolveSaysWhyNot(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, `demo "7" is ambiguous: example-07-roundrobin-leave, example-07-sticky-leave`, err.Error())
 	_, err = demo.Resolve("kip848")
-	assert.ErrorContains(t, err, "is ambiguous: kip848-batching, kip848-join, kip848-static-crash")
+	assert.ErrorContains(t, err, "is ambiguous: kip848-batching, kip848-downgrade, kip848-join, kip848-static-crash, kip848-upgrade")
 	_, err = demo.Resolve("exampel-10")
 	assert.EqualError(t, err, `no demo "exampel-10" (did you mean "example-10"?) (kviz demos lists them)`)
 	_, err = demo.Resolve("lap")

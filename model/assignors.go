@@ -6,8 +6,12 @@ import (
 	"strings"
 
 	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
 	"github.com/kvizlab/kviz/strategies"
 )
+
+// defaultClientAssignors is partition.assignment.strategy's default (3.0 on).
+var defaultClientAssignors = []string{"range", "cooperative-sticky"}
 
 // setStrategies sets the client's partition.assignment.strategy and, from
 // it, its rebalance protocol: the highest one every listed assignor
@@ -15,6 +19,11 @@ import (
 // [range, cooperative-sticky] therefore runs eager. A group whose scenario
 // forces the eager protocol keeps it for members using the group's list.
 func (c *client) setStrategies(names []string) {
+	if names == nil && scenario.IsConsumer(c.w.sc) && !c.kipProto {
+		// A classic member of a consumer-protocol scenario: Kafka's
+		// default partition.assignment.strategy.
+		names = defaultClientAssignors
+	}
 	if names == nil {
 		names = []string{c.w.sc.Strategy}
 		c.eager = c.w.eager

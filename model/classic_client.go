@@ -18,9 +18,19 @@ func (c *client) joinGroup() {
 		c.findCoordinator(c.joinGroup)
 		return
 	}
+	if c.prepCommit.pending {
+		return // onJoinPrepare waits for its auto-commit
+	}
+	if c.needsJoinPrepare && c.cfg.RejoinCommitMs != nil && !c.prepCommit.done && c.generation >= 0 && c.memberID != "" {
+		c.joinPrepareCommit(*c.cfg.RejoinCommitMs)
+		return
+	}
 	if c.needsJoinPrepare {
 		c.needsJoinPrepare = false
-		c.onJoinPrepare()
+		c.prepCommit = joinPrepareCommit{}
+		if !c.onJoinPrepare() {
+			return // a callback takes time: poll() joins when it returns
+		}
 	}
 	c.rejoinNeeded = false
 	c.w.clock.cancel(c.hbTimer)
@@ -32,7 +42,8 @@ func (c *client) joinGroup() {
 
 func (c *client) sendJoin() {
 	req := joinRequest{memberID: c.memberID, instance: c.instance, topics: c.topics,
-		owned: c.owned, ownedGen: c.generation, prevAssigned: c.lastAssigned, reason: c.rejoinReason}
+		owned: c.owned, ownedGen: c.generation, prevAssigned: c.lastAssigned, reason: c.rejoinReason,
+		sessionTimeout: c.sessionTimeout(), rebalanceTimeout: c.maxPoll()}
 	req.protocols = c.strategies
 	if c.eager {
 		req.owned, req.ownedGen = nil, c.lastAssignedGen
@@ -41,8 +52,9 @@ func (c *client) sendJoin() {
 	if req.reason == "" {
 		req.reason = "rejoining"
 	}
+	inc := c.inc // a parked JoinGroup's answer is for the process that sent it
 	c.send(false, func() {
-		c.w.classic.handleJoin(c, req, func(r joinResponse) { c.reply(false, func() { c.onJoinResponse(r) }) })
+		c.w.joinGroupRequest(c, req, func(r joinResponse) { c.replyTo(inc, func() { c.onJoinResponse(r) }) })
 	}, func(e string) { c.joinFailed(e) })
 }
 
@@ -57,28 +69,61 @@ func (c *client) joinFailed(errName string) {
 // onJoinPrepare is ConsumerCoordinator.onJoinPrepare: lost partitions if the
 // generation was reset, else eager revokes everything (always, even nothing)
 // and cooperative only what is no longer subscribed.
-func (c *client) onJoinPrepare() {
+//
+// What it holds is what the process believes it owns: a member the
+// coordinator has already removed (it missed the rebalance timeout) but
+// that has heard nothing of it still holds its generation and its
+// partitions, so under eager it revokes them all here (not []), and learns
+// of the removal only from the JoinGroup's UNKNOWN_MEMBER_ID.
+//
+// It reports false when a callback takes time (its listener's ms): the
+// member holds the partitions until it returns, the JoinGroup goes out only
+// then, and meanwhile its heartbeat thread goes on.
+func (c *client) onJoinPrepare() bool {
 	held := kafka.UnionTPs(c.owned, c.heldLost)
 	c.heldLost = nil
 	if c.generation < 0 || c.memberID == "" {
 		if len(held) > 0 {
 			c.callback(kafka.KindPartitionsLost, held,
 				"its generation was reset, so they count as lost: another member may already own them")
-			c.giveUp(held)
+			return c.releaseAfter(kafka.KindPartitionsLost, held)
 		}
-		return
+		return true
 	}
 	if c.eager {
-		c.callback(kafka.KindPartitionsRevoked, c.owned,
-			"eager protocol: every member gives up everything before it rejoins")
-		c.giveUp(c.owned)
-		return
+		why := "eager protocol: every member gives up everything before it rejoins"
+		if len(held) > len(c.owned) {
+			why = "eager protocol: it still holds its generation, unaware the coordinator removed it, so it revokes everything it owned before it rejoins"
+		}
+		c.callback(kafka.KindPartitionsRevoked, held, why)
+		return c.releaseAfter(kafka.KindPartitionsRevoked, held)
 	}
-	gone := kafka.MinusTPs(c.owned, kafka.OnTopics(c.owned, c.topics))
+	gone := kafka.MinusTPs(held, kafka.OnTopics(held, c.topics))
+	// A zombie's partitions stay its own in its eyes (and lost, once it
+	// learns of the removal); the group does not count them.
+	c.heldLost = kafka.MinusTPs(kafka.MinusTPs(held, c.owned), gone)
 	if len(gone) > 0 {
 		c.callback(kafka.KindPartitionsRevoked, gone, "they belong to topics it no longer subscribes to")
-		c.giveUp(gone)
+		return c.releaseAfter(kafka.KindPartitionsRevoked, gone)
 	}
+	return true
+}
+
+// releaseAfter gives tps up once the callback of kind has returned: at
+// once (true), or when a slow one returns, after which poll() carries on
+// (false).
+func (c *client) releaseAfter(kind kafka.StepKind, tps []kafka.TP) bool {
+	if c.listenerMs(kind) == 0 {
+		c.giveUp(tps)
+		c.callbackDone(kind)
+		return true
+	}
+	c.afterCallback(kind, func() {
+		c.giveUp(tps)
+		c.heldLost = kafka.MinusTPs(c.heldLost, tps)
+		c.poll()
+	})
+	return false
 }
 
 // giveUp drops partitions once their revoke or lost callback has returned.
@@ -111,6 +156,7 @@ func (c *client) onJoinResponse(r joinResponse) {
 	switch r.err {
 	case "MEMBER_ID_REQUIRED":
 		c.memberID = r.memberID
+		c.memberIDChanged()
 		c.changed()
 		c.w.record(kafka.KindJoinGroupResponse, c.id, r.err, false, fmt.Sprintf(
 			"The coordinator answers %s: MEMBER_ID_REQUIRED, use member id %s (KIP-394). It rejoins at once.", c.id, r.memberID))
@@ -122,10 +168,13 @@ func (c *client) onJoinResponse(r joinResponse) {
 		return
 	}
 	c.memberID, c.generation, c.isLeader = r.memberID, r.generation, r.memberID == r.leader
+	c.memberIDChanged()
 	c.phase = phaseSyncing
 	c.changed()
 	role := fmt.Sprintf("leader is %s", r.leaderClient)
 	switch {
+	case r.leader == "":
+		role = "no leader: the consumer coordinator's assignor computed its assignment"
 	case c.isLeader && r.skipAssignment:
 		role = "it is still the leader, but SkipAssignment is set: the stored assignment stands"
 	case c.isLeader:
@@ -143,10 +192,10 @@ func (c *client) onJoinResponse(r joinResponse) {
 			return
 		}
 	}
-	id, inst, gen := c.memberID, c.instance, c.generation
+	id, inst, gen, inc := c.memberID, c.instance, c.generation, c.inc
 	c.send(false, func() {
-		c.w.classic.handleSync(c, id, inst, gen, assignments, withheld, func(s syncResponse) {
-			c.reply(false, func() { c.onSyncResponse(s) })
+		c.w.syncGroupRequest(c, id, inst, gen, assignments, withheld, func(s syncResponse) {
+			c.replyTo(inc, func() { c.onSyncResponse(s) })
 		})
 	}, func(e string) { c.syncFailed(e) })
 }
@@ -178,6 +227,16 @@ func (c *client) joinError(errName string) {
 		c.stop(kafka.StatusFenced)
 		c.w.record(kafka.KindJoinGroupResponse, c.id, errName, false, fmt.Sprintf(
 			"The coordinator answers %s: INCONSISTENT_GROUP_PROTOCOL, none of its assignors %v is supported by every member. poll() throws; the consumer stops.", c.id, c.strategies))
+		return
+	case "INVALID_SESSION_TIMEOUT", "GROUP_MAX_SIZE_REACHED":
+		// Fatal in JoinGroupResponseHandler: poll() throws.
+		why := fmt.Sprintf("its session.timeout.ms %d is outside the broker's bounds", c.sessionTimeout())
+		if errName == "GROUP_MAX_SIZE_REACHED" {
+			why = "the group already has the configured maximum number of members (GroupMaxSizeReachedException)"
+		}
+		c.stop(kafka.StatusFenced)
+		c.w.record(kafka.KindJoinGroupResponse, c.id, errName, false, fmt.Sprintf(
+			"The coordinator answers %s: %s, %s. poll() throws; the consumer stops.", c.id, errName, why))
 		return
 	case "NOT_COORDINATOR", "COORDINATOR_NOT_AVAILABLE":
 		c.joinFailed(errName)
@@ -295,11 +354,24 @@ func (c *client) onJoinComplete(assigned, withheld []kafka.TP) {
 				why = "their topic no longer exists, so the assignment leaves them out; it rejoins, as after any revocation"
 			}
 			c.callback(kafka.KindPartitionsRevoked, revoked, why)
-			c.giveUp(revoked)
 			c.rejoinNeeded = true
 			c.rejoinReason = "it revoked partitions (cooperative follow-up)"
+			gen := c.generation
+			c.afterCallback(kafka.KindPartitionsRevoked, func() {
+				c.giveUp(revoked)
+				c.assignJoined(assigned, gen)
+			})
+			return
 		}
 	}
+	c.assignJoined(assigned, c.generation)
+}
+
+// assignJoined is the rest of onJoinComplete: the assignment applied, then
+// onPartitionsAssigned. A member whose generation was reset while a slow
+// callback ran (an answer to its heartbeat) takes it as a zombie's: the
+// next poll() reports it lost.
+func (c *client) assignJoined(assigned []kafka.TP, gen int32) {
 	added := kafka.MinusTPs(assigned, c.owned)
 	c.owned = assigned
 	c.newlyAssigned = added
@@ -309,7 +381,11 @@ func (c *client) onJoinComplete(assigned, withheld []kafka.TP) {
 		c.revoking = nil
 	}
 	c.revoking = kafka.MinusTPs(c.revoking, assigned)
+	if c.generation != gen || !c.running {
+		c.heldLost = kafka.UnionTPs(c.heldLost, c.owned)
+		c.owned = nil
+	}
 	c.setStatus(c.activeStatus())
 	c.callback(kafka.KindPartitionsAssigned, added, "")
-	c.poll()
+	c.afterCallback(kafka.KindPartitionsAssigned, c.poll)
 }

@@ -13,7 +13,7 @@ func (c *client) commit(gen *int32) {
 		c.w.record(kafka.KindCommitFailed, c.id, "", false, fmt.Sprintf("%s is not running: nothing commits.", c.id))
 		return
 	}
-	if c.w.consumer {
+	if c.kipProto {
 		c.kipCommit(gen)
 		return
 	}
@@ -31,7 +31,7 @@ func (c *client) commit(gen *int32) {
 	}
 	id, inst := c.memberID, c.instance
 	c.send(false, func() {
-		errName := c.w.classic.handleCommit(id, inst, g)
+		errName := c.w.classicCommit(id, inst, g)
 		c.w.record(kafka.KindOffsetCommitRequest, c.id, "", false, fmt.Sprintf("%s commits its offsets with generation %d.", c.id, g))
 		c.reply(false, func() { c.onCommitResponse(errName, g) })
 	}, func(e string) {
@@ -53,6 +53,7 @@ func (c *client) onCommitResponse(errName string, gen int32) {
 		if gen == c.generation && c.phase == phaseStable {
 			if errName == "UNKNOWN_MEMBER_ID" {
 				c.memberID = ""
+				c.memberIDChanged()
 			}
 			c.resetGeneration(false)
 			c.phase = phaseUnjoined
@@ -83,4 +84,91 @@ func (c *client) scheduleMetadataRefresh() {
 			"%s (leader) refreshes its metadata (metadata.max.age.ms %d ms) and sees %s: it rejoins to trigger a rebalance.", c.id, metadataMaxAge, what))
 		c.requestRejoin(why)
 	})
+}
+
+// joinPrepareCommit is the state of onJoinPrepare's auto-commit.
+type joinPrepareCommit struct {
+	pending, done bool
+	deadline      int64 // joinPrepareTimer: the rebalance timeout from the first try
+	started       bool
+}
+
+// joinPrepareCommit is ConsumerCoordinator.onJoinPrepare with auto-commit
+// (the scenario's rejoin_commit_ms): before it revokes anything and sends
+// JoinGroup, the member commits its positions and waits for the answer,
+// which takes ms beyond the round trip. A retriable failure (the
+// coordinator moved or is unavailable) is retried, after finding the
+// coordinator, until the rebalance timeout from the first try (the
+// joinPrepareTimer) has passed; any other answer lets it go on. It keeps
+// heartbeating meanwhile: to AbstractCoordinator it is still STABLE.
+func (c *client) joinPrepareCommit(ms int64) {
+	p := &c.prepCommit
+	if !p.started {
+		p.started = true
+		p.deadline = c.w.clock.now + c.maxPoll()
+	}
+	if c.w.clock.now >= p.deadline {
+		c.w.record(kafka.KindCommitFailed, c.id, "", false, fmt.Sprintf(
+			"%s's auto-commit before rejoining did not complete within the rebalance timeout (joinPrepare timeout): it goes on with the rebalance.", c.id))
+		p.done = true
+		c.poll()
+		return
+	}
+	if c.coord < 0 {
+		c.findCoordinator(c.joinGroup)
+		return
+	}
+	p.pending = true
+	id, inst, gen := c.memberID, c.instance, c.generation
+	c.send(false, func() {
+		errName := c.w.classicCommit(id, inst, gen)
+		c.w.record(kafka.KindOffsetCommitRequest, c.id, "", false, fmt.Sprintf(
+			"%s auto-commits its positions before it rejoins (onJoinPrepare, generation %d) and waits for the answer.", c.id, gen))
+		inc := c.inc
+		c.w.clock.after(ms+netMs, false, func() {
+			if c.inc != inc || !c.running {
+				return
+			}
+			p.pending = false
+			switch errName {
+			case "NONE":
+				slow := ""
+				if ms > 0 {
+					slow = fmt.Sprintf(" after %d ms", ms)
+				}
+				c.w.record(kafka.KindOffsetCommitResponse, c.id, errName, false, fmt.Sprintf(
+					"The coordinator stores %s's offsets%s; onJoinPrepare goes on to revoke and rejoin.", c.id, slow))
+			case "NOT_COORDINATOR", "COORDINATOR_NOT_AVAILABLE":
+				c.w.record(kafka.KindOffsetCommitResponse, c.id, errName, false, fmt.Sprintf(
+					"%s's auto-commit fails with %s (retriable): it finds the coordinator and commits again.", c.id, errName))
+				c.coordinatorLost(c.joinGroup)
+				return
+			default:
+				c.w.record(kafka.KindOffsetCommitResponse, c.id, errName, false, fmt.Sprintf(
+					"The coordinator rejects %s's auto-commit with %s; onJoinPrepare goes on with the rebalance.", c.id, errName))
+				switch errName {
+				case "UNKNOWN_MEMBER_ID":
+					c.resetGeneration(true)
+				case "ILLEGAL_GENERATION":
+					c.resetGeneration(false)
+				}
+			}
+			p.done = true
+			c.poll()
+		})
+	}, func(e string) {
+		p.pending = false
+		c.w.record(kafka.KindOffsetCommitResponse, c.id, e, false, fmt.Sprintf(
+			"%s's auto-commit fails with %s (retriable): it finds the coordinator and commits again.", c.id, e))
+		c.coordinatorLost(c.joinGroup)
+	})
+}
+
+// classicCommit validates a classic member's OffsetCommit at whichever
+// group the coordinator holds.
+func (w *world) classicCommit(id, instance string, gen int32) string {
+	if w.consumer {
+		return w.modern.classicCommit(id, instance, gen)
+	}
+	return w.classic.handleCommit(id, instance, gen)
 }

@@ -194,45 +194,110 @@ func (g *classicGroup) remove(id string) {
 }
 
 // touchSession restarts a member's session timer (any heartbeat, join or sync).
-func (g *classicGroup) touchSession(m *cMember) {
+func (g *classicGroup) touchSession(m *cMember) { g.armSession(m, m.sessionTimeout) }
+
+// armSession sets m's heartbeat deadline timeout ms from now
+// (rescheduleClassicGroupMemberHeartbeat).
+func (g *classicGroup) armSession(m *cMember, timeout int64) {
 	g.w.clock.cancel(m.session)
 	id := m.id
-	m.session = g.w.clock.after(m.sessionTimeout, true, func() { g.sessionExpired(id) })
+	m.session = g.w.clock.after(timeout, true, func() { g.sessionExpired(id) })
 }
 
+// sessionExpired is the member's heartbeat deadline passing
+// (expireClassicGroupMemberHeartbeat). A member with a parked JoinGroup or
+// SyncGroup satisfies it (ClassicGroupMember.hasSatisfiedHeartbeat) and
+// gets no new deadline: the answer to its request sets one. A new member's
+// parked JoinGroup does not: it is held at most
+// CLASSIC_GROUP_NEW_MEMBER_JOIN_TIMEOUT_MS.
 func (g *classicGroup) sessionExpired(id string) {
 	m := g.members[id]
 	if m == nil {
 		return
 	}
-	// Members with a parked JoinGroup or SyncGroup count as alive.
-	if m.awaitingJoin || m.awaitingSync {
-		g.touchSession(m)
+	if !m.isNew && (m.awaitingJoin || m.awaitingSync) {
+		return
+	}
+	if m.isNew {
+		g.w.record(kafka.KindMemberRemoved, m.client, "", false, fmt.Sprintf(
+			"%s's JoinGroup as new member %s has waited %d ms (CLASSIC_GROUP_NEW_MEMBER_JOIN_TIMEOUT_MS): the coordinator removes it and answers UNKNOWN_MEMBER_ID; a consumer still running joins again.",
+			m.client, id, newMemberJoinTimeoutMs))
+		// Answered before it is removed (removeMemberAndUpdateClassicGroup).
+		m.answerJoin(joinResponse{err: "UNKNOWN_MEMBER_ID"})
+		g.removeAndUpdate(id, fmt.Sprintf("new member %s's join timed out", m.client), true)
 		return
 	}
 	g.w.record(kafka.KindSessionExpired, m.client, "", false, fmt.Sprintf(
 		"No heartbeat from %s for session.timeout.ms (%d ms): the coordinator removes %s.", m.client, m.sessionTimeout, id))
-	g.removeAndUpdate(id, fmt.Sprintf("%s's session expired", m.client))
+	g.removeAndUpdate(id, fmt.Sprintf("%s's session expired", m.client), true)
 }
 
-// removeAndUpdate removes a member and moves the group on (a leave, an expiry).
-func (g *classicGroup) removeAndUpdate(id, reason string) {
+// newMemberJoinTimeoutMs is how long the coordinator holds a new member's
+// JoinGroup (GroupCoordinatorConfig.CLASSIC_GROUP_NEW_MEMBER_JOIN_TIMEOUT_MS,
+// a constant, not a broker setting).
+const newMemberJoinTimeoutMs = 5 * 60 * 1000
+
+// removeAndUpdate removes a member and moves the group on (a leave, an
+// expiry). An expiry (removeMemberAndUpdateClassicGroup) ends a join phase
+// in which everyone left has joined at once, an initial one too; a
+// LeaveGroup (maybeCompleteJoinPhase) lets an initial one wait out its delay.
+func (g *classicGroup) removeAndUpdate(id, reason string, expiry bool) {
 	g.remove(id)
 	switch g.state {
 	case kafka.Stable, kafka.CompletingRebalance:
 		g.prepareRebalance(reason)
 	case kafka.PreparingRebalance:
-		g.maybeCompleteJoinPhase()
+		if expiry {
+			g.completeJoinIfAllJoined()
+		} else {
+			g.maybeCompleteJoinPhase()
+		}
 	}
 }
 
-// rebalanceTimeout is the largest of the members' (max.poll.interval.ms).
+// completeJoinIfAllJoined ends the join phase once everyone has joined,
+// even in a rebalance that began from Empty (the expiry paths of
+// GroupMetadataManager call completeClassicGroupJoin directly).
+func (g *classicGroup) completeJoinIfAllJoined() {
+	if g.state == kafka.PreparingRebalance && g.hasAllMembersJoined() {
+		g.completeJoin()
+	}
+}
+
+// rebalanceTimeout is the largest of the members' (max.poll.interval.ms;
+// ClassicGroup.rebalanceTimeoutMs).
 func (g *classicGroup) rebalanceTimeout() int64 {
-	t := g.w.sc.MaxPollIntervalMs
+	t := int64(0)
 	for _, m := range g.members {
 		t = max(t, m.rebalanceTimeout)
 	}
 	return t
+}
+
+// acceptJoiningMember: a joiner is accepted up to group.classic.max.size
+// (GroupMetadataManager.acceptJoiningMember): while PreparingRebalance a
+// member already awaiting its join, or any while fewer members await one;
+// in CompletingRebalance and Stable a member, or any while the group is
+// smaller; an Empty group takes anyone.
+func (g *classicGroup) acceptJoiningMember(id string) bool {
+	limit := g.w.sc.MaxSize
+	if limit <= 0 {
+		return true
+	}
+	m := g.members[id]
+	switch g.state {
+	case kafka.PreparingRebalance:
+		awaiting := 0
+		for _, x := range g.members {
+			if x.awaitingJoin {
+				awaiting++
+			}
+		}
+		return m != nil && m.awaitingJoin || int32(awaiting) < limit
+	case kafka.CompletingRebalance, kafka.Stable:
+		return m != nil || int32(len(g.members)) < limit
+	}
+	return true
 }
 
 func (g *classicGroup) hasAllMembersJoined() bool {
@@ -250,6 +315,10 @@ func (g *classicGroup) hasAllMembersJoined() bool {
 // prepareRebalance starts a join phase (GroupMetadataManager.prepareRebalance).
 func (g *classicGroup) prepareRebalance(reason string) {
 	if g.state == kafka.CompletingRebalance {
+		// resetAndPropagateAssignmentWithError: every assignment is emptied.
+		for _, m := range g.members {
+			m.assignment = nil
+		}
 		g.answerParkedSyncs("REBALANCE_IN_PROGRESS")
 	}
 	g.w.clock.cancel(g.syncTimer)
@@ -355,17 +424,19 @@ func (g *classicGroup) completeJoin() {
 	g.w.record(kafka.KindGroupStateChanged, "", "", false, fmt.Sprintf(
 		"Everyone has joined: generation %d, protocol %s%s, leader %s. The coordinator answers every JoinGroup; only the leader's answer lists the members.",
 		g.generation, g.protocol, why, g.clientOf(g.leader)))
+	// Every member's heartbeat deadline starts again now, a static member
+	// kept without rejoining too (completeClassicGroupJoin).
 	for _, id := range g.order.Keys() {
 		m := g.members[id]
 		m.pendingSync = true
+		m.isNew = false
+		g.touchSession(m)
 		if !m.awaitingJoin {
 			continue // a static member that has not rejoined
 		}
 		m.awaitingJoin = false
-		m.isNew = false
 		reply := m.joinReply
 		m.joinReply = nil
-		g.touchSession(m)
 		reply(g.joinResult(m.id, false))
 	}
 	g.syncTimer = g.w.clock.after(g.rebalanceTimeout(), false, g.syncExpired)
@@ -444,7 +515,16 @@ func (g *classicGroup) syncExpired() {
 
 func (g *classicGroup) answerParkedSyncs(errName string) {
 	for _, id := range g.order.Keys() {
-		g.members[id].answerSync(syncResponse{err: errName})
+		g.propagate(g.members[id], syncResponse{err: errName})
+	}
+}
+
+// propagate answers m's parked SyncGroup, if it has one, and starts its
+// heartbeat deadline again (propagateAssignment).
+func (g *classicGroup) propagate(m *cMember, r syncResponse) {
+	if m.awaitingSync {
+		m.answerSync(r)
+		g.touchSession(m)
 	}
 }
 

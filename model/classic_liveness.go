@@ -11,7 +11,7 @@ import (
 func (c *client) startHeartbeats() {
 	c.w.clock.cancel(c.hbTimer)
 	inc := c.inc
-	c.hbTimer = c.w.clock.after(c.w.sc.HeartbeatIntervalMs, true, func() {
+	c.hbTimer = c.w.clock.after(c.heartbeatInterval(), true, func() {
 		if c.inc == inc {
 			c.heartbeat()
 		}
@@ -29,10 +29,16 @@ func (c *client) heartbeat() {
 	}
 	id, inst, gen := c.memberID, c.instance, c.generation
 	c.send(true, func() {
-		errName := c.w.classic.handleHeartbeat(id, inst, gen)
+		errName := c.w.heartbeatRequest(id, inst, gen)
 		routine := errName == "NONE"
 		c.w.record(kafka.KindHeartbeatRequest, c.id, "", routine, fmt.Sprintf("%s sends a heartbeat (generation %d).", c.id, gen))
-		c.reply(routine, func() { c.onHeartbeatResponse(errName) })
+		c.reply(routine, func() {
+			if c.memberID != id || c.generation != gen {
+				c.staleHeartbeatAnswer(errName, gen)
+				return
+			}
+			c.onHeartbeatResponse(errName)
+		})
 	}, func(e string) {
 		c.w.record(kafka.KindHeartbeatResponse, c.id, e, false, fmt.Sprintf("%s's heartbeat fails with %s: it looks for the coordinator again.", c.id, e))
 		c.coordinatorLost(c.afterRediscovery)
@@ -51,6 +57,21 @@ func (c *client) afterRediscovery() {
 	c.phase = phaseUnjoined
 	c.rejoinNeeded = true
 	c.poll()
+}
+
+// staleHeartbeatAnswer: the answer to a heartbeat sent with a generation
+// (or member id) the member has since left behind. ILLEGAL_GENERATION,
+// UNKNOWN_MEMBER_ID and FENCED_INSTANCE_ID are ignored then
+// (HeartbeatResponseHandler: generationUnchanged), REBALANCE_IN_PROGRESS
+// outside STABLE too; the others are handled as ever.
+func (c *client) staleHeartbeatAnswer(errName string, sent int32) {
+	switch errName {
+	case "ILLEGAL_GENERATION", "UNKNOWN_MEMBER_ID", "FENCED_INSTANCE_ID":
+		c.w.record(kafka.KindHeartbeatResponse, c.id, errName, false, fmt.Sprintf(
+			"The coordinator answers %s's heartbeat of generation %d with %s; it has moved on since (generation %d), so it ignores the answer.", c.id, sent, errName, c.generation))
+		return
+	}
+	c.onHeartbeatResponse(errName)
 }
 
 func (c *client) onHeartbeatResponse(errName string) {
@@ -86,29 +107,31 @@ func (c *client) onHeartbeatResponse(errName string) {
 // group; a static one just goes silent. Both reset their generation.
 func (c *client) pollExpired() {
 	c.pollTimer = nil
-	if c.w.consumer {
+	if c.kipProto {
 		c.kipPollExpired()
 		return
 	}
 	c.pollTimedOut = true
-	c.heldLost = c.owned
+	c.heldLost = kafka.UnionTPs(c.heldLost, c.owned)
 	c.owned = nil
 	c.changed()
 	id, inst, wasMember := c.memberID, c.instance, c.memberID != "" && c.coord >= 0
 	c.memberID, c.generation, c.phase = "", -1, phaseUnjoined
+	c.memberIDChanged()
+	c.needsJoinPrepare = true // resetGenerationOnLeaveGroup
 	c.w.clock.cancel(c.hbTimer)
 	c.hbTimer = nil
 	if inst != "" {
 		c.w.record(kafka.KindPollTimeout, c.id, "", false, fmt.Sprintf(
 			"%s has not polled for max.poll.interval.ms (%d ms). A static member sends no LeaveGroup: it stops heartbeating and the coordinator removes it after session.timeout.ms. Its partitions are lost (onPartitionsLost when poll() returns).",
-			c.id, c.w.sc.MaxPollIntervalMs))
+			c.id, c.maxPoll()))
 		return
 	}
 	c.w.record(kafka.KindPollTimeout, c.id, "", false, fmt.Sprintf(
 		"%s has not polled for max.poll.interval.ms (%d ms): the heartbeat thread sends LeaveGroup and resets the generation. Its partitions are lost (onPartitionsLost when poll() returns).",
-		c.id, c.w.sc.MaxPollIntervalMs))
+		c.id, c.maxPoll()))
 	if wasMember {
-		c.send(false, func() { c.w.classic.handleLeave(c, id) }, func(string) {})
+		c.send(false, func() { c.w.leaveRequest(c, id) }, func(string) {})
 	}
 }
 
@@ -118,7 +141,7 @@ func (c *client) leave() {
 		c.w.record(kafka.KindLeaveGroupRequest, c.id, "", false, fmt.Sprintf("%s is not running.", c.id))
 		return
 	}
-	if c.w.consumer {
+	if c.kipProto {
 		c.kipLeave()
 		return
 	}
@@ -152,8 +175,8 @@ func (c *client) leave() {
 func (c *client) sendLeave(id string) {
 	coord := c.coord
 	c.w.clock.after(netMs, false, func() {
-		if c.w.cluster.coordinator() == coord && coord >= 0 && c.w.cluster.up[coord] {
-			c.w.classic.handleLeave(c, id)
+		if c.w.cluster.coordinator() == coord && coord >= 0 && c.w.cluster.up[coord] && !c.cutOff() {
+			c.w.leaveRequest(c, id)
 			return
 		}
 		c.w.record(kafka.KindLeaveGroupRequest, c.id, "", false, fmt.Sprintf(
@@ -164,10 +187,16 @@ func (c *client) sendLeave(id string) {
 // resetGeneration forgets the generation (and member id) after an error.
 // What the member held is no longer validly its own: it stops counting as
 // consumed now, and onPartitionsLost reports it at the next poll().
+//
+// Kafka's resetStateAndRejoin also asks for onJoinPrepare before the next
+// JoinGroup (needsJoinPrepare), so a member that learns of the reset from
+// a JoinGroup or SyncGroup answer reports what it held as lost there.
 func (c *client) resetGeneration(memberID bool) {
 	c.generation = -1
+	c.needsJoinPrepare = true
 	if memberID {
 		c.memberID = ""
+		c.memberIDChanged()
 	}
 	if len(c.owned) > 0 {
 		c.heldLost = kafka.UnionTPs(c.heldLost, c.owned)

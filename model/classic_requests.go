@@ -17,6 +17,8 @@ type joinRequest struct {
 	prevAssigned       []kafka.TP
 	protocols          []string // partition.assignment.strategy, in order
 	reason             string
+	// The member's own timeouts, sent in every JoinGroup.
+	sessionTimeout, rebalanceTimeout int64
 }
 
 type joinResponse struct {
@@ -41,6 +43,16 @@ type syncResponse struct {
 // handleJoin is the coordinator receiving a JoinGroup.
 func (g *classicGroup) handleJoin(c *client, req joinRequest, reply func(joinResponse)) {
 	who := c.id
+	if !g.acceptJoiningMember(req.memberID) {
+		g.w.record(kafka.KindJoinGroupRequest, who, "", false, fmt.Sprintf(
+			"%s sends JoinGroup; the group already has group.classic.max.size (%d) members.", who, g.w.sc.MaxSize))
+		if p := g.pending[req.memberID]; p != nil {
+			g.w.clock.cancel(p)
+			delete(g.pending, req.memberID)
+		}
+		reply(joinResponse{err: "GROUP_MAX_SIZE_REACHED"})
+		return
+	}
 	if !g.supportsProtocols(req.protocols) {
 		g.w.record(kafka.KindJoinGroupRequest, who, "", false, fmt.Sprintf(
 			"%s sends JoinGroup with assignors %v; the group's members share none of them.", who, req.protocols))
@@ -53,7 +65,7 @@ func (g *classicGroup) handleJoin(c *client, req joinRequest, reply func(joinRes
 	case req.memberID == "":
 		// KIP-394: a dynamic member first gets an id, then joins with it.
 		id := g.w.newMemberID(c.id)
-		g.pending[id] = g.w.clock.after(g.w.sc.SessionTimeoutMs, false, func() { g.pendingExpired(id, c.id) })
+		g.pending[id] = g.w.clock.after(req.sessionTimeout, false, func() { g.pendingExpired(id, c.id) })
 		g.w.record(kafka.KindJoinGroupRequest, who, "", false, fmt.Sprintf(
 			"%s sends JoinGroup with no member id (%s); the coordinator makes it member id %s and asks it to rejoin with it.", who, req.reason, id))
 		reply(joinResponse{err: "MEMBER_ID_REQUIRED", memberID: id, generation: -1})
@@ -77,19 +89,23 @@ func (g *classicGroup) pendingExpired(id, client string) {
 	delete(g.pending, id)
 	g.w.record(kafka.KindMemberRemoved, client, "", false, fmt.Sprintf(
 		"Member id %s was never used to join within session.timeout.ms: the coordinator forgets it.", id))
-	g.maybeCompleteJoinPhase()
+	g.completeJoinIfAllJoined() // removePendingMemberAndUpdateClassicGroup
 }
 
 func (g *classicGroup) newMember(c *client, id string, req joinRequest) *cMember {
 	return &cMember{id: id, instance: req.instance, client: c.id, topics: req.topics, owned: req.owned, protocols: req.protocols,
 		ownedGen: req.ownedGen, prevAssigned: req.prevAssigned, isNew: true,
-		sessionTimeout: g.w.sc.SessionTimeoutMs, rebalanceTimeout: g.w.sc.MaxPollIntervalMs}
+		sessionTimeout: req.sessionTimeout, rebalanceTimeout: req.rebalanceTimeout}
 }
 
 func (g *classicGroup) addMemberAndRebalance(c *client, id string, req joinRequest, reply func(joinResponse), reason string) {
 	m := g.newMember(c, id, req)
 	g.add(m)
 	m.awaitingJoin, m.joinReply = true, reply
+	// A new member cannot heartbeat while its JoinGroup is parked: the
+	// coordinator holds it at most CLASSIC_GROUP_NEW_MEMBER_JOIN_TIMEOUT_MS
+	// (addMemberThenRebalanceOrCompleteJoin).
+	g.armSession(m, newMemberJoinTimeoutMs)
 	if g.state == kafka.PreparingRebalance && g.prevState == kafka.Empty {
 		g.newMemberAdded = true
 	}
@@ -119,6 +135,7 @@ func (g *classicGroup) joinStatic(c *client, req joinRequest, reply func(joinRes
 	g.w.clock.cancel(om.session)
 	nm := *om
 	nm.id, nm.client, nm.topics, nm.owned, nm.ownedGen, nm.protocols = id, c.id, req.topics, req.owned, req.ownedGen, req.protocols
+	nm.sessionTimeout, nm.rebalanceTimeout = req.sessionTimeout, req.rebalanceTimeout
 	nm.awaitingJoin, nm.awaitingSync, nm.joinReply, nm.syncReply, nm.session = false, false, nil, nil, nil
 	wasLeader := g.leader == old
 	g.remove(old)
@@ -168,6 +185,7 @@ func (g *classicGroup) joinKnown(c *client, req joinRequest, reply func(joinResp
 	g.w.record(kafka.KindJoinGroupRequest, c.id, "", false, fmt.Sprintf("%s rejoins as %s (%s).", c.id, req.memberID, req.reason))
 	update := func() {
 		m.topics, m.owned, m.ownedGen, m.prevAssigned, m.protocols = req.topics, req.owned, req.ownedGen, req.prevAssigned, req.protocols
+		m.sessionTimeout, m.rebalanceTimeout = req.sessionTimeout, req.rebalanceTimeout // ClassicGroup.updateMember
 		m.awaitingJoin, m.joinReply = true, reply
 		g.touchSession(m)
 	}
@@ -256,9 +274,8 @@ func (g *classicGroup) handleSync(c *client, id, instance string, gen int32, ass
 	g.w.record(kafka.KindGroupStateChanged, "", "", false, fmt.Sprintf(
 		"The coordinator stores the leader's assignment: generation %d is Stable.", g.generation))
 	for _, mid := range g.order.Keys() {
-		if pm := g.members[mid]; pm.awaitingSync {
-			pm.answerSync(syncResponse{err: "NONE", assignment: pm.assignment, withheld: g.withheldFor(mid)})
-		}
+		pm := g.members[mid]
+		g.propagate(pm, syncResponse{err: "NONE", assignment: pm.assignment, withheld: g.withheldFor(mid)})
 	}
 	g.maybeStopSyncTimer()
 }
@@ -309,7 +326,7 @@ func (g *classicGroup) handleLeave(c *client, id string) {
 		return
 	}
 	g.w.record(kafka.KindLeaveGroupRequest, c.id, "", false, fmt.Sprintf("%s sends LeaveGroup; the coordinator removes it at once.", c.id))
-	g.removeAndUpdate(id, fmt.Sprintf("%s left the group", c.id))
+	g.removeAndUpdate(id, fmt.Sprintf("%s left the group", c.id), false)
 }
 
 // handleCommit validates an OffsetCommit (validateOffsetCommit).
@@ -378,5 +395,6 @@ func (g *classicGroup) load(s *storedGroup) {
 			g.instances[m.instance] = m.id
 		}
 		g.touchSession(&m)
+		g.w.unorphan(m.client, m.id, s.generation)
 	}
 }

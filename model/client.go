@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // Client phases (AbstractCoordinator.MemberState, simplified).
@@ -66,6 +67,14 @@ type client struct {
 
 	kip *kipClient // consumer protocol state
 
+	// cfg is its own configuration (timeouts, listener, group.protocol);
+	// kipProto: it runs the KIP-848 consumer protocol (group.protocol=consumer).
+	cfg      scenario.MemberSettings
+	kipProto bool
+	cutUntil int64 // its network link to the brokers is down until then (disconnect)
+	// prepCommit is onJoinPrepare's auto-commit (scenario rejoin_commit_ms).
+	prepCommit joinPrepareCommit
+
 	strategies []string // partition.assignment.strategy, kviz names
 	eager      bool     // its rebalance protocol (from strategies)
 }
@@ -84,6 +93,7 @@ func (c *client) reset(instance string, topics []string) {
 	c.owned, c.heldLost, c.revoking, c.pending, c.newlyAssigned = nil, nil, nil, nil, nil
 	c.lastAssigned, c.lastAssignedGen, c.lastCallback = nil, -1, ""
 	c.stalled, c.pollTimedOut, c.findingCoord = false, false, false
+	c.prepCommit = joinPrepareCommit{}
 	c.findBackoff, c.findRepeat = retryBackoffMs, false
 	c.kip = nil
 	if c.w.modern != nil {
@@ -118,10 +128,12 @@ func (c *client) idle() bool {
 	if c.findingCoord || c.rejoinNeeded {
 		return false
 	}
-	if c.w.consumer {
-		return c.kip != nil && c.kip.settled()
+	// A member the coordinator no longer holds (an administrator removed
+	// it) has yet to hear so from its next heartbeat.
+	if c.kipProto {
+		return c.kip != nil && c.kip.settled() && c.w.heldByGroup(c)
 	}
-	return c.phase == phaseStable
+	return c.phase == phaseStable && c.w.heldByGroup(c)
 }
 
 // waiting: nothing about the client changes before one of its timers that
@@ -140,7 +152,7 @@ func (c *client) send(routine bool, handle func(), onFail func(errName string)) 
 			return
 		}
 		switch {
-		case broker < 0 || !c.w.cluster.up[broker]:
+		case broker < 0 || !c.w.cluster.up[broker] || c.cutOff():
 			onFail("NETWORK_EXCEPTION")
 		case c.w.cluster.coordinator() != broker:
 			onFail("NOT_COORDINATOR")
@@ -154,6 +166,16 @@ func (c *client) send(routine bool, handle func(), onFail func(errName string)) 
 func (c *client) reply(routine bool, run func()) {
 	inc := c.inc
 	c.w.clock.after(netMs, routine, func() {
+		if c.inc == inc && c.running {
+			run()
+		}
+	})
+}
+
+// replyTo delivers the answer to a request the coordinator parked (a
+// JoinGroup, a SyncGroup) to the process that sent it, if it still runs.
+func (c *client) replyTo(inc int, run func()) {
+	c.w.clock.after(netMs, false, func() {
 		if c.inc == inc && c.running {
 			run()
 		}
@@ -185,7 +207,9 @@ func (c *client) findCoordinator(then func()) {
 	inc := c.inc
 	// A retry at the longest backoff after one already was changes nothing:
 	// it is routine, like a heartbeat, and a cycle quiet.go may jump.
-	repeat := c.findRepeat && c.findBackoff == retryMaxMs
+	// Not while it is cut off: the cut ends at its own millisecond, and the
+	// retries until then are not a cycle of the group's (quiet.go).
+	repeat := c.findRepeat && c.findBackoff == retryMaxMs && !c.cutOff()
 	hop := c.w.clock.after(netMs, repeat, func() {
 		if c.inc != inc {
 			return
@@ -193,16 +217,21 @@ func (c *client) findCoordinator(then func()) {
 		cl := c.w.cluster
 		asked := cl.anyUp()
 		coord := cl.coordinator()
-		if asked < 0 || coord < 0 {
-			c.w.record(kafka.KindFindCoordinatorRequest, c.id, "", repeat, fmt.Sprintf(
-				"%s looks for the coordinator of %s: COORDINATOR_NOT_AVAILABLE (partition %d has no leader); it retries in %d ms.",
-				c.id, c.w.sc.GroupID, cl.groupPartition, c.findBackoff))
+		if cut := c.cutOff(); cut || asked < 0 || coord < 0 {
+			if cut {
+				c.w.record(kafka.KindFindCoordinatorRequest, c.id, "", repeat, fmt.Sprintf(
+					"%s looks for the coordinator of %s, but it cannot reach any broker (disconnected); it retries in %d ms.", c.id, c.w.sc.GroupID, c.findBackoff))
+			} else {
+				c.w.record(kafka.KindFindCoordinatorRequest, c.id, "", repeat, fmt.Sprintf(
+					"%s looks for the coordinator of %s: COORDINATOR_NOT_AVAILABLE (partition %d has no leader); it retries in %d ms.",
+					c.id, c.w.sc.GroupID, cl.groupPartition, c.findBackoff))
+			}
 			backoff := c.findBackoff
 			c.findBackoff = min(c.findBackoff*2, retryMaxMs)
 			c.findRepeat = backoff == retryMaxMs
 			// Routine: with no leader for the partition, the group waits
 			// for a broker to come back; retries alone do not keep it busy.
-			c.w.clock.after(backoff+netMs, true, func() {
+			c.w.clock.after(backoff+netMs, !cut, func() {
 				if c.inc == inc {
 					c.findingCoord = false
 					c.findCoordinator(then)
@@ -241,7 +270,7 @@ func (c *client) poll() {
 	if !c.running || c.stalled {
 		return
 	}
-	if c.w.consumer {
+	if c.kipProto {
 		c.kipPoll()
 		return
 	}
@@ -265,7 +294,7 @@ func (c *client) stall(ms int64) {
 	c.w.clock.cancel(c.pollTimer)
 	c.stalled = true
 	c.setStatus(kafka.StatusStalled)
-	maxPoll := c.w.sc.MaxPollIntervalMs
+	maxPoll := c.maxPoll()
 	note := "less than max.poll.interval.ms, so it stays in the group; the heartbeat thread keeps it alive."
 	if ms > maxPoll {
 		note = fmt.Sprintf("longer than max.poll.interval.ms (%d ms): the poll timer will expire.", maxPoll)
@@ -282,7 +311,7 @@ func (c *client) stallOver() {
 	c.stalled = false
 	c.setStatus(c.activeStatus())
 	c.w.record(kafka.KindPollResumed, c.id, "", false, fmt.Sprintf("%s calls poll() again.", c.id))
-	if c.pollTimedOut && !c.w.consumer { // the consumer protocol handles it in kipPoll
+	if c.pollTimedOut && !c.kipProto { // the consumer protocol handles it in kipPoll
 		c.pollTimedOut = false
 		c.rejoinNeeded = true
 		c.rejoinReason = "its poll timed out"
@@ -316,7 +345,32 @@ func (c *client) crash() {
 		"%s crashes: no callback, no LeaveGroup. Its partitions go unconsumed until the coordinator notices (session.timeout.ms %d ms).", c.id, c.sessionTimeout()))
 }
 
-func (c *client) sessionTimeout() int64 { return c.w.sc.SessionTimeoutMs }
+// sessionTimeout is its session.timeout.ms (KIP-848: the broker's
+// group.consumer.session.timeout.ms).
+func (c *client) sessionTimeout() int64 {
+	if c.kipProto {
+		return c.w.sc.ConsumerSessionTimeout()
+	}
+	return c.w.sc.SessionTimeout(c.cfg)
+}
+
+// heartbeatInterval is its heartbeat.interval.ms (KIP-848: the interval the
+// coordinator gives, group.consumer.heartbeat.interval.ms).
+func (c *client) heartbeatInterval() int64 {
+	if c.kipProto {
+		return c.w.sc.ConsumerHeartbeatInterval()
+	}
+	return c.w.sc.HeartbeatInterval(c.cfg)
+}
+
+// maxPoll is its max.poll.interval.ms, also its rebalance timeout.
+func (c *client) maxPoll() int64 { return c.w.sc.MaxPollInterval(c.cfg) }
+
+// configure gives the process its settings; the protocol follows from them.
+func (c *client) configure(cfg scenario.MemberSettings) {
+	c.cfg = cfg
+	c.kipProto = c.w.sc.MemberProtocol(cfg) == scenario.ProtocolConsumer
+}
 
 // stop ends the process and its timers.
 func (c *client) stop(status kafka.MemberStatus) {
@@ -361,7 +415,7 @@ func (c *client) subscribe(topics []string) {
 	c.metaFetchedAt = c.w.clock.now // subscribe() requests metadata for the new topics
 	c.changed()
 	text := fmt.Sprintf("%s changes its subscription from %v to %v.", c.id, old, topics)
-	if c.w.consumer {
+	if c.kipProto {
 		// subscribe() runs no callback and sends nothing: the new topics
 		// ride the next regular heartbeat (ConsumerHeartbeatRequestManager
 		// sends a changed subscription; AbstractMembershipManager.
@@ -369,7 +423,7 @@ func (c *client) subscribe(topics []string) {
 		text = fmt.Sprintf("%s changes its subscription from %v to %v: no callback; its next heartbeat carries it, and it keeps consuming what it owns until the coordinator takes it away.", c.id, old, topics)
 	}
 	c.w.record(kafka.KindSubscriptionChanged, c.id, "", false, text+c.w.missingTopicsNote(topics))
-	if c.w.consumer {
+	if c.kipProto {
 		return
 	}
 	c.requestRejoin("its subscription changed")
@@ -395,6 +449,35 @@ func (w *world) orphan(clientID, memberID string) {
 	c.revoking = c.heldLost
 	c.owned = nil
 	c.changed()
+}
+
+// unorphan: a new coordinator restored a member its predecessor had
+// removed (a removal it never wrote: an administrator's LeaveGroup, an
+// expiry during a rebalance), and the process, which never heard of the
+// removal, is in step with it again: what it still holds counts as
+// consumed again.
+func (w *world) unorphan(clientID, memberID string, gen int32) {
+	c := w.byID[clientID]
+	if c == nil || !c.running || c.kipProto || c.memberID != memberID || c.generation != gen || len(c.heldLost) == 0 || c.pollTimedOut {
+		return
+	}
+	c.owned = kafka.UnionTPs(c.owned, c.heldLost)
+	c.heldLost = nil
+	c.revoking = nil
+	c.changed()
+}
+
+// memberIDChanged: a classic client's member id changed, so the consumer
+// group's list of members no view shows must be rebuilt (a classic member
+// of a consumer group is attached to its client through the id).
+func (c *client) memberIDChanged() { c.w.modern.detachedStale = true }
+
+// heldByGroup: the coordinator holds c's member id now.
+func (w *world) heldByGroup(c *client) bool {
+	if w.consumer {
+		return w.modern.members[c.memberID] != nil
+	}
+	return w.classic.members[c.memberID] != nil
 }
 
 // memberChanged refreshes the view of the client behind a member id.

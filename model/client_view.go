@@ -7,13 +7,16 @@ func (c *client) view() *MemberView {
 		Topics: c.topics, Owned: c.owned, Revoking: c.revoking, Pending: c.pending,
 		NewlyAssigned: c.newlyAssigned, Generation: c.generation, LastCallback: c.lastCallback}
 	switch {
-	case c.kip != nil:
-		// The coordinator's record of the member: its epoch and state.
-		if m := c.w.modern.members[c.memberID]; m != nil {
+	case c.w.consumer:
+		// The coordinator's record of the member: its epoch and state (a
+		// classic member of a consumer group has them too).
+		if m := c.w.modern.members[c.memberID]; m != nil && !m.unwritten && c.memberID != "" {
 			v.InGroup, v.MemberEpoch, v.MemberState = true, m.epoch, m.state
 		}
-		v.Pending = c.kip.pendingView()
-	case c.w.classic != nil && c.memberID != "":
+		if c.kip != nil {
+			v.Pending = c.kip.pendingView()
+		}
+	case c.memberID != "":
 		v.InGroup = c.w.classic.members[c.memberID] != nil
 	}
 	return v

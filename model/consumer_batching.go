@@ -16,14 +16,11 @@ import (
 // group is ASSIGNING meanwhile, so it is not settled and the run goes on
 // to that heartbeat. A step tells of the wait once per group epoch.
 func (g *consumerGroup) deferTarget() bool {
+	if !g.targetWaits() {
+		return false
+	}
 	interval := g.w.sc.AssignmentIntervalMs()
-	if interval == 0 || g.lastTargetAt < 0 {
-		return false
-	}
 	due := g.lastTargetAt + interval
-	if g.w.clock.now >= due {
-		return false
-	}
 	if g.deferredEpoch != g.groupEpoch {
 		g.deferredEpoch = g.groupEpoch
 		g.w.record(kafka.KindRebalanceDelayed, "", "", false, fmt.Sprintf(
@@ -31,6 +28,13 @@ func (g *consumerGroup) deferTarget() bool {
 			g.w.clock.now-g.lastTargetAt, interval, g.groupEpoch, due, g.assignEpoch))
 	}
 	return true
+}
+
+// targetWaits: the assignment interval since the last target has not
+// passed (deferTarget, without telling).
+func (g *consumerGroup) targetWaits() bool {
+	interval := g.w.sc.AssignmentIntervalMs()
+	return interval != 0 && g.lastTargetAt >= 0 && g.w.clock.now < g.lastTargetAt+interval
 }
 
 // heldOffSubscription: m, reconciled to the assignment epoch, still holds

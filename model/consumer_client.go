@@ -67,7 +67,7 @@ func (k *kipClient) settled() bool {
 }
 
 func (k *kipClient) pendingView() []kafka.TP {
-	if k.state == kafka.MUnreleased {
+	if k.state == kafka.MUnreleased && k.c.w.consumer {
 		return kafka.MinusTPs(k.c.w.modern.target[k.c.memberID], k.assigned)
 	}
 	return nil
@@ -83,12 +83,16 @@ func (c *client) kipPoll() {
 	k := c.kip
 	if c.pollTimedOut {
 		c.pollTimedOut = false
-		c.kipLose("it left the group when its poll timed out")
 		k.joined, k.epoch = false, joinEpoch
+		if !c.kipLose("it left the group when its poll timed out", c.poll) {
+			return
+		}
 	}
 	if k.lostDue {
 		k.lostDue = false
-		c.kipLose("it was fenced")
+		if !c.kipLose("it was fenced", c.poll) {
+			return
+		}
 	}
 	if k.reconcileDue {
 		c.kipReconcile()
@@ -123,14 +127,16 @@ func (c *client) kipResetTimer() {
 // kipHeartbeat sends a ConsumerGroupHeartbeat.
 func (c *client) kipHeartbeat() {
 	k := c.kip
-	if !c.running || k.inflight {
+	if !c.running || k.inflight || k.lostDue {
+		// A fenced member heartbeats again only once onPartitionsLost has
+		// run (testFencedMemberStopHeartbeatUntilItReleasesAssignmentToRejoin).
 		return
 	}
 	if c.coord < 0 {
 		c.findCoordinator(c.kipHeartbeat)
 		return
 	}
-	req := kRequest{memberID: c.memberID, instance: c.instance, epoch: k.epoch, owned: c.owned}
+	req := kRequest{memberID: c.memberID, instance: c.instance, epoch: k.epoch, owned: c.owned, rebalanceTimeout: c.maxPoll()}
 	if !k.joined || !slices.Equal(k.sentTopics, c.topics) {
 		req.topics = c.topics
 	}
@@ -139,7 +145,7 @@ func (c *client) kipHeartbeat() {
 	c.kipResetTimer()
 	joining, left := !k.joined, k.left
 	c.send(!joining, func() {
-		r, routine := c.w.modern.heartbeat(c, req)
+		r, routine := c.w.consumerHeartbeat(c, req)
 		c.reply(routine, func() {
 			if k.left == left {
 				c.kipResponse(req, r, routine)
@@ -168,8 +174,15 @@ func (c *client) kipResponse(req kRequest, r kResponse, routine bool) {
 			k.lostDue = true
 			return
 		}
-		c.kipLose("it was fenced")
-		c.kipScheduleHeartbeat(0)
+		if c.kipLose("it was fenced", func() { c.kipScheduleHeartbeat(0) }) {
+			c.kipScheduleHeartbeat(0)
+		}
+		return
+	case "GROUP_MAX_SIZE_REACHED", "GROUP_ID_NOT_FOUND", "INCONSISTENT_GROUP_PROTOCOL":
+		// Fatal (AbstractHeartbeatRequestManager.onErrorResponse).
+		c.stop(kafka.StatusFenced)
+		c.w.record(kafka.KindConsumerGroupHeartbeatResponse, c.id, r.err, false, fmt.Sprintf(
+			"The coordinator answers %s with %s%s. The consumer fails (fatal).", c.id, r.err, r.why))
 		return
 	case "UNRELEASED_INSTANCE_ID":
 		c.stop(kafka.StatusFenced)
@@ -203,7 +216,7 @@ func (c *client) kipResponse(req kRequest, r kResponse, routine bool) {
 	}
 	c.w.record(kafka.KindConsumerGroupHeartbeatResponse, c.id, "NONE", routine && !changed, fmt.Sprintf(
 		"The coordinator answers %s: member epoch %d, %s, assignment %s.", c.id, r.epoch, r.memberState, kafka.FormatTPs(r.assigned)))
-	if hb := c.w.sc.HeartbeatIntervalMs; k.intervalMs != hb {
+	if hb := c.heartbeatInterval(); k.intervalMs != hb {
 		// The first answer sets the interval and restarts the timer from
 		// now (HeartbeatRequestState.updateHeartbeatIntervalMs).
 		k.intervalMs = hb
@@ -228,36 +241,87 @@ func (c *client) kipResponse(req kRequest, r kResponse, routine bool) {
 }
 
 // kipLose gives up everything it holds, a zombie's partitions the
-// coordinator already took away included, with onPartitionsLost.
-func (c *client) kipLose(why string) {
-	if lost := kafka.UnionTPs(c.owned, c.heldLost); len(lost) > 0 {
-		c.heldLost = nil
-		c.callback(kafka.KindPartitionsLost, lost, why)
-		c.giveUp(lost)
+// coordinator already took away included, with onPartitionsLost. It
+// reports false when the callback takes time: then runs when it returns.
+func (c *client) kipLose(why string, then func()) bool {
+	lost := kafka.UnionTPs(c.owned, c.heldLost)
+	if len(lost) == 0 {
+		return true
 	}
+	c.heldLost = nil
+	c.callback(kafka.KindPartitionsLost, lost, why)
+	if c.listenerMs(kafka.KindPartitionsLost) == 0 {
+		c.giveUp(lost)
+		c.callbackDone(kafka.KindPartitionsLost)
+		return true
+	}
+	c.afterCallback(kafka.KindPartitionsLost, func() {
+		c.giveUp(lost)
+		c.heldLost = kafka.MinusTPs(c.heldLost, lost)
+		then()
+	})
+	return false
 }
 
 // kipReconcile revokes first, then assigns, then acknowledges at once with
-// a heartbeat (AbstractMembershipManager.revokeAndAssign).
+// a heartbeat (AbstractMembershipManager.revokeAndAssign). A slow
+// onPartitionsRevoked keeps the partitions until it returns: the heartbeats
+// meanwhile still report them, so the member stays UNREVOKED_PARTITIONS and
+// its rebalance timeout may fence it.
 func (c *client) kipReconcile() {
 	k := c.kip
 	k.reconcileDue = false
-	revoke := kafka.MinusTPs(c.owned, k.assigned)
+	// What the process holds: a zombie's partitions too (the coordinator
+	// removed it and it has not heard yet: world.orphan).
+	held := kafka.UnionTPs(c.owned, c.heldLost)
+	revoke := kafka.MinusTPs(held, k.assigned)
 	if len(revoke) > 0 {
 		c.callback(kafka.KindPartitionsRevoked, revoke, "the new target moves them away")
-		c.giveUp(revoke)
+		c.afterCallback(kafka.KindPartitionsRevoked, func() {
+			c.giveUp(revoke)
+			c.heldLost = kafka.MinusTPs(c.heldLost, revoke)
+			c.kipAssign()
+		})
+		return
 	}
-	added := kafka.MinusTPs(k.assigned, c.owned)
+	c.kipAssign()
+}
+
+// kipAssign is the second half of revokeAndAssign: the assignment the
+// member was last given is applied, onPartitionsAssigned runs, and the
+// member acknowledges.
+func (c *client) kipAssign() {
+	k := c.kip
+	if k == nil || !c.running {
+		return
+	}
+	if !k.joined {
+		// Fenced while onPartitionsRevoked ran: nothing to assign; the
+		// next poll() reports the rest lost and rejoins.
+		c.poll()
+		return
+	}
+	held := kafka.UnionTPs(c.owned, c.heldLost)
+	added := kafka.MinusTPs(k.assigned, held)
 	c.owned = k.assigned
+	c.heldLost = kafka.MinusTPs(c.heldLost, k.assigned)
+	if !c.w.heldByGroup(c) {
+		// It takes what it was last given, as a zombie: the group does
+		// not count it.
+		c.heldLost = kafka.UnionTPs(c.heldLost, c.owned)
+		c.owned = nil
+	}
 	c.newlyAssigned = added
 	// The step shows the member after the callback (see onJoinComplete).
 	c.revoking = nil
 	c.setStatus(c.kipStatus())
 	c.callback(kafka.KindPartitionsAssigned, added, "")
-	k.ackDue = true
-	if !k.inflight {
-		c.kipScheduleHeartbeat(0)
-	}
+	c.afterCallback(kafka.KindPartitionsAssigned, func() {
+		k.ackDue = true
+		if !k.inflight {
+			c.kipScheduleHeartbeat(0)
+		}
+	})
 }
 
 func (c *client) kipStatus() kafka.MemberStatus {
@@ -278,7 +342,7 @@ func (c *client) kipStatus() kafka.MemberStatus {
 func (c *client) kipPollExpired() {
 	k := c.kip
 	c.pollTimedOut = true
-	c.heldLost = c.owned
+	c.heldLost = kafka.UnionTPs(c.heldLost, c.owned)
 	c.owned = nil
 	c.changed()
 	epoch := leaveEpoch
@@ -287,7 +351,7 @@ func (c *client) kipPollExpired() {
 	}
 	c.w.record(kafka.KindPollTimeout, c.id, "", false, fmt.Sprintf(
 		"%s has not polled for max.poll.interval.ms (%d ms): it leaves the group with epoch %d. Its partitions are lost (onPartitionsLost when poll() returns).",
-		c.id, c.w.sc.MaxPollIntervalMs, epoch))
+		c.id, c.maxPoll(), epoch))
 	c.w.clock.cancel(k.hbTimer)
 	k.inflight, k.reconcileDue, k.assigned, k.state = false, false, nil, ""
 	k.left++
@@ -297,12 +361,13 @@ func (c *client) kipPollExpired() {
 
 func (c *client) kipSendLeave(epoch int32) {
 	req := kRequest{memberID: c.memberID, instance: c.instance, epoch: epoch}
-	if c.coord < 0 {
+	coord := c.coord // the process may be gone (or restarted) when it arrives
+	if coord < 0 || c.cutOff() {
 		return
 	}
 	c.w.clock.after(netMs, false, func() {
-		if c.w.cluster.coordinator() == c.coord && c.coord >= 0 {
-			c.w.modern.heartbeat(c, req)
+		if c.w.cluster.coordinator() == coord && c.w.cluster.up[coord] {
+			c.w.consumerHeartbeat(c, req)
 		}
 	})
 }
@@ -339,7 +404,7 @@ func (c *client) kipCommit(gen *int32) {
 	}
 	id, tps := c.memberID, c.owned
 	c.send(false, func() {
-		errName, why := c.w.modern.commitCheck(id, epoch, tps) // consumer_commit.go
+		errName, why := c.w.consumerCommit(id, epoch, tps) // consumer_commit.go
 		c.w.record(kafka.KindOffsetCommitRequest, c.id, "", false, fmt.Sprintf("%s commits its offsets with member epoch %d.", c.id, epoch))
 		c.reply(false, func() {
 			text := fmt.Sprintf("The coordinator stores %s's offsets%s.", c.id, why)

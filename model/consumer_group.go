@@ -48,6 +48,8 @@ type consumerGroup struct {
 	missing       []int               // computeTarget's: input indexes of members g.target does not map
 	seen          []bool              // runAssignor's: members the assignor gave partitions
 	partTexts     map[string]partText // client -> its last "client target" text
+	unwritten     *kMember            // the member whose join is being handled (kMember.unwritten)
+	pendingBump   string              // why the joining heartbeat bumped the group epoch, told by writeJoin
 }
 
 // kMember is one member as the coordinator keeps it.
@@ -67,6 +69,19 @@ type kMember struct {
 	// assignment epoch finds no member at it yet, so it uncounts them all
 	// at once.
 	countedAt int32
+	// unwritten: a member whose joining heartbeat is being handled. Kafka
+	// writes its epoch and state in the same batch of records as the group
+	// epoch bump and the target (CurrentAssignmentBuilder decides them
+	// before anything is written), so no step shows it until its
+	// reconciliation has run: there is no "STABLE at epoch 0" to see.
+	unwritten bool
+	// rebalanceTimeout is the member's max.poll.interval.ms (the
+	// RebalanceTimeoutMs of its joining heartbeat).
+	rebalanceTimeout int64
+	// classic: the member runs the classic protocol (JoinGroup, SyncGroup,
+	// Heartbeat) in this consumer group (consumer_classic.go); nil for a
+	// consumer-protocol member.
+	classic *classicMeta
 }
 
 // awayMember is a member the coordinator holds that no client view shows:
@@ -98,7 +113,30 @@ func (g *consumerGroup) fillSnap(s *groupSnap) {
 	g.shown = g.derive()
 	s.state, s.generation, s.assignEpoch = g.shown, g.groupEpoch, g.assignEpoch
 	s.target = g.target
+	if g.unwritten != nil {
+		// A static member taking over a slot brings the old one's target;
+		// it is written with the member.
+		if _, ok := g.target[g.unwritten.id]; ok {
+			s.target = make(map[string][]kafka.TP, len(g.target))
+			for k, v := range g.target {
+				if k != g.unwritten.id {
+					s.target[k] = v
+				}
+			}
+		}
+	}
 	s.away = g.detachedMembers()
+}
+
+// write ends m's join: its epoch and state are decided, and from the next
+// step on the trace shows it.
+func (g *consumerGroup) write(m *kMember) {
+	if !m.unwritten {
+		return
+	}
+	m.unwritten = false
+	g.unwritten = nil
+	g.touch(m)
 }
 
 // derive is the group state by Kafka's rule (ConsumerGroup.maybeUpdateGroupState):
@@ -106,13 +144,20 @@ func (g *consumerGroup) fillSnap(s *groupSnap) {
 // assignment epoch, RECONCILING while a member is not STABLE at the
 // assignment epoch, else STABLE. Kafka derives it on every change, so every
 // step shows it, the steps between a bump and its target too.
+//
+// A joiner not yet written (kMember.unwritten) is not counted: the step
+// does not show it.
 func (g *consumerGroup) derive() kafka.GroupState {
+	n := len(g.members)
+	if g.unwritten != nil {
+		n--
+	}
 	switch {
-	case len(g.members) == 0:
+	case n == 0:
 		return kafka.KEmpty
 	case g.groupEpoch > g.assignEpoch:
 		return kafka.KAssigning
-	case g.reconciledN < len(g.members):
+	case g.reconciledN < n:
 		return kafka.KReconciling
 	}
 	return kafka.KStable
@@ -120,7 +165,7 @@ func (g *consumerGroup) derive() kafka.GroupState {
 
 // noteReconciled keeps m's part of reconciledN right.
 func (g *consumerGroup) noteReconciled(m *kMember) {
-	r := m.state == kafka.MStable && m.epoch == g.assignEpoch
+	r := m.state == kafka.MStable && m.epoch == g.assignEpoch && !m.unwritten
 	switch counted := m.countedAt == g.assignEpoch; {
 	case r && !counted:
 		m.countedAt = g.assignEpoch
@@ -145,7 +190,7 @@ func (g *consumerGroup) touch(m *kMember) {
 // attached: the member's client shows it in its view (client.view).
 func (g *consumerGroup) attached(m *kMember) bool {
 	c := g.w.byID[m.client]
-	return c != nil && c.kip != nil && c.memberID == m.id
+	return c != nil && (c.kip != nil || !c.kipProto) && c.memberID == m.id && m.id != ""
 }
 
 // detachedMembers lists, in join order, the members no client view shows.
@@ -198,6 +243,9 @@ func (g *consumerGroup) settled() bool {
 		if c == nil || !c.running || c.memberID != m.id || m.epoch != g.assignEpoch || m.state != kafka.MStable {
 			return false
 		}
+		if m.classic != nil && (c.kipProto || c.phase != phaseStable || c.generation != m.epoch || c.rejoinNeeded) {
+			return false // a classic member in step: synced at its member epoch
+		}
 	}
 	return true
 }
@@ -234,6 +282,7 @@ func (g *consumerGroup) remove(id string) {
 	}
 	g.w.clock.cancel(m.session)
 	g.w.clock.cancel(m.revokeTimer)
+	m.classic.cancel(g.w)
 	g.w.orphan(m.client, id)
 	g.setHeld(m, nil, nil)
 	m.epoch = leaveEpoch
@@ -274,13 +323,18 @@ func (g *consumerGroup) setHeld(m *kMember, assigned, revoking []kafka.TP) {
 func (g *consumerGroup) touchSession(m *kMember) {
 	g.w.clock.cancel(m.session)
 	id := m.id
-	m.session = g.w.clock.after(g.w.sc.SessionTimeoutMs, true, func() {
+	timeout, what := g.w.sc.ConsumerSessionTimeout(), "group.consumer.session.timeout.ms"
+	if m.classic != nil {
+		// A classic member's own session.timeout.ms (classicProtocolSessionTimeout).
+		timeout, what = m.classic.sessionTimeout, "its session.timeout.ms"
+	}
+	m.session = g.w.clock.after(timeout, true, func() {
 		mm := g.members[id]
 		if mm == nil {
 			return
 		}
 		g.w.record(kafka.KindSessionExpired, mm.client, "", false, fmt.Sprintf(
-			"No heartbeat from %s for group.consumer.session.timeout.ms (%d ms): the coordinator fences it and frees its partitions.", mm.client, g.w.sc.SessionTimeoutMs))
+			"No heartbeat from %s for %s (%d ms): the coordinator fences it and frees its partitions.", mm.client, what, timeout))
 		g.fence(id, fmt.Sprintf("%s's session expired", mm.client))
 	})
 }
@@ -289,8 +343,19 @@ func (g *consumerGroup) touchSession(m *kMember) {
 // (GroupMetadataManager.consumerGroupFenceMember). It computes no target:
 // the group is ASSIGNING until the next heartbeat of any member finds the
 // group epoch ahead of the assignment epoch and runs the assignor.
-func (g *consumerGroup) fence(id, why string) {
-	g.remove(id)
+func (g *consumerGroup) fence(id, why string) { g.fenceAll([]string{id}, why) }
+
+// fenceAll removes members with one group epoch bump
+// (consumerGroupFenceMembers), unless every member left runs the classic
+// protocol: then the group goes back to being a classic group
+// (migration.go).
+func (g *consumerGroup) fenceAll(ids []string, why string) {
+	if g.w.downgradeOnLeave(ids, why) {
+		return
+	}
+	for _, id := range ids {
+		g.remove(id)
+	}
 	g.bumpEpoch(why)
 	g.updateState()
 }
@@ -303,7 +368,10 @@ func (g *consumerGroup) topicsChanged() { g.metaStale, g.filterTargets = true, t
 // thousand joiners mean a thousand runs (4.3 batches them: deferTarget):
 // the input is built from slices kept for the purpose, and unchanged
 // targets keep their slices.
-func (g *consumerGroup) computeTarget() {
+//
+// before runs just before the AssignmentComputed step is recorded: a
+// joiner's reconciliation, written with the target (kMember.unwritten).
+func (g *consumerGroup) computeTarget(before func()) {
 	if g.groupEpoch <= g.assignEpoch || g.deferTarget() {
 		return
 	}
@@ -358,9 +426,12 @@ func (g *consumerGroup) computeTarget() {
 	g.filterTargets = false
 	g.assignEpoch = g.groupEpoch
 	g.reconciledN = 0 // member epochs never run ahead of the assignment epoch
-	text := fmt.Sprintf("The coordinator runs the %s assignor for epoch %d: target %s.", g.w.assignor.KafkaName(), g.assignEpoch, kafka.Summarize(parts))
+	text := fmt.Sprintf("The coordinator runs the %s assignor for epoch %d: target %s.", g.w.serverAssignor().KafkaName(), g.assignEpoch, kafka.Summarize(parts))
 	if len(members) == 0 {
 		text = fmt.Sprintf("The group has no members: the target assignment for epoch %d is empty.", g.assignEpoch)
+	}
+	if before != nil {
+		before()
 	}
 	g.w.record(kafka.KindAssignmentComputed, "", "", false, text)
 }
@@ -437,7 +508,11 @@ func (g *consumerGroup) revokeTimeout(m *kMember) {
 // (GroupMetadataManager.scheduleConsumerGroupRebalanceTimeout).
 func (g *consumerGroup) scheduleRevokeTimeout(m *kMember) {
 	id, epoch := m.id, m.epoch
-	m.revokeTimer = g.w.clock.after(g.w.sc.MaxPollIntervalMs, false, func() {
+	timeout := m.rebalanceTimeout
+	if timeout <= 0 {
+		timeout = g.w.sc.MaxPollIntervalMs
+	}
+	m.revokeTimer = g.w.clock.after(timeout, false, func() {
 		mm := g.members[id]
 		if mm == nil || mm.epoch != epoch {
 			return
@@ -445,7 +520,7 @@ func (g *consumerGroup) scheduleRevokeTimeout(m *kMember) {
 		mm.revokeTimer = nil
 		g.w.record(kafka.KindMemberRemoved, mm.client, "", false, fmt.Sprintf(
 			"%s did not revoke %s within the rebalance timeout (%d ms, its max.poll.interval.ms): the coordinator fences it.",
-			g.displayName(id), kafka.FormatTPs(mm.revoking), g.w.sc.MaxPollIntervalMs))
+			g.displayName(id), kafka.FormatTPs(mm.revoking), timeout))
 		g.fence(id, fmt.Sprintf("%s was fenced for not revoking in time", g.displayName(id)))
 	})
 }
@@ -457,6 +532,7 @@ func (g *consumerGroup) moved(from, to int) {
 		g.w.clock.cancel(m.session)
 		g.w.clock.cancel(m.revokeTimer)
 		m.revokeTimer = nil
+		m.classic.cancel(g.w) // a join or sync deadline is not written: it goes with the old coordinator
 	}
 	if to < 0 {
 		g.w.record(kafka.KindCoordinatorMoved, "", "", false, fmt.Sprintf(

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/kvizlab/kviz/model/kafka"
 )
@@ -13,6 +14,7 @@ type kRequest struct {
 	epoch              int32
 	topics             []string // nil = unchanged
 	owned              []kafka.TP
+	rebalanceTimeout   int64 // max.poll.interval.ms, in a full request (a join)
 }
 
 type kResponse struct {
@@ -20,11 +22,18 @@ type kResponse struct {
 	epoch       int32
 	assigned    []kafka.TP
 	memberState kafka.MemberState // view only
+	why         string            // view only: what a fatal error means
 }
 
 // heartbeat is the coordinator handling a ConsumerGroupHeartbeat
 // (GroupMetadataManager.consumerGroupHeartbeat).
 func (g *consumerGroup) heartbeat(c *client, req kRequest) (kResponse, bool) {
+	if max := g.w.sc.MaxSize; max > 0 && int32(len(g.members)) >= max && g.members[req.memberID] == nil {
+		// throwIfConsumerGroupIsFull
+		g.w.record(kafka.KindConsumerGroupHeartbeatRequest, c.id, "", false, fmt.Sprintf(
+			"%s sends ConsumerGroupHeartbeat (epoch %d); the group already has group.consumer.max.size (%d) members.", c.id, req.epoch, max))
+		return kResponse{err: "GROUP_MAX_SIZE_REACHED", why: ": the group already has the configured maximum number of members"}, false
+	}
 	switch req.epoch {
 	case leaveEpoch, staticLeaveEpoch:
 		return g.leave(c, req), false
@@ -49,17 +58,15 @@ func (g *consumerGroup) heartbeat(c *client, req kRequest) (kResponse, bool) {
 		reqStep = g.w.hist.len()
 		g.w.record(kafka.KindConsumerGroupHeartbeatRequest, c.id, "", true, g.requestText(c, req))
 	}
-	if req.topics != nil && !slices.Equal(req.topics, m.topics) {
-		m.topics = req.topics
-		g.filterTargets = true
-		g.bumpEpoch(fmt.Sprintf("%s subscribes to %v", c.id, req.topics))
+	if m.unwritten {
+		g.writeJoin(m, req.owned)
+	} else {
+		subscribed := req.topics != nil && !slices.Equal(req.topics, m.topics)
+		if subscribed {
+			m.topics = req.topics
+		}
+		g.bumpAndReconcile(m, c.id, subscribed, req.owned)
 	}
-	if g.metaStale {
-		g.metaStale = false
-		g.bumpEpoch("a subscribed topic's partition count changed")
-	}
-	g.computeTarget()
-	g.reconcile(m, req.owned)
 	g.updateState()
 	changed := before != [3]int{m.version, int(g.groupEpoch), int(g.assignEpoch)}
 	if changed && reqStep >= 0 {
@@ -80,7 +87,9 @@ func (g *consumerGroup) join(c *client, req kRequest) (kResponse, bool) {
 	if req.instance != "" {
 		if old, ok := g.instances[req.instance]; ok {
 			om := g.members[old]
-			if om.epoch != staticLeaveEpoch {
+			// A classic member's slot may always be taken
+			// (getOrMaybeSubscribeStaticConsumerGroupMember).
+			if om.epoch != staticLeaveEpoch && om.classic == nil {
 				g.w.record(kafka.KindConsumerGroupHeartbeatRequest, c.id, "", false, fmt.Sprintf(
 					"%s joins with group.instance.id %s, still held by an active member.", c.id, req.instance))
 				return kResponse{err: "UNRELEASED_INSTANCE_ID"}, false
@@ -93,7 +102,13 @@ func (g *consumerGroup) join(c *client, req kRequest) (kResponse, bool) {
 			nm := *om
 			nm.id, nm.client, nm.session, nm.revokeTimer = req.memberID, c.id, nil, nil
 			nm.epoch, nm.prevEpoch = joinEpoch, joinEpoch
+			if req.rebalanceTimeout > 0 {
+				nm.rebalanceTimeout = req.rebalanceTimeout
+			}
+			nm.unwritten = true
+			g.unwritten = &nm
 			nm.assignedAt = maps.Clone(om.assignedAt) // the old member's is dropped with it
+			nm.classic = nil                          // it runs the consumer protocol
 			assigned, revoking := om.assigned, om.revoking
 			target := g.target[old]
 			g.remove(old)
@@ -103,7 +118,8 @@ func (g *consumerGroup) join(c *client, req kRequest) (kResponse, bool) {
 			if req.topics != nil && !slices.Equal(req.topics, nm.topics) {
 				nm.topics = req.topics
 				g.filterTargets = true
-				g.bumpEpoch(fmt.Sprintf("%s subscribes to %v", c.id, req.topics))
+				g.groupEpoch++ // told with the member's write (writeJoin)
+				g.pendingBump = fmt.Sprintf("%s subscribes to %v", c.id, req.topics)
 			}
 			g.touchSession(&nm)
 			return kResponse{}, true
@@ -114,11 +130,82 @@ func (g *consumerGroup) join(c *client, req kRequest) (kResponse, bool) {
 	}
 	g.w.record(kafka.KindConsumerGroupHeartbeatRequest, c.id, "", false, fmt.Sprintf(
 		"%s sends ConsumerGroupHeartbeat with epoch 0 (join) as %s, subscribing to %v.", c.id, req.memberID, req.topics))
-	m := &kMember{id: req.memberID, client: c.id, instance: req.instance, topics: req.topics, state: kafka.MStable}
+	m := &kMember{id: req.memberID, client: c.id, instance: req.instance, topics: req.topics, state: kafka.MStable, unwritten: true,
+		rebalanceTimeout: req.rebalanceTimeout}
+	g.unwritten = m
 	g.add(m)
 	g.touchSession(m)
-	g.bumpEpoch(fmt.Sprintf("%s joined", c.id))
+	g.groupEpoch++ // told with the member's write (writeJoin)
+	g.pendingBump = fmt.Sprintf("%s joined", c.id)
 	return kResponse{}, true
+}
+
+// bumpAndReconcile is the rest of a known member's heartbeat (or classic
+// JoinGroup): one group epoch bump at most, for a changed subscription and
+// a changed partition count alike (consumerGroupHeartbeat: bumpGroupEpoch ||
+// hasMetadataExpired), the target if it is due, and the member's
+// reconciliation.
+func (g *consumerGroup) bumpAndReconcile(m *kMember, client string, subscribed bool, owned []kafka.TP) {
+	var why []string
+	if subscribed {
+		g.filterTargets = true
+		why = append(why, fmt.Sprintf("%s subscribes to %v", client, m.topics))
+	}
+	if g.metaStale {
+		g.metaStale = false
+		why = append(why, "a subscribed topic's partition count changed")
+	}
+	if len(why) > 0 {
+		g.bumpEpoch(strings.Join(why, "; "))
+	}
+	g.computeTarget(nil)
+	g.reconcile(m, owned)
+}
+
+// writeJoin handles the rest of a joining heartbeat as Kafka does, in one
+// batch of records: the group epoch bump (one, for the join and any
+// changed partition count), the target, and the joiner's epoch and state,
+// which CurrentAssignmentBuilder decides against the new target before
+// anything is written. The steps still tell the bump and then the target,
+// but both show what that one write leaves: the new assignment epoch and
+// the joiner at the epoch and state its reconciliation gives, never at
+// epoch 0 with a state the coordinator never holds. Only a target that
+// waits (4.3 batching) leaves the group ASSIGNING, the joiner reconciled
+// to the last target.
+func (g *consumerGroup) writeJoin(m *kMember, owned []kafka.TP) {
+	bump := g.pendingBump
+	g.pendingBump = ""
+	if g.metaStale {
+		g.metaStale = false
+		if bump == "" {
+			g.groupEpoch++
+			bump = "a subscribed topic's partition count changed"
+		} else {
+			bump += "; a subscribed topic's partition count changed"
+		}
+	}
+	settle := func() {
+		g.reconcile(m, owned)
+		g.write(m)
+	}
+	tell := func() {
+		if bump != "" {
+			g.w.record(kafka.KindGroupStateChanged, "", "", false, fmt.Sprintf("Group epoch %d: %s.", g.groupEpoch, bump))
+			bump = ""
+		}
+	}
+	if g.groupEpoch > g.assignEpoch && g.targetWaits() {
+		// The target waits (4.3 batching): the joiner reconciles to the
+		// last one, and the wait is told after the bump.
+		settle()
+		tell()
+	}
+	g.computeTarget(func() {
+		settle()
+		tell()
+	})
+	settle()
+	tell()
 }
 
 func (g *consumerGroup) leave(c *client, req kRequest) kResponse {

@@ -330,11 +330,31 @@ func TestKIP848StateFollowsFromEveryStep(t *testing.T) {
 			}
 		}
 	}
-	// demo:kip848-join's first join: ASSIGNING until the target is in.
+	// demo:kip848-join's first join is one write, as Kafka's
+	// consumerGroupHeartbeat makes it (issue 23 item 4): the bump step
+	// already shows the target's epoch and c1 at it, as
+	// CurrentAssignmentBuilder decided it, so the group is STABLE, never
+	// ASSIGNING with a joiner at epoch 0.
 	sim := simDemo(t, "kip848-join")
+	js := jsonSteps(t, sim)
 	bump := steps(sim, kafka.KindGroupStateChanged, "")[1]
-	if bump.Text != "Group epoch 1: c1 joined." || bump.GroupState != kafka.KAssigning {
-		t.Errorf("the first bump: %q %s, want ASSIGNING", bump.Text, bump.GroupState)
+	if bump.Text != "Group epoch 1: c1 joined." || bump.GroupState != kafka.KStable || js[bump.Index].MemberEpochs["c1"] != 1 {
+		t.Errorf("the first bump: %q %s, c1 at %v; want STABLE with c1 at epoch 1", bump.Text, bump.GroupState, js[bump.Index].MemberEpochs)
+	}
+	// A fence is a write of its own (consumerGroupFenceMember): ASSIGNING
+	// until the next heartbeat computes the target.
+	sim = simDemo(t, "kip848-static-crash")
+	fenced := false
+	for _, st := range steps(sim, kafka.KindGroupStateChanged, "") {
+		if strings.Contains(st.Text, "session expired") {
+			fenced = true
+			if st.GroupState != kafka.KAssigning {
+				t.Errorf("the fence's bump %q is %s, want ASSIGNING", st.Text, st.GroupState)
+			}
+		}
+	}
+	if !fenced {
+		t.Error("demo:kip848-static-crash should fence c1")
 	}
 }
 

@@ -98,10 +98,10 @@ func fmtShort(tps []kafka.TP) string {
 // inserts), with the members it does not map (missing: new joiners) added,
 // and only changed targets are written.
 func (g *consumerGroup) runAssignor(grp strategies.Group, prevs [][]kafka.TP, missing []int, ownKeys bool) map[string][]kafka.TP {
-	each, ok := g.w.assignor.(strategies.EachAssigner)
+	each, ok := g.w.serverAssignor().(strategies.EachAssigner)
 	if !ok {
 		target := make(map[string][]kafka.TP, len(g.order))
-		res := g.w.assignor.Assign(grp, nil)
+		res := g.w.serverAssignor().Assign(grp, nil)
 		for i, m := range g.order {
 			target[m.id] = sameOrNew(res.Assignment[m.id], prevs[i])
 		}

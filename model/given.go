@@ -28,6 +28,7 @@ func (w *world) startGiven() {
 		c := newClient(w, spec.ID, spec.Instance, spec.Topics)
 		w.clients = append(w.clients, c)
 		w.byID[spec.ID] = c
+		c.configure(spec.Settings)
 		c.setStrategies(spec.Strategies)
 		c.memberID = spec.MemberID
 		if c.memberID == "" {
@@ -115,10 +116,10 @@ func (c *client) startGiven(gen int32, spec scenario.MemberSpec) {
 	c.coord = c.w.cluster.coordinator()
 	c.owned = owned
 	c.assignTopicGen = c.w.topicGen
-	if c.w.consumer {
+	if c.kipProto {
 		k := newKipClient(c)
 		k.epoch, k.state, k.assigned, k.sentTopics, k.joined = spec.StartEpoch(c.w.sc), scenario.StartState(c.w.sc, spec), owned, c.topics, true
-		k.intervalMs = c.w.sc.HeartbeatIntervalMs // an answer gave it long ago
+		k.intervalMs = c.heartbeatInterval() // an answer gave it long ago
 		c.kip = k
 		if len(spec.Revoking) > 0 {
 			// The coordinator's last answer assigned it only what it
@@ -133,7 +134,7 @@ func (c *client) startGiven(gen int32, spec scenario.MemberSpec) {
 			})
 		}
 		c.setStatus(c.kipStatus())
-		c.kipScheduleHeartbeat(c.w.sc.HeartbeatIntervalMs)
+		c.kipScheduleHeartbeat(c.heartbeatInterval())
 		return
 	}
 	c.generation, c.phase = gen, phaseStable
@@ -154,7 +155,7 @@ func (g *classicGroup) startGiven(gen int32, clients []*client) {
 	for _, c := range clients {
 		g.add(&cMember{id: c.memberID, instance: c.instance, client: c.id, topics: c.topics,
 			protocols: c.strategies, owned: c.owned, ownedGen: gen, prevAssigned: c.owned, assignment: c.owned,
-			sessionTimeout: g.w.sc.SessionTimeoutMs, rebalanceTimeout: g.w.sc.MaxPollIntervalMs})
+			sessionTimeout: c.sessionTimeout(), rebalanceTimeout: c.maxPoll()})
 	}
 	g.selected, _ = g.selectProtocol()
 	g.protocol = g.selected.KafkaName()
@@ -177,7 +178,7 @@ func (g *consumerGroup) startGiven(sc *scenario.Scenario, clients []*client) {
 		spec := sc.Members[i]
 		e := spec.StartEpoch(sc)
 		m := &kMember{id: c.memberID, client: c.id, instance: c.instance, topics: c.topics,
-			epoch: e, prevEpoch: e, state: scenario.StartState(sc, spec)}
+			epoch: e, prevEpoch: e, state: scenario.StartState(sc, spec), rebalanceTimeout: c.maxPoll()}
 		g.add(m)
 		g.setHeld(m, spec.Owned, spec.Revoking)
 		for tp := range m.assignedAt {

@@ -46,6 +46,7 @@ func genScenario(t *rapid.T, setup [2]string) string {
 		rapid.IntRange(0, 99).Draw(t, "group"), setup[0], setup[1])
 	n := rapid.IntRange(1, 4).Draw(t, "members")
 	ids := []string{}
+	migratable := map[string]bool{}
 	subs := func(label string) string {
 		if len(topics) == 1 || rapid.Bool().Draw(t, label) {
 			return "[" + strings.Join(topics, ", ") + "]"
@@ -59,7 +60,10 @@ func genScenario(t *rapid.T, setup [2]string) string {
 		if rapid.IntRange(0, 3).Draw(t, "static "+id) == 0 {
 			inst = ", instance: i" + id
 		}
-		fmt.Fprintf(&b, "  - {id: %s, topics: %s%s%s}\n", id, subs("subs "+id), inst, assignorList(t, setup, id))
+		own, timeouts := assignorList(t, setup, id), memberTimeouts(t, setup, id)
+		// A member may change its protocol when nothing it sets is classic-only.
+		migratable[id] = own == "" && !strings.Contains(timeouts, "session")
+		fmt.Fprintf(&b, "  - {id: %s, topics: %s%s%s%s}\n", id, subs("subs "+id), inst, own, timeouts)
 	}
 	b.WriteString("timeline:\n")
 	at := int64(0)
@@ -80,6 +84,7 @@ func genScenario(t *rapid.T, setup [2]string) string {
 		case "join":
 			id := fmt.Sprintf("c%d", len(ids)+1)
 			ids = append(ids, id)
+			migratable[id] = true
 			fmt.Fprintf(&b, "  - {at_ms: %d, join: {id: %s, topics: %s}}\n", at, id, subs("subs "+id))
 		case "stall":
 			fmt.Fprintf(&b, "  - {at_ms: %d, stall: {id: %s, ms: %d}}\n", at, who, rapid.Int64Range(1000, 400000).Draw(t, "ms"))
@@ -89,11 +94,43 @@ func genScenario(t *rapid.T, setup [2]string) string {
 			fmt.Fprintf(&b, "  - {at_ms: %d, add_partitions: {topic: t0, count: %d}}\n", at, rapid.IntRange(1, 12).Draw(t, "count"))
 		case "fail_broker", "recover_broker":
 			fmt.Fprintf(&b, "  - {at_ms: %d, %s: %d}\n", at, kind, rapid.IntRange(0, brokers-1).Draw(t, "broker"))
+		case "remove_members":
+			if rapid.Bool().Draw(t, "remove all") {
+				fmt.Fprintf(&b, "  - {at_ms: %d, remove_members: all}\n", at)
+			} else {
+				fmt.Fprintf(&b, "  - {at_ms: %d, remove_members: {instances: [i%s]}}\n", at, who)
+			}
+		case "disconnect":
+			fmt.Fprintf(&b, "  - {at_ms: %d, disconnect: {id: %s, ms: %d}}\n", at, who, rapid.Int64Range(1000, 120000).Draw(t, "cut ms"))
+		case "restart":
+			// Sometimes a rolling upgrade or downgrade (KIP-848's online
+			// migration) instead of a plain bounce.
+			if proto := rapid.SampledFrom([]string{"", "", "consumer", "classic"}).Draw(t, "restart protocol"); proto != "" && migratable[who] {
+				fmt.Fprintf(&b, "  - {at_ms: %d, restart: {id: %s, protocol: %s}}\n", at, who, proto)
+				break
+			}
+			fmt.Fprintf(&b, "  - {at_ms: %d, restart: %s}\n", at, who)
 		default:
 			fmt.Fprintf(&b, "  - {at_ms: %d, %s: %s}\n", at, kind, who)
 		}
 	}
 	return b.String()
+}
+
+// memberTimeouts sometimes gives a member its own timeouts (Kafka sends
+// them in each JoinGroup): heartbeats of several intervals, sessions and
+// rebalance timeouts that differ.
+func memberTimeouts(t *rapid.T, setup [2]string, id string) string {
+	if rapid.IntRange(0, 3).Draw(t, "own timeouts "+id) != 0 {
+		return ""
+	}
+	out := fmt.Sprintf(", max_poll_interval_ms: %d", rapid.SampledFrom([]int64{30000, 120000, 300000, 600000}).Draw(t, "max poll "+id))
+	if setup[1] != "consumer" {
+		session := rapid.SampledFrom([]int64{6000, 10000, 45000}).Draw(t, "session "+id)
+		out += fmt.Sprintf(", session_timeout_ms: %d, heartbeat_interval_ms: %d", session,
+			rapid.SampledFrom([]int64{1000, 2000, 3000}).Draw(t, "heartbeat "+id))
+	}
+	return out
 }
 
 // assignorList sometimes gives a classic member its own assignor list, so
@@ -148,7 +185,6 @@ func simGenerated(t *rapid.T, src string) *model.Sim {
 }
 
 func checkTrace(t *rapid.T, sim *model.Sim, src string) {
-	consumer := sim.Scenario().Protocol == "consumer"
 	var prev model.Step
 	epochs := map[string]int32{}
 	for i := 0; i < sim.Len(); i++ {
@@ -167,10 +203,16 @@ func checkTrace(t *rapid.T, sim *model.Sim, src string) {
 		}
 		if i > 0 {
 			reloaded := st.Kind == "CoordinatorMoved"
-			if !consumer && !reloaded && prev.GroupState != st.GroupState && !model.ValidClassicTransition(prev.GroupState, st.GroupState) {
+			// A migration (GroupConverted) changes the group's kind.
+			converted := prev.GroupState.Consumer() != st.GroupState.Consumer()
+			if converted && st.Kind != kafka.KindGroupConverted {
+				t.Fatalf("step %d (%s): the group turns from %s to %s without a GroupConverted step\n%s", i, st.Kind, prev.GroupState, st.GroupState, src)
+			}
+			consumer := st.GroupState.Consumer()
+			if !consumer && !reloaded && !converted && prev.GroupState != st.GroupState && !model.ValidClassicTransition(prev.GroupState, st.GroupState) {
 				t.Fatalf("step %d: invalid transition %s -> %s\n%s", i, prev.GroupState, st.GroupState, src)
 			}
-			if st.Generation < prev.Generation && !(reloaded && !consumer) {
+			if st.Generation < prev.Generation && !(reloaded && !consumer) && !converted {
 				t.Fatalf("step %d: generation went back from %d to %d\n%s", i, prev.Generation, st.Generation, src)
 			}
 		}
@@ -229,7 +271,7 @@ func checkSettled(t *rapid.T, sim *model.Sim, src string) {
 		}
 	}
 	sort.Strings(missing)
-	if len(missing) > 0 && blindLeader(sim) {
+	if len(missing) > 0 && (blindLeader(sim) || upgradedUnassigned(sim)) {
 		return
 	}
 	if len(missing) > 0 {
@@ -254,6 +296,32 @@ func blindLeader(sim *model.Sim) bool {
 		}
 	}
 	return lastSkip > lastAssign
+}
+
+// upgradedUnassigned: the group was converted (KIP-848's online migration)
+// after the last assignment. An upgrade takes the members' last classic
+// assignments as their targets (ConsumerGroup.fromClassicGroup): empty ones
+// in the first generation, or after a rebalance interrupted in
+// CompletingRebalance emptied them, and nothing recomputes them until the
+// group epoch moves. A downgrade by a static member taking over a slot
+// starts no rebalance, and the classic group's leader does not know it
+// leads, so partitions added meanwhile wait for the next rebalance.
+func upgradedUnassigned(sim *model.Sim) bool {
+	converted, computed := -1, -1
+	for i := 0; i < sim.Len(); i++ {
+		st := sim.Step(i)
+		switch st.Kind {
+		case kafka.KindGroupConverted:
+			converted = i
+		case kafka.KindAssignmentComputed:
+			// A classic leader's assignment counts in a classic group
+			// only: one answered before an upgrade goes nowhere.
+			if (st.Member == "") == st.GroupState.Consumer() {
+				computed = i
+			}
+		}
+	}
+	return converted > computed
 }
 
 // stoppedByTimeline reports whether the timeline's events up to ms leave
@@ -324,6 +392,10 @@ func TestRandomInserts(t *testing.T) {
 		}
 		if ev.Kind == "subscribe" {
 			ev.Topics = []string{"t0"}
+		}
+		if ev.Kind == "remove_members" {
+			ev.Instances = []string{"i" + ev.Member}
+			ev.All = rapid.Bool().Draw(t, "remove all")
 		}
 		fork, err := sim.Insert(ev)
 		if err != nil && err.Error() == ev.Member+" is not running" && (ev.Kind == "leave" || ev.Kind == "crash") {

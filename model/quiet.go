@@ -38,7 +38,7 @@ func (w *world) quietStretch() bool {
 	if w.sc.EveryHeartbeat || now < w.nextQuietTry {
 		return false
 	}
-	p, outage := w.sc.HeartbeatIntervalMs, w.cluster.coordinator() < 0
+	p, outage := w.heartbeatPeriod(), w.cluster.coordinator() < 0
 	if outage {
 		p = retryMaxMs + 2*netMs // a FindCoordinator retry at the longest backoff
 	}
@@ -53,6 +53,9 @@ func (w *world) quietStretch() bool {
 	next := w.clock.nextNonRoutine()
 	if next < 0 || w.clock.nonRoutine == 0 {
 		return false // the run ends once the group is quiet
+	}
+	if len(w.clock.q) == w.clock.nonRoutine {
+		return false // no heartbeat to jump: the clock goes straight to the next event
 	}
 	k := (next-now)/p - 1 // leave the last cycle before the event to run
 	if k < minQuietCycles {

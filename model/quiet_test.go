@@ -78,7 +78,7 @@ func TestQuietStretchesAreExact(t *testing.T) {
 			}
 		}
 		if full.Len() < jumped.Len() {
-			t.Fatalf("jumping made the trace longer: %d > %d steps", jumped.Len(), full.Len())
+			t.Fatalf("jumping made the trace longer: %d > %d steps\n%s", jumped.Len(), full.Len(), src)
 		}
 	})
 }

@@ -69,6 +69,7 @@ func (s *Sim) scan() *ownershipScan {
 	defer s.mu.Unlock()
 	if s.scanned == nil {
 		s.scanned = newOwnershipScan(scenario.IsConsumer(s.sc))
+		s.scanned.mixed = s.sc.Mixed()
 		s.scanned.run(s.steps, s.vlog, s.tlog, s.tids)
 	}
 	return s.scanned

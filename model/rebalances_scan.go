@@ -13,6 +13,9 @@ import (
 // changes, not steps × partitions.
 type ownershipScan struct {
 	consumer bool
+	// mixed: members of both protocols (KIP-848's online migration): the
+	// group's kind is read from each step's state, and both tallies kept.
+	mixed bool
 
 	views   *stateCursor[*MemberView] // the members after the step being read
 	targets *stateCursor[targetEntry] // consumer protocol: the targets, by tids
@@ -45,6 +48,14 @@ type ownershipScan struct {
 	out       *Outage             // the outage under way
 	done      []Rebalance         // completed rebalances
 	outs      []Outage            // completed outages
+}
+
+// isConsumer: the group is a consumer group at this step.
+func (s *ownershipScan) isConsumer(g groupSnap) bool {
+	if s.mixed {
+		return g.state.Consumer()
+	}
+	return s.consumer
 }
 
 func newOwnershipScan(consumer bool) *ownershipScan {
@@ -189,11 +200,13 @@ func (s *ownershipScan) count(v *MemberView, d int) {
 	if v.Status == kafka.StatusRejoining && len(v.Revoking) > 0 && len(consumedBy(v)) < len(v.Owned) {
 		s.giving += d
 	}
-	if s.consumer {
+	if s.consumer || s.mixed {
 		if v.MemberState == kafka.MStable {
 			s.stable[v.MemberEpoch] += d
 		}
-		return
+		if !s.mixed {
+			return
+		}
 	}
 	if v.Status == kafka.StatusJoining || v.Status == kafka.StatusRejoining || len(v.Pending) > 0 {
 		s.busy += d
@@ -295,7 +308,7 @@ func (s *ownershipScan) starts(i int, g groupSnap) bool {
 	switch {
 	case i == 0:
 		return false
-	case s.consumer:
+	case s.isConsumer(g):
 		return g.generation > s.prevG
 	case s.giving > 0:
 		return true
@@ -308,7 +321,7 @@ func (s *ownershipScan) starts(i int, g groupSnap) bool {
 // the group epoch (KIP-848: the group state itself lags a step behind the
 // epoch bump in the trace). An emptied group has nothing left to settle.
 func (s *ownershipScan) settled(g groupSnap) bool {
-	if s.consumer {
+	if s.isConsumer(g) {
 		if s.groupN == 0 {
 			return g.assignEpoch == g.generation
 		}
@@ -359,7 +372,7 @@ func (s *ownershipScan) consumedByUp(g groupSnap) bool {
 // another. KIP-848: each group-epoch bump begins a round.
 func (s *ownershipScan) nextRound(i int, g groupSnap) {
 	switch {
-	case s.consumer:
+	case s.isConsumer(g):
 		if g.generation > s.round.Generation {
 			s.closeRound(s.prevI, s.round.Generation)
 			s.round = &Round{StartStep: i, StartMs: s.at, Generation: g.generation}

@@ -125,7 +125,7 @@ func (s *Sim) StepLine(i int) Step {
 	g := r.g
 	return Step{Index: i, TimeMs: r.at, Kind: r.kind, Member: r.member, Text: r.text, GroupState: g.state,
 		Generation: g.generation, AssignmentEpoch: g.assignEpoch, Leader: g.leader, Error: r.errName, Routine: r.routine,
-		consumer: scenario.IsConsumer(s.sc)}
+		consumer: g.state.Consumer()} // the group's kind at this step: a migration changes it
 }
 
 // clamp keeps a step index inside the trace (every simulation has step 0),

@@ -44,6 +44,10 @@ type ChangeLines struct {
 	lag     []byte
 	readers []byte
 	err     bool
+	// consumer: the last line carried the consumer protocol's keys. A
+	// migrating group changes family mid-run (KIP-848's online
+	// conversion): the keys go (null) and come back whole.
+	consumer bool
 
 	// Touched since the last line: names to look at again, target
 	// positions whose name or target may have changed.
@@ -68,6 +72,7 @@ func (c *ChangeLines) Append(b []byte, i int) []byte {
 		c.owned, c.epochs, c.target = c.ownedPatch(nil), c.epochPatch(nil, nil), c.targetPatch(nil)
 		c.lag, c.readers = c.flowJSON(i)
 		c.err = c.s.steps[i].errName != ""
+		c.consumer = c.s.StepLine(i).consumer
 		return c.s.AppendStepJSON(b, i)
 	}
 	c.catchUp(i)
@@ -89,23 +94,56 @@ func (c *ChangeLines) Append(b []byte, i int) []byte {
 	b = appendPatchField(b, "lag", c.lag, lag)
 	b = appendPatchField(b, "readers", c.readers, readers)
 	c.lag, c.readers = lag, readers
-	if st.consumer {
-		b = append(b, `,"assignment_epoch":`...)
-		b = strconv.AppendInt(b, int64(st.AssignmentEpoch), 10)
-		var epochs, states, target []byte
-		c.epochPatch(&epochs, &states)
-		if epochs != nil {
-			b = append(append(append(b, `,"member_epochs":{`...), epochs...), '}')
-		}
-		if states != nil {
-			b = append(append(append(b, `,"member_states":{`...), states...), '}')
-		}
-		c.targetPatch(&target)
-		if target != nil {
-			b = append(append(append(b, `,"target":{`...), target...), '}')
-		}
+	switch {
+	case st.consumer && !c.consumer:
+		b = c.appendConsumerWhole(b, st)
+	case st.consumer:
+		b = c.appendConsumerPatch(b, st)
+	case c.consumer:
+		b = append(b, `,"assignment_epoch":null,"member_epochs":null,"member_states":null,"target":null`...)
 	}
+	c.consumer = st.consumer
 	return append(b, '}')
+}
+
+// appendConsumerPatch writes the consumer protocol's keys as patches of
+// the last line's.
+func (c *ChangeLines) appendConsumerPatch(b []byte, st Step) []byte {
+	b = append(b, `,"assignment_epoch":`...)
+	b = strconv.AppendInt(b, int64(st.AssignmentEpoch), 10)
+	var epochs, states, target []byte
+	c.epochPatch(&epochs, &states)
+	if epochs != nil {
+		b = append(append(append(b, `,"member_epochs":{`...), epochs...), '}')
+	}
+	if states != nil {
+		b = append(append(append(b, `,"member_states":{`...), states...), '}')
+	}
+	c.targetPatch(&target)
+	if target != nil {
+		b = append(append(append(b, `,"target":{`...), target...), '}')
+	}
+	return b
+}
+
+// appendConsumerWhole writes the consumer protocol's keys in full, for
+// the first line of a stretch in which the group is a consumer group.
+func (c *ChangeLines) appendConsumerWhole(b []byte, st Step) []byte {
+	b = append(b, `,"assignment_epoch":`...)
+	b = strconv.AppendInt(b, int64(st.AssignmentEpoch), 10)
+	epochs, target := c.epochPatch(nil, nil), c.targetPatch(nil)
+	var es, ss, ts []byte
+	for _, name := range sortedKeys(epochs) {
+		e := epochs[name]
+		es = appendPatchKey(es, name, strconv.AppendInt(nil, int64(e.epoch), 10))
+		ss = appendPatchKey(ss, name, appendJSONString(nil, string(e.state)))
+	}
+	for _, name := range sortedKeys(target) {
+		ts = appendPatchKey(ts, name, appendTPSet(nil, target[name]))
+	}
+	b = append(append(append(b, `,"member_epochs":{`...), es...), '}')
+	b = append(append(append(b, `,"member_states":{`...), ss...), '}')
+	return append(append(append(b, `,"target":{`...), ts...), '}')
 }
 
 // catchUp moves the cursors to step i, noting what each change touches.

@@ -10,7 +10,6 @@ import (
 
 	"github.com/kvizlab/kviz/demo"
 	"github.com/kvizlab/kviz/model"
-	"github.com/kvizlab/kviz/model/kafka"
 	"github.com/kvizlab/kviz/model/scenario"
 )
 
@@ -22,10 +21,7 @@ var variations = [][2]string{
 }
 
 // withGroupValues is the scenario file with strategy (and protocol) set
-// under group:, as a user would edit it; a given start moving to the other
-// protocol family has its epoch key renamed as Kafka's online conversion
-// carries it (generation ↔ group_epoch: scenario/family.go), which for the
-// demos' Stable starts is all the conversion changes.
+// under group:, as a user would edit it.
 func withGroupValues(t *testing.T, data []byte, strategy, protocol string) []byte {
 	t.Helper()
 	var doc yaml.Node
@@ -59,18 +55,6 @@ func withGroupValues(t *testing.T, data []byte, strategy, protocol string) []byt
 	}
 	set("strategy", strategy)
 	set("protocol", protocol)
-	target := protocol
-	if target == "" {
-		target = string(kafka.PreferredProtocol(strategy))
-	}
-	for i := 0; i+1 < len(group.Content); i += 2 {
-		switch k := group.Content[i]; {
-		case k.Value == "generation" && target == "consumer":
-			k.Value = "group_epoch"
-		case k.Value == "group_epoch" && target != "consumer":
-			k.Value = "generation"
-		}
-	}
 	out, err := yaml.Marshal(&doc)
 	require.NoError(t, err)
 	return out

@@ -33,8 +33,11 @@ type world struct {
 	clock    clock
 	rng      *rand.Rand
 	assignor strategies.Assignor
-	consumer bool // KIP-848 protocol
-	eager    bool
+	// upgradeAssignor: the server-side assignor of a classic scenario's
+	// group after an online upgrade (serverAssignor).
+	upgradeAssignor strategies.Assignor
+	consumer        bool // KIP-848 protocol
+	eager           bool
 
 	topics   map[string]int32
 	topicGen int           // bumps when a partition count changes
@@ -80,11 +83,9 @@ func newWorld(sc *scenario.Scenario) (*world, error) {
 	if err != nil {
 		return nil, err
 	}
-	if w.consumer {
-		w.modern = newConsumerGroup(w)
-	} else {
-		w.classic = newClassicGroup(w)
-	}
+	// Both kinds exist: the one w.consumer names is the group; the other
+	// stays empty unless a migration (migration.go) swaps them.
+	w.modern, w.classic = newConsumerGroup(w), newClassicGroup(w)
 	w.hist = newHistory(w)
 	return w, nil
 }
@@ -100,7 +101,7 @@ func (w *world) run() error {
 			break
 		}
 		spec := m
-		w.clock.after(0, false, func() { w.startClient(spec.ID, spec.Instance, spec.Topics, spec.Strategies) })
+		w.clock.after(0, false, func() { w.startClient(spec.ID, spec.Instance, spec.Topics, spec.Strategies, spec.Settings) })
 	}
 	for i := range w.sc.Timeline {
 		ev := w.sc.Timeline[i]
@@ -227,13 +228,15 @@ func (w *world) apply(ev scenario.Event) {
 			w.record(kafka.KindMemberStarted, ev.Member, "", false, fmt.Sprintf("%s is already running; the join does nothing.", ev.Member))
 			return
 		}
-		w.startClient(ev.Member, ev.Instance, ev.Topics, ev.Strategies)
+		w.startClient(ev.Member, ev.Instance, ev.Topics, ev.Strategies, ev.Settings)
 	case "fail_broker":
 		w.cluster.fail(ev.Broker)
 	case "recover_broker":
 		w.cluster.recover(ev.Broker)
 	case "add_partitions":
 		w.addPartitions(ev.Topic, ev.Count)
+	case "remove_members":
+		w.removeMembers(ev)
 	default:
 		if c == nil {
 			w.record(kafka.KindMemberStarted, ev.Member, "", false, fmt.Sprintf("There is no member %s; the %s does nothing.", ev.Member, ev.Kind))
@@ -254,13 +257,17 @@ func (w *world) memberEvent(c *client, ev scenario.Event) {
 	case "crash":
 		c.crash()
 	case "restart":
-		c.restart()
+		c.restartAs(ev.Settings.Protocol)
 	case "stall":
 		c.stall(ev.Ms)
 	case "subscribe":
 		c.subscribe(ev.Topics)
 	case "commit":
 		c.commit(ev.Generation)
+	case "disconnect":
+		c.disconnect(ev.Ms)
+	case "wakeup":
+		c.wakeup()
 	}
 }
 
@@ -279,7 +286,7 @@ func (w *world) notRunning(c *client, ev scenario.Event) {
 }
 
 // startClient starts a consumer process (or restarts a stopped one).
-func (w *world) startClient(id, instance string, topics, strats []string) {
+func (w *world) startClient(id, instance string, topics, strats []string, cfg scenario.MemberSettings) {
 	c := w.byID[id]
 	if c == nil {
 		c = newClient(w, id, instance, topics)
@@ -288,6 +295,7 @@ func (w *world) startClient(id, instance string, topics, strats []string) {
 	} else {
 		c.reset(instance, topics)
 	}
+	c.configure(cfg)
 	c.setStrategies(strats)
 	c.start()
 }
@@ -371,8 +379,38 @@ func (w *world) clientName(memberID string) string {
 			return c.id
 		}
 	}
-	if w.classic != nil {
+	if !w.consumer {
 		return w.classic.clientOf(memberID)
 	}
 	return memberID
+}
+
+// heartbeatPeriod is the cycle every member's heartbeats repeat in: the
+// least common multiple of their intervals (members may set their own
+// heartbeat.interval.ms), the group's interval when they share it.
+func (w *world) heartbeatPeriod() int64 {
+	p := w.sc.HeartbeatIntervalMs
+	for _, c := range w.clients {
+		if !c.running {
+			continue
+		}
+		if hb := c.heartbeatInterval(); hb != p {
+			p = p / gcd(p, hb) * hb
+			if p > MaxQuietPeriodMs {
+				return MaxQuietPeriodMs
+			}
+		}
+	}
+	return p
+}
+
+// MaxQuietPeriodMs bounds heartbeatPeriod: past it no stretch is jumped
+// (quietStretch needs ten periods before the next event).
+const MaxQuietPeriodMs = scenario.MaxTimelineMs
+
+func gcd(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
 }

@@ -90,7 +90,7 @@ func (p protocolPane) callbacksLine(v *model.GroupView, w int) string {
 // stateDiagram lights the current state; brackets keep it readable without
 // colour. Names are shortened when the pane is narrow.
 func (p protocolPane) stateDiagram(v *model.GroupView, w int) string {
-	states := kafka.GroupStates(v.Protocol)
+	states := kafka.GroupStates(v.State.Machine(v.Protocol))
 	render := func(short bool) string {
 		var parts []string
 		for _, s := range states {

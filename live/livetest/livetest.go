@@ -239,18 +239,31 @@ func (c *Cluster) Consumer(t testing.TB, group, clientID string, opts ...kgo.Opt
 }
 
 // WaitStable waits until the group is Stable with members members holding
-// partitions.
+// partitions, and still at that generation a moment later.
 func (c *Cluster) WaitStable(t testing.TB, group string, members int) *kfake.GroupInfo {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
-	gi, err := c.WaitGroupInfo(ctx, group, func(g *kfake.GroupInfo) bool {
+	stable := func(g *kfake.GroupInfo) bool {
 		return g != nil && g.State == "Stable" && len(g.Members) == members && g.NumAssigned() > 0
-	})
-	if err != nil {
-		t.Fatalf("group %s never became stable with %d members: %v (last %+v)", group, members, err, gi)
 	}
-	return gi
+	for {
+		gi, err := c.WaitGroupInfo(ctx, group, stable)
+		if err != nil {
+			t.Fatalf("group %s never became stable with %d members: %v (last %+v)", group, members, err, gi)
+		}
+		// A cooperative group is Stable between the two rebalances of a
+		// move (the revoking one and the one that hands the partition
+		// over): settled means the same generation a moment later.
+		select {
+		case <-ctx.Done():
+			t.Fatalf("group %s never stayed stable with %d members (last %+v)", group, members, gi)
+		case <-time.After(300 * time.Millisecond):
+		}
+		if again := c.GroupInfo(group); stable(again) && again.Epoch == gi.Epoch {
+			return again
+		}
+	}
 }
 
 // AssertSentOnly fails the test unless clientID sent something, and only

@@ -58,6 +58,18 @@ const (
 	KindStaticMemberKept    StepKind = "StaticMemberKept"
 	KindRebalanceDelayed    StepKind = "RebalanceDelayed"
 	KindCreatePartitions    StepKind = "CreatePartitions"
+	// KindNetworkCut and KindNetworkRestored: one consumer loses and gets
+	// back its network link to the brokers while its process runs.
+	KindNetworkCut      StepKind = "NetworkCut"
+	KindNetworkRestored StepKind = "NetworkRestored"
+	// KindPollInterrupted: poll() throws to the application (wakeup(), a
+	// rebalance callback that threw) and the application polls again.
+	KindPollInterrupted StepKind = "PollInterrupted"
+	// KindCallbackReturned: a rebalance callback that took time returns.
+	KindCallbackReturned StepKind = "CallbackReturned"
+	// KindGroupConverted: the coordinator converts the group between the
+	// classic and the consumer protocol (KIP-848 online migration).
+	KindGroupConverted StepKind = "GroupConverted"
 	// KindQuietStretch stands for the routine heartbeats of a stretch in
 	// which nothing changed (quiet.go); routine, like them.
 	KindQuietStretch StepKind = "QuietStretch"
@@ -108,6 +120,29 @@ const (
 	KStable      GroupState = "STABLE"
 	KDead        GroupState = "DEAD"
 )
+
+// Consumer reports whether the state is a consumer group's (KIP-848's
+// upper-case names) rather than a classic group's.
+func (s GroupState) Consumer() bool {
+	switch s {
+	case KEmpty, KAssigning, KReconciling, KStable, KDead:
+		return true
+	}
+	return false
+}
+
+// Machine is the protocol whose state machine the state belongs to: the
+// scenario's, unless the group has migrated to the other kind (KIP-848's
+// online migration turns a classic group into a consumer group and back).
+func (s GroupState) Machine(p Protocol) Protocol {
+	switch {
+	case s.Consumer():
+		return ProtocolConsumer
+	case p == ProtocolConsumer && s != "":
+		return ProtocolCooperative // a classic group: its states are the same for either rebalance protocol
+	}
+	return p
+}
 
 // GroupStates is a protocol's state machine in the order a rebalance walks
 // it (Dead is left out: the lab never unloads the group).

@@ -21,10 +21,19 @@ type Event struct {
 	// Generation, when set on a commit, is the generation the commit carries
 	// (an application holding stale group metadata); nil = the member's own.
 	Generation *int32
-	line       int  // scenario line, for error messages; 0 when inserted
-	Inserting  bool // the event Sim.Insert is adding: a leave or crash of a stopped member is an error
+	// Settings, on a join, are the member's own configuration; on a
+	// restart, Settings.Protocol (when set) is the group.protocol the
+	// process comes back with (a rolling upgrade or downgrade).
+	Settings MemberSettings
+	// Instances, on remove_members, are the group.instance.ids an
+	// administrator removes (Admin.removeMembersFromConsumerGroup); All
+	// removes every member.
+	Instances []string
+	All       bool
+	line      int  // scenario line, for error messages; 0 when inserted
+	Inserting bool // the event Sim.Insert is adding: a leave or crash of a stopped member is an error
 }
 
 // EventKinds lists the event kinds in the order the docs present them.
 var EventKinds = []string{"join", "leave", "crash", "restart", "stall", "subscribe",
-	"add_partitions", "commit", "fail_broker", "recover_broker"}
+	"add_partitions", "commit", "fail_broker", "recover_broker", "remove_members", "disconnect", "wakeup"}

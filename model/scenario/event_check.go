@@ -61,6 +61,25 @@ func checkEventAmong(sc *Scenario, ev Event, started map[string]bool) error {
 		if len(ev.Topics) == 0 {
 			return fmt.Errorf("subscribe needs at least one topic (an empty subscription is unsubscribe(); use leave)")
 		}
+	case "disconnect":
+		if ev.Ms <= 0 {
+			return fmt.Errorf("disconnect needs a positive ms")
+		}
+	case "remove_members":
+		if !ev.All && len(ev.Instances) == 0 {
+			return fmt.Errorf("remove_members needs instances or all")
+		}
+		return nil
+	case "join":
+		if err := CheckSettings(sc, ev.Member, ev.Settings); err != nil {
+			return err
+		}
+	case "restart":
+		if ev.Settings.Protocol != "" {
+			if err := checkRestartProtocol(sc, ev); err != nil {
+				return err
+			}
+		}
 	}
 	if ev.Member == "" {
 		return fmt.Errorf("%s needs a member id", ev.Kind)
@@ -105,6 +124,9 @@ func (ev Event) Label() string {
 	case "crash":
 		return ev.Member + " crashes"
 	case "restart":
+		if ev.Settings.Protocol != "" {
+			return fmt.Sprintf("%s restarts with group.protocol=%s", ev.Member, ev.Settings.Protocol)
+		}
 		return ev.Member + " restarts"
 	case "stall":
 		return fmt.Sprintf("%s stalls %d ms", ev.Member, ev.Ms)
@@ -116,6 +138,15 @@ func (ev Event) Label() string {
 		return fmt.Sprintf("broker %d fails", ev.Broker)
 	case "recover_broker":
 		return fmt.Sprintf("broker %d recovers", ev.Broker)
+	case "remove_members":
+		if ev.All {
+			return "an admin removes every member"
+		}
+		return fmt.Sprintf("an admin removes %v", ev.Instances)
+	case "disconnect":
+		return fmt.Sprintf("%s is cut off %d ms", ev.Member, ev.Ms)
+	case "wakeup":
+		return ev.Member + " is woken up"
 	}
 	if ev.Member != "" {
 		return ev.Member + " " + ev.Kind

@@ -239,6 +239,15 @@ func (f *formatter) group() (*yaml.Node, error) {
 			put(g, t.key, fInt(t.got))
 		}
 	}
+	if sc.MaxSize > 0 {
+		put(g, "max_size", fInt(int64(sc.MaxSize)))
+	}
+	if sc.SessionCheck != "" {
+		put(g, "session_timeout_check", fStr(sc.SessionCheck))
+	}
+	if sc.Migration != "" {
+		put(g, "migration_policy", fStr(sc.Migration))
+	}
 	if v, given := sc.groupSet[assignmentIntervalKey]; given && IsConsumer(sc) {
 		put(g, assignmentIntervalKey, fInt(v))
 	}
@@ -298,7 +307,7 @@ func (f *formatter) memberSettings(n *yaml.Node, id string, where int) error {
 
 // memberBody writes what a member and a join share: id, instance, topics
 // (when not every topic, the parser's default) and assignors.
-func (f *formatter) memberBody(id, instance, rack string, topics, strats []string) *yaml.Node {
+func (f *formatter) memberBody(id, instance, rack string, topics, strats []string, settings MemberSettings) *yaml.Node {
 	n := fMap(true, "id", fStr(id))
 	if instance != "" {
 		put(n, "instance", fStr(instance))
@@ -312,11 +321,12 @@ func (f *formatter) memberBody(id, instance, rack string, topics, strats []strin
 	if strats != nil {
 		put(n, "strategies", fStrs(strats))
 	}
+	settingsFields(n, settings)
 	return n
 }
 
 func (f *formatter) member(m MemberSpec) (*yaml.Node, error) {
-	n := f.memberBody(m.ID, m.Instance, m.Rack, m.Topics, m.Strategies)
+	n := f.memberBody(m.ID, m.Instance, m.Rack, m.Topics, m.Strategies, m.Settings)
 	if (m.MemberID != "" || len(m.Owned) > 0 || m.Target != nil || len(m.Revoking) > 0 || m.MemberEpoch > 0) && !f.sc.GivenStart() {
 		return nil, fmt.Errorf("format: member %s owns partitions or holds a member id, but the scenario has no given start (Generation 0)", m.ID)
 	}
@@ -382,11 +392,23 @@ func (f *formatter) timeline() (*yaml.Node, error) {
 func (f *formatter) action(ev Event, i int) (*yaml.Node, error) {
 	switch ev.Kind {
 	case "join":
-		n := f.memberBody(ev.Member, ev.Instance, ev.Rack, ev.Topics, ev.Strategies)
+		n := f.memberBody(ev.Member, ev.Instance, ev.Rack, ev.Topics, ev.Strategies, ev.Settings)
 		formatLiveMember(n, ev.Client, false)
 		return n, f.memberSettings(n, ev.Member, i)
-	case "leave", "crash", "restart":
+	case "restart":
+		if ev.Settings.Protocol != "" {
+			return fMap(true, "id", fStr(ev.Member), "protocol", fStr(ev.Settings.Protocol)), nil
+		}
 		return fStr(ev.Member), nil
+	case "leave", "crash", "wakeup":
+		return fStr(ev.Member), nil
+	case "disconnect":
+		return fMap(true, "id", fStr(ev.Member), "ms", fInt(ev.Ms)), nil
+	case "remove_members":
+		if ev.All {
+			return fStr("all"), nil
+		}
+		return fMap(true, "instances", fStrs(ev.Instances)), nil
 	case "commit":
 		if ev.Generation == nil {
 			return fStr(ev.Member), nil

@@ -187,13 +187,25 @@ func genCanonical(t *rapid.T) *Scenario {
 		sc.MaxPollIntervalMs = rapid.Int64Range(1, 1000000).Draw(t, "max poll")
 		sc.InitialRebalanceDelayMs = rapid.Int64Range(0, 10000).Draw(t, "delay")
 	}
+	if rapid.Bool().Draw(t, "max size") {
+		sc.MaxSize = rapid.Int32Range(1, 1000).Draw(t, "max")
+	}
+	if rapid.Bool().Draw(t, "session check") {
+		sc.SessionCheck = SessionCheckCoordinator
+	}
+	if rapid.Bool().Draw(t, "migration") {
+		sc.Migration = rapid.SampledFrom(migrationPolicies).Draw(t, "policy")
+	}
 	given := rapid.Bool().Draw(t, "given")
 	if given {
 		sc.Generation = rapid.Int32Range(1, maxStartEpoch).Draw(t, "generation")
 	}
 	classicAssignors := []string{sc.Strategy}
+	if IsConsumer(sc) {
+		classicAssignors = nil // a classic member of a consumer group brings its own
+	}
 	for _, n := range []string{"range", "roundrobin", "sticky", "cooperative-sticky"} {
-		if a, err := strategies.Lookup(n); err == nil && !IsConsumer(sc) && !slices.Contains(classicAssignors, a.Name()) {
+		if a, err := strategies.Lookup(n); err == nil && !slices.Contains(classicAssignors, a.Name()) {
 			classicAssignors = append(classicAssignors, a.Name())
 		}
 	}
@@ -208,7 +220,8 @@ func genCanonical(t *rapid.T) *Scenario {
 		if rapid.Bool().Draw(t, "static "+id) {
 			m.Instance = instances[i]
 		}
-		if !IsConsumer(sc) && rapid.Bool().Draw(t, "strategies "+id) {
+		m.Settings = genSettings(t, sc, id, !given) // a given start is of one protocol
+		if sc.MemberProtocol(m.Settings) == ProtocolClassic && rapid.Bool().Draw(t, "strategies "+id) {
 			m.Strategies = subset(t, "assignors "+id, classicAssignors)
 			if given && !slices.Contains(m.Strategies, sc.Strategy) {
 				// A given classic start needs an assignor every member shares.
@@ -238,9 +251,9 @@ func genCanonical(t *rapid.T) *Scenario {
 	for range rapid.IntRange(0, 6).Draw(t, "events") {
 		at += rapid.Int64Range(0, 100000).Draw(t, "gap")
 		ev := Event{AtMs: at}
-		kinds := []string{"join", "add_partitions", "fail_broker", "recover_broker"}
+		kinds := []string{"join", "add_partitions", "fail_broker", "recover_broker", "remove_members"}
 		if len(known) > 0 {
-			kinds = append(kinds, "leave", "crash", "restart", "stall", "subscribe", "commit")
+			kinds = append(kinds, "leave", "crash", "restart", "stall", "subscribe", "commit", "disconnect", "wakeup")
 		}
 		ev.Kind = rapid.SampledFrom(kinds).Draw(t, "kind")
 		switch ev.Kind {
@@ -250,7 +263,8 @@ func genCanonical(t *rapid.T) *Scenario {
 			if rapid.Bool().Draw(t, "join static") {
 				ev.Instance = text(t, "join instance", 1)
 			}
-			if !IsConsumer(sc) && rapid.Bool().Draw(t, "join strategies") {
+			ev.Settings = genSettings(t, sc, ev.Member, true)
+			if sc.MemberProtocol(ev.Settings) == ProtocolClassic && rapid.Bool().Draw(t, "join strategies") {
 				ev.Strategies = subset(t, "join assignors", classicAssignors)
 			}
 			known = append(known, ev.Member)
@@ -260,6 +274,12 @@ func genCanonical(t *rapid.T) *Scenario {
 			ev.Count = rapid.Int32Range(1, 20).Draw(t, "to")
 		case "fail_broker", "recover_broker":
 			ev.Broker = rapid.IntRange(0, sc.Brokers-1).Draw(t, "broker")
+		case "remove_members":
+			if rapid.Bool().Draw(t, "remove all") {
+				ev.All = true
+			} else {
+				ev.Instances = distinct(t, "remove instances", rapid.IntRange(1, 3).Draw(t, "removed"), 1)
+			}
 		default:
 			ev.Member = rapid.SampledFrom(known).Draw(t, "who")
 			switch {
@@ -271,8 +291,17 @@ func genCanonical(t *rapid.T) *Scenario {
 				stopped[ev.Member] = false
 			}
 			switch ev.Kind {
-			case "stall":
+			case "stall", "disconnect":
 				ev.Ms = rapid.Int64Range(1, 1000000).Draw(t, "ms")
+			case "restart":
+				// A protocol change keeps a valid member valid only when it
+				// has no classic-only settings: drawn for members without.
+				if s, strats := settingsBy(sc, ev.Member, ev.AtMs); rapid.Bool().Draw(t, "restart protocol") {
+					s.Protocol = rapid.SampledFrom([]string{ProtocolClassic, ProtocolConsumer}).Draw(t, "to protocol")
+					if (s.Protocol == ProtocolClassic || strats == nil) && CheckSettings(sc, ev.Member, s) == nil {
+						ev.Settings.Protocol = s.Protocol
+					}
+				}
 			case "subscribe":
 				ev.Topics = subset(t, "subscribe", topics)
 			case "commit":
@@ -288,6 +317,46 @@ func genCanonical(t *rapid.T) *Scenario {
 		sc.Flow = genFlow(t, sc, topics, known)
 	}
 	return sc
+}
+
+// genSettings draws a member's own configuration, valid for its protocol.
+func genSettings(t *rapid.T, sc *Scenario, id string, protocol bool) MemberSettings {
+	var s MemberSettings
+	if !rapid.Bool().Draw(t, "settings "+id) {
+		return s
+	}
+	if protocol && rapid.Bool().Draw(t, "protocol "+id) {
+		s.Protocol = rapid.SampledFrom([]string{ProtocolClassic, ProtocolConsumer}).Draw(t, "member protocol "+id)
+	}
+	if rapid.Bool().Draw(t, "max poll "+id) {
+		s.MaxPollIntervalMs = rapid.Int64Range(1, 1000000).Draw(t, "member max poll "+id)
+	}
+	if sc.MemberProtocol(s) == ProtocolClassic {
+		if rapid.Bool().Draw(t, "session "+id) {
+			s.SessionTimeoutMs = rapid.Int64Range(minSessionMs, 100000).Draw(t, "member session "+id)
+		}
+		if rapid.Bool().Draw(t, "heartbeat "+id) {
+			s.HeartbeatIntervalMs = rapid.Int64Range(1, sc.SessionTimeout(s)-1).Draw(t, "member heartbeat "+id)
+		}
+		if rapid.Bool().Draw(t, "rejoin commit "+id) {
+			ms := rapid.Int64Range(0, 10000).Draw(t, "member rejoin commit "+id)
+			s.RejoinCommitMs = &ms
+		}
+	}
+	if rapid.Bool().Draw(t, "listener "+id) {
+		s.Listener.RevokedMs = rapid.Int64Range(0, 400000).Draw(t, "revoked ms "+id)
+		s.Listener.AssignedMs = rapid.Int64Range(0, 1000).Draw(t, "assigned ms "+id)
+		s.Listener.LostMs = rapid.Int64Range(0, 1000).Draw(t, "lost ms "+id)
+		for _, cb := range callbackNames {
+			if rapid.Bool().Draw(t, "throws "+cb+" "+id) {
+				s.Listener.Throws = append(s.Listener.Throws, cb)
+			}
+		}
+	}
+	if CheckSettings(sc, id, s) != nil {
+		return MemberSettings{}
+	}
+	return s
 }
 
 // genFlow draws a data path, merging consumer settings as the parser does.

@@ -98,8 +98,9 @@ const (
 	maxSessionKey = "max_session_timeout_ms"
 )
 
-// sessionBounds are the session timeouts the coordinator accepts.
-func sessionBounds(sc *Scenario) (int64, int64) {
+// SessionBounds are the session timeouts the coordinator accepts
+// (group.min.session.timeout.ms and group.max.session.timeout.ms).
+func (sc *Scenario) SessionBounds() (int64, int64) {
 	lo, hi := int64(minSessionMs), int64(maxSessionMs)
 	if v, ok := sc.groupSet[minSessionKey]; ok {
 		lo = v

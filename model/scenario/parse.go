@@ -319,6 +319,8 @@ var groupKeys = []string{"id", "strategy", "protocol", "kafka_version", "session
 	"generation", "group_epoch", "assignment_epoch",
 	// a real group's start (live_start.go)
 	"rebalance", "leader", "client", "timings_from", minSessionKey, maxSessionKey,
+	// the coordinator's limits and the migration policy (member_settings.go)
+	"max_size", "session_timeout_check", "migration_policy",
 	// consumer settings for the data path (parse_producers.go)
 	"rate", "enable_auto_commit", "auto_commit_interval_ms", "commit", "auto_offset_reset"}
 
@@ -361,6 +363,17 @@ func (p *parser) group(n, root *yaml.Node, sc *Scenario) error {
 				p.given.assignNode = v
 			case "rebalance", "leader", "client", "timings_from":
 				err = p.liveGroupKey(key, v, sc)
+			case "max_size":
+				var n int64
+				n, err = p.int64(v, "group.max_size (group.classic.max.size / group.consumer.max.size)", 1, math.MaxInt32)
+				sc.MaxSize = int32(n)
+			case "session_timeout_check":
+				sc.SessionCheck, err = p.oneOf(v, "group.session_timeout_check", []string{"parser", SessionCheckCoordinator})
+				if sc.SessionCheck == "parser" {
+					sc.SessionCheck = SessionCheckParser
+				}
+			case "migration_policy":
+				sc.Migration, err = p.oneOf(v, "group.migration_policy (group.consumer.migration.policy)", migrationPolicies)
 			case "initial_rebalance_delay_ms":
 				set[key], err = p.int64(v, "group."+key, 0, 24*3600*1000) // 0 is a common dev setting
 			case "session_timeout_ms":
@@ -427,7 +440,7 @@ func deriveGroup(sc *Scenario) *groupError {
 		return &groupError{"kafka_version", "group.kafka_version: " + err.Error()}
 	}
 	applyTimeoutDefaults(sc, sc.groupSet)
-	if lo, hi := sessionBounds(sc); !IsConsumer(sc) && (sc.SessionTimeoutMs < lo || sc.SessionTimeoutMs > hi) {
+	if lo, hi := sc.SessionBounds(); !IsConsumer(sc) && sc.SessionCheck != SessionCheckCoordinator && (sc.SessionTimeoutMs < lo || sc.SessionTimeoutMs > hi) {
 		return &groupError{"session_timeout_ms", fmt.Sprintf("group.session_timeout_ms %d is outside group.min.session.timeout.ms %d .. group.max.session.timeout.ms %d: the coordinator would answer INVALID_SESSION_TIMEOUT",
 			sc.SessionTimeoutMs, lo, hi)}
 	}

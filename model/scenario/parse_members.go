@@ -11,6 +11,8 @@ import (
 )
 
 var memberKeys = []string{"id", "topics", "instance", "rack", "strategies",
+	// its own configuration (member_settings.go)
+	"session_timeout_ms", "heartbeat_interval_ms", "max_poll_interval_ms", "protocol", "listener", "rejoin_commit_ms",
 	// a given start (parse_given.go)
 	"owned", "member_id", "target", "revoking", "member_epoch",
 	// a real group's members (live_start.go)
@@ -50,7 +52,7 @@ func (p *parser) members(n *yaml.Node, sc *Scenario) error {
 
 func (p *parser) memberSpec(n *yaml.Node, sc *Scenario, what string) (MemberSpec, error) {
 	var m MemberSpec
-	var idNode *yaml.Node
+	var idNode, strategiesNode *yaml.Node
 	var gn givenNodes
 	var consumer consumerSettings
 	var rejoined *yaml.Node
@@ -67,7 +69,10 @@ func (p *parser) memberSpec(n *yaml.Node, sc *Scenario, what string) (MemberSpec
 		case "topics":
 			m.Topics, err = p.topicList(v, sc, what+".topics")
 		case "strategies":
-			m.Strategies, err = p.strategyList(v, sc, what+".strategies")
+			strategiesNode = v
+			m.Strategies, err = p.strategyList(v, what+".strategies")
+		case "session_timeout_ms", "heartbeat_interval_ms", "max_poll_interval_ms", "protocol", "listener", "rejoin_commit_ms":
+			err = p.memberSetting(&m.Settings, key, what, v)
 		case "owned":
 			gn.owned = v
 		case "member_id":
@@ -95,6 +100,15 @@ func (p *parser) memberSpec(n *yaml.Node, sc *Scenario, what string) (MemberSpec
 	}
 	if m.Topics == nil {
 		m.Topics = p.topicsOrAll(sc)
+	}
+	if strategiesNode != nil && sc.MemberProtocol(m.Settings) == ProtocolConsumer {
+		return m, p.errf(strategiesNode, "%s.strategies: %s", what, noMemberAssignors)
+	}
+	if err := CheckSettings(sc, m.ID, m.Settings); err != nil {
+		return m, p.errf(n, "%s: %v", what, err)
+	}
+	if m.Settings.Protocol != "" && sc.GivenStart() && what == "members" {
+		return m, p.errf(n, "%s: a given start is a group of one protocol; a member with its own protocol joins on the timeline", what)
 	}
 	if err := p.givenMember(&m, what, gn, sc); err != nil {
 		return m, err
@@ -130,10 +144,7 @@ func (p *parser) rack(n *yaml.Node, what string) (string, error) {
 const noMemberAssignors = "under the consumer protocol the coordinator assigns (group.strategy); members have no assignor list"
 
 // strategyList reads a member's partition.assignment.strategy list.
-func (p *parser) strategyList(n *yaml.Node, sc *Scenario, what string) ([]string, error) {
-	if sc.Protocol == string(kafka.ProtocolConsumer) {
-		return nil, p.errf(n, "%s: %s", what, noMemberAssignors)
-	}
+func (p *parser) strategyList(n *yaml.Node, what string) ([]string, error) {
 	names, err := p.strList(n, what)
 	if err != nil {
 		return nil, err

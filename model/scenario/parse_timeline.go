@@ -130,9 +130,52 @@ func (p *parser) event(n *yaml.Node, sc *Scenario) (Event, error) {
 func (p *parser) action(ev *Event, v *yaml.Node, sc *Scenario) error {
 	what := ev.Kind
 	switch ev.Kind {
-	case "leave", "crash", "restart":
+	case "leave", "crash", "wakeup":
 		id, err := p.memberRef(v, what)
 		ev.Member = id
+		return err
+	case "restart":
+		if v.Kind != yaml.MappingNode {
+			id, err := p.memberRef(v, what)
+			ev.Member = id
+			return err
+		}
+		// restart: {id: c1, protocol: consumer}: a rolling upgrade.
+		return p.fields(v, what, []string{"id", "protocol"}, func(key string, _, x *yaml.Node) error {
+			if key == "protocol" {
+				return p.memberSetting(&ev.Settings, "protocol", what, x)
+			}
+			id, err := p.memberRef(x, what+".id")
+			ev.Member = id
+			return err
+		})
+	case "disconnect":
+		err := p.fields(v, what, []string{"id", "ms"}, func(key string, _, x *yaml.Node) error {
+			var err error
+			if key == "id" {
+				ev.Member, err = p.memberRef(x, what+".id")
+			} else {
+				ev.Ms, err = p.int64(x, what+".ms", 1, MaxTimelineMs)
+			}
+			return err
+		})
+		if err == nil && (ev.Member == "" || ev.Ms == 0) {
+			err = p.errf(v, "disconnect needs id and ms, like {id: c2, ms: 60000}")
+		}
+		return err
+	case "remove_members":
+		if v.Kind == yaml.ScalarNode && v.Value == "all" {
+			ev.All = true
+			return nil
+		}
+		err := p.fields(v, what, []string{"instances"}, func(_ string, _, x *yaml.Node) error {
+			var err error
+			ev.Instances, err = p.strList(x, what+".instances")
+			return err
+		})
+		if err == nil && len(ev.Instances) == 0 {
+			err = p.errf(v, "remove_members needs the group.instance.ids to remove, like {instances: [i1]}, or all")
+		}
 		return err
 	case "commit":
 		if v.Kind == yaml.ScalarNode {
@@ -153,7 +196,7 @@ func (p *parser) action(ev *Event, v *yaml.Node, sc *Scenario) error {
 		})
 	case "join":
 		m, err := p.memberSpec(v, sc, what)
-		ev.Member, ev.Topics, ev.Instance, ev.Strategies, ev.Rack = m.ID, m.Topics, m.Instance, m.Strategies, m.Rack
+		ev.Member, ev.Topics, ev.Instance, ev.Strategies, ev.Rack, ev.Settings = m.ID, m.Topics, m.Instance, m.Strategies, m.Rack, m.Settings
 		ev.Client = m.Client
 		return err
 	case "stall":

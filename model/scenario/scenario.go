@@ -63,6 +63,19 @@ type Scenario struct {
 	Client        string
 	TimingSources map[string]string
 
+	// MaxSize is group.classic.max.size / group.consumer.max.size
+	// (group.max_size): a join beyond it gets GROUP_MAX_SIZE_REACHED. 0 =
+	// Kafka's default, Integer.MAX_VALUE.
+	MaxSize int32
+	// SessionCheck is group.session_timeout_check: who refuses a classic
+	// session timeout outside the broker's bounds (SessionCheckParser, the
+	// default, or SessionCheckCoordinator: INVALID_SESSION_TIMEOUT).
+	SessionCheck string
+	// Migration is group.migration_policy, the broker's
+	// group.consumer.migration.policy ("" = bidirectional, Kafka 4.0's
+	// default).
+	Migration string
+
 	Members  []MemberSpec // start at time 0, in this order
 	Timeline []Event      // sorted by AtMs, stable
 
@@ -98,6 +111,9 @@ type MemberSpec struct {
 	// Strategies is the member's partition.assignment.strategy, in order
 	// (kviz names); nil = [group.strategy]. Classic protocol only.
 	Strategies []string
+	// Settings are its own configuration (timeouts, group.protocol,
+	// listener); zero values are the group's.
+	Settings MemberSettings
 	// In a given start (Scenario.Generation > 0): the member id it holds
 	// ("" = made as the coordinator, or the KIP-848 client, would) and the
 	// partitions it consumes at time 0 (sorted; under KIP-848 also its target).

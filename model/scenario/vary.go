@@ -42,18 +42,23 @@ func (sc *Scenario) vary(strategy, protocol string, convert bool) (*Scenario, er
 	if gerr := deriveGroup(cp); gerr != nil {
 		return nil, gerr
 	}
-	if IsConsumer(cp) {
-		// The parser refuses member assignor lists under the consumer
-		// protocol (strategyList); a variation must too.
-		for _, m := range cp.Members {
-			if m.Strategies != nil {
-				return nil, fmt.Errorf("members.strategies: %s (member %s)", noMemberAssignors, m.ID)
-			}
+	// The parser refuses member assignor lists of consumer-protocol members
+	// (memberSpec) and settings such a member cannot have (CheckSettings);
+	// a variation must too.
+	for _, m := range cp.Members {
+		if m.Strategies != nil && cp.MemberProtocol(m.Settings) == ProtocolConsumer {
+			return nil, fmt.Errorf("members.strategies: %s (member %s)", noMemberAssignors, m.ID)
 		}
-		for _, ev := range cp.Timeline {
-			if ev.Strategies != nil {
-				return nil, fmt.Errorf("join.strategies: %s (the join of %s at %d ms)", noMemberAssignors, ev.Member, ev.AtMs)
-			}
+		if err := CheckSettings(cp, m.ID, m.Settings); err != nil {
+			return nil, fmt.Errorf("members: %v", err)
+		}
+	}
+	for _, ev := range cp.Timeline {
+		if ev.Strategies != nil && cp.MemberProtocol(ev.Settings) == ProtocolConsumer {
+			return nil, fmt.Errorf("join.strategies: %s (the join of %s at %d ms)", noMemberAssignors, ev.Member, ev.AtMs)
+		}
+		if err := CheckEvent(cp, ev); err != nil {
+			return nil, fmt.Errorf("timeline at %d ms: %v", ev.AtMs, err)
 		}
 	}
 	return cp, nil

@@ -1,0 +1,339 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
+	"github.com/kvizlab/kviz/strategies"
+)
+
+// The online migration between the classic and the consumer protocol
+// (KIP-848; Kafka 4.0's GroupMetadataManager, ConsumerGroup.fromClassicGroup,
+// ClassicGroup.fromConsumerGroup). One group id, one group: the
+// coordinator holds it as a classic group or as a consumer group, and
+// requests of either protocol go to whichever it is.
+//
+//   - Upgrade: a consumer-protocol member's first heartbeat (epoch 0) to a
+//     non-empty classic group converts it, when group.consumer.migration.policy
+//     allows an upgrade (bidirectional, upgrade): the consumer group starts
+//     at group epoch = assignment epoch = the classic generation, every
+//     classic member STABLE at that epoch with its last assignment as what
+//     it holds and as its target. Parked JoinGroups and SyncGroups are
+//     answered REBALANCE_IN_PROGRESS. The joiner bumps the group epoch, so
+//     each classic member hears REBALANCE_IN_PROGRESS at its next
+//     heartbeat and rejoins through the consumer coordinator
+//     (consumer_classic.go). A policy that forbids it answers the
+//     heartbeat GROUP_ID_NOT_FOUND, fatal to the consumer.
+//   - Downgrade: when the members a fence (a leave, an expiry) removes
+//     leave only classic members, and the policy allows a downgrade
+//     (bidirectional, downgrade), the consumer group becomes a classic
+//     group, Stable at generation = the group epoch, each member's
+//     assignment its target, the first member in the coordinator's map
+//     order its leader; then a rebalance starts. A classic static member
+//     taking over the last consumer-protocol member's slot downgrades it
+//     too, rebalancing only if its subscription changed.
+//   - An empty group of either kind is simply dropped and made anew as the
+//     other kind by a joiner of the other protocol.
+//   - Refusals kviz cannot meet: a custom assignor's assignment userData
+//     would be lost (Kafka refuses the upgrade); kviz's assignors carry
+//     none.
+
+// joinGroupRequest routes a classic member's JoinGroup: the service checks
+// the session timeout first (GroupCoordinatorService.joinGroup), then the
+// group the coordinator holds takes it; an empty consumer group is dropped
+// and made a classic one (maybeDeleteEmptyConsumerGroup).
+func (w *world) joinGroupRequest(c *client, req joinRequest, reply func(joinResponse)) {
+	if !w.sc.ValidSessionTimeout(req.sessionTimeout) {
+		lo, hi := w.sc.SessionBounds()
+		w.record(kafka.KindJoinGroupRequest, c.id, "", false, fmt.Sprintf(
+			"%s sends JoinGroup with session.timeout.ms %d, outside group.min.session.timeout.ms %d .. group.max.session.timeout.ms %d.", c.id, req.sessionTimeout, lo, hi))
+		reply(joinResponse{err: "INVALID_SESSION_TIMEOUT"})
+		return
+	}
+	if w.consumer && len(w.modern.members) == 0 {
+		w.emptyToClassic()
+	}
+	if w.consumer {
+		w.modern.classicJoin(c, req, reply)
+		return
+	}
+	w.classic.handleJoin(c, req, reply)
+}
+
+func (w *world) syncGroupRequest(c *client, id, instance string, gen int32, assignments map[string][]kafka.TP, withheld []strategies.Withheld, reply func(syncResponse)) {
+	if w.consumer {
+		w.modern.classicSync(c, id, instance, gen, reply)
+		return
+	}
+	w.classic.handleSync(c, id, instance, gen, assignments, withheld, reply)
+}
+
+func (w *world) heartbeatRequest(id, instance string, gen int32) string {
+	if w.consumer {
+		return w.modern.classicHeartbeat(id, instance, gen)
+	}
+	return w.classic.handleHeartbeat(id, instance, gen)
+}
+
+func (w *world) leaveRequest(c *client, id string) {
+	if w.consumer {
+		w.modern.classicLeave(c, id)
+		return
+	}
+	w.classic.handleLeave(c, id)
+}
+
+// consumerHeartbeat routes a ConsumerGroupHeartbeat: to a classic group it
+// may convert it first (getOrMaybeCreateConsumerGroup).
+func (w *world) consumerHeartbeat(c *client, req kRequest) (kResponse, bool) {
+	if !w.consumer {
+		refuse := func(why string) (kResponse, bool) {
+			w.record(kafka.KindConsumerGroupHeartbeatRequest, c.id, "", false, fmt.Sprintf(
+				"%s sends ConsumerGroupHeartbeat (epoch %d) to %s, a classic group.", c.id, req.epoch, w.sc.GroupID))
+			return kResponse{err: "GROUP_ID_NOT_FOUND", why: why}, false
+		}
+		switch {
+		case req.epoch != joinEpoch:
+			return refuse(": it is not a consumer group")
+		case w.classic.state == kafka.Empty && len(w.classic.members) == 0:
+			w.emptyToConsumer()
+		case !w.sc.UpgradeAllowed():
+			return refuse(fmt.Sprintf(": online upgrade is disabled (group.consumer.migration.policy %s)", w.sc.MigrationPolicy()))
+		case w.sc.MaxSize > 0 && int32(len(w.classic.members)) > w.sc.MaxSize:
+			return refuse(": the group is larger than group.consumer.max.size")
+		default:
+			w.upgrade(c)
+		}
+	}
+	return w.modern.heartbeat(c, req)
+}
+
+// emptyToConsumer drops an empty classic group for a new consumer group
+// (maybeDeleteEmptyClassicGroup).
+func (w *world) emptyToConsumer() {
+	w.classic.dropTimers()
+	w.modern = newConsumerGroup(w)
+	w.consumer = true
+	w.record(kafka.KindGroupConverted, "", "", false, fmt.Sprintf(
+		"The classic group %s is empty: the coordinator drops it and a consumer group takes its place.", w.sc.GroupID))
+}
+
+// emptyToClassic drops an empty consumer group for a new classic group
+// (maybeDeleteEmptyConsumerGroup).
+func (w *world) emptyToClassic() {
+	w.modern.dropTimers()
+	w.classic = newClassicGroup(w)
+	w.consumer = false
+	w.record(kafka.KindGroupConverted, "", "", false, fmt.Sprintf(
+		"The consumer group %s is empty: the coordinator drops it and a classic group takes its place.", w.sc.GroupID))
+}
+
+// upgrade converts the classic group into a consumer group
+// (convertToConsumerGroup, ConsumerGroup.fromClassicGroup).
+func (w *world) upgrade(by *client) {
+	cg := w.classic
+	for _, id := range cg.order.Keys() {
+		m := cg.members[id]
+		m.answerJoin(joinResponse{err: "REBALANCE_IN_PROGRESS"})
+		m.answerSync(syncResponse{err: "REBALANCE_IN_PROGRESS"})
+	}
+	cg.dropTimers()
+	g := newConsumerGroup(w)
+	g.groupEpoch, g.assignEpoch = cg.generation, cg.generation
+	target := map[string][]kafka.TP{}
+	var names []string
+	for _, id := range cg.order.Keys() {
+		cm := cg.members[id]
+		m := &kMember{id: cm.id, client: cm.client, instance: cm.instance, topics: cm.topics,
+			epoch: cg.generation, prevEpoch: cg.generation, state: kafka.MStable, rebalanceTimeout: cm.rebalanceTimeout,
+			classic: &classicMeta{sessionTimeout: cm.sessionTimeout, protocols: cm.protocols}}
+		g.add(m)
+		// kviz's one departure: only partitions of topics it subscribes to.
+		// A member that changed its subscription in the rebalance the
+		// upgrade interrupts still holds the old topics' partitions in
+		// Kafka's fromClassicGroup, and as a classic member whose
+		// assignment does not match its subscription it would rejoin
+		// forever (STABLE at the target epoch, nothing to reconcile).
+		assigned := kafka.OnTopics(w.existing(cm.assignment), cm.topics)
+		g.setHeld(m, assigned, nil)
+		target[m.id] = assigned
+		names = append(names, cm.client)
+	}
+	g.target = target
+	w.classic, w.modern, w.consumer = newClassicGroup(w), g, true
+	for _, m := range g.order {
+		g.touchSession(m)
+	}
+	w.record(kafka.KindGroupConverted, "", "", false, fmt.Sprintf(
+		"%s joins with the consumer protocol, and group.consumer.migration.policy is %s: the coordinator converts classic group %s (generation %d) into a consumer group at group epoch %d. Its classic members (%s) are STABLE at epoch %d with their last assignment as their target; they keep the classic protocol, and learn of the new epoch at their next heartbeat.",
+		by.id, w.sc.MigrationPolicy(), w.sc.GroupID, cg.generation, g.groupEpoch, strings.Join(names, ", "), g.groupEpoch))
+}
+
+// downgradeOnLeave converts the consumer group into a classic group when
+// the members being fenced leave only classic members
+// (validateOnlineDowngradeWithFencedMembers, convertToClassicGroup); it
+// reports whether it did.
+func (w *world) downgradeOnLeave(ids []string, why string) bool {
+	g := w.modern
+	leaving := map[string]bool{}
+	for _, id := range ids {
+		if g.members[id] != nil {
+			leaving[id] = true
+		}
+	}
+	left := 0
+	for _, m := range g.order {
+		if leaving[m.id] {
+			continue
+		}
+		if m.classic == nil {
+			return false
+		}
+		left++
+	}
+	if left == 0 || !w.sc.DowngradeAllowed() || w.sc.MaxSize > 0 && int32(left) > w.sc.MaxSize {
+		return false
+	}
+	consumerLeft := false
+	for id := range leaving {
+		consumerLeft = consumerLeft || g.members[id].classic == nil
+	}
+	if !consumerLeft {
+		return false // a group that was all classic already stays a consumer group (an empty one is dropped on the next join)
+	}
+	for _, id := range ids {
+		g.remove(id)
+	}
+	w.downgrade(nil, nil, true, why)
+	return true
+}
+
+// downgradeOnReplace: a classic static member takes over the slot of the
+// last consumer-protocol member (validateOnlineDowngradeWithReplacedMember);
+// it reports whether the group became a classic group.
+func (w *world) downgradeOnReplace(replaced, joiner *kMember, subscribed bool, owned []kafka.TP) bool {
+	g := w.modern
+	if replaced.classic != nil || !w.sc.DowngradeAllowed() || w.sc.MaxSize > 0 && int32(len(g.members)) > w.sc.MaxSize {
+		return false
+	}
+	for _, m := range g.order {
+		if m != replaced && m.classic == nil {
+			return false
+		}
+	}
+	target := g.target[replaced.id]
+	g.remove(replaced.id)
+	joiner.assigned, joiner.revoking = nil, nil
+	if !subscribed {
+		// The joiner reconciles with the slot's assignment first.
+		joiner.epoch, joiner.state = g.assignEpoch, kafka.MStable
+	}
+	w.downgrade(joiner, target, subscribed, fmt.Sprintf("static member %s took over %s's slot with the classic protocol", joiner.client, replaced.id))
+	return true
+}
+
+// downgrade makes the classic group from the consumer group's members (and
+// a joiner taking over a slot, with that slot's target), Stable at the
+// group epoch; rebalance says whether a rebalance follows
+// (ClassicGroup.fromConsumerGroup).
+func (w *world) downgrade(joiner *kMember, joinerTarget []kafka.TP, rebalance bool, why string) {
+	g := w.modern
+	g.dropTimers()
+	cg := newClassicGroup(w)
+	cg.generation = g.groupEpoch
+	members := make([]*kMember, 0, len(g.order)+1)
+	members = append(members, g.order...)
+	if joiner != nil {
+		members = append(members, joiner)
+	}
+	// ConsumerGroup.members() is a hash map: members join the classic
+	// group in its order, and the first one leads.
+	byID := newIDOrder()
+	find := map[string]*kMember{}
+	for _, m := range members {
+		byID.Put(m.id)
+		find[m.id] = m
+	}
+	var names []string
+	for _, id := range byID.Keys() {
+		m := find[id]
+		assignment := g.target[m.id]
+		if m == joiner {
+			assignment = joinerTarget
+		}
+		cg.add(&cMember{id: m.id, instance: m.instance, client: m.client, topics: m.topics,
+			protocols: m.classic.protocols, assignment: assignment, prevAssigned: assignment,
+			sessionTimeout: m.classic.sessionTimeout, rebalanceTimeout: m.rebalanceTimeoutOrDefault(w)})
+		names = append(names, m.client)
+	}
+	cg.selected, _ = cg.selectProtocol()
+	cg.protocol = cg.selected.KafkaName()
+	cg.prevState, cg.state = kafka.CompletingRebalance, kafka.Stable // created Stable, not a transition
+	cg.store()
+	w.classic, w.modern, w.consumer = cg, newConsumerGroup(w), false
+	for _, c := range w.clients {
+		if c.running && !c.kipProto && cg.members[c.memberID] != nil {
+			c.isLeader = c.memberID == cg.leader
+		}
+	}
+	w.record(kafka.KindGroupConverted, "", "", false, fmt.Sprintf(
+		"%s, and only classic members are left: group.consumer.migration.policy is %s, so the coordinator converts consumer group %s (group epoch %d) into a classic group, Stable at generation %d with each member's target as its assignment (%s), leader %s, protocol %s.",
+		why, w.sc.MigrationPolicy(), w.sc.GroupID, g.groupEpoch, cg.generation, strings.Join(names, ", "), cg.clientOf(cg.leader), cg.protocol))
+	if rebalance {
+		cg.prepareRebalance("the group was downgraded from consumer to classic")
+	}
+}
+
+// dropTimers cancels everything a classic group has scheduled (it is
+// being replaced).
+func (g *classicGroup) dropTimers() {
+	for _, id := range g.order.Keys() {
+		g.w.clock.cancel(g.members[id].session)
+	}
+	for _, e := range g.pending {
+		g.w.clock.cancel(e)
+	}
+	g.w.clock.cancel(g.joinTimer)
+	g.w.clock.cancel(g.syncTimer)
+	g.joinTimer, g.syncTimer = nil, nil
+	g.pending = map[string]*event{}
+}
+
+// dropTimers cancels everything a consumer group has scheduled (it is
+// being replaced).
+func (g *consumerGroup) dropTimers() {
+	for _, m := range g.order {
+		g.w.clock.cancel(m.session)
+		g.w.clock.cancel(m.revokeTimer)
+		m.classic.cancel(g.w)
+	}
+}
+
+// consumerCommit validates a consumer-protocol member's OffsetCommit at the
+// group the coordinator holds: a classic group does not know it.
+func (w *world) consumerCommit(id string, epoch int32, tps []kafka.TP) (string, string) {
+	if !w.consumer {
+		return w.classic.handleCommit(id, "", epoch), ""
+	}
+	return w.modern.commitCheck(id, epoch, tps)
+}
+
+// serverAssignor is the consumer coordinator's assignor: group.strategy
+// under the consumer protocol; for a classic scenario's group once it is
+// upgraded, the first of group.consumer.assignors, uniform.
+func (w *world) serverAssignor() strategies.Assignor {
+	if w.consumer && !scenario.IsConsumer(w.sc) {
+		if w.upgradeAssignor == nil {
+			a, err := strategies.Lookup("uniform")
+			if err != nil {
+				w.fail("the consumer coordinator's default assignor: %v", err)
+				return w.assignor
+			}
+			w.upgradeAssignor = a
+		}
+		return w.upgradeAssignor
+	}
+	return w.assignor
+}
