@@ -26,7 +26,7 @@ func (w *world) removeMembers(ev scenario.Event) {
 	}
 	w.clock.after(netMs, false, func() {
 		if w.consumer {
-			w.modern.adminLeave(ev.All, ev.Instances, who)
+			w.consumerGroup.adminLeave(ev.All, ev.Instances, who)
 		} else {
 			w.classic.adminLeave(ev.All, ev.Instances, who)
 		}

@@ -19,7 +19,7 @@ var defaultClientAssignors = []string{"range", "cooperative-sticky"}
 // [range, cooperative-sticky] therefore runs eager. A group whose scenario
 // forces the eager protocol keeps it for members using the group's list.
 func (c *client) setStrategies(names []string) {
-	if names == nil && scenario.IsConsumer(c.w.sc) && !c.kipProto {
+	if names == nil && scenario.IsConsumer(c.w.sc) && !c.consumerProto {
 		// A classic member of a consumer-protocol scenario: Kafka's
 		// default partition.assignment.strategy.
 		names = defaultClientAssignors

@@ -13,8 +13,8 @@ func (c *client) commit(gen *int32) {
 		c.w.record(kafka.KindCommitFailed, c.id, "", false, fmt.Sprintf("%s is not running: nothing commits.", c.id))
 		return
 	}
-	if c.kipProto {
-		c.kipCommit(gen)
+	if c.consumerProto {
+		c.consumerCommit(gen)
 		return
 	}
 	g := c.generation
@@ -168,7 +168,7 @@ func (c *client) joinPrepareCommit(ms int64) {
 // group the coordinator holds.
 func (w *world) classicCommit(id, instance string, gen int32) string {
 	if w.consumer {
-		return w.modern.classicCommit(id, instance, gen)
+		return w.consumerGroup.classicCommit(id, instance, gen)
 	}
 	return w.classic.handleCommit(id, instance, gen)
 }

@@ -107,8 +107,8 @@ func (c *client) onHeartbeatResponse(errName string) {
 // group; a static one just goes silent. Both reset their generation.
 func (c *client) pollExpired() {
 	c.pollTimer = nil
-	if c.kipProto {
-		c.kipPollExpired()
+	if c.consumerProto {
+		c.consumerPollExpired()
 		return
 	}
 	c.pollTimedOut = true
@@ -141,8 +141,8 @@ func (c *client) leave() {
 		c.w.record(kafka.KindLeaveGroupRequest, c.id, "", false, fmt.Sprintf("%s is not running.", c.id))
 		return
 	}
-	if c.kipProto {
-		c.kipLeave()
+	if c.consumerProto {
+		c.consumerLeave()
 		return
 	}
 	held := kafka.UnionTPs(c.owned, c.heldLost)

@@ -65,13 +65,13 @@ type client struct {
 	lastCallback                     string
 	dirty, viewStale                 bool
 
-	kip *kipClient // consumer protocol state
+	consumer *consumerClient // consumer protocol state
 
 	// cfg is its own configuration (timeouts, listener, group.protocol);
-	// kipProto: it runs the KIP-848 consumer protocol (group.protocol=consumer).
-	cfg      scenario.MemberSettings
-	kipProto bool
-	cutUntil int64 // its network link to the brokers is down until then (disconnect)
+	// consumerProto: it runs the KIP-848 consumer protocol (group.protocol=consumer).
+	cfg           scenario.MemberSettings
+	consumerProto bool
+	cutUntil      int64 // its network link to the brokers is down until then (disconnect)
 	// prepCommit is onJoinPrepare's auto-commit (scenario rejoin_commit_ms).
 	prepCommit joinPrepareCommit
 
@@ -95,9 +95,9 @@ func (c *client) reset(instance string, topics []string) {
 	c.stalled, c.pollTimedOut, c.findingCoord = false, false, false
 	c.prepCommit = joinPrepareCommit{}
 	c.findBackoff, c.findRepeat = retryBackoffMs, false
-	c.kip = nil
-	if c.w.modern != nil {
-		c.w.modern.detachedStale = true // its old member, if still held, is no longer its view's
+	c.consumer = nil
+	if c.w.consumerGroup != nil {
+		c.w.consumerGroup.detachedStale = true // its old member, if still held, is no longer its view's
 	}
 	c.changed()
 }
@@ -130,8 +130,8 @@ func (c *client) idle() bool {
 	}
 	// A member the coordinator no longer holds (an administrator removed
 	// it) has yet to hear so from its next heartbeat.
-	if c.kipProto {
-		return c.kip != nil && c.kip.settled() && c.w.heldByGroup(c)
+	if c.consumerProto {
+		return c.consumer != nil && c.consumer.settled() && c.w.heldByGroup(c)
 	}
 	return c.phase == phaseStable && c.w.heldByGroup(c)
 }
@@ -270,8 +270,8 @@ func (c *client) poll() {
 	if !c.running || c.stalled {
 		return
 	}
-	if c.kipProto {
-		c.kipPoll()
+	if c.consumerProto {
+		c.consumerPoll()
 		return
 	}
 	if c.rejoinNeeded && c.phase != phaseJoining && c.phase != phaseSyncing {
@@ -311,7 +311,7 @@ func (c *client) stallOver() {
 	c.stalled = false
 	c.setStatus(c.activeStatus())
 	c.w.record(kafka.KindPollResumed, c.id, "", false, fmt.Sprintf("%s calls poll() again.", c.id))
-	if c.pollTimedOut && !c.kipProto { // the consumer protocol handles it in kipPoll
+	if c.pollTimedOut && !c.consumerProto { // the consumer protocol handles it in consumerPoll
 		c.pollTimedOut = false
 		c.rejoinNeeded = true
 		c.rejoinReason = "its poll timed out"
@@ -348,7 +348,7 @@ func (c *client) crash() {
 // sessionTimeout is its session.timeout.ms (KIP-848: the broker's
 // group.consumer.session.timeout.ms).
 func (c *client) sessionTimeout() int64 {
-	if c.kipProto {
+	if c.consumerProto {
 		return c.w.sc.ConsumerSessionTimeout()
 	}
 	return c.w.sc.SessionTimeout(c.cfg)
@@ -357,7 +357,7 @@ func (c *client) sessionTimeout() int64 {
 // heartbeatInterval is its heartbeat.interval.ms (KIP-848: the interval the
 // coordinator gives, group.consumer.heartbeat.interval.ms).
 func (c *client) heartbeatInterval() int64 {
-	if c.kipProto {
+	if c.consumerProto {
 		return c.w.sc.ConsumerHeartbeatInterval()
 	}
 	return c.w.sc.HeartbeatInterval(c.cfg)
@@ -369,7 +369,7 @@ func (c *client) maxPoll() int64 { return c.w.sc.MaxPollInterval(c.cfg) }
 // configure gives the process its settings; the protocol follows from them.
 func (c *client) configure(cfg scenario.MemberSettings) {
 	c.cfg = cfg
-	c.kipProto = c.w.sc.MemberProtocol(cfg) == scenario.ProtocolConsumer
+	c.consumerProto = c.w.sc.MemberProtocol(cfg) == scenario.ProtocolConsumer
 }
 
 // stop ends the process and its timers.
@@ -382,8 +382,8 @@ func (c *client) stop(status kafka.MemberStatus) {
 	c.stallEnd, c.pollTimer, c.hbTimer, c.metaTimer = nil, nil, nil, nil
 	c.stalled, c.findingCoord, c.rejoinNeeded = false, false, false
 	c.owned, c.heldLost, c.revoking, c.pending, c.newlyAssigned = nil, nil, nil, nil, nil
-	if c.kip != nil {
-		c.kip.stop()
+	if c.consumer != nil {
+		c.consumer.stop()
 	}
 	c.setStatus(status)
 	c.changed()
@@ -415,7 +415,7 @@ func (c *client) subscribe(topics []string) {
 	c.metaFetchedAt = c.w.clock.now // subscribe() requests metadata for the new topics
 	c.changed()
 	text := fmt.Sprintf("%s changes its subscription from %v to %v.", c.id, old, topics)
-	if c.kipProto {
+	if c.consumerProto {
 		// subscribe() runs no callback and sends nothing: the new topics
 		// ride the next regular heartbeat (ConsumerHeartbeatRequestManager
 		// sends a changed subscription; AbstractMembershipManager.
@@ -423,7 +423,7 @@ func (c *client) subscribe(topics []string) {
 		text = fmt.Sprintf("%s changes its subscription from %v to %v: no callback; its next heartbeat carries it, and it keeps consuming what it owns until the coordinator takes it away.", c.id, old, topics)
 	}
 	c.w.record(kafka.KindSubscriptionChanged, c.id, "", false, text+c.w.missingTopicsNote(topics))
-	if c.kipProto {
+	if c.consumerProto {
 		return
 	}
 	c.requestRejoin("its subscription changed")
@@ -458,7 +458,7 @@ func (w *world) orphan(clientID, memberID string) {
 // consumed again.
 func (w *world) unorphan(clientID, memberID string, gen int32) {
 	c := w.byID[clientID]
-	if c == nil || !c.running || c.kipProto || c.memberID != memberID || c.generation != gen || len(c.heldLost) == 0 || c.pollTimedOut {
+	if c == nil || !c.running || c.consumerProto || c.memberID != memberID || c.generation != gen || len(c.heldLost) == 0 || c.pollTimedOut {
 		return
 	}
 	c.owned = kafka.UnionTPs(c.owned, c.heldLost)
@@ -470,12 +470,12 @@ func (w *world) unorphan(clientID, memberID string, gen int32) {
 // memberIDChanged: a classic client's member id changed, so the consumer
 // group's list of members no view shows must be rebuilt (a classic member
 // of a consumer group is attached to its client through the id).
-func (c *client) memberIDChanged() { c.w.modern.detachedStale = true }
+func (c *client) memberIDChanged() { c.w.consumerGroup.detachedStale = true }
 
 // heldByGroup: the coordinator holds c's member id now.
 func (w *world) heldByGroup(c *client) bool {
 	if w.consumer {
-		return w.modern.members[c.memberID] != nil
+		return w.consumerGroup.members[c.memberID] != nil
 	}
 	return w.classic.members[c.memberID] != nil
 }

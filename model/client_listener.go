@@ -76,7 +76,7 @@ func (c *client) afterCallback(kind kafka.StepKind, then func()) {
 		c.stalled = false
 		c.setStatus(c.activeStatus())
 		c.w.record(kafka.KindCallbackReturned, c.id, "", false, fmt.Sprintf("%s's %s returns after %d ms.", c.id, kind.ListenerMethod(), ms))
-		if c.pollTimedOut && !c.kipProto {
+		if c.pollTimedOut && !c.consumerProto {
 			c.pollTimedOut = false
 			c.rejoinNeeded = true
 			c.rejoinReason = "its poll timed out"

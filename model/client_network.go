@@ -50,9 +50,9 @@ func (c *client) wakeup() {
 	}
 	what := "nothing changes"
 	switch {
-	case !c.kipProto && c.phase == phaseJoining:
+	case !c.consumerProto && c.phase == phaseJoining:
 		what = "its JoinGroup stays in flight and the next poll() completes the rebalance without running onJoinPrepare again"
-	case !c.kipProto && c.phase == phaseSyncing:
+	case !c.consumerProto && c.phase == phaseSyncing:
 		what = "its SyncGroup stays in flight and the next poll() completes the rebalance"
 	case c.stalled:
 		what = "it is not in poll(): the next poll() throws at once"
@@ -78,7 +78,7 @@ func (c *client) restartAs(protocol string) {
 	strats := c.strategies
 	if protocol == scenario.ProtocolConsumer {
 		strats = nil
-	} else if c.kipProto {
+	} else if c.consumerProto {
 		strats = nil // the classic client's default assignors
 	}
 	c.reset(c.instance, c.topics)

@@ -10,11 +10,11 @@ func (c *client) view() *MemberView {
 	case c.w.consumer:
 		// The coordinator's record of the member: its epoch and state (a
 		// classic member of a consumer group has them too).
-		if m := c.w.modern.members[c.memberID]; m != nil && !m.unwritten && c.memberID != "" {
+		if m := c.w.consumerGroup.members[c.memberID]; m != nil && !m.unwritten && c.memberID != "" {
 			v.InGroup, v.MemberEpoch, v.MemberState = true, m.epoch, m.state
 		}
-		if c.kip != nil {
-			v.Pending = c.kip.pendingView()
+		if c.consumer != nil {
+			v.Pending = c.consumer.pendingView()
 		}
 	case c.memberID != "":
 		v.InGroup = c.w.classic.members[c.memberID] != nil

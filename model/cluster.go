@@ -211,7 +211,7 @@ func (c *cluster) grow(topic string, count int32) {
 // on the new one from what was stored.
 func (w *world) coordinatorMoved(from, to int) {
 	if w.consumer {
-		w.modern.moved(from, to)
+		w.consumerGroup.moved(from, to)
 	} else {
 		w.classic.moved(from, to)
 	}

@@ -7,9 +7,9 @@ import (
 	"github.com/kvizlab/kviz/model/kafka"
 )
 
-// kipClient is a consumer's side of the KIP-848 protocol
+// consumerClient is a consumer's side of the KIP-848 protocol
 // (AbstractMembershipManager + ConsumerHeartbeatRequestManager).
-type kipClient struct {
+type consumerClient struct {
 	c            *client
 	epoch        int32
 	state        kafka.MemberState // the coordinator's view of the member, shown in the lab
@@ -39,9 +39,9 @@ type kipClient struct {
 	hbTimer *event
 }
 
-func newKipClient(c *client) *kipClient {
-	k := &kipClient{c: c}
-	inc := c.inc // a kipClient lives one incarnation of its process (reset drops it)
+func newKipClient(c *client) *consumerClient {
+	k := &consumerClient{c: c}
+	inc := c.inc // a consumerClient lives one incarnation of its process (reset drops it)
 	k.hbTimer = &event{routine: true, index: -1, run: func() {
 		if c.inc != inc {
 			return
@@ -50,90 +50,90 @@ func newKipClient(c *client) *kipClient {
 			k.timerDue = true
 			return
 		}
-		c.kipHeartbeat()
+		c.consumerHeartbeat()
 	}}
 	return k
 }
 
-func (k *kipClient) stop() { k.c.w.clock.cancel(k.hbTimer) }
+func (k *consumerClient) stop() { k.c.w.clock.cancel(k.hbTimer) }
 
 // settled: the member holds what the coordinator last gave it, STABLE, and
 // the coordinator has its subscription. A heartbeat in flight (a routine
 // one, or the acknowledgement of what it holds) cannot change that while
 // the coordinator's side is settled too, so it does not keep the run going.
-func (k *kipClient) settled() bool {
+func (k *consumerClient) settled() bool {
 	return k.joined && !k.reconcileDue && k.state == kafka.MStable && (sameSlice(k.assigned, k.c.owned) || slices.Equal(k.assigned, k.c.owned)) &&
 		slices.Equal(k.sentTopics, k.c.topics)
 }
 
-func (k *kipClient) pendingView() []kafka.TP {
+func (k *consumerClient) pendingView() []kafka.TP {
 	if k.state == kafka.MUnreleased && k.c.w.consumer {
-		return kafka.MinusTPs(k.c.w.modern.target[k.c.memberID], k.assigned)
+		return kafka.MinusTPs(k.c.w.consumerGroup.target[k.c.memberID], k.assigned)
 	}
 	return nil
 }
 
-// kipPoll runs what needs the application thread: joining, reconciling.
-func (c *client) kipPoll() {
-	if c.kip == nil {
-		c.kip = newKipClient(c)
+// consumerPoll runs what needs the application thread: joining, reconciling.
+func (c *client) consumerPoll() {
+	if c.consumer == nil {
+		c.consumer = newKipClient(c)
 		c.memberID = c.w.newMemberID(c.id) // KIP-1082: the client makes its own member id
 		c.changed()
 	}
-	k := c.kip
+	k := c.consumer
 	if c.pollTimedOut {
 		c.pollTimedOut = false
 		k.joined, k.epoch = false, joinEpoch
-		if !c.kipLose("it left the group when its poll timed out", c.poll) {
+		if !c.consumerLose("it left the group when its poll timed out", c.poll) {
 			return
 		}
 	}
 	if k.lostDue {
 		k.lostDue = false
-		if !c.kipLose("it was fenced", c.poll) {
+		if !c.consumerLose("it was fenced", c.poll) {
 			return
 		}
 	}
 	if k.reconcileDue {
-		c.kipReconcile()
+		c.consumerReconcile()
 	}
 	c.rejoinNeeded = false
 	if !k.joined && !k.inflight {
-		c.kipHeartbeat()
+		c.consumerHeartbeat()
 	}
 }
 
-// kipScheduleHeartbeat sets the heartbeat timer to fire after delay: 0 for
+// consumerScheduleHeartbeat sets the heartbeat timer to fire after delay: 0 for
 // a heartbeat now (joining, acknowledging, rejoining after a fence), the
 // interval after a send. A timer that fires while a heartbeat is in flight
 // waits for its answer, as canSendRequest does.
-func (c *client) kipScheduleHeartbeat(delay int64) {
-	c.w.clock.again(c.kip.hbTimer, delay)
+func (c *client) consumerScheduleHeartbeat(delay int64) {
+	c.w.clock.again(c.consumer.hbTimer, delay)
 }
 
-// kipResetTimer restarts the heartbeat interval now: Kafka resets the timer
+// consumerResetTimer restarts the heartbeat interval now: Kafka resets the timer
 // when a heartbeat is sent (AbstractHeartbeatRequestManager.makeHeartbeatRequest),
 // so routine heartbeats are an interval apart send to send. With no
 // interval yet (before the first answer) there is nothing to wait for.
-func (c *client) kipResetTimer() {
-	k := c.kip
+func (c *client) consumerResetTimer() {
+	k := c.consumer
 	if k.intervalMs > 0 {
-		c.kipScheduleHeartbeat(k.intervalMs)
+		c.consumerScheduleHeartbeat(k.intervalMs)
 	} else {
 		c.w.clock.cancel(k.hbTimer)
 	}
 }
 
-// kipHeartbeat sends a ConsumerGroupHeartbeat.
-func (c *client) kipHeartbeat() {
-	k := c.kip
+// consumerHeartbeat sends a ConsumerGroupHeartbeat.
+func (c *client) consumerHeartbeat() {
+	k := c.consumer
 	if !c.running || k.inflight || k.lostDue {
 		// A fenced member heartbeats again only once onPartitionsLost has
 		// run (testFencedMemberStopHeartbeatUntilItReleasesAssignmentToRejoin).
 		return
 	}
 	if c.coord < 0 {
-		c.findCoordinator(c.kipHeartbeat)
+		c.findCoordinator(c.consumerHeartbeat)
 		return
 	}
 	req := kRequest{memberID: c.memberID, instance: c.instance, epoch: k.epoch, owned: c.owned, rebalanceTimeout: c.maxPoll()}
@@ -142,24 +142,24 @@ func (c *client) kipHeartbeat() {
 	}
 	k.inflight = true
 	k.ackDue, k.timerDue = false, false
-	c.kipResetTimer()
+	c.consumerResetTimer()
 	joining, left := !k.joined, k.left
 	c.send(!joining, func() {
 		r, routine := c.w.consumerHeartbeat(c, req)
 		c.reply(routine, func() {
 			if k.left == left {
-				c.kipResponse(req, r, routine)
+				c.consumerResponse(req, r, routine)
 			}
 		})
 	}, func(e string) {
 		k.inflight = false
 		c.w.record(kafka.KindConsumerGroupHeartbeatResponse, c.id, e, false, fmt.Sprintf("%s's heartbeat fails with %s: it looks for the coordinator again.", c.id, e))
-		c.coordinatorLost(c.kipHeartbeat)
+		c.coordinatorLost(c.consumerHeartbeat)
 	})
 }
 
-func (c *client) kipResponse(req kRequest, r kResponse, routine bool) {
-	k := c.kip
+func (c *client) consumerResponse(req kRequest, r kResponse, routine bool) {
+	k := c.consumer
 	k.inflight = false
 	switch r.err {
 	case "NONE":
@@ -174,8 +174,8 @@ func (c *client) kipResponse(req kRequest, r kResponse, routine bool) {
 			k.lostDue = true
 			return
 		}
-		if c.kipLose("it was fenced", func() { c.kipScheduleHeartbeat(0) }) {
-			c.kipScheduleHeartbeat(0)
+		if c.consumerLose("it was fenced", func() { c.consumerScheduleHeartbeat(0) }) {
+			c.consumerScheduleHeartbeat(0)
 		}
 		return
 	case "GROUP_MAX_SIZE_REACHED", "GROUP_ID_NOT_FOUND", "INCONSISTENT_GROUP_PROTOCOL":
@@ -191,7 +191,7 @@ func (c *client) kipResponse(req kRequest, r kResponse, routine bool) {
 		return
 	default:
 		c.w.record(kafka.KindConsumerGroupHeartbeatResponse, c.id, r.err, false, fmt.Sprintf("%s's heartbeat fails with %s.", c.id, r.err))
-		c.coordinatorLost(c.kipHeartbeat)
+		c.coordinatorLost(c.consumerHeartbeat)
 		return
 	}
 	if req.epoch == leaveEpoch || req.epoch == staticLeaveEpoch {
@@ -220,13 +220,13 @@ func (c *client) kipResponse(req kRequest, r kResponse, routine bool) {
 		// The first answer sets the interval and restarts the timer from
 		// now (HeartbeatRequestState.updateHeartbeatIntervalMs).
 		k.intervalMs = hb
-		c.kipResetTimer()
+		c.consumerResetTimer()
 	}
 	switch {
 	case news && (full || !slices.Equal(k.assigned, c.owned)):
 		k.reconcileDue = true
 		if !c.stalled {
-			c.kipReconcile()
+			c.consumerReconcile()
 			return
 		}
 	case news:
@@ -234,16 +234,16 @@ func (c *client) kipResponse(req kRequest, r kResponse, routine bool) {
 		// without callbacks (AbstractMembershipManager.maybeReconcile).
 		k.ackDue = true
 	}
-	c.setStatus(c.kipStatus())
+	c.setStatus(c.consumerStatus())
 	if k.ackDue || k.timerDue {
-		c.kipScheduleHeartbeat(0)
+		c.consumerScheduleHeartbeat(0)
 	}
 }
 
-// kipLose gives up everything it holds, a zombie's partitions the
+// consumerLose gives up everything it holds, a zombie's partitions the
 // coordinator already took away included, with onPartitionsLost. It
 // reports false when the callback takes time: then runs when it returns.
-func (c *client) kipLose(why string, then func()) bool {
+func (c *client) consumerLose(why string, then func()) bool {
 	lost := kafka.UnionTPs(c.owned, c.heldLost)
 	if len(lost) == 0 {
 		return true
@@ -263,13 +263,13 @@ func (c *client) kipLose(why string, then func()) bool {
 	return false
 }
 
-// kipReconcile revokes first, then assigns, then acknowledges at once with
+// consumerReconcile revokes first, then assigns, then acknowledges at once with
 // a heartbeat (AbstractMembershipManager.revokeAndAssign). A slow
 // onPartitionsRevoked keeps the partitions until it returns: the heartbeats
 // meanwhile still report them, so the member stays UNREVOKED_PARTITIONS and
 // its rebalance timeout may fence it.
-func (c *client) kipReconcile() {
-	k := c.kip
+func (c *client) consumerReconcile() {
+	k := c.consumer
 	k.reconcileDue = false
 	// What the process holds: a zombie's partitions too (the coordinator
 	// removed it and it has not heard yet: world.orphan).
@@ -280,18 +280,18 @@ func (c *client) kipReconcile() {
 		c.afterCallback(kafka.KindPartitionsRevoked, func() {
 			c.giveUp(revoke)
 			c.heldLost = kafka.MinusTPs(c.heldLost, revoke)
-			c.kipAssign()
+			c.consumerAssign()
 		})
 		return
 	}
-	c.kipAssign()
+	c.consumerAssign()
 }
 
-// kipAssign is the second half of revokeAndAssign: the assignment the
+// consumerAssign is the second half of revokeAndAssign: the assignment the
 // member was last given is applied, onPartitionsAssigned runs, and the
 // member acknowledges.
-func (c *client) kipAssign() {
-	k := c.kip
+func (c *client) consumerAssign() {
+	k := c.consumer
 	if k == nil || !c.running {
 		return
 	}
@@ -314,33 +314,33 @@ func (c *client) kipAssign() {
 	c.newlyAssigned = added
 	// The step shows the member after the callback (see onJoinComplete).
 	c.revoking = nil
-	c.setStatus(c.kipStatus())
+	c.setStatus(c.consumerStatus())
 	c.callback(kafka.KindPartitionsAssigned, added, "")
 	c.afterCallback(kafka.KindPartitionsAssigned, func() {
 		k.ackDue = true
 		if !k.inflight {
-			c.kipScheduleHeartbeat(0)
+			c.consumerScheduleHeartbeat(0)
 		}
 	})
 }
 
-func (c *client) kipStatus() kafka.MemberStatus {
+func (c *client) consumerStatus() kafka.MemberStatus {
 	switch {
 	case c.stalled:
 		return kafka.StatusStalled
-	case !c.kip.joined:
+	case !c.consumer.joined:
 		return kafka.StatusJoining
-	case c.kip.state == kafka.MStable && slices.Equal(c.kip.assigned, c.owned):
+	case c.consumer.state == kafka.MStable && slices.Equal(c.consumer.assigned, c.owned):
 		return kafka.StatusActive
 	default:
 		return kafka.StatusRejoining
 	}
 }
 
-// kipPollExpired: the member leaves (epoch -1, or -2 when static) and its
+// consumerPollExpired: the member leaves (epoch -1, or -2 when static) and its
 // partitions are lost when poll() returns.
-func (c *client) kipPollExpired() {
-	k := c.kip
+func (c *client) consumerPollExpired() {
+	k := c.consumer
 	c.pollTimedOut = true
 	c.heldLost = kafka.UnionTPs(c.heldLost, c.owned)
 	c.owned = nil
@@ -355,11 +355,11 @@ func (c *client) kipPollExpired() {
 	c.w.clock.cancel(k.hbTimer)
 	k.inflight, k.reconcileDue, k.assigned, k.state = false, false, nil, ""
 	k.left++
-	c.kipSendLeave(epoch)
+	c.consumerSendLeave(epoch)
 	k.joined = false
 }
 
-func (c *client) kipSendLeave(epoch int32) {
+func (c *client) consumerSendLeave(epoch int32) {
 	req := kRequest{memberID: c.memberID, instance: c.instance, epoch: epoch}
 	coord := c.coord // the process may be gone (or restarted) when it arrives
 	if coord < 0 || c.cutOff() {
@@ -372,8 +372,8 @@ func (c *client) kipSendLeave(epoch int32) {
 	})
 }
 
-// kipLeave: close() revokes what it owns, then leaves with epoch -1 (-2 static).
-func (c *client) kipLeave() {
+// consumerLeave: close() revokes what it owns, then leaves with epoch -1 (-2 static).
+func (c *client) consumerLeave() {
 	if len(c.owned) > 0 {
 		c.callback(kafka.KindPartitionsRevoked, c.owned, "it is closing")
 	}
@@ -381,9 +381,9 @@ func (c *client) kipLeave() {
 	if c.instance != "" {
 		epoch = staticLeaveEpoch
 	}
-	joined := c.kip != nil && c.kip.joined
+	joined := c.consumer != nil && c.consumer.joined
 	if joined {
-		c.kipSendLeave(epoch)
+		c.consumerSendLeave(epoch)
 	}
 	c.stop(kafka.StatusLeft)
 	if !joined {
@@ -391,14 +391,14 @@ func (c *client) kipLeave() {
 	}
 }
 
-// kipCommit: OffsetCommit carries the member epoch; a stale one gets
+// consumerCommit: OffsetCommit carries the member epoch; a stale one gets
 // STALE_MEMBER_EPOCH.
-func (c *client) kipCommit(gen *int32) {
-	if c.kip == nil || !c.kip.joined {
+func (c *client) consumerCommit(gen *int32) {
+	if c.consumer == nil || !c.consumer.joined {
 		c.w.record(kafka.KindCommitFailed, c.id, "", false, fmt.Sprintf("%s has not joined yet: commitSync fails (CommitFailedException).", c.id))
 		return
 	}
-	epoch := c.kip.epoch
+	epoch := c.consumer.epoch
 	if gen != nil {
 		epoch = *gen
 	}
@@ -415,6 +415,6 @@ func (c *client) kipCommit(gen *int32) {
 		})
 	}, func(e string) {
 		c.w.record(kafka.KindOffsetCommitResponse, c.id, e, false, fmt.Sprintf("%s's commit fails with %s.", c.id, e))
-		c.coordinatorLost(c.kipHeartbeat)
+		c.coordinatorLost(c.consumerHeartbeat)
 	})
 }

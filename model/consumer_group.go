@@ -190,7 +190,7 @@ func (g *consumerGroup) touch(m *kMember) {
 // attached: the member's client shows it in its view (client.view).
 func (g *consumerGroup) attached(m *kMember) bool {
 	c := g.w.byID[m.client]
-	return c != nil && (c.kip != nil || !c.kipProto) && c.memberID == m.id && m.id != ""
+	return c != nil && (c.consumer != nil || !c.consumerProto) && c.memberID == m.id && m.id != ""
 }
 
 // detachedMembers lists, in join order, the members no client view shows.
@@ -243,7 +243,7 @@ func (g *consumerGroup) settled() bool {
 		if c == nil || !c.running || c.memberID != m.id || m.epoch != g.assignEpoch || m.state != kafka.MStable {
 			return false
 		}
-		if m.classic != nil && (c.kipProto || c.phase != phaseStable || c.generation != m.epoch || c.rejoinNeeded) {
+		if m.classic != nil && (c.consumerProto || c.phase != phaseStable || c.generation != m.epoch || c.rejoinNeeded) {
 			return false // a classic member in step: synced at its member epoch
 		}
 	}

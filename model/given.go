@@ -38,7 +38,7 @@ func (w *world) startGiven() {
 		c.startGiven(gen, spec)
 	}
 	if w.consumer {
-		w.modern.startGiven(w.sc, w.clients)
+		w.consumerGroup.startGiven(w.sc, w.clients)
 	} else {
 		w.classic.startGiven(gen, w.clients)
 		w.startLeader()
@@ -116,11 +116,11 @@ func (c *client) startGiven(gen int32, spec scenario.MemberSpec) {
 	c.coord = c.w.cluster.coordinator()
 	c.owned = owned
 	c.assignTopicGen = c.w.topicGen
-	if c.kipProto {
+	if c.consumerProto {
 		k := newKipClient(c)
 		k.epoch, k.state, k.assigned, k.sentTopics, k.joined = spec.StartEpoch(c.w.sc), scenario.StartState(c.w.sc, spec), owned, c.topics, true
 		k.intervalMs = c.heartbeatInterval() // an answer gave it long ago
-		c.kip = k
+		c.consumer = k
 		if len(spec.Revoking) > 0 {
 			// The coordinator's last answer assigned it only what it
 			// keeps: it is revoking the rest (revokeAndAssign) now.
@@ -129,12 +129,12 @@ func (c *client) startGiven(gen int32, spec scenario.MemberSpec) {
 			inc := c.inc
 			c.w.clock.after(0, false, func() {
 				if c.inc == inc && k.reconcileDue && !c.stalled {
-					c.kipReconcile()
+					c.consumerReconcile()
 				}
 			})
 		}
-		c.setStatus(c.kipStatus())
-		c.kipScheduleHeartbeat(c.heartbeatInterval())
+		c.setStatus(c.consumerStatus())
+		c.consumerScheduleHeartbeat(c.heartbeatInterval())
 		return
 	}
 	c.generation, c.phase = gen, phaseStable

@@ -223,7 +223,7 @@ func (h *history) groupSnap() groupSnap {
 	}
 	g := groupSnap{topics: h.topics, brokers: h.brokers}
 	if w.consumer {
-		w.modern.fillSnap(&g)
+		w.consumerGroup.fillSnap(&g)
 	} else {
 		w.classic.fillSnap(&g)
 	}

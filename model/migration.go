@@ -52,11 +52,11 @@ func (w *world) joinGroupRequest(c *client, req joinRequest, reply func(joinResp
 		reply(joinResponse{err: "INVALID_SESSION_TIMEOUT"})
 		return
 	}
-	if w.consumer && len(w.modern.members) == 0 {
+	if w.consumer && len(w.consumerGroup.members) == 0 {
 		w.emptyToClassic()
 	}
 	if w.consumer {
-		w.modern.classicJoin(c, req, reply)
+		w.consumerGroup.classicJoin(c, req, reply)
 		return
 	}
 	w.classic.handleJoin(c, req, reply)
@@ -64,7 +64,7 @@ func (w *world) joinGroupRequest(c *client, req joinRequest, reply func(joinResp
 
 func (w *world) syncGroupRequest(c *client, id, instance string, gen int32, assignments map[string][]kafka.TP, withheld []strategies.Withheld, reply func(syncResponse)) {
 	if w.consumer {
-		w.modern.classicSync(c, id, instance, gen, reply)
+		w.consumerGroup.classicSync(c, id, instance, gen, reply)
 		return
 	}
 	w.classic.handleSync(c, id, instance, gen, assignments, withheld, reply)
@@ -72,14 +72,14 @@ func (w *world) syncGroupRequest(c *client, id, instance string, gen int32, assi
 
 func (w *world) heartbeatRequest(id, instance string, gen int32) string {
 	if w.consumer {
-		return w.modern.classicHeartbeat(id, instance, gen)
+		return w.consumerGroup.classicHeartbeat(id, instance, gen)
 	}
 	return w.classic.handleHeartbeat(id, instance, gen)
 }
 
 func (w *world) leaveRequest(c *client, id string) {
 	if w.consumer {
-		w.modern.classicLeave(c, id)
+		w.consumerGroup.classicLeave(c, id)
 		return
 	}
 	w.classic.handleLeave(c, id)
@@ -107,14 +107,14 @@ func (w *world) consumerHeartbeat(c *client, req kRequest) (kResponse, bool) {
 			w.upgrade(c)
 		}
 	}
-	return w.modern.heartbeat(c, req)
+	return w.consumerGroup.heartbeat(c, req)
 }
 
 // emptyToConsumer drops an empty classic group for a new consumer group
 // (maybeDeleteEmptyClassicGroup).
 func (w *world) emptyToConsumer() {
 	w.classic.dropTimers()
-	w.modern = newConsumerGroup(w)
+	w.consumerGroup = newConsumerGroup(w)
 	w.consumer = true
 	w.record(kafka.KindGroupConverted, "", "", false, fmt.Sprintf(
 		"The classic group %s is empty: the coordinator drops it and a consumer group takes its place.", w.sc.GroupID))
@@ -123,7 +123,7 @@ func (w *world) emptyToConsumer() {
 // emptyToClassic drops an empty consumer group for a new classic group
 // (maybeDeleteEmptyConsumerGroup).
 func (w *world) emptyToClassic() {
-	w.modern.dropTimers()
+	w.consumerGroup.dropTimers()
 	w.classic = newClassicGroup(w)
 	w.consumer = false
 	w.record(kafka.KindGroupConverted, "", "", false, fmt.Sprintf(
@@ -162,7 +162,7 @@ func (w *world) upgrade(by *client) {
 		names = append(names, cm.client)
 	}
 	g.target = target
-	w.classic, w.modern, w.consumer = newClassicGroup(w), g, true
+	w.classic, w.consumerGroup, w.consumer = newClassicGroup(w), g, true
 	for _, m := range g.order {
 		g.touchSession(m)
 	}
@@ -176,7 +176,7 @@ func (w *world) upgrade(by *client) {
 // (validateOnlineDowngradeWithFencedMembers, convertToClassicGroup); it
 // reports whether it did.
 func (w *world) downgradeOnLeave(ids []string, why string) bool {
-	g := w.modern
+	g := w.consumerGroup
 	leaving := map[string]bool{}
 	for _, id := range ids {
 		if g.members[id] != nil {
@@ -214,7 +214,7 @@ func (w *world) downgradeOnLeave(ids []string, why string) bool {
 // last consumer-protocol member (validateOnlineDowngradeWithReplacedMember);
 // it reports whether the group became a classic group.
 func (w *world) downgradeOnReplace(replaced, joiner *kMember, subscribed bool, owned []kafka.TP) bool {
-	g := w.modern
+	g := w.consumerGroup
 	if replaced.classic != nil || !w.sc.DowngradeAllowed() || w.sc.MaxSize > 0 && int32(len(g.members)) > w.sc.MaxSize {
 		return false
 	}
@@ -239,7 +239,7 @@ func (w *world) downgradeOnReplace(replaced, joiner *kMember, subscribed bool, o
 // group epoch; rebalance says whether a rebalance follows
 // (ClassicGroup.fromConsumerGroup).
 func (w *world) downgrade(joiner *kMember, joinerTarget []kafka.TP, rebalance bool, why string) {
-	g := w.modern
+	g := w.consumerGroup
 	g.dropTimers()
 	cg := newClassicGroup(w)
 	cg.generation = g.groupEpoch
@@ -272,9 +272,9 @@ func (w *world) downgrade(joiner *kMember, joinerTarget []kafka.TP, rebalance bo
 	cg.protocol = cg.selected.KafkaName()
 	cg.prevState, cg.state = kafka.CompletingRebalance, kafka.Stable // created Stable, not a transition
 	cg.store()
-	w.classic, w.modern, w.consumer = cg, newConsumerGroup(w), false
+	w.classic, w.consumerGroup, w.consumer = cg, newConsumerGroup(w), false
 	for _, c := range w.clients {
-		if c.running && !c.kipProto && cg.members[c.memberID] != nil {
+		if c.running && !c.consumerProto && cg.members[c.memberID] != nil {
 			c.isLeader = c.memberID == cg.leader
 		}
 	}
@@ -317,7 +317,7 @@ func (w *world) consumerCommit(id string, epoch int32, tps []kafka.TP) (string, 
 	if !w.consumer {
 		return w.classic.handleCommit(id, "", epoch), ""
 	}
-	return w.modern.commitCheck(id, epoch, tps)
+	return w.consumerGroup.commitCheck(id, epoch, tps)
 }
 
 // serverAssignor is the consumer coordinator's assignor: group.strategy

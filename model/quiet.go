@@ -90,7 +90,7 @@ type cycleSig struct {
 // for a stalled member to reconcile. (The check lands on the same point of
 // each cycle: it runs after the first event at or after now+p.)
 func (w *world) repeated(p int64) bool {
-	if w.consumer && w.modern.derive() == kafka.KAssigning {
+	if w.consumer && w.consumerGroup.derive() == kafka.KAssigning {
 		// A deferred target (Kafka 4.3) waits for the first heartbeat
 		// after a moment in time: the cycle is not the same shifted.
 		w.lastSig = nil
@@ -137,7 +137,7 @@ func (w *world) jumpable() bool {
 	if w.cluster.coordinator() < 0 {
 		return false
 	}
-	if w.consumer && !w.modern.settled() || !w.consumer && !w.classic.settled() {
+	if w.consumer && !w.consumerGroup.settled() || !w.consumer && !w.classic.settled() {
 		return false
 	}
 	for _, c := range w.clients {

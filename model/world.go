@@ -46,9 +46,9 @@ type world struct {
 	clients []*client // in start order
 	byID    map[string]*client
 
-	classic *classicGroup
-	modern  *consumerGroup
-	cluster *cluster
+	classic       *classicGroup
+	consumerGroup *consumerGroup
+	cluster       *cluster
 
 	hist *history
 	err  error // the first internal error (an invalid transition): the run stops
@@ -85,7 +85,7 @@ func newWorld(sc *scenario.Scenario) (*world, error) {
 	}
 	// Both kinds exist: the one w.consumer names is the group; the other
 	// stays empty unless a migration (migration.go) swaps them.
-	w.modern, w.classic = newConsumerGroup(w), newClassicGroup(w)
+	w.consumerGroup, w.classic = newConsumerGroup(w), newClassicGroup(w)
 	w.hist = newHistory(w)
 	return w, nil
 }
@@ -166,7 +166,7 @@ func (w *world) quiet() bool {
 	}
 	// The group first: while it rebalances it answers at once, and this
 	// runs after every event.
-	if w.consumer && !w.modern.settled() || !w.consumer && !w.classic.settled() {
+	if w.consumer && !w.consumerGroup.settled() || !w.consumer && !w.classic.settled() {
 		return false
 	}
 	if c := w.unsettled; c != nil && !c.settled() {
@@ -314,7 +314,7 @@ func (w *world) addPartitions(topic string, count int32) {
 	w.hist.topicsChanged()
 	w.record(kafka.KindCreatePartitions, "", "", false, fmt.Sprintf("%s grows from %d to %d partitions.", topic, old, count))
 	if w.consumer {
-		w.modern.topicsChanged()
+		w.consumerGroup.topicsChanged()
 	} else {
 		w.classic.topicsChanged()
 	}

@@ -112,7 +112,7 @@ func (w *runWriter) String() string {
 	w.flush()
 	if w.cut {
 		w.b = append(w.b, " … ("...)
-		w.b = append(w.b, srvPlural(w.count)...)
+		w.b = append(w.b, serverPlural(w.count)...)
 		w.b = append(w.b, " in all)"...)
 	}
 	return string(w.b)

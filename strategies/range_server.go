@@ -73,7 +73,7 @@ func newRangeServerTopics(g Group, members []Member) ([]rangeServerTopic, [][]in
 		index[n] = int32(t)
 		total += int(g.Topics[n])
 	}
-	subs := srvSubscriptionIndices(members, index)
+	subs := serverSubscriptionIndices(members, index)
 	topics := make([]rangeServerTopic, len(names))
 	for _, ts := range subs {
 		for _, t := range ts {
@@ -166,6 +166,6 @@ func explainRangeServerTopics(ex *Explainer, topics []rangeServerTopic) {
 		}
 		n := ts.partitions
 		ex.Addf("%s: %s / %d members = %d rest %d → %s",
-			ts.name, srvPlural(int(n)), ts.subscribers, n/ts.subscribers, n%ts.subscribers, strings.Join(ts.runs, ", "))
+			ts.name, serverPlural(int(n)), ts.subscribers, n/ts.subscribers, n%ts.subscribers, strings.Join(ts.runs, ", "))
 	}
 }

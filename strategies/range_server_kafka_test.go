@@ -21,22 +21,22 @@ func TestRangeServerKafkaDifferentSubscriptions(t *testing.T) {
 		"A": {"topic1": {0, 1, 2}, "topic2": {0, 1}},
 		"B": {"topic3": {0}},
 		"C": {"topic2": {2}, "topic3": {1}},
-	}, srvAssign(t, "range-server", g).Assignment)
+	}, serverAssign(t, "range-server", g).Assignment)
 }
 
 // testReassignmentWhenMultipleSubscriptionsRemovedAfterInitialAssignmentWithThreeMembersTwoTopics:
 // the old targets play no part.
 func TestRangeServerKafkaSubscriptionsRemoved(t *testing.T) {
 	g := Group{Topics: map[string]int32{"topic1": 3, "topic2": 3, "topic3": 2}, Members: []Member{
-		{ID: "A", Topics: []string{"topic1"}, Owned: append(srvTPs("topic1", 0, 1, 2), srvTPs("topic2", 0)...)},
-		{ID: "B", Topics: []string{"topic1", "topic2", "topic3"}, Owned: srvTPs("topic2", 1)},
-		{ID: "C", Topics: []string{"topic2"}, Owned: append(srvTPs("topic2", 2), srvTPs("topic3", 0, 1)...)},
+		{ID: "A", Topics: []string{"topic1"}, Owned: append(serverTPs("topic1", 0, 1, 2), serverTPs("topic2", 0)...)},
+		{ID: "B", Topics: []string{"topic1", "topic2", "topic3"}, Owned: serverTPs("topic2", 1)},
+		{ID: "C", Topics: []string{"topic2"}, Owned: append(serverTPs("topic2", 2), serverTPs("topic3", 0, 1)...)},
 	}}
 	require.Equal(t, Assignment{
 		"A": {"topic1": {0, 1}},
 		"B": {"topic1": {2}, "topic2": {0, 1}, "topic3": {0, 1}},
 		"C": {"topic2": {2}},
-	}, srvAssign(t, "range-server", g).Assignment)
+	}, serverAssign(t, "range-server", g).Assignment)
 }
 
 // testMixedStaticMembership: A and C static, B dynamic, 5 partitions. A
@@ -48,11 +48,11 @@ func TestRangeServerKafkaMixedStaticMembership(t *testing.T) {
 		{ID: "C", InstanceID: "instanceC", Topics: []string{"topic1"}},
 		{ID: "B", Topics: []string{"topic1"}},
 	}}
-	first := srvAssign(t, "range-server", g).Assignment
+	first := serverAssign(t, "range-server", g).Assignment
 	// Static first by instance id: A 0–1, C 2–3, then B 4.
 	require.Equal(t, Assignment{"A": {"topic1": {0, 1}}, "C": {"topic1": {2, 3}}, "B": {"topic1": {4}}}, first)
 	g.Members[0].ID = "memberA1"
-	second := srvAssign(t, "range-server", g).Assignment
+	second := serverAssign(t, "range-server", g).Assignment
 	require.Equal(t, first["A"], second["memberA1"])
 	require.Equal(t, first["B"], second["B"])
 	require.Equal(t, first["C"], second["C"])

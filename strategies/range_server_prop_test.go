@@ -7,11 +7,11 @@ import (
 	"pgregory.net/rapid"
 )
 
-// srvRangeReference is the range rule in closed form, written independently
+// serverRangeReference is the range rule in closed form, written independently
 // of range_server.go: in a topic with P partitions and S subscribers, the
 // k-th subscriber (static members first by instance id, then by member id)
 // gets P/S partitions starting at k·(P/S) + min(k, P%S), plus one if k < P%S.
-func srvRangeReference(g Group) Assignment {
+func serverRangeReference(g Group) Assignment {
 	members := SortMembers(g.Members)
 	a := NewAssignment(members)
 	for topic, n := range g.Topics {
@@ -40,10 +40,10 @@ func srvRangeReference(g Group) Assignment {
 
 func TestRangeServerPropertyMatchesReference(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		g := srvGenGroup(t, rapid.Bool().Draw(t, "homogeneous"))
-		a := srvAssignQuiet("range-server", g)
-		srvCheckValid(t, g, a)
-		if want := srvRangeReference(g); !srvSameAssignment(a, want) {
+		g := serverGenGroup(t, rapid.Bool().Draw(t, "homogeneous"))
+		a := serverAssignQuiet("range-server", g)
+		serverCheckValid(t, g, a)
+		if want := serverRangeReference(g); !serverSameAssignment(a, want) {
 			t.Fatalf("range-server %v, reference %v", a, want)
 		}
 	})
@@ -57,9 +57,9 @@ func TestRangeServerPropertyMatchesClientRange(t *testing.T) {
 		t.Skip("client range assignor not registered in this build")
 	}
 	rapid.Check(t, func(t *rapid.T) {
-		g := srvGenGroup(t, rapid.Bool().Draw(t, "homogeneous"))
-		a := srvAssignQuiet("range-server", g)
-		if want := client.Assign(g, nil).Assignment; !srvSameAssignment(a, want) {
+		g := serverGenGroup(t, rapid.Bool().Draw(t, "homogeneous"))
+		a := serverAssignQuiet("range-server", g)
+		if want := client.Assign(g, nil).Assignment; !serverSameAssignment(a, want) {
 			t.Fatalf("range-server %v, client range %v", a, want)
 		}
 	})

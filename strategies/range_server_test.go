@@ -13,21 +13,21 @@ import (
 
 // SEED-EXAMPLES 1: 10/3 = 3 rest 1 → C0 0–3, C1 4–6, C2 7–9.
 func TestRangeServerSeedExample1(t *testing.T) {
-	g := Group{Topics: map[string]int32{"t0": 10}, Members: srvMembers([]string{"t0"}, "C2", "C0", "C1")}
-	r := srvAssign(t, "range-server", g)
+	g := Group{Topics: map[string]int32{"t0": 10}, Members: serverMembers([]string{"t0"}, "C2", "C0", "C1")}
+	r := serverAssign(t, "range-server", g)
 	require.Equal(t, Assignment{
 		"C0": {"t0": {0, 1, 2, 3}},
 		"C1": {"t0": {4, 5, 6}},
 		"C2": {"t0": {7, 8, 9}},
 	}, r.Assignment)
-	require.True(t, srvExplained(r, "t0: 10 partitions / 3 members = 3 rest 1 → C0 0–3, C1 4–6, C2 7–9"), r.Explanation)
+	require.True(t, serverExplained(r, "t0: 10 partitions / 3 members = 3 rest 1 → C0 0–3, C1 4–6, C2 7–9"), r.Explanation)
 }
 
 // SEED-EXAMPLES 4 and the RangeAssignor Javadoc: two topics of 3, C0 and C1:
 // 3/2 = 1 rest 1 on each topic, C0 first both times (co-partitioned).
 func TestRangeServerSeedExample4(t *testing.T) {
-	g := Group{Topics: map[string]int32{"t0": 3, "t1": 3}, Members: srvMembers([]string{"t0", "t1"}, "C0", "C1")}
-	r := srvAssign(t, "range-server", g)
+	g := Group{Topics: map[string]int32{"t0": 3, "t1": 3}, Members: serverMembers([]string{"t0", "t1"}, "C0", "C1")}
+	r := serverAssign(t, "range-server", g)
 	require.Equal(t, Assignment{
 		"C0": {"t0": {0, 1}, "t1": {0, 1}},
 		"C1": {"t0": {2}, "t1": {2}},
@@ -37,8 +37,8 @@ func TestRangeServerSeedExample4(t *testing.T) {
 // SEED-EXAMPLES 3: t0 with 5 partitions and 6 consumers: one each for the
 // first five, the sixth idle.
 func TestRangeServerMoreMembersThanPartitions(t *testing.T) {
-	g := Group{Topics: map[string]int32{"t0": 5}, Members: srvMembers([]string{"t0"}, "C0", "C1", "C2", "C3", "C4", "C5")}
-	r := srvAssign(t, "range-server", g)
+	g := Group{Topics: map[string]int32{"t0": 5}, Members: serverMembers([]string{"t0"}, "C0", "C1", "C2", "C3", "C4", "C5")}
+	r := serverAssign(t, "range-server", g)
 	require.Equal(t, Assignment{
 		"C0": {"t0": {0}}, "C1": {"t0": {1}}, "C2": {"t0": {2}},
 		"C3": {"t0": {3}}, "C4": {"t0": {4}}, "C5": {},
@@ -48,10 +48,10 @@ func TestRangeServerMoreMembersThanPartitions(t *testing.T) {
 // Static members first, by instance id: m (i0), z (i1), then dynamic a.
 // 5/3 = 1 rest 2 → m 0–1, z 2–3, a 4.
 func TestRangeServerStaticFirst(t *testing.T) {
-	ms := srvMembers([]string{"t0"}, "a", "z", "m")
+	ms := serverMembers([]string{"t0"}, "a", "z", "m")
 	ms[1].InstanceID = "i1"
 	ms[2].InstanceID = "i0"
-	r := srvAssign(t, "range-server", Group{Topics: map[string]int32{"t0": 5}, Members: ms})
+	r := serverAssign(t, "range-server", Group{Topics: map[string]int32{"t0": 5}, Members: ms})
 	require.Equal(t, Assignment{
 		"m": {"t0": {0, 1}},
 		"z": {"t0": {2, 3}},
@@ -64,17 +64,17 @@ func TestRangeServerStaticFirst(t *testing.T) {
 // sticky since 3.9): the same answer as without them.
 func TestRangeServerHeterogeneousNotSticky(t *testing.T) {
 	ms := []Member{
-		{ID: "a", Topics: []string{"t0"}, Owned: srvTPs("t0", 3)},
-		{ID: "b", Topics: []string{"t0", "t1", "t1"}, Owned: srvTPs("t1", 2)},
-		{ID: "c", Topics: []string{"t1"}, Owned: srvTPs("t1", 0)},
+		{ID: "a", Topics: []string{"t0"}, Owned: serverTPs("t0", 3)},
+		{ID: "b", Topics: []string{"t0", "t1", "t1"}, Owned: serverTPs("t1", 2)},
+		{ID: "c", Topics: []string{"t1"}, Owned: serverTPs("t1", 0)},
 	}
-	r := srvAssign(t, "range-server", Group{Topics: map[string]int32{"t0": 4, "t1": 3}, Members: ms})
+	r := serverAssign(t, "range-server", Group{Topics: map[string]int32{"t0": 4, "t1": 3}, Members: ms})
 	require.Equal(t, Assignment{
 		"a": {"t0": {0, 1}},
 		"b": {"t0": {2, 3}, "t1": {0, 1}},
 		"c": {"t1": {2}},
 	}, r.Assignment)
-	require.True(t, srvExplained(r, "KAFKA-16944"), r.Explanation)
+	require.True(t, serverExplained(r, "KAFKA-16944"), r.Explanation)
 }
 
 func TestRangeServerRegistered(t *testing.T) {

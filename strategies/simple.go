@@ -196,7 +196,7 @@ func (s *shareSpec) readSubscriptions() {
 			}
 		}
 	}
-	s.homogeneous = sameSubscriptions(srvSubscriptionIndices(s.members, index), missingNamesDiffer(s.members, index))
+	s.homogeneous = sameSubscriptions(serverSubscriptionIndices(s.members, index), missingNamesDiffer(s.members, index))
 }
 
 // holdings is m's current target in the coordinator's iteration order.
@@ -426,7 +426,7 @@ func shareOwnedRule(g Group) string {
 	for t, name := range SortedTopics(g.Topics) {
 		index[name] = int32(t)
 	}
-	if sameSubscriptions(srvSubscriptionIndices(g.Members, index), missingNamesDiffer(g.Members, index)) {
+	if sameSubscriptions(serverSubscriptionIndices(g.Members, index), missingNamesDiffer(g.Members, index)) {
 		return "the homogeneous builder revokes every topic the group does not subscribe to"
 	}
 	return "the heterogeneous builder (Kafka 4.2+) visits only subscribed topics, so the member keeps them in its target"

@@ -24,7 +24,7 @@ import (
 //
 //	go test ./strategies/ -run '^$' -bench 'Uniform|RangeServer' -benchmem
 
-type srvBenchCase struct {
+type serverBenchCase struct {
 	name     string
 	topics   int
 	parts    int32
@@ -34,9 +34,9 @@ type srvBenchCase struct {
 	assignor string
 }
 
-func srvAllTopics(_ int, topics []string) []string { return topics }
+func serverAllTopics(_ int, topics []string) []string { return topics }
 
-func srvBigLast(members int) func(int, []string) []string {
+func serverBigLast(members int) func(int, []string) []string {
 	return func(m int, topics []string) []string {
 		if m == members-1 {
 			return topics[:1]
@@ -45,20 +45,20 @@ func srvBigLast(members int) func(int, []string) []string {
 	}
 }
 
-func srvMixed(m int, topics []string) []string {
+func serverMixed(m int, topics []string) []string {
 	if m%4 == 0 {
 		return topics[:50]
 	}
 	return topics[len(topics)-50:]
 }
 
-var srvBenchGroups sync.Map // case key → Group
+var serverBenchGroups sync.Map // case key → Group
 
-// srvBenchGroup builds (once) the input of a case: for "owned" cases it runs
+// serverBenchGroup builds (once) the input of a case: for "owned" cases it runs
 // the same assignor once and feeds the result back to all members but the last.
-func srvBenchGroup(c srvBenchCase) Group {
+func serverBenchGroup(c serverBenchCase) Group {
 	key := fmt.Sprintf("%s/%s/%v", c.assignor, c.name, c.owned)
-	if g, ok := srvBenchGroups.Load(key); ok {
+	if g, ok := serverBenchGroups.Load(key); ok {
 		return g.(Group)
 	}
 	topics := make([]string, c.topics)
@@ -74,37 +74,37 @@ func srvBenchGroup(c srvBenchCase) Group {
 		a, _ := Lookup(c.assignor)
 		first := a.Assign(g, nil).Assignment
 		last := g.Members[len(g.Members)-1]
-		g.Members = append(srvWithOwned(g.Members[:len(g.Members)-1], first), last)
+		g.Members = append(serverWithOwned(g.Members[:len(g.Members)-1], first), last)
 	}
-	srvBenchGroups.Store(key, g)
+	serverBenchGroups.Store(key, g)
 	return g
 }
 
-func srvBenchCases(assignor string) []srvBenchCase {
-	var out []srvBenchCase
+func serverBenchCases(assignor string) []serverBenchCase {
+	var out []serverBenchCase
 	for _, owned := range []bool{false, true} {
 		out = append(out,
-			srvBenchCase{name: "big", topics: 500, parts: 2000, members: 2000, subsOf: srvAllTopics, owned: owned, assignor: assignor},
-			srvBenchCase{name: "big-last", topics: 500, parts: 2000, members: 2000, subsOf: srvBigLast(2000), owned: owned, assignor: assignor},
-			srvBenchCase{name: "mixed", topics: 100, parts: 200, members: 500, subsOf: srvMixed, owned: owned, assignor: assignor},
-			srvBenchCase{name: "workshop", topics: 20, parts: 50, members: 30, subsOf: srvAllTopics, owned: owned, assignor: assignor},
+			serverBenchCase{name: "big", topics: 500, parts: 2000, members: 2000, subsOf: serverAllTopics, owned: owned, assignor: assignor},
+			serverBenchCase{name: "big-last", topics: 500, parts: 2000, members: 2000, subsOf: serverBigLast(2000), owned: owned, assignor: assignor},
+			serverBenchCase{name: "mixed", topics: 100, parts: 200, members: 500, subsOf: serverMixed, owned: owned, assignor: assignor},
+			serverBenchCase{name: "workshop", topics: 20, parts: 50, members: 30, subsOf: serverAllTopics, owned: owned, assignor: assignor},
 		)
 	}
 	return out
 }
 
-func srvRunBench(b *testing.B, assignor string) {
+func serverRunBench(b *testing.B, assignor string) {
 	a, err := Lookup(assignor)
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, c := range srvBenchCases(assignor) {
+	for _, c := range serverBenchCases(assignor) {
 		name := c.name + "/fresh"
 		if c.owned {
 			name = c.name + "/owned"
 		}
 		b.Run(name, func(b *testing.B) {
-			g := srvBenchGroup(c)
+			g := serverBenchGroup(c)
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
@@ -112,17 +112,17 @@ func srvRunBench(b *testing.B, assignor string) {
 			}
 		})
 		// Let the next case run without this one's million-entry input on the heap.
-		srvBenchGroups.Clear()
+		serverBenchGroups.Clear()
 		runtime.GC()
 	}
 }
 
-func BenchmarkUniform(b *testing.B)     { srvRunBench(b, "uniform") }
-func BenchmarkRangeServer(b *testing.B) { srvRunBench(b, "range-server") }
+func BenchmarkUniform(b *testing.B)     { serverRunBench(b, "uniform") }
+func BenchmarkRangeServer(b *testing.B) { serverRunBench(b, "range-server") }
 
 // The lab explains every step it shows; the workshop group with an explainer.
 func BenchmarkUniformWorkshopExplained(b *testing.B) {
-	g := srvBenchGroup(srvBenchCase{name: "workshop", topics: 20, parts: 50, members: 30, subsOf: srvAllTopics, owned: true, assignor: "uniform"})
+	g := serverBenchGroup(serverBenchCase{name: "workshop", topics: 20, parts: 50, members: 30, subsOf: serverAllTopics, owned: true, assignor: "uniform"})
 	b.ReportAllocs()
 	for b.Loop() {
 		uniformAssignor{}.Assign(g, NewExplainer(0))
@@ -135,18 +135,18 @@ func BenchmarkUniformWorkshopExplained(b *testing.B) {
 // production. Timed: franz-go's MemberBalancer (decoding the members'
 // metadata) and Balance; kviz's Assign.
 func BenchmarkRangeServerVersusFranzRange(b *testing.B) {
-	for _, c := range srvBenchCases("range-server") {
+	for _, c := range serverBenchCases("range-server") {
 		if c.owned {
 			continue // neither reads owned partitions
 		}
-		g := srvBenchGroup(c)
+		g := serverBenchGroup(c)
 		b.Run(c.name+"/kviz", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				rangeServerAssignor{}.Assign(g, nil)
 			}
 		})
-		members, topics := srvFranzInput(kgo.RangeBalancer(), g)
+		members, topics := serverFranzInput(kgo.RangeBalancer(), g)
 		b.Run(c.name+"/franz-go", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
@@ -159,14 +159,14 @@ func BenchmarkRangeServerVersusFranzRange(b *testing.B) {
 				}
 			}
 		})
-		srvBenchGroups.Clear()
+		serverBenchGroups.Clear()
 		runtime.GC()
 	}
 }
 
-// srvFranzInput is what a franz-go group leader holds before balancing: the
+// serverFranzInput is what a franz-go group leader holds before balancing: the
 // JoinGroup members with the metadata bal encodes, and the subscribed topics.
-func srvFranzInput(bal kgo.GroupBalancer, g Group) ([]kmsg.JoinGroupResponseMember, map[string]int32) {
+func serverFranzInput(bal kgo.GroupBalancer, g Group) ([]kmsg.JoinGroupResponseMember, map[string]int32) {
 	topics := map[string]int32{}
 	members := make([]kmsg.JoinGroupResponseMember, len(g.Members))
 	for i, m := range g.Members {
@@ -195,7 +195,7 @@ func BenchmarkUniformJoin(b *testing.B) {
 			for m := 0; m < members; m++ {
 				g.Members = append(g.Members, Member{ID: fmt.Sprintf("consumer-%d", m), Topics: []string{"orders"}})
 			}
-			g.Members = srvWithOwned(g.Members, uniformAssignor{}.Assign(g, nil).Assignment)
+			g.Members = serverWithOwned(g.Members, uniformAssignor{}.Assign(g, nil).Assignment)
 			g.Members = append(g.Members, Member{ID: "consumer-joining", Topics: []string{"orders"}})
 			b.ReportAllocs()
 			for b.Loop() {

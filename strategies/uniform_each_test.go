@@ -12,7 +12,7 @@ import (
 // ascending; a member reported kept gets exactly its owned partitions.
 func TestUniformAssignEachMatchesAssign(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		g := srvGenGroup(t, rapid.Bool().Draw(t, "homogeneous"))
+		g := serverGenGroup(t, rapid.Bool().Draw(t, "homogeneous"))
 		checkAssignEach(t, g)
 		// The next round starts from this one's targets: most members keep
 		// theirs, so kept is reported often.

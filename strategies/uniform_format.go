@@ -8,12 +8,12 @@ import (
 // Explanations name partition sets as partition runs (partition_runs.go),
 // shortened so a line stays readable.
 
-// srvFormatMaxRuns is how many runs formatFlat writes before it only counts.
-const srvFormatMaxRuns = 40
+// serverFormatMaxRuns is how many runs formatFlat writes before it only counts.
+const serverFormatMaxRuns = 40
 
 // formatFlat formats flat partitions of spec s, ascending within each topic.
 func (s *serverSpec) formatFlat(flat []int) string {
-	w := runWriter{named: true, maxRuns: srvFormatMaxRuns}
+	w := runWriter{named: true, maxRuns: serverFormatMaxRuns}
 	for _, f := range flat {
 		t := s.topicOf(f)
 		w.add(s.topics[t], int32(f-s.base[t]))
@@ -21,23 +21,23 @@ func (s *serverSpec) formatFlat(flat []int) string {
 	return w.String()
 }
 
-// srvFormatTPs formats partitions in any order (a member's owned list).
-func srvFormatTPs(tps []TopicPartition) string {
+// serverFormatTPs formats partitions in any order (a member's owned list).
+func serverFormatTPs(tps []TopicPartition) string {
 	sorted := slices.Clone(tps)
 	SortTopicPartitions(sorted)
-	return FormatRuns(sorted, srvFormatMaxRuns)
+	return FormatRuns(sorted, serverFormatMaxRuns)
 }
 
-// srvPlural returns "1 partition" or "n partitions".
-func srvPlural(n int) string {
+// serverPlural returns "1 partition" or "n partitions".
+func serverPlural(n int) string {
 	if n == 1 {
 		return "1 partition"
 	}
 	return strconv.Itoa(n) + " partitions"
 }
 
-// srvCount returns "1 member" or "n members".
-func srvCount(n int, one, many string) string {
+// serverCount returns "1 member" or "n members".
+func serverCount(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}

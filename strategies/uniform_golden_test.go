@@ -59,7 +59,7 @@ func uniformGoldenGroups() []uniformGoldenCase {
 		}
 	}
 	sized := func(homogeneous bool, topics, parts, members int) *rapid.Generator[Group] {
-		return rapid.Custom(func(t *rapid.T) Group { return srvGenSizedGroup(t, homogeneous, topics, parts, members) })
+		return rapid.Custom(func(t *rapid.T) Group { return serverGenSizedGroup(t, homogeneous, topics, parts, members) })
 	}
 	add("small-homogeneous", 100, sized(true, 5, 12, 9))
 	add("small-mixed", 100, sized(false, 5, 12, 9))
@@ -67,23 +67,23 @@ func uniformGoldenGroups() []uniformGoldenCase {
 	add("medium-mixed", 40, sized(false, 8, 60, 40))
 	add("many-members-homogeneous", 15, sized(true, 3, 400, 300))
 	add("many-members-mixed", 15, sized(false, 4, 300, 200))
-	add("next-round-homogeneous", 50, srvGenNextRound(true))
-	add("next-round-mixed", 50, srvGenNextRound(false))
-	add("messy-targets", 100, rapid.Custom(srvGenMessyGroup))
-	add("crowd-homogeneous", 30, srvGenCrowd(true, false))
-	add("crowd-mixed", 20, srvGenCrowd(false, false))
-	add("crowd-next-round-homogeneous", 30, srvGenCrowd(true, true))
-	add("crowd-next-round-mixed", 20, srvGenCrowd(false, true))
-	add("crowd-duplicate-ids", 10, rapid.Custom(srvGenCrowdDuplicates))
-	add("trim-homogeneous", 40, srvGenTrim(true))
-	add("trim-mixed", 20, srvGenTrim(false))
+	add("next-round-homogeneous", 50, serverGenNextRound(true))
+	add("next-round-mixed", 50, serverGenNextRound(false))
+	add("messy-targets", 100, rapid.Custom(serverGenMessyGroup))
+	add("crowd-homogeneous", 30, serverGenCrowd(true, false))
+	add("crowd-mixed", 20, serverGenCrowd(false, false))
+	add("crowd-next-round-homogeneous", 30, serverGenCrowd(true, true))
+	add("crowd-next-round-mixed", 20, serverGenCrowd(false, true))
+	add("crowd-duplicate-ids", 10, rapid.Custom(serverGenCrowdDuplicates))
+	add("trim-homogeneous", 40, serverGenTrim(true))
+	add("trim-mixed", 20, serverGenTrim(false))
 	return out
 }
 
-// srvGenTrim draws groups in which a few members hold targets far over their
+// serverGenTrim draws groups in which a few members hold targets far over their
 // quota, in topics of more than 16 partitions: which partitions they keep
 // follows Java's HashSet order, not ascending order.
-func srvGenTrim(homogeneous bool) *rapid.Generator[Group] {
+func serverGenTrim(homogeneous bool) *rapid.Generator[Group] {
 	return rapid.Custom(func(t *rapid.T) Group {
 		g := Group{Topics: map[string]int32{}}
 		names := make([]string, rapid.IntRange(1, 3).Draw(t, "topics"))
@@ -111,11 +111,11 @@ func srvGenTrim(homogeneous bool) *rapid.Generator[Group] {
 	})
 }
 
-// srvGenCrowd draws groups of 49 to 400 members, past the size at which
+// serverGenCrowd draws groups of 49 to 400 members, past the size at which
 // Java's HashMap capacity stops depending on the order of the puts; with
 // next, each member carries its answer in a previous round, then members
 // leave and join (the model's heartbeat-by-heartbeat case).
-func srvGenCrowd(homogeneous, next bool) *rapid.Generator[Group] {
+func serverGenCrowd(homogeneous, next bool) *rapid.Generator[Group] {
 	return rapid.Custom(func(t *rapid.T) Group {
 		nTopics := rapid.IntRange(1, 4).Draw(t, "topics")
 		g := Group{Topics: map[string]int32{}}
@@ -151,7 +151,7 @@ func srvGenCrowd(homogeneous, next bool) *rapid.Generator[Group] {
 		if !next {
 			return g
 		}
-		g.Members = srvWithOwned(g.Members, uniformAssignor{}.Assign(g, nil).Assignment)
+		g.Members = serverWithOwned(g.Members, uniformAssignor{}.Assign(g, nil).Assignment)
 		var kept []Member
 		for _, m := range g.Members {
 			if rapid.IntRange(0, 9).Draw(t, "leaves") != 0 {
@@ -166,10 +166,10 @@ func srvGenCrowd(homogeneous, next bool) *rapid.Generator[Group] {
 	})
 }
 
-// srvGenCrowdDuplicates: a crowd in which some ids appear twice (input that
+// serverGenCrowdDuplicates: a crowd in which some ids appear twice (input that
 // fails Validate but must still get an answer).
-func srvGenCrowdDuplicates(t *rapid.T) Group {
-	g := srvGenCrowd(rapid.Bool().Draw(t, "homogeneous"), false).Draw(t, "group")
+func serverGenCrowdDuplicates(t *rapid.T) Group {
+	g := serverGenCrowd(rapid.Bool().Draw(t, "homogeneous"), false).Draw(t, "group")
 	for k := rapid.IntRange(1, 5).Draw(t, "duplicates"); k > 0; k-- {
 		from := rapid.IntRange(0, len(g.Members)-1).Draw(t, "from")
 		to := rapid.IntRange(0, len(g.Members)-1).Draw(t, "to")
@@ -178,12 +178,12 @@ func srvGenCrowdDuplicates(t *rapid.T) Group {
 	return g
 }
 
-// srvGenNextRound draws a group, assigns it, and makes the next round: every
+// serverGenNextRound draws a group, assigns it, and makes the next round: every
 // member carries its new target as Owned, then some leave and some join.
-func srvGenNextRound(homogeneous bool) *rapid.Generator[Group] {
+func serverGenNextRound(homogeneous bool) *rapid.Generator[Group] {
 	return rapid.Custom(func(t *rapid.T) Group {
-		g := srvGenSizedGroup(t, homogeneous, 6, 50, 30)
-		g.Members = srvWithOwned(g.Members, uniformAssignor{}.Assign(g, nil).Assignment)
+		g := serverGenSizedGroup(t, homogeneous, 6, 50, 30)
+		g.Members = serverWithOwned(g.Members, uniformAssignor{}.Assign(g, nil).Assignment)
 		var next []Member
 		for _, m := range g.Members {
 			if rapid.IntRange(0, 5).Draw(t, "leaves") != 0 {
@@ -206,11 +206,11 @@ func srvGenNextRound(homogeneous bool) *rapid.Generator[Group] {
 	})
 }
 
-// srvGenMessyGroup draws targets a real coordinator never holds: partitions
+// serverGenMessyGroup draws targets a real coordinator never holds: partitions
 // in any order, listed twice, held by two members, out of range, of unknown
 // or unsubscribed topics, and subscriptions naming a topic twice.
-func srvGenMessyGroup(t *rapid.T) Group {
-	g := srvGenSizedGroup(t, rapid.Bool().Draw(t, "homogeneous"), 4, 10, 8)
+func serverGenMessyGroup(t *rapid.T) Group {
+	g := serverGenSizedGroup(t, rapid.Bool().Draw(t, "homogeneous"), 4, 10, 8)
 	names := append(SortedTopics(g.Topics), "gone")
 	for i := range g.Members {
 		m := &g.Members[i]
@@ -346,10 +346,10 @@ func readUniformGolden(t *testing.T) []uniformGoldenCase {
 // trace in the answer: each call gives what a fresh scratch gives.
 func TestUniformPropertyScratchReuse(t *testing.T) {
 	groups := rapid.OneOf(
-		rapid.Custom(func(t *rapid.T) Group { return srvGenGroup(t, rapid.Bool().Draw(t, "homogeneous")) }),
-		rapid.Custom(srvGenMessyGroup),
-		srvGenCrowd(true, true),
-		srvGenCrowd(false, false),
+		rapid.Custom(func(t *rapid.T) Group { return serverGenGroup(t, rapid.Bool().Draw(t, "homogeneous")) }),
+		rapid.Custom(serverGenMessyGroup),
+		serverGenCrowd(true, true),
+		serverGenCrowd(false, false),
 	)
 	rapid.Check(t, func(t *rapid.T) {
 		seq := rapid.SliceOfN(groups, 2, 4).Draw(t, "groups")
@@ -357,14 +357,14 @@ func TestUniformPropertyScratchReuse(t *testing.T) {
 		for i, g := range append(seq, seq[0]) {
 			got := assignUniformIn(g, NewExplainer(30), sc)
 			want := assignUniformIn(g, NewExplainer(30), new(uniformScratch))
-			if !bytes.Equal(srvJSON(t, got), srvJSON(t, want)) {
+			if !bytes.Equal(serverJSON(t, got), serverJSON(t, want)) {
 				t.Fatalf("call %d: reused scratch gives\n%+v\nfresh scratch gives\n%+v", i, got, want)
 			}
 		}
 	})
 }
 
-func srvJSON(t *rapid.T, v any) []byte {
+func serverJSON(t *rapid.T, v any) []byte {
 	out, err := json.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
@@ -377,7 +377,7 @@ func srvJSON(t *rapid.T, v any) []byte {
 // answer.
 func TestUniformOwnedTopicCopies(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		g := srvGenMessyGroup(t)
+		g := serverGenMessyGroup(t)
 		want := uniformAssignor{}.Assign(g, nil)
 		copied := slices.Clone(g.Members)
 		for i := range copied {

@@ -39,7 +39,7 @@ type uniformHeterogeneous struct {
 
 func assignUniformHeterogeneous(s *serverSpec, ex *Explainer) []int32 {
 	b := &uniformHeterogeneous{s: s, ex: ex}
-	b.owner = srvFilled(&s.sc.owner, s.total, -1)
+	b.owner = serverFilled(&s.sc.owner, s.total, -1)
 	b.sizes = make([]int32, len(s.members))
 	b.bal.sizes = b.sizes
 	b.subscribers = make([][]int32, len(s.topics))
@@ -76,7 +76,7 @@ func (b *uniformHeterogeneous) keepTargets() {
 			continue
 		}
 		if len(s.droppedBy(i)) > 0 {
-			b.ex.Addf("%s drops %s (topics it no longer subscribes to)", s.members[i].ID, srvFormatTPs(s.droppedBy(i)))
+			b.ex.Addf("%s drops %s (topics it no longer subscribes to)", s.members[i].ID, serverFormatTPs(s.droppedBy(i)))
 		}
 		if len(claims) > 0 {
 			b.ex.Addf("%s keeps %s (its target)", s.members[i].ID, s.formatFlat(claims))
@@ -193,7 +193,7 @@ func (b *uniformHeterogeneous) balanceTopic(t int32) int {
 		if b.ex.Enabled() {
 			b.ex.Addf("balance %s: %s-%d moves %s → %s (%s has %s, %s has %d)",
 				b.s.topics[t], b.s.topics[t], p, b.s.members[most].ID, b.s.members[least].ID,
-				b.s.members[most].ID, srvPlural(int(b.sizes[most])), b.s.members[least].ID, b.sizes[least])
+				b.s.members[most].ID, serverPlural(int(b.sizes[most])), b.s.members[least].ID, b.sizes[least])
 		} else {
 			b.ex.Skip()
 		}

@@ -52,7 +52,7 @@ func assignUniformHomogeneousKafka40(s *serverSpec, ex *Explainer) []int32 {
 
 func buildUniformHomogeneous(b *uniformHomogeneous) []int32 {
 	s, ex := b.s, b.ex
-	b.owner = srvFilled(&s.sc.owner, s.total, -1)
+	b.owner = serverFilled(&s.sc.owner, s.total, -1)
 	if len(b.topics) == 0 {
 		ex.Addf("no member subscribes to any topic: nothing to assign")
 		return b.owner
@@ -74,9 +74,9 @@ func (b *uniformHomogeneous) listNeverAssigned() {
 	for _, t := range b.topics {
 		subscribed += int(s.parts[t])
 	}
-	b.unassigned = srvGrow(&s.sc.unassigned, subscribed)[:0]
-	b.unfilled = srvGrow(&s.sc.unfilled, len(s.members))[:0]
-	b.room = srvGrow(&s.sc.room, len(s.members))[:0]
+	b.unassigned = serverGrow(&s.sc.unassigned, subscribed)[:0]
+	b.unfilled = serverGrow(&s.sc.unfilled, len(s.members))[:0]
+	b.room = serverGrow(&s.sc.room, len(s.members))[:0]
 	for _, t := range b.topics {
 		for f := s.base[t]; f < s.base[t]+int(s.parts[t]); f++ {
 			if s.claimedBy[f] < 0 {
@@ -94,13 +94,13 @@ func (b *uniformHomogeneous) quota() {
 	m := len(b.s.members)
 	b.minQuota, b.extrasLeft = total/m, total%m
 	if b.extrasLeft == 0 {
-		b.ex.Addf("quota: %s / %d members → %d each", srvPlural(total), m, b.minQuota)
+		b.ex.Addf("quota: %s / %d members → %d each", serverPlural(total), m, b.minQuota)
 	} else {
 		who := "members get"
 		if b.extrasLeft == 1 {
 			who = "member gets"
 		}
-		b.ex.Addf("quota: %s / %d members → %d each, %d %s one more", srvPlural(total), m, b.minQuota, b.extrasLeft, who)
+		b.ex.Addf("quota: %s / %d members → %d each, %d %s one more", serverPlural(total), m, b.minQuota, b.extrasLeft, who)
 	}
 }
 
@@ -155,7 +155,7 @@ func (b *uniformHomogeneous) mustTakeExtra(i, kept int) bool {
 		return false
 	}
 	b.explainExtra("%s must take an extra partition: %s left for %s", id,
-		srvCount(left, "member", "members"), srvCount(b.extrasLeft, "extra", "extras"))
+		serverCount(left, "member", "members"), serverCount(b.extrasLeft, "extra", "extras"))
 	return true
 }
 
@@ -178,7 +178,7 @@ func (b *uniformHomogeneous) fill() {
 			next++
 		}
 		if b.ex.Enabled() {
-			b.ex.Addf("%s takes %s (to fill its quota)", b.s.members[i].ID, b.s.formatFlat(srvSortedInts(b.unassigned[from:next])))
+			b.ex.Addf("%s takes %s (to fill its quota)", b.s.members[i].ID, b.s.formatFlat(serverSortedInts(b.unassigned[from:next])))
 		} else {
 			b.ex.Skip()
 		}
@@ -198,18 +198,18 @@ func (b *uniformHomogeneous) explainKeep(i int, kept, gaveUp []int, quota int) {
 	s := b.s
 	id := s.members[i].ID
 	if len(s.droppedBy(i)) > 0 {
-		b.ex.Addf("%s drops %s (topics it no longer subscribes to)", id, srvFormatTPs(s.droppedBy(i)))
+		b.ex.Addf("%s drops %s (topics it no longer subscribes to)", id, serverFormatTPs(s.droppedBy(i)))
 	}
 	if len(kept) > 0 {
-		b.ex.Addf("%s keeps %s (its target; quota %d)", id, s.formatFlat(srvSortedInts(kept)), quota)
+		b.ex.Addf("%s keeps %s (its target; quota %d)", id, s.formatFlat(serverSortedInts(kept)), quota)
 	}
 	if len(gaveUp) > 0 {
-		b.ex.Addf("%s gives up %s (over its quota of %d)", id, s.formatFlat(srvSortedInts(gaveUp)), quota)
+		b.ex.Addf("%s gives up %s (over its quota of %d)", id, s.formatFlat(serverSortedInts(gaveUp)), quota)
 	}
 }
 
-// srvSortedInts returns an ascending copy of xs, for explanations.
-func srvSortedInts(xs []int) []int {
+// serverSortedInts returns an ascending copy of xs, for explanations.
+func serverSortedInts(xs []int) []int {
 	out := slices.Clone(xs)
 	slices.Sort(out)
 	return out

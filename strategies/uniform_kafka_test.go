@@ -22,25 +22,25 @@ import (
 // ("a-topic2" < "b-topic1"). Members "A", "B", "C" hash to buckets 1, 2, 3,
 // so Kafka's HashMap order is A, B, C as in the tests.
 
-type srvKafkaCaseMember struct {
+type serverKafkaCaseMember struct {
 	id    string
 	subs  []string
 	owned map[string][]int32 // in the order the names sort
 }
 
-type srvKafkaCase struct {
+type serverKafkaCase struct {
 	name   string
 	topics map[string]int32
-	member []srvKafkaCaseMember
+	member []serverKafkaCaseMember
 	want   Assignment
 }
 
-func (c srvKafkaCase) group() Group {
+func (c serverKafkaCase) group() Group {
 	g := Group{Topics: c.topics}
 	for _, m := range c.member {
 		member := Member{ID: m.id, Topics: m.subs}
 		for _, topic := range SortedTopics(m.owned) {
-			member.Owned = append(member.Owned, srvTPs(topic, m.owned[topic]...)...)
+			member.Owned = append(member.Owned, serverTPs(topic, m.owned[topic]...)...)
 		}
 		g.Members = append(g.Members, member)
 	}
@@ -49,24 +49,24 @@ func (c srvKafkaCase) group() Group {
 
 func TestUniformKafkaHomogeneousCases(t *testing.T) {
 	both := []string{"topic1", "topic2"}
-	cases := []srvKafkaCase{{
+	cases := []serverKafkaCase{{
 		// testFirstAssignmentTwoMembersTwoTopicsNoMemberRacks: topic1 (3) and
 		// topic3 (2); Kafka hands out topic3 first ("a-topic3").
 		name:   "FirstAssignmentTwoMembersTwoTopics",
 		topics: map[string]int32{"b-topic1": 3, "a-topic3": 2},
-		member: []srvKafkaCaseMember{{id: "A", subs: []string{"b-topic1", "a-topic3"}}, {id: "B", subs: []string{"b-topic1", "a-topic3"}}},
+		member: []serverKafkaCaseMember{{id: "A", subs: []string{"b-topic1", "a-topic3"}}, {id: "B", subs: []string{"b-topic1", "a-topic3"}}},
 		want:   Assignment{"A": {"a-topic3": {0, 1}}, "B": {"b-topic1": {0, 1, 2}}},
 	}, {
 		name:   "FirstAssignmentNumMembersGreaterThanTotalNumPartitions",
 		topics: map[string]int32{"topic3": 2},
-		member: []srvKafkaCaseMember{{id: "A", subs: []string{"topic3"}}, {id: "B", subs: []string{"topic3"}}, {id: "C", subs: []string{"topic3"}}},
+		member: []serverKafkaCaseMember{{id: "A", subs: []string{"topic3"}}, {id: "B", subs: []string{"topic3"}}, {id: "C", subs: []string{"topic3"}}},
 		want:   Assignment{"A": {}, "B": {"topic3": {0}}, "C": {"topic3": {1}}},
 	}, {
 		// mkOrderedAssignment: A's target lists topic1 before topic2, so A
 		// keeps topic1 0–1 and topic2 0, and gives up topic2 1.
 		name:   "ReassignmentForTwoMembersTwoTopicsGivenUnbalancedPrevAssignment",
 		topics: map[string]int32{"topic1": 3, "topic2": 3},
-		member: []srvKafkaCaseMember{
+		member: []serverKafkaCaseMember{
 			{id: "A", subs: both, owned: map[string][]int32{"topic1": {0, 1}, "topic2": {0, 1}}},
 			{id: "B", subs: both, owned: map[string][]int32{"topic1": {2}, "topic2": {2}}},
 		},
@@ -75,7 +75,7 @@ func TestUniformKafkaHomogeneousCases(t *testing.T) {
 		// New partitions are listed topic2 first (HashSet order): "a-topic2".
 		name:   "ReassignmentWhenPartitionsAreAddedForTwoMembersTwoTopics",
 		topics: map[string]int32{"b-topic1": 6, "a-topic2": 5},
-		member: []srvKafkaCaseMember{
+		member: []serverKafkaCaseMember{
 			{id: "A", subs: []string{"b-topic1", "a-topic2"}, owned: map[string][]int32{"b-topic1": {0, 2}, "a-topic2": {0}}},
 			{id: "B", subs: []string{"b-topic1", "a-topic2"}, owned: map[string][]int32{"b-topic1": {1}, "a-topic2": {1, 2}}},
 		},
@@ -83,7 +83,7 @@ func TestUniformKafkaHomogeneousCases(t *testing.T) {
 	}, {
 		name:   "ReassignmentWhenOneMemberAddedAfterInitialAssignmentWithTwoMembersTwoTopics",
 		topics: map[string]int32{"topic1": 3, "topic2": 3},
-		member: []srvKafkaCaseMember{
+		member: []serverKafkaCaseMember{
 			{id: "A", subs: both, owned: map[string][]int32{"topic1": {0, 2}, "topic2": {0}}},
 			{id: "B", subs: both, owned: map[string][]int32{"topic1": {1}, "topic2": {1, 2}}},
 			{id: "C", subs: both},
@@ -93,7 +93,7 @@ func TestUniformKafkaHomogeneousCases(t *testing.T) {
 		// The unassigned list is topic2-2 then topic1-2 (HashSet order).
 		name:   "ReassignmentWhenOneMemberRemovedAfterInitialAssignmentWithThreeMembersTwoTopics",
 		topics: map[string]int32{"b-topic1": 3, "a-topic2": 3},
-		member: []srvKafkaCaseMember{
+		member: []serverKafkaCaseMember{
 			{id: "A", subs: []string{"b-topic1", "a-topic2"}, owned: map[string][]int32{"b-topic1": {0}, "a-topic2": {0}}},
 			{id: "B", subs: []string{"b-topic1", "a-topic2"}, owned: map[string][]int32{"b-topic1": {1}, "a-topic2": {1}}},
 		},
@@ -101,7 +101,7 @@ func TestUniformKafkaHomogeneousCases(t *testing.T) {
 	}, {
 		name:   "ReassignmentWhenOneSubscriptionRemovedAfterInitialAssignmentWithTwoMembersTwoTopics",
 		topics: map[string]int32{"topic1": 2, "topic2": 2},
-		member: []srvKafkaCaseMember{
+		member: []serverKafkaCaseMember{
 			{id: "A", subs: []string{"topic2"}, owned: map[string][]int32{"topic1": {0}, "topic2": {0}}},
 			{id: "B", subs: []string{"topic2"}, owned: map[string][]int32{"topic1": {1}, "topic2": {1}}},
 		},
@@ -110,8 +110,8 @@ func TestUniformKafkaHomogeneousCases(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			g := c.group()
-			r := srvAssign(t, "uniform", g)
-			require.True(t, srvExplained(r, "homogeneous builder"), r.Explanation)
+			r := serverAssign(t, "uniform", g)
+			require.True(t, serverExplained(r, "homogeneous builder"), r.Explanation)
 			require.Equal(t, c.want, r.Assignment)
 		})
 	}
@@ -119,20 +119,20 @@ func TestUniformKafkaHomogeneousCases(t *testing.T) {
 
 func TestUniformKafkaHeterogeneousCases(t *testing.T) {
 	all3 := []string{"topic1", "topic2", "topic3"}
-	cases := []srvKafkaCase{{
+	cases := []serverKafkaCase{{
 		name:   "FirstAssignmentTwoMembersTwoTopics",
 		topics: map[string]int32{"topic1": 3, "topic3": 6},
-		member: []srvKafkaCaseMember{{id: "A", subs: []string{"topic1", "topic3"}}, {id: "B", subs: []string{"topic3"}}},
+		member: []serverKafkaCaseMember{{id: "A", subs: []string{"topic1", "topic3"}}, {id: "B", subs: []string{"topic3"}}},
 		want:   Assignment{"A": {"topic1": {0, 1, 2}, "topic3": {4}}, "B": {"topic3": {0, 1, 2, 3, 5}}},
 	}, {
 		name:   "FirstAssignmentNumMembersGreaterThanTotalNumPartitions",
 		topics: map[string]int32{"topic3": 1, "topic1": 2},
-		member: []srvKafkaCaseMember{{id: "A", subs: []string{"topic3"}}, {id: "B", subs: []string{"topic3"}}, {id: "C", subs: []string{"topic1"}}},
+		member: []serverKafkaCaseMember{{id: "A", subs: []string{"topic3"}}, {id: "B", subs: []string{"topic3"}}, {id: "C", subs: []string{"topic1"}}},
 		want:   Assignment{"A": {"topic3": {0}}, "B": {}, "C": {"topic1": {0, 1}}},
 	}, {
 		name:   "ReassignmentForTwoMembersThreeTopicsGivenUnbalancedPrevAssignment",
 		topics: map[string]int32{"topic1": 6, "topic2": 4, "topic3": 4},
-		member: []srvKafkaCaseMember{
+		member: []serverKafkaCaseMember{
 			{id: "A", subs: []string{"topic1"}, owned: map[string][]int32{"topic1": {0, 1, 2}}},
 			{id: "B", subs: []string{"topic1", "topic2"}, owned: map[string][]int32{"topic1": {3}, "topic2": {0}}},
 			{id: "C", subs: all3, owned: map[string][]int32{"topic1": {4, 5}, "topic2": {1, 2, 3}, "topic3": {0, 1, 2, 3}}},
@@ -145,7 +145,7 @@ func TestUniformKafkaHeterogeneousCases(t *testing.T) {
 	}, {
 		name:   "ReassignmentWhenPartitionsAreAddedForTwoMembers",
 		topics: map[string]int32{"topic1": 6, "topic2": 5, "topic3": 3, "topic4": 3},
-		member: []srvKafkaCaseMember{
+		member: []serverKafkaCaseMember{
 			{id: "A", subs: []string{"topic1", "topic3"}, owned: map[string][]int32{"topic1": {0, 1, 2, 3}, "topic3": {0, 1}}},
 			{id: "B", subs: []string{"topic1", "topic2", "topic3", "topic4"}, owned: map[string][]int32{"topic2": {0, 1, 2}, "topic4": {0, 1, 2}}},
 		},
@@ -156,7 +156,7 @@ func TestUniformKafkaHeterogeneousCases(t *testing.T) {
 	}, {
 		name:   "ReassignmentWhenOneMemberAddedAndPartitionsAddedTwoMembersTwoTopics",
 		topics: map[string]int32{"topic1": 6, "topic2": 7},
-		member: []srvKafkaCaseMember{
+		member: []serverKafkaCaseMember{
 			{id: "A", subs: []string{"topic1"}, owned: map[string][]int32{"topic1": {0, 2}, "topic2": {0}}},
 			{id: "B", subs: []string{"topic1", "topic2"}, owned: map[string][]int32{"topic1": {1}, "topic2": {1, 2}}},
 			{id: "C", subs: []string{"topic1", "topic2"}},
@@ -169,7 +169,7 @@ func TestUniformKafkaHeterogeneousCases(t *testing.T) {
 	}, {
 		name:   "ReassignmentWhenOneMemberRemovedAfterInitialAssignmentWithThreeMembersThreeTopics",
 		topics: map[string]int32{"topic1": 3, "topic2": 8, "topic3": 3},
-		member: []srvKafkaCaseMember{
+		member: []serverKafkaCaseMember{
 			{id: "A", subs: []string{"topic1", "topic3"}, owned: map[string][]int32{"topic1": {0, 1, 2}, "topic3": {0, 1}}},
 			{id: "B", subs: []string{"topic2"}, owned: map[string][]int32{"topic2": {3, 4, 5, 6}}},
 		},
@@ -180,7 +180,7 @@ func TestUniformKafkaHeterogeneousCases(t *testing.T) {
 	}, {
 		name:   "ReassignmentWhenOneSubscriptionRemovedAfterInitialAssignmentWithTwoMembersTwoTopics",
 		topics: map[string]int32{"topic1": 3, "topic2": 5},
-		member: []srvKafkaCaseMember{
+		member: []serverKafkaCaseMember{
 			{id: "A", subs: []string{"topic1"}, owned: map[string][]int32{"topic1": {0, 2}, "topic2": {1, 3}}},
 			{id: "B", subs: []string{"topic1", "topic2"}, owned: map[string][]int32{"topic1": {1}, "topic2": {0, 2, 4}}},
 		},
@@ -190,7 +190,7 @@ func TestUniformKafkaHeterogeneousCases(t *testing.T) {
 		// subscribe to the same topics; kviz calls that builder directly below.
 		name:   "ReassignmentWhenTopicPartitionsRunOutAndMembersHaveNoPartitions",
 		topics: map[string]int32{"topic1": 2, "topic2": 2, "topic3": 2},
-		member: []srvKafkaCaseMember{
+		member: []serverKafkaCaseMember{
 			{id: "A", subs: all3, owned: map[string][]int32{"topic1": {0, 1}, "topic2": {0, 1}, "topic3": {0, 1}}},
 			{id: "B", subs: all3},
 		},
@@ -198,7 +198,7 @@ func TestUniformKafkaHeterogeneousCases(t *testing.T) {
 	}, {
 		name:   "FirstAssignmentWithTwoMembersIncludingOneWithoutSubscriptions",
 		topics: map[string]int32{"topic1": 3},
-		member: []srvKafkaCaseMember{{id: "A", subs: []string{"topic1"}}, {id: "B"}},
+		member: []serverKafkaCaseMember{{id: "A", subs: []string{"topic1"}}, {id: "B"}},
 		want:   Assignment{"A": {"topic1": {0, 1, 2}}, "B": {}},
 	}}
 	for _, c := range cases {

@@ -22,7 +22,7 @@ func serverMemberOrder(members []Member) ([]int, int) {
 // memberOrder is serverMemberOrder in sc's memory; the order is valid until
 // sc is used again.
 func (sc *uniformScratch) memberOrder(members []Member) ([]int, int) {
-	order := srvGrow(&sc.byID, len(members))
+	order := serverGrow(&sc.byID, len(members))
 	for i := range order {
 		order[i] = i
 	}
@@ -35,8 +35,8 @@ func (sc *uniformScratch) memberOrder(members []Member) ([]int, int) {
 	// bucket, when ids are distinct. A counting sort by bucket first (no
 	// comparisons: this runs on every epoch bump), then each bucket's few
 	// members in id order.
-	bucket := srvGrow(&sc.bucket, len(members))
-	start := srvFilled(&sc.bucketStart, capacity+1, 0)
+	bucket := serverGrow(&sc.bucket, len(members))
+	start := serverFilled(&sc.bucketStart, capacity+1, 0)
 	for i, m := range members {
 		bucket[i] = javaHashMapBucket(m.ID, capacity)
 		start[bucket[i]+1]++
@@ -58,7 +58,7 @@ func (sc *uniformScratch) memberOrder(members []Member) ([]int, int) {
 		}
 		from = to
 	}
-	if srvAdjacentDuplicateID(members, order) {
+	if serverAdjacentDuplicateID(members, order) {
 		for i := range order {
 			order[i] = i
 		}
@@ -73,12 +73,12 @@ func (sc *uniformScratch) memberOrder(members []Member) ([]int, int) {
 func (sc *uniformScratch) memberOrderByPuts(members []Member) ([]int, int) {
 	byID := sc.byID
 	slices.SortFunc(byID, func(a, b int) int { return JavaCompare(members[a].ID, members[b].ID) })
-	spread := srvGrow(&sc.spread, len(members))
+	spread := serverGrow(&sc.spread, len(members))
 	for k, i := range byID {
 		spread[k] = javaSpread(JavaHashCode(members[i].ID))
 	}
 	capacity := javaCapacityAfter(javaInitialCapacity, len(spread), func(k int) uint32 { return spread[k] })
-	bucket := srvGrow(&sc.bucket, len(members))
+	bucket := serverGrow(&sc.bucket, len(members))
 	for k, i := range byID {
 		bucket[i] = int(spread[k] & uint32(capacity-1))
 	}
@@ -87,10 +87,10 @@ func (sc *uniformScratch) memberOrderByPuts(members []Member) ([]int, int) {
 	return byID, capacity
 }
 
-// srvAdjacentDuplicateID reports whether two members next to each other in
+// serverAdjacentDuplicateID reports whether two members next to each other in
 // order share an id (input that failed Validate, which Assign still answers
 // without panicking). Sorted by (bucket, id), equal ids are neighbours.
-func srvAdjacentDuplicateID(members []Member, order []int) bool {
+func serverAdjacentDuplicateID(members []Member, order []int) bool {
 	for k := 1; k < len(order); k++ {
 		if members[order[k-1]].ID == members[order[k]].ID {
 			return true
@@ -155,8 +155,8 @@ func (s *serverSpec) javaHashSetOrder(flat []int) []int {
 // the largest keys are at their ends.
 func (s *serverSpec) javaHashSetTrimInto(flat []int, keep int, out *[]int) []int {
 	sc := s.sc
-	res := srvGrow(out, len(flat))
-	keys := srvGrow(&sc.trimKeys, len(flat))
+	res := serverGrow(out, len(flat))
+	keys := serverGrow(&sc.trimKeys, len(flat))
 	front, back := 0, len(flat) // kept fill res[:front], given up res[back:]
 	for end := len(flat); end > 0; {
 		t := s.topicOf(flat[end-1])
@@ -175,7 +175,7 @@ func (s *serverSpec) javaHashSetTrimInto(flat []int, keep int, out *[]int) []int
 			s.fromHashSetKeys(keys[start:end], t, res[back:back+n])
 		default:
 			s.hashSetKeys(flat[start:end], t, keys[start:end])
-			kept := srvTrimTail(keys[start:end], give, sc)
+			kept := serverTrimTail(keys[start:end], give, sc)
 			back -= give
 			s.fromHashSetKeys(keys[start+kept:end], t, res[back:back+give])
 			s.fromHashSetKeys(keys[start:start+kept], t, res[front:front+kept])
@@ -206,11 +206,11 @@ func (s *serverSpec) fromHashSetKeys(keys []uint64, t int, out []int) []int {
 	return out
 }
 
-// srvTrimTail reorders keys (distinct) so that its last give elements are
+// serverTrimTail reorders keys (distinct) so that its last give elements are
 // its largest, ascending, and returns how many come before them. It picks
 // from the ends of keys' ascending segments while there are few, and sorts
 // otherwise. sc lends the working memory.
-func srvTrimTail(keys []uint64, give int, sc *uniformScratch) int {
+func serverTrimTail(keys []uint64, give int, sc *uniformScratch) int {
 	// bounds[j] is where segment j starts; tails[j] how far it is unpicked.
 	bounds := append(sc.trimSegs[:0], 0)
 	for i := 1; i < len(keys); i++ {
@@ -227,7 +227,7 @@ func srvTrimTail(keys []uint64, give int, sc *uniformScratch) int {
 	}
 	tails := append(sc.trimTails[:0], bounds[1:]...)
 	sc.trimTails = tails
-	picked := srvGrow(&sc.trimPicked, give) // largest first
+	picked := serverGrow(&sc.trimPicked, give) // largest first
 	for n := range picked {
 		best := -1
 		for j, tail := range tails {

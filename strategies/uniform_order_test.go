@@ -49,7 +49,7 @@ func TestJavaHashMapBucket(t *testing.T) {
 	require.Equal(t, 0, javaHashMapBucket("c3", 16)) // 3120 = 195·16
 }
 
-func srvOrderOnly(order []int, _ int) []int { return order }
+func serverOrderOnly(order []int, _ int) []int { return order }
 
 func TestServerMemberOrder(t *testing.T) {
 	ids := func(names ...string) []Member {
@@ -68,20 +68,20 @@ func TestServerMemberOrder(t *testing.T) {
 	}
 	// c3 lands in bucket 0, c0..c2 in 13..15: Kafka iterates c3 first.
 	ms := ids("c0", "c1", "c2", "c3")
-	require.Equal(t, []string{"c3", "c0", "c1", "c2"}, names(ms, srvOrderOnly(serverMemberOrder(ms))))
+	require.Equal(t, []string{"c3", "c0", "c1", "c2"}, names(ms, serverOrderOnly(serverMemberOrder(ms))))
 	// "Aa" and "BB" share hashCode 2112 and so a bucket: kviz breaks the tie by id.
 	ms = ids("BB", "Aa", "a")
-	require.Equal(t, []string{"Aa", "BB", "a"}, names(ms, srvOrderOnly(serverMemberOrder(ms))))
+	require.Equal(t, []string{"Aa", "BB", "a"}, names(ms, serverOrderOnly(serverMemberOrder(ms))))
 	// 13 members: the table has 32 buckets. "mXY".hashCode() = 109·961 + 31·X + Y
 	// (X, Y as chars): m00 = 106285 and m11 = 106317 both fall in bucket 13, the
 	// lowest used, so they come first, tied by id. The full order was worked out
 	// with that formula in a separate script, not with this code.
 	ms = ids("m00", "m01", "m02", "m03", "m04", "m05", "m06", "m07", "m08", "m09", "m10", "m11", "m12")
 	require.Equal(t, []string{"m00", "m11", "m10", "m02", "m01", "m12", "m04", "m03", "m06", "m05", "m08", "m07", "m09"},
-		names(ms, srvOrderOnly(serverMemberOrder(ms))))
+		names(ms, serverOrderOnly(serverMemberOrder(ms))))
 }
 
-// Explanations shorten runs and stop after srvFormatMaxRuns of them.
+// Explanations shorten runs and stop after serverFormatMaxRuns of them.
 func TestServerFormatFlat(t *testing.T) {
 	s := newServerSpec(Group{Topics: map[string]int32{"t0": 6, "t1": 0, "t2": 200}}, nil)
 	// flat: t0 0..5, t1 none, t2 6..205

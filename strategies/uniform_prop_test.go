@@ -10,17 +10,17 @@ import (
 
 // Property tests for the server-side assignors on random groups.
 
-// srvGenGroup draws a group: 1–5 topics of 0–12 partitions, 1–9 members with
+// serverGenGroup draws a group: 1–5 topics of 0–12 partitions, 1–9 members with
 // random ids (so their HashMap order varies), homogeneous or mixed
 // subscriptions, and a previous target in which each partition has at most
 // one owner — sometimes a member that no longer subscribes to its topic.
-func srvGenGroup(t *rapid.T, homogeneous bool) Group {
-	return srvGenSizedGroup(t, homogeneous, 5, 12, 9)
+func serverGenGroup(t *rapid.T, homogeneous bool) Group {
+	return serverGenSizedGroup(t, homogeneous, 5, 12, 9)
 }
 
-// srvGenSizedGroup is srvGenGroup with bounds on topics, partitions per topic
+// serverGenSizedGroup is serverGenGroup with bounds on topics, partitions per topic
 // and members.
-func srvGenSizedGroup(t *rapid.T, homogeneous bool, maxTopics, maxParts, maxMembers int) Group {
+func serverGenSizedGroup(t *rapid.T, homogeneous bool, maxTopics, maxParts, maxMembers int) Group {
 	nTopics := rapid.IntRange(1, maxTopics).Draw(t, "topics")
 	g := Group{Topics: map[string]int32{}}
 	names := make([]string, nTopics)
@@ -61,10 +61,10 @@ func srvGenSizedGroup(t *rapid.T, homogeneous bool, maxTopics, maxParts, maxMemb
 	return g
 }
 
-// srvCheckValid: every member present; partitions ascending; every partition
+// serverCheckValid: every member present; partitions ascending; every partition
 // of a subscribed topic assigned exactly once, to a subscriber; no other
 // partition assigned.
-func srvCheckValid(t *rapid.T, g Group, a Assignment) {
+func serverCheckValid(t *rapid.T, g Group, a Assignment) {
 	if len(a) != len(g.Members) {
 		t.Fatalf("%d members in the assignment, %d in the group", len(a), len(g.Members))
 	}
@@ -113,7 +113,7 @@ func srvCheckValid(t *rapid.T, g Group, a Assignment) {
 	}
 }
 
-func srvAssignQuiet(name string, g Group) Assignment {
+func serverAssignQuiet(name string, g Group) Assignment {
 	a, err := Lookup(name)
 	if err != nil {
 		panic(err)
@@ -123,9 +123,9 @@ func srvAssignQuiet(name string, g Group) Assignment {
 
 func TestUniformPropertyValidAndBalancedHomogeneous(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		g := srvGenGroup(t, true)
-		a := srvAssignQuiet("uniform", g)
-		srvCheckValid(t, g, a)
+		g := serverGenGroup(t, true)
+		a := serverAssignQuiet("uniform", g)
+		serverCheckValid(t, g, a)
 		lo, hi := 1<<30, -1
 		for _, m := range g.Members {
 			lo, hi = min(lo, a.Count(m.ID)), max(hi, a.Count(m.ID))
@@ -140,14 +140,14 @@ func TestUniformPropertyValidAndBalancedHomogeneous(t *testing.T) {
 // more partitions more than another member that could take one of them.
 func TestUniformPropertyValidAndBalancedHeterogeneous(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		g := srvGenGroup(t, false)
-		a := srvAssignQuiet("uniform", g)
-		srvCheckValid(t, g, a)
-		srvCheckReachableBalance(t, g, a)
+		g := serverGenGroup(t, false)
+		a := serverAssignQuiet("uniform", g)
+		serverCheckValid(t, g, a)
+		serverCheckReachableBalance(t, g, a)
 	})
 }
 
-func srvCheckReachableBalance(t *rapid.T, g Group, a Assignment) {
+func serverCheckReachableBalance(t *rapid.T, g Group, a Assignment) {
 	for _, x := range g.Members {
 		for _, y := range g.Members {
 			if a.Count(x.ID) < a.Count(y.ID)+2 {
@@ -166,21 +166,21 @@ func srvCheckReachableBalance(t *rapid.T, g Group, a Assignment) {
 // Larger mixed groups, where the balancing phase takes several rounds.
 func TestUniformPropertyLargeHeterogeneous(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		g := srvGenSizedGroup(t, false, 12, 60, 40)
-		a := srvAssignQuiet("uniform", g)
-		srvCheckValid(t, g, a)
-		srvCheckReachableBalance(t, g, a)
-		g.Members = srvWithOwned(g.Members, a)
-		if b := srvAssignQuiet("uniform", g); !srvSameAssignment(a, b) {
+		g := serverGenSizedGroup(t, false, 12, 60, 40)
+		a := serverAssignQuiet("uniform", g)
+		serverCheckValid(t, g, a)
+		serverCheckReachableBalance(t, g, a)
+		g.Members = serverWithOwned(g.Members, a)
+		if b := serverAssignQuiet("uniform", g); !serverSameAssignment(a, b) {
 			t.Fatalf("round 2 moved partitions")
 		}
 	})
 }
 
-// srvValidTarget is what a member may keep of its Owned list: partitions of
+// serverValidTarget is what a member may keep of its Owned list: partitions of
 // topics it still subscribes to (the generator never gives one partition two
 // owners).
-func srvValidTarget(m Member) map[TopicPartition]bool {
+func serverValidTarget(m Member) map[TopicPartition]bool {
 	out := map[TopicPartition]bool{}
 	for _, tp := range m.Owned {
 		if slices.Contains(m.Topics, tp.Topic) {
@@ -194,10 +194,10 @@ func srvValidTarget(m Member) map[TopicPartition]bool {
 // target — nothing it could keep is taken from it.
 func TestUniformPropertyStickyHomogeneous(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		g := srvGenGroup(t, true)
-		a := srvAssignQuiet("uniform", g)
+		g := serverGenGroup(t, true)
+		a := serverAssignQuiet("uniform", g)
 		for _, m := range g.Members {
-			target := srvValidTarget(m)
+			target := serverValidTarget(m)
 			kept := 0
 			for topic, ps := range a[m.ID] {
 				for _, p := range ps {
@@ -218,10 +218,10 @@ func TestUniformPropertyStickyHomogeneous(t *testing.T) {
 // heterogeneous one).
 func TestUniformPropertyStableOnItsOwnResult(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		g := srvGenGroup(t, rapid.Bool().Draw(t, "homogeneous"))
-		a := srvAssignQuiet("uniform", g)
-		g.Members = srvWithOwned(g.Members, a)
-		if b := srvAssignQuiet("uniform", g); !srvSameAssignment(a, b) {
+		g := serverGenGroup(t, rapid.Bool().Draw(t, "homogeneous"))
+		a := serverAssignQuiet("uniform", g)
+		g.Members = serverWithOwned(g.Members, a)
+		if b := serverAssignQuiet("uniform", g); !serverSameAssignment(a, b) {
 			t.Fatalf("round 2 moved partitions:\n%v\n%v", a, b)
 		}
 	})
@@ -230,18 +230,18 @@ func TestUniformPropertyStableOnItsOwnResult(t *testing.T) {
 // The answer depends on member ids, not on the order of the input list.
 func TestServerAssignorsPropertyInputOrder(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		g := srvGenGroup(t, rapid.Bool().Draw(t, "homogeneous"))
+		g := serverGenGroup(t, rapid.Bool().Draw(t, "homogeneous"))
 		shuffled := g
 		shuffled.Members = rapid.Permutation(g.Members).Draw(t, "perm")
 		for _, name := range []string{"uniform", "range-server"} {
-			if a, b := srvAssignQuiet(name, g), srvAssignQuiet(name, shuffled); !srvSameAssignment(a, b) {
+			if a, b := serverAssignQuiet(name, g), serverAssignQuiet(name, shuffled); !serverSameAssignment(a, b) {
 				t.Fatalf("%s depends on input order:\n%v\n%v", name, a, b)
 			}
 		}
 	})
 }
 
-func srvSameAssignment(a, b Assignment) bool {
+func serverSameAssignment(a, b Assignment) bool {
 	if len(a) != len(b) {
 		return false
 	}

@@ -40,7 +40,7 @@ type uniformScratch struct {
 	// assignment
 	count, cursor []int
 	eachBuf       []int32 // AssignEach's partitions
-	segments      []srvSegment
+	segments      []serverSegment
 }
 
 var uniformScratchPool = sync.Pool{New: func() any { return new(uniformScratch) }}
@@ -56,9 +56,9 @@ func putUniformScratch(sc *uniformScratch) {
 	uniformScratchPool.Put(sc)
 }
 
-// srvGrow returns buf resized to n, reusing its memory when it is big enough.
+// serverGrow returns buf resized to n, reusing its memory when it is big enough.
 // The contents are stale: the caller sets every element it reads.
-func srvGrow[T any](buf *[]T, n int) []T {
+func serverGrow[T any](buf *[]T, n int) []T {
 	if cap(*buf) < n {
 		*buf = make([]T, n, n+n/4)
 	}
@@ -66,11 +66,11 @@ func srvGrow[T any](buf *[]T, n int) []T {
 	return *buf
 }
 
-// srvFilled is srvGrow with every element set to v. It copies doubling
+// serverFilled is serverGrow with every element set to v. It copies doubling
 // blocks (memmove) instead of storing one element at a time: the uniform
 // assignor refills two partition-sized slices on every run.
-func srvFilled[T any](buf *[]T, n int, v T) []T {
-	out := srvGrow(buf, n)
+func serverFilled[T any](buf *[]T, n int, v T) []T {
+	out := serverGrow(buf, n)
 	if n == 0 {
 		return out
 	}

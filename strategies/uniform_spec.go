@@ -67,11 +67,11 @@ func newServerSpecIn(g Group, order []int, sc *uniformScratch) *serverSpec {
 		s.base[t] = s.total
 		s.total += int(g.Topics[name])
 	}
-	s.members = srvGrow(&sc.members, len(order))
+	s.members = serverGrow(&sc.members, len(order))
 	for i, k := range order {
 		s.members[i] = g.Members[k]
 	}
-	s.subs = srvSubscriptionIndicesInto(s.members, index, srvGrow(&sc.subs, len(order)))
+	s.subs = serverSubscriptionIndicesInto(s.members, index, serverGrow(&sc.subs, len(order)))
 	s.missingDiffer = missingNamesDiffer(s.members, index)
 	s.readClaims(index)
 	return s
@@ -103,29 +103,29 @@ func missingNamesDiffer(members []Member, index map[string]int32) bool {
 	return false
 }
 
-// srvSubscriptionIndices maps each member's subscription to topic indices.
+// serverSubscriptionIndices maps each member's subscription to topic indices.
 // Members usually share a subscription: a member whose topic list equals the
 // previous one's reuses its indices (read-only) instead of hashing every name.
-func srvSubscriptionIndices(members []Member, index map[string]int32) [][]int32 {
-	return srvSubscriptionIndicesInto(members, index, make([][]int32, len(members)))
+func serverSubscriptionIndices(members []Member, index map[string]int32) [][]int32 {
+	return serverSubscriptionIndicesInto(members, index, make([][]int32, len(members)))
 }
 
-// srvSubscriptionIndicesInto is srvSubscriptionIndices filling out (one
+// serverSubscriptionIndicesInto is serverSubscriptionIndices filling out (one
 // entry per member).
-func srvSubscriptionIndicesInto(members []Member, index map[string]int32, out [][]int32) [][]int32 {
+func serverSubscriptionIndicesInto(members []Member, index map[string]int32, out [][]int32) [][]int32 {
 	for i, m := range members {
 		if i > 0 && slices.Equal(m.Topics, members[i-1].Topics) {
 			out[i] = out[i-1]
 			continue
 		}
-		out[i] = srvTopicIndices(m.Topics, index)
+		out[i] = serverTopicIndices(m.Topics, index)
 	}
 	return out
 }
 
-// srvTopicIndices maps topic names to sorted, distinct topic indices. A
+// serverTopicIndices maps topic names to sorted, distinct topic indices. A
 // subscription is a set in Kafka; a name listed twice counts once.
-func srvTopicIndices(names []string, index map[string]int32) []int32 {
+func serverTopicIndices(names []string, index map[string]int32) []int32 {
 	out := make([]int32, 0, len(names))
 	for _, n := range names {
 		if t, ok := index[n]; ok {
@@ -143,9 +143,9 @@ func (s *serverSpec) readClaims(index map[string]int32) {
 	for _, m := range s.members {
 		owned += len(m.Owned)
 	}
-	buf := srvGrow(&s.sc.claimBuf, owned)
-	s.claims = srvGrow(&s.sc.claims, len(s.members))
-	s.claimedBy = srvFilled(&s.sc.claimedBy, s.total, -1)
+	buf := serverGrow(&s.sc.claimBuf, owned)
+	s.claims = serverGrow(&s.sc.claims, len(s.members))
+	s.claimedBy = serverFilled(&s.sc.claimedBy, s.total, -1)
 	subscribed := make([]bool, len(s.topics))
 	for i, m := range s.members {
 		for _, t := range s.subs[i] {
@@ -159,7 +159,7 @@ func (s *serverSpec) readClaims(index map[string]int32) {
 			name := m.Owned[k].Topic
 			t, known := index[name]
 			if !known || !subscribed[t] {
-				for ; k < len(m.Owned) && srvSameString(m.Owned[k].Topic, name); k++ {
+				for ; k < len(m.Owned) && serverSameString(m.Owned[k].Topic, name); k++ {
 					s.drop(i, m.Owned[k]) // a topic it left
 				}
 				continue
@@ -189,7 +189,7 @@ func (s *serverSpec) claimRun(i int, owned []TopicPartition, t int32, claims []i
 		var n int
 		claims, n = s.claimFast(int32(i), owned[k:], name, t, claims)
 		k += n
-		if k == len(owned) || !srvSameString(owned[k].Topic, name) {
+		if k == len(owned) || !serverSameString(owned[k].Topic, name) {
 			return claims, k
 		}
 		claims = s.claimOne(i, owned[k], t, claims)
@@ -237,9 +237,9 @@ func (s *serverSpec) claimOne(i int, tp TopicPartition, t int32, claims []int) [
 	return claims
 }
 
-// srvSameString is a == b, answering at once for the usual case of one
+// serverSameString is a == b, answering at once for the usual case of one
 // string shared by every partition of a topic.
-func srvSameString(a, b string) bool {
+func serverSameString(a, b string) bool {
 	return len(a) == len(b) && (unsafe.StringData(a) == unsafe.StringData(b) || a == b)
 }
 
@@ -283,7 +283,7 @@ func flatTopic[T int | int32](base []T, f T) int {
 func (s *serverSpec) homogeneous() bool { return sameSubscriptions(s.subs, s.missingDiffer) }
 
 // sameSubscriptions is SubscriptionType.HOMOGENEOUS for members subscribing
-// to the existing topics subs (srvSubscriptionIndices) whose names of
+// to the existing topics subs (serverSubscriptionIndices) whose names of
 // topics that do not exist differ when missingDiffer (missingNamesDiffer).
 func sameSubscriptions(subs [][]int32, missingDiffer bool) bool {
 	if missingDiffer {
@@ -323,7 +323,7 @@ func (s *serverSpec) assignment(owner []int32) Assignment {
 // one partition from each member), so this works per partition, in two
 // tight loops.
 func (s *serverSpec) layoutByMember(owner []int32, buf *[]int32) (flat []int32, start []int) {
-	start = srvFilled(&s.sc.count, len(s.members)+1, 0)
+	start = serverFilled(&s.sc.count, len(s.members)+1, 0)
 	for _, m := range owner {
 		start[m+1]++ // m = -1 (nobody) counts in start[0], which is dropped below
 	}
@@ -331,8 +331,8 @@ func (s *serverSpec) layoutByMember(owner []int32, buf *[]int32) (flat []int32, 
 	for m := 1; m < len(start); m++ {
 		start[m] += start[m-1]
 	}
-	flat = srvGrow(buf, start[len(start)-1])
-	next := srvGrow(&s.sc.cursor, len(s.members))
+	flat = serverGrow(buf, start[len(start)-1])
+	next := serverGrow(&s.sc.cursor, len(s.members))
 	copy(next, start)
 	for f, m := range owner {
 		if m >= 0 {
@@ -343,8 +343,8 @@ func (s *serverSpec) layoutByMember(owner []int32, buf *[]int32) (flat []int32, 
 	return flat, start
 }
 
-// srvSegment is one topic's part [from, to) of a member's list.
-type srvSegment struct {
+// serverSegment is one topic's part [from, to) of a member's list.
+type serverSegment struct {
 	topic, from, to int
 }
 
@@ -353,7 +353,7 @@ type srvSegment struct {
 // the scratch until the next call. Each segment's topic is found by
 // walking forward from the last one: a member's topics are ascending, and
 // usually neighbours.
-func (s *serverSpec) topicSegments(list []int32) []srvSegment {
+func (s *serverSpec) topicSegments(list []int32) []serverSegment {
 	segs := s.sc.segments[:0]
 	t := 0
 	for i := 0; i < len(list); {
@@ -365,7 +365,7 @@ func (s *serverSpec) topicSegments(list []int32) []srvSegment {
 		for ; j < len(list) && list[j] < end; j++ {
 			list[j] -= base
 		}
-		segs = append(segs, srvSegment{t, i, j})
+		segs = append(segs, serverSegment{t, i, j})
 		i = j
 	}
 	s.sc.segments = segs

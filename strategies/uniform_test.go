@@ -14,7 +14,7 @@ import (
 // of a java.util.HashMap: bucket of "a","b","c","d" = 1,2,3,4; of "c0".."c3"
 // = 13,14,15,0 (see uniform_order_test.go).
 
-func srvAssign(t *testing.T, name string, g Group) Result {
+func serverAssign(t *testing.T, name string, g Group) Result {
 	t.Helper()
 	require.NoError(t, g.Validate())
 	a, err := Lookup(name)
@@ -22,7 +22,7 @@ func srvAssign(t *testing.T, name string, g Group) Result {
 	return a.Assign(g, NewExplainer(0))
 }
 
-func srvTPs(topic string, ps ...int32) []TopicPartition {
+func serverTPs(topic string, ps ...int32) []TopicPartition {
 	out := make([]TopicPartition, len(ps))
 	for i, p := range ps {
 		out[i] = TopicPartition{topic, p}
@@ -30,7 +30,7 @@ func srvTPs(topic string, ps ...int32) []TopicPartition {
 	return out
 }
 
-func srvMembers(topics []string, ids ...string) []Member {
+func serverMembers(topics []string, ids ...string) []Member {
 	out := make([]Member, len(ids))
 	for i, id := range ids {
 		out[i] = Member{ID: id, Topics: topics, Generation: NoGeneration}
@@ -39,18 +39,18 @@ func srvMembers(topics []string, ids ...string) []Member {
 }
 
 // withOwned feeds an assignment back as every member's current target.
-func srvWithOwned(members []Member, a Assignment) []Member {
+func serverWithOwned(members []Member, a Assignment) []Member {
 	out := append([]Member(nil), members...)
 	for i := range out {
 		out[i].Owned = nil
 		for _, topic := range SortedTopics(a[out[i].ID]) {
-			out[i].Owned = append(out[i].Owned, srvTPs(topic, a[out[i].ID][topic]...)...)
+			out[i].Owned = append(out[i].Owned, serverTPs(topic, a[out[i].ID][topic]...)...)
 		}
 	}
 	return out
 }
 
-func srvExplained(r Result, fragment string) bool {
+func serverExplained(r Result, fragment string) bool {
 	for _, l := range r.Explanation {
 		if strings.Contains(l, fragment) {
 			return true
@@ -73,19 +73,19 @@ func srvExplained(r Result, fragment string) bool {
 // and so keeps the extra; c2's quota is now 1: keeps 4, gives up 5. c4 takes 5.
 func TestUniformHomogeneousFreshThenJoin(t *testing.T) {
 	topics := []string{"t0"}
-	g := Group{Topics: map[string]int32{"t0": 6}, Members: srvMembers(topics, "c0", "c1", "c2", "c3")}
-	r1 := srvAssign(t, "uniform", g)
+	g := Group{Topics: map[string]int32{"t0": 6}, Members: serverMembers(topics, "c0", "c1", "c2", "c3")}
+	r1 := serverAssign(t, "uniform", g)
 	require.Equal(t, Assignment{
 		"c3": {"t0": {0}},
 		"c0": {"t0": {1}},
 		"c1": {"t0": {2, 3}},
 		"c2": {"t0": {4, 5}},
 	}, r1.Assignment)
-	require.True(t, srvExplained(r1, "quota: 6 partitions / 4 members → 1 each, 2 members get one more"), r1.Explanation)
-	require.True(t, srvExplained(r1, "c3 (0), c0 (13), c1 (14), c2 (15)"), r1.Explanation)
+	require.True(t, serverExplained(r1, "quota: 6 partitions / 4 members → 1 each, 2 members get one more"), r1.Explanation)
+	require.True(t, serverExplained(r1, "c3 (0), c0 (13), c1 (14), c2 (15)"), r1.Explanation)
 
-	g.Members = append(srvWithOwned(g.Members, r1.Assignment), Member{ID: "c4", Topics: topics})
-	r2 := srvAssign(t, "uniform", g)
+	g.Members = append(serverWithOwned(g.Members, r1.Assignment), Member{ID: "c4", Topics: topics})
+	r2 := serverAssign(t, "uniform", g)
 	require.Equal(t, Assignment{
 		"c3": {"t0": {0}},
 		"c4": {"t0": {5}},
@@ -93,8 +93,8 @@ func TestUniformHomogeneousFreshThenJoin(t *testing.T) {
 		"c1": {"t0": {2, 3}},
 		"c2": {"t0": {4}},
 	}, r2.Assignment)
-	require.True(t, srvExplained(r2, "c2 gives up t0:5"), r2.Explanation)
-	require.True(t, srvExplained(r2, "c4 takes t0:5"), r2.Explanation)
+	require.True(t, serverExplained(r2, "c2 gives up t0:5"), r2.Explanation)
+	require.True(t, serverExplained(r2, "c4 takes t0:5"), r2.Explanation)
 }
 
 // KAFKA-18688: a balanced target does not move. 7 partitions over a, b, c:
@@ -103,11 +103,11 @@ func TestUniformHomogeneousFreshThenJoin(t *testing.T) {
 // extra to a and moved t0-4 from b to a.
 func TestUniformHomogeneousBalancedTargetStays(t *testing.T) {
 	topics := []string{"t0"}
-	ms := srvMembers(topics, "a", "b", "c")
-	ms[0].Owned = srvTPs("t0", 0, 1)
-	ms[1].Owned = srvTPs("t0", 2, 3, 4)
-	ms[2].Owned = srvTPs("t0", 5, 6)
-	r := srvAssign(t, "uniform", Group{Topics: map[string]int32{"t0": 7}, Members: ms})
+	ms := serverMembers(topics, "a", "b", "c")
+	ms[0].Owned = serverTPs("t0", 0, 1)
+	ms[1].Owned = serverTPs("t0", 2, 3, 4)
+	ms[2].Owned = serverTPs("t0", 5, 6)
+	r := serverAssign(t, "uniform", Group{Topics: map[string]int32{"t0": 7}, Members: ms})
 	require.Equal(t, Assignment{
 		"a": {"t0": {0, 1}},
 		"b": {"t0": {2, 3, 4}},
@@ -122,11 +122,11 @@ func TestUniformHomogeneousBalancedTargetStays(t *testing.T) {
 // both unassigned partitions 6 and 7.
 func TestUniformHomogeneousLastMemberTakesExtra(t *testing.T) {
 	topics := []string{"t0"}
-	ms := srvMembers(topics, "a", "b", "c")
-	ms[0].Owned = srvTPs("t0", 0, 1, 2)
-	ms[1].Owned = srvTPs("t0", 3, 4)
-	ms[2].Owned = srvTPs("t0", 5)
-	r := srvAssign(t, "uniform", Group{Topics: map[string]int32{"t0": 8}, Members: ms})
+	ms := serverMembers(topics, "a", "b", "c")
+	ms[0].Owned = serverTPs("t0", 0, 1, 2)
+	ms[1].Owned = serverTPs("t0", 3, 4)
+	ms[2].Owned = serverTPs("t0", 5)
+	r := serverAssign(t, "uniform", Group{Topics: map[string]int32{"t0": 8}, Members: ms})
 	require.Equal(t, Assignment{
 		"a": {"t0": {0, 1, 2}},
 		"b": {"t0": {3, 4}},
@@ -142,18 +142,18 @@ func TestUniformHomogeneousLastMemberTakesExtra(t *testing.T) {
 // b takes t1-1; c takes t0-2 and t1-0. t2-0 has no subscriber: nobody gets it.
 func TestUniformHomogeneousTrimAndDrop(t *testing.T) {
 	topics := []string{"t0", "t1"}
-	ms := srvMembers(topics, "a", "b", "c")
-	ms[0].Owned = append(srvTPs("t0", 0, 1, 2), srvTPs("t1", 0)...)
-	ms[1].Owned = srvTPs("t0", 3)
-	ms[2].Owned = srvTPs("t2", 0)
-	r := srvAssign(t, "uniform", Group{Topics: map[string]int32{"t0": 4, "t1": 2, "t2": 1}, Members: ms})
+	ms := serverMembers(topics, "a", "b", "c")
+	ms[0].Owned = append(serverTPs("t0", 0, 1, 2), serverTPs("t1", 0)...)
+	ms[1].Owned = serverTPs("t0", 3)
+	ms[2].Owned = serverTPs("t2", 0)
+	r := serverAssign(t, "uniform", Group{Topics: map[string]int32{"t0": 4, "t1": 2, "t2": 1}, Members: ms})
 	require.Equal(t, Assignment{
 		"a": {"t0": {0, 1}},
 		"b": {"t0": {3}, "t1": {1}},
 		"c": {"t0": {2}, "t1": {0}},
 	}, r.Assignment)
-	require.True(t, srvExplained(r, "a gives up t0:2; t1:0"), r.Explanation)
-	require.True(t, srvExplained(r, "c drops t2:0"), r.Explanation)
+	require.True(t, serverExplained(r, "a gives up t0:2; t1:0"), r.Explanation)
+	require.True(t, serverExplained(r, "c drops t2:0"), r.Explanation)
 }
 
 // Two members both list t0-0 as their target, which Kafka's coordinator never
@@ -161,12 +161,12 @@ func TestUniformHomogeneousTrimAndDrop(t *testing.T) {
 // b fills its quota of 1 with the unclaimed t0-1.
 func TestUniformConflictingTargets(t *testing.T) {
 	topics := []string{"t0"}
-	ms := srvMembers(topics, "a", "b")
-	ms[0].Owned = srvTPs("t0", 0)
-	ms[1].Owned = srvTPs("t0", 0)
-	r := srvAssign(t, "uniform", Group{Topics: map[string]int32{"t0": 2}, Members: ms})
+	ms := serverMembers(topics, "a", "b")
+	ms[0].Owned = serverTPs("t0", 0)
+	ms[1].Owned = serverTPs("t0", 0)
+	r := serverAssign(t, "uniform", Group{Topics: map[string]int32{"t0": 2}, Members: ms})
 	require.Equal(t, Assignment{"a": {"t0": {0}}, "b": {"t0": {1}}}, r.Assignment)
-	require.True(t, srvExplained(r, "t0-0 is in the targets of both a and b"), r.Explanation)
+	require.True(t, serverExplained(r, "t0-0 is in the targets of both a and b"), r.Explanation)
 }
 
 // Heterogeneous, fresh: t0:3 (a, b subscribe), t1:3 (b, c). Both topics have
@@ -187,23 +187,23 @@ func TestUniformHeterogeneousFreshThenJoin(t *testing.T) {
 		{ID: "b", Topics: []string{"t0", "t1"}},
 		{ID: "c", Topics: []string{"t1"}},
 	}}
-	r1 := srvAssign(t, "uniform", g)
+	r1 := serverAssign(t, "uniform", g)
 	require.Equal(t, Assignment{
 		"a": {"t0": {0, 2}},
 		"b": {"t0": {1}, "t1": {2}},
 		"c": {"t1": {0, 1}},
 	}, r1.Assignment)
-	require.True(t, srvExplained(r1, "heterogeneous"), r1.Explanation)
+	require.True(t, serverExplained(r1, "heterogeneous"), r1.Explanation)
 
-	g.Members = append(srvWithOwned(g.Members, r1.Assignment), Member{ID: "d", Topics: []string{"t0", "t1"}})
-	r2 := srvAssign(t, "uniform", g)
+	g.Members = append(serverWithOwned(g.Members, r1.Assignment), Member{ID: "d", Topics: []string{"t0", "t1"}})
+	r2 := serverAssign(t, "uniform", g)
 	require.Equal(t, Assignment{
 		"a": {"t0": {0, 2}},
 		"b": {"t1": {2}},
 		"c": {"t1": {0, 1}},
 		"d": {"t0": {1}},
 	}, r2.Assignment)
-	require.True(t, srvExplained(r2, "balance t0: t0-1 moves b → d"), r2.Explanation)
+	require.True(t, serverExplained(r2, "balance t0: t0-1 moves b → d"), r2.Explanation)
 }
 
 // Heterogeneous topic order: t0 has 2 partitions for 2 subscribers (1.0 each),
@@ -217,23 +217,23 @@ func TestUniformHeterogeneousTopicOrder(t *testing.T) {
 		{ID: "a", Topics: []string{"t0"}},
 		{ID: "b", Topics: []string{"t0", "t1"}},
 	}}
-	r := srvAssign(t, "uniform", g)
+	r := serverAssign(t, "uniform", g)
 	require.Equal(t, Assignment{
 		"a": {"t0": {0, 1}},
 		"b": {"t1": {0, 1, 2, 3}},
 	}, r.Assignment)
-	require.True(t, srvExplained(r, "t1 (4/1), t0 (2/2)"), r.Explanation)
+	require.True(t, serverExplained(r, "t1 (4/1), t0 (2/2)"), r.Explanation)
 }
 
 // Edge cases Kafka answers with an empty assignment.
 func TestUniformEmpty(t *testing.T) {
-	r := srvAssign(t, "uniform", Group{Topics: map[string]int32{"t0": 3}})
+	r := serverAssign(t, "uniform", Group{Topics: map[string]int32{"t0": 3}})
 	require.Empty(t, r.Assignment)
-	r = srvAssign(t, "uniform", Group{Topics: map[string]int32{"t0": 3}, Members: srvMembers(nil, "a", "b")})
+	r = serverAssign(t, "uniform", Group{Topics: map[string]int32{"t0": 3}, Members: serverMembers(nil, "a", "b")})
 	require.Equal(t, Assignment{"a": {}, "b": {}}, r.Assignment)
 	// More members than partitions: quota 0, one extra; a (order a, b, c)
 	// gives the extra up (3 > 1), b too (2 > 1), c must take it.
-	r = srvAssign(t, "uniform", Group{Topics: map[string]int32{"t0": 1}, Members: srvMembers([]string{"t0"}, "a", "b", "c")})
+	r = serverAssign(t, "uniform", Group{Topics: map[string]int32{"t0": 1}, Members: serverMembers([]string{"t0"}, "a", "b", "c")})
 	require.Equal(t, Assignment{"a": {}, "b": {}, "c": {"t0": {0}}}, r.Assignment)
 }
 
@@ -279,14 +279,14 @@ func TestServerAssignorsToleratesUnvalidatedInput(t *testing.T) {
 // with 1). a keeps the first nine — 0–7 and 17 — and gives up 8, not 17.
 // b takes the never-assigned 9–16, then the given-up 8.
 func TestUniformHomogeneousTrimsInHashSetOrder(t *testing.T) {
-	ms := srvMembers([]string{"t0"}, "a", "b")
-	ms[0].Owned = srvTPs("t0", 0, 1, 2, 3, 4, 5, 6, 7, 8, 17)
-	r := srvAssign(t, "uniform", Group{Topics: map[string]int32{"t0": 18}, Members: ms})
+	ms := serverMembers([]string{"t0"}, "a", "b")
+	ms[0].Owned = serverTPs("t0", 0, 1, 2, 3, 4, 5, 6, 7, 8, 17)
+	r := serverAssign(t, "uniform", Group{Topics: map[string]int32{"t0": 18}, Members: ms})
 	require.Equal(t, Assignment{
 		"a": {"t0": {0, 1, 2, 3, 4, 5, 6, 7, 17}},
 		"b": {"t0": {8, 9, 10, 11, 12, 13, 14, 15, 16}},
 	}, r.Assignment)
-	require.True(t, srvExplained(r, "a gives up t0:8"), r.Explanation)
+	require.True(t, serverExplained(r, "a gives up t0:8"), r.Explanation)
 }
 
 // SEED-EXAMPLES 1 under uniform instead of range: t0 with 10 partitions,
@@ -295,14 +295,14 @@ func TestUniformHomogeneousTrimsInHashSetOrder(t *testing.T) {
 // C2 (1 left for 1) must take it. Fill in order: C0 0–2, C1 3–5, C2 6–9 —
 // range gives the extra partition to C0 instead.
 func TestUniformSeedExample1(t *testing.T) {
-	g := Group{Topics: map[string]int32{"t0": 10}, Members: srvMembers([]string{"t0"}, "C0", "C1", "C2")}
-	r := srvAssign(t, "uniform", g)
+	g := Group{Topics: map[string]int32{"t0": 10}, Members: serverMembers([]string{"t0"}, "C0", "C1", "C2")}
+	r := serverAssign(t, "uniform", g)
 	require.Equal(t, Assignment{
 		"C0": {"t0": {0, 1, 2}},
 		"C1": {"t0": {3, 4, 5}},
 		"C2": {"t0": {6, 7, 8, 9}},
 	}, r.Assignment)
-	require.True(t, srvExplained(r, "C2 must take an extra partition: 1 member left for 1 extra"), r.Explanation)
+	require.True(t, serverExplained(r, "C2 must take an extra partition: 1 member left for 1 extra"), r.Explanation)
 }
 
 // What KAFKA-18688 fixed, on TestUniformHomogeneousBalancedTargetStays's
@@ -310,10 +310,10 @@ func TestUniformSeedExample1(t *testing.T) {
 // targets. a keeps 0–1 and has room for one more; b's quota is 2, so it gives
 // up 4; c keeps 5–6. a takes 4: a balanced target moved.
 func TestUniformHomogeneousKafka40Rule(t *testing.T) {
-	ms := srvMembers([]string{"t0"}, "a", "b", "c")
-	ms[0].Owned = srvTPs("t0", 0, 1)
-	ms[1].Owned = srvTPs("t0", 2, 3, 4)
-	ms[2].Owned = srvTPs("t0", 5, 6)
+	ms := serverMembers([]string{"t0"}, "a", "b", "c")
+	ms[0].Owned = serverTPs("t0", 0, 1)
+	ms[1].Owned = serverTPs("t0", 2, 3, 4)
+	ms[2].Owned = serverTPs("t0", 5, 6)
 	g := Group{Topics: map[string]int32{"t0": 7}, Members: ms}
 	order, _ := serverMemberOrder(g.Members)
 	s := newServerSpec(g, order)
