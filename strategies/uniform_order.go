@@ -13,12 +13,6 @@ import "slices"
 // own TimelineHashMap of members and is not reproducible: kviz takes member
 // id order (Java String order) for it, both for the ties and for the puts.
 
-// serverMemberOrder returns the indices of members in the order Kafka's group
-// coordinator iterates them (see above), and the table size it assumed.
-func serverMemberOrder(members []Member) ([]int, int) {
-	return new(uniformScratch).memberOrder(members)
-}
-
 // memberOrder is serverMemberOrder in sc's memory; the order is valid until
 // sc is used again.
 func (sc *uniformScratch) memberOrder(members []Member) ([]int, int) {
@@ -118,28 +112,6 @@ func javaHashSetTable(n int) int {
 		c <<= 1
 	}
 	return c
-}
-
-// javaHashSetOrder returns flat partitions (ascending) reordered, topic by
-// topic, into the iteration order of the HashSet<Integer> Kafka holds them in.
-// Within a topic the partitions come ascending, so HashSet order — by bucket,
-// then list order — is the order of the keys bucket<<32 | partition. The
-// assignor needs only the tail of it (javaHashSetTrimInto); this whole order
-// is the definition that tail is checked against.
-func (s *serverSpec) javaHashSetOrder(flat []int) []int {
-	res, keys := make([]int, len(flat)), make([]uint64, len(flat))
-	for start := 0; start < len(flat); {
-		t := s.topicOf(flat[start])
-		end := start
-		for end < len(flat) && flat[end] < s.base[t]+int(s.parts[t]) {
-			end++
-		}
-		s.hashSetKeys(flat[start:end], t, keys[start:end])
-		slices.Sort(keys[start:end])
-		s.fromHashSetKeys(keys[start:end], t, res[start:end])
-		start = end
-	}
-	return res
 }
 
 // javaHashSetTrimInto splits flat partitions (ascending) the way a member

@@ -48,12 +48,6 @@ type serverConflict struct {
 	loser  string
 }
 
-// newServerSpec builds the spec for g (which passed Validate), with members
-// in the given order.
-func newServerSpec(g Group, order []int) *serverSpec {
-	return newServerSpecIn(g, order, new(uniformScratch))
-}
-
 // newServerSpecIn is newServerSpec working in sc's memory: the spec is valid
 // until sc is used again.
 func newServerSpecIn(g Group, order []int, sc *uniformScratch) *serverSpec {

@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/kvizlab/kviz/model/cluster"
 	"github.com/kvizlab/kviz/strategies"
 )
 
@@ -118,19 +117,6 @@ func (s *Sim) StallBroker(broker int, stalled bool) {
 }
 
 func (s *Sim) stalled(broker int) bool { return s.stalls[broker] }
-
-// LeadersFrom copies a topic's leaders from a cluster model.
-func (s *Sim) LeadersFrom(c *cluster.Cluster, topic string) error {
-	parts, err := c.Partitions(topic)
-	if err != nil {
-		return err
-	}
-	leaders := make([]int, len(parts))
-	for i, p := range parts {
-		leaders[i] = p.Leader
-	}
-	return s.SetLeaders(topic, leaders)
-}
 
 func (s *Sim) topic(name string) (*topicLog, error) {
 	t, ok := s.topics[name]

@@ -200,10 +200,9 @@ func (sc *Scenario) Mixed() bool {
 	return slices.ContainsFunc(sc.Timeline, func(ev Event) bool { return ev.Settings.Protocol != "" })
 }
 
-// settingKeys are the member and join keys memberSetting reads.
-var settingKeys = []string{"session_timeout_ms", "heartbeat_interval_ms", "max_poll_interval_ms", "protocol", "listener", "rejoin_commit_ms"}
-
-// memberSetting reads one of settingKeys into s.
+// memberSetting reads one of the member and join keys of issue 23
+// (session_timeout_ms, heartbeat_interval_ms, max_poll_interval_ms,
+// protocol, listener, rejoin_commit_ms) into s.
 func (p *parser) memberSetting(s *MemberSettings, key, what string, v *yaml.Node) error {
 	var err error
 	switch key {
@@ -283,12 +282,6 @@ func CheckSettings(sc *Scenario, id string, s MemberSettings) error {
 		}
 	}
 	return nil
-}
-
-// HasSettings reports whether any of s is set.
-func (s MemberSettings) HasSettings() bool {
-	return s.SessionTimeoutMs != 0 || s.HeartbeatIntervalMs != 0 || s.MaxPollIntervalMs != 0 || s.Protocol != "" ||
-		!s.Listener.IsZero() || s.RejoinCommitMs != nil
 }
 
 // settingsFields writes the set ones of s into n (format.go).
