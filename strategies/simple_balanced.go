@@ -137,134 +137,169 @@ func (s *shareSpec) assignBalanced(ex *Explainer) ([]shareHeld, error) {
 // balance runs the builder's steps over u, changing held: revoke what is
 // over a quota or over the sharing, then assign what is short.
 func (s *shareSpec) balance(u shareUnit, held []shareHeld, ex *Explainer) error {
+	b := s.newBalancer(u, held, ex)
+	b.revokeUnassignable()
+	b.revokeOverfilled()
+	b.revokeOvershared()
+	for _, f := range u.target {
+		b.byPartition.ComputeIfAbsent(f)
+	}
+	if b.byPartition.treeified() {
+		ex.Addf("order: nine or more of %s's partitions share a bucket of the map Kafka walks; Java orders such a bucket by identity hash codes, which nobody can reproduce: kviz keeps its list order", u.what)
+	}
+	if !u.early {
+		for _, i := range u.members {
+			if b.count[i] < b.desired[i] {
+				b.unfilled.Put(int32(i))
+			}
+		}
+	}
+	if u.early && b.unfilled.Len() == 0 {
+		return nil
+	}
+	return b.assignRemaining()
+}
+
+// balancer is one run of a builder over a unit: what each member holds
+// and wants as Kafka's builder walks its steps.
+type balancer struct {
+	s           *shareSpec
+	u           shareUnit
+	held        []shareHeld
+	ex          *Explainer
+	sharing     int   // members each partition wants
+	desired     []int // per member: its quota
+	count       []int // per member: partitions it holds now
+	adds        [][]int32
+	sharers     map[int32][]int32 // per partition: the members added, in order; -1-m once m is revoked
+	byPartition *JavaHashMap[int32]
+	unfilled    *JavaHashMap[int32] // members short of their quota
+	overfilled  []int32
+}
+
+func (s *shareSpec) newBalancer(u shareUnit, held []shareHeld, ex *Explainer) *balancer {
 	n := len(s.members)
 	sharing, x, quota := shareQuotas(len(u.members), len(u.target))
-	desired := make([]int, n)
+	b := &balancer{s: s, u: u, held: held, ex: ex, sharing: sharing,
+		desired: make([]int, n), count: make([]int, n), adds: make([][]int32, n), sharers: map[int32][]int32{},
+		byPartition: NewJavaHashMapCapacity(u.keyHash, kafkaNewHashMapArg(len(u.target))).withCompare(u.keyCmp),
+		unfilled:    NewJavaHashMapCapacity(javaIntegerHash, kafkaNewHashMapArg(n)).withCompare(cmp.Compare[int32])}
 	for k, i := range u.members {
-		desired[i] = quota(k)
+		b.desired[i] = quota(k)
 	}
-	s.explainQuotas(ex, u, sharing, x, desired)
+	s.explainQuotas(ex, u, sharing, x, b.desired)
+	return b
+}
 
-	// revokeUnassignablePartitions: the current holders, members as the
-	// builder's HashMap<Integer, …> iterates them.
+// revokeUnassignable (revokeUnassignablePartitions) takes stock of the
+// current holders of the unit's partitions, members as the builder's
+// HashMap<Integer, …> iterates them, and notes who is short or over.
+func (b *balancer) revokeUnassignable() {
+	n := len(b.s.members)
 	memberOrder := NewJavaHashMapCapacity(javaIntegerHash, kafkaNewHashMapArg(n)).withCompare(cmp.Compare[int32])
 	for i := range n {
 		memberOrder.Put(int32(i))
 	}
-	byPartition := NewJavaHashMapCapacity(u.keyHash, kafkaNewHashMapArg(len(u.target))).withCompare(u.keyCmp)
-	sharers := map[int32][]int32{} // per partition: the members added, in order; -1-m once m is revoked
-	count := make([]int, n)
-	adds := make([][]int32, n)
-	unfilled := NewJavaHashMapCapacity(javaIntegerHash, kafkaNewHashMapArg(n)).withCompare(cmp.Compare[int32])
-	var overfilled []int32
 	for _, i := range memberOrder.Keys() {
-		for _, f := range u.held[i] {
-			byPartition.ComputeIfAbsent(f)
-			sharers[f] = append(sharers[f], i)
-			adds[i] = append(adds[i], f)
-			count[i]++
+		for _, f := range b.u.held[i] {
+			b.byPartition.ComputeIfAbsent(f)
+			b.sharers[f] = append(b.sharers[f], i)
+			b.adds[i] = append(b.adds[i], f)
+			b.count[i]++
 		}
-		if u.early && count[i] < desired[i] {
-			unfilled.Put(i)
+		if b.u.early && b.count[i] < b.desired[i] {
+			b.unfilled.Put(i)
 		}
-		if count[i] > desired[i] {
-			overfilled = append(overfilled, i)
-		}
-	}
-	revoke := func(f, i int32, why func() string) {
-		list := sharers[f]
-		list[slices.Index(list, i)] = -1 - i
-		delete(held[i], f)
-		count[i]--
-		if ex.Enabled() {
-			ex.Addf("revoke: %s from %s (%s)", s.tp(f), s.members[i].ID, why())
-		} else {
-			ex.Skip()
+		if b.count[i] > b.desired[i] {
+			b.overfilled = append(b.overfilled, i)
 		}
 	}
+}
 
-	// revokeOverfilledMembers: each gives up the first of its partitions
-	// in its HashSet's order.
-	for _, i := range overfilled {
-		set := NewJavaHashMap(u.keyHash).withCompare(u.keyCmp)
-		for _, f := range adds[i] {
+// revoke takes partition f from member i.
+func (b *balancer) revoke(f, i int32, why func() string) {
+	list := b.sharers[f]
+	list[slices.Index(list, i)] = -1 - i
+	delete(b.held[i], f)
+	b.count[i]--
+	if b.ex.Enabled() {
+		b.ex.Addf("revoke: %s from %s (%s)", b.s.tp(f), b.s.members[i].ID, why())
+	} else {
+		b.ex.Skip()
+	}
+}
+
+// revokeOverfilled (revokeOverfilledMembers): each member over its quota
+// gives up the first of its partitions in its HashSet's order.
+func (b *balancer) revokeOverfilled() {
+	for _, i := range b.overfilled {
+		set := NewJavaHashMap(b.u.keyHash).withCompare(b.u.keyCmp)
+		for _, f := range b.adds[i] {
 			set.Put(f)
 		}
 		for _, f := range set.Keys() {
-			if count[i] == desired[i] {
+			if b.count[i] == b.desired[i] {
 				break
 			}
-			revoke(f, i, func() string { return fmt.Sprintf("over its quota of %d", desired[i]) })
+			b.revoke(f, i, func() string { return fmt.Sprintf("over its quota of %d", b.desired[i]) })
 		}
 	}
+}
 
-	// revokeOversharedPartitions: a partition held by more than sharing
-	// members drops the first of them in its HashSet<Integer>'s order.
-	for _, f := range byPartition.Keys() {
-		live := liveSharers(sharers[f])
-		if live <= sharing {
+// revokeOvershared (revokeOversharedPartitions): a partition held by more
+// than sharing members drops the first of them in its HashSet<Integer>'s
+// order.
+func (b *balancer) revokeOvershared() {
+	for _, f := range b.byPartition.Keys() {
+		live := liveSharers(b.sharers[f])
+		if live <= b.sharing {
 			continue
 		}
 		set := NewJavaHashMap(javaIntegerHash).withCompare(cmp.Compare[int32])
-		for _, m := range sharers[f] {
+		for _, m := range b.sharers[f] {
 			set.Put(max(m, -1-m))
 		}
-		for _, m := range sharers[f] {
+		for _, m := range b.sharers[f] {
 			if m < 0 {
 				set.Remove(-1 - m)
 			}
 		}
 		for _, m := range set.Keys() {
-			revoke(f, m, func() string { return fmt.Sprintf("shared by %d members, %d wanted", live, sharing) })
+			b.revoke(f, m, func() string { return fmt.Sprintf("shared by %d members, %d wanted", live, b.sharing) })
 			live--
-			if u.early {
-				unfilled.Put(m)
+			if b.u.early {
+				b.unfilled.Put(m)
 			}
-			if live <= sharing {
+			if live <= b.sharing {
 				break
 			}
 		}
 	}
+}
 
-	for _, f := range u.target {
-		byPartition.ComputeIfAbsent(f)
-	}
-	if byPartition.treeified() {
-		ex.Addf("order: nine or more of %s's partitions share a bucket of the map Kafka walks; Java orders such a bucket by identity hash codes, which nobody can reproduce: kviz keeps its list order", u.what)
-	}
-	if !u.early {
-		for _, i := range u.members {
-			if count[i] < desired[i] {
-				unfilled.Put(int32(i))
-			}
-		}
-	}
-	if u.early && unfilled.Len() == 0 {
-		return nil
-	}
-
-	// assignRemainingPartitions: one pass over the partitions, cycling
-	// through the members short of their quota.
-	cycle, next := unfilled.Keys(), 0
+// assignRemaining (assignRemainingPartitions): one pass over the
+// partitions, cycling through the members short of their quota.
+func (b *balancer) assignRemaining() error {
+	cycle, next := b.unfilled.Keys(), 0
 	dealt := false // a partition was given since the cycle restarted
-	for _, f := range byPartition.Keys() {
-		list := sharers[f]
-		need := sharing - liveSharers(list)
+	for _, f := range b.byPartition.Keys() {
+		list := b.sharers[f]
+		need := b.sharing - liveSharers(list)
 		var fresh []int32 // members given f in this loop: Kafka's set of f is not updated
 		for need > 0 {
 			if next == len(cycle) {
 				if !dealt {
-					if ex.Enabled() {
-						ex.Addf("short: %s wants %d more members, but every member still short already holds it", s.tp(f), need)
+					if b.ex.Enabled() {
+						b.ex.Addf("short: %s wants %d more members, but every member still short already holds it", b.s.tp(f), need)
 					} else {
-						ex.Skip()
+						b.ex.Skip()
 					}
 					break
 				}
-				cycle, next, dealt = unfilled.Keys(), 0, false
+				cycle, next, dealt = b.unfilled.Keys(), 0, false
 				if len(cycle) == 0 {
 					//lint:ignore ST1005 the message begins with a name (Kafka)
-					return fmt.Errorf("Kafka's simple assignor throws NoSuchElementException: %s still wants %d more members when no member is short of its quota (current holdings of partitions that are not initialised count towards quotas), so the heartbeat asking for the new target fails", s.tp(f), need)
+					return fmt.Errorf("Kafka's simple assignor throws NoSuchElementException: %s still wants %d more members when no member is short of its quota (current holdings of partitions that are not initialised count towards quotas), so the heartbeat asking for the new target fails", b.s.tp(f), need)
 				}
 			}
 			i := cycle[next]
@@ -272,23 +307,23 @@ func (s *shareSpec) balance(u shareUnit, held []shareHeld, ex *Explainer) error 
 			if slices.Contains(list, i) {
 				continue
 			}
-			held[i][f] = true
+			b.held[i][f] = true
 			if !slices.Contains(fresh, i) {
 				fresh = append(fresh, i)
-				count[i]++
+				b.count[i]++
 			}
 			need--
 			dealt = true
-			if ex.Enabled() {
-				ex.Addf("assign: %s → %s (%d of its quota %d)", s.tp(f), s.members[i].ID, count[i], desired[i])
+			if b.ex.Enabled() {
+				b.ex.Addf("assign: %s → %s (%d of its quota %d)", b.s.tp(f), b.s.members[i].ID, b.count[i], b.desired[i])
 			} else {
-				ex.Skip()
+				b.ex.Skip()
 			}
-			if count[i] >= desired[i] {
-				unfilled.Remove(i)
+			if b.count[i] >= b.desired[i] {
+				b.unfilled.Remove(i)
 			}
 		}
-		if unfilled.Len() == 0 {
+		if b.unfilled.Len() == 0 {
 			break
 		}
 	}
