@@ -147,6 +147,7 @@ func newApp(sim simulation) App {
 	}
 	a.keys.Import.SetEnabled(false) // kviz live's key: the live lab turns it on (live.go)
 	a.keys.Follow.SetEnabled(false) // only in a room with a trainer (follow.go)
+	a.keys.Reveal.SetEnabled(false) // only the trainer's, in a room (follow.go)
 	a.styles = NewStyles(true).WithNoColor(os.Getenv("NO_COLOR") != "")
 	a.help.Styles = help.DefaultStyles(true)
 	a.setSim(sim)
