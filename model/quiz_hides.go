@@ -28,7 +28,8 @@ func (h QuizHides) Seen(r Rebalance) (shown, ended bool) {
 // starts later; of the rebalance under way only the rounds started by then
 // (one still under way with EndStep and EndMs -1),
 // and its figures marked UnderWay (the pane shows them as unknown); no
-// outage that has not ended. Its generation is the latest round's so far.
+// outage that has not ended. Both lists are prefixes of n's (a face that
+// keeps texts per row keeps them in step). Its generation is the latest round's so far.
 // The shared rows are not changed.
 func (n Numbers) Hiding(h QuizHides) Numbers {
 	rows := make([]RebalanceRow, 0, len(n.Rebalances))
@@ -57,9 +58,10 @@ func (n Numbers) Hiding(h QuizHides) Numbers {
 	}
 	outs := make([]OutageRow, 0, len(n.Outages))
 	for _, o := range n.Outages {
-		if o.EndStep <= h.Through {
-			outs = append(outs, o)
+		if o.EndStep > h.Through {
+			break // in step order, one after the other
 		}
+		outs = append(outs, o)
 	}
 	n.Rebalances, n.Outages = rows, outs
 	n.Focus = min(n.Focus, len(rows)-1)

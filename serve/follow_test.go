@@ -86,13 +86,17 @@ func TestWithoutTrainerKeysEverySessionIsIndependent(t *testing.T) {
 }
 
 // In quiz mode the trainer's question is on every following screen, and
-// the trainer sees how the room answers.
+// the trainer sees how the room answers. An attendee's question and choice
+// stay until the trainer reveals with 0 (the trainer's own pick is not
+// counted); a trainer who drops out and comes back finds the question
+// still open and the room's count (issue 19 item 13).
 func TestTheRoomAnswersTheTrainersQuestion(t *testing.T) {
 	signer, pub := newKey(t)
 	r := startRoom(t, Config{TrainerKeys: []ssh.PublicKey{pub}})
 	trainer := connect(t, r.addr, 120, 40, signer)
-	attendee := connect(t, r.addr, 120, 40, nil)
-	trainer.waitFor("1 of 1 following")
+	ann := connect(t, r.addr, 120, 40, nil)
+	bob := connect(t, r.addr, 80, 24, nil)
+	trainer.waitFor("2 of 2 following")
 	trainer.press("z")
 	trainer.waitFor("quiz on:")
 	// The quiz stops at its first question. On a loaded machine the key can
@@ -105,12 +109,34 @@ func TestTheRoomAnswersTheTrainersQuestion(t *testing.T) {
 		}
 	}
 	trainer.waitFor("Quiz · question 1")
-	trainer.waitFor("no answer yet · 1 in the room")
-	attendee.waitFor("Quiz · question 1")
-	attendee.press("1")
-	attendee.waitFor("answer sent")
-	trainer.waitFor("1 of 1 answered")
+	trainer.waitFor("no answer yet · 2 in the room")
+	question := step(t, trainer.screen.String())
+	ann.waitFor("Quiz · question 1")
+	bob.waitFor("press 1–")
+	ann.press("1")
+	ann.waitFor("your answer 1)")
+	trainer.waitFor("1 of 2 answered")
 	assert.Contains(t, trainer.screen.String(), "1) ×1")
+	trainer.press("2") // the trainer's pick: not counted, reveals nothing
+	trainer.waitFor("not scored")
+	assert.Contains(t, trainer.screen.String(), "1 of 2 answered")
+
+	// The trainer's laptop drops: the room keeps the question.
+	trainer.press("q")
+	trainer.waitEnded()
+	ann.waitFor("trainer away")
+	assert.Contains(t, ann.screen.String(), "your answer 1)", "the attendee's choice stays")
+	back := connect(t, r.addr, 120, 40, signer)
+	back.waitFor("step " + question + "/")
+	back.waitFor("Quiz · question 1")
+	back.waitFor("1 of 2 answered")
+	assert.Contains(t, back.screen.String(), "0 reveals")
+
+	back.press("0")
+	back.waitFor("revealed")
+	ann.waitFor("revealed")
+	assert.Regexp(t, "✓ right|✗ wrong", ann.screen.String())
+	bob.waitFor("you did not answer")
 }
 
 // A full room never refuses the trainer: the cap is the attendees'.

@@ -21,6 +21,7 @@ type numbersPane struct {
 // open, without what would answer it (model.Numbers.Hiding).
 func (a App) numbersPane() numbersPane {
 	n := a.Numbers()
+	a.info.texts().outages(n.Outages) // the texts are the whole run's, kept once
 	if h, ok := a.quizHides(); ok {
 		n = n.Hiding(h)
 	}
@@ -75,7 +76,10 @@ func (p numbersPane) Render(w, h int) []string {
 		}
 		room -= len(shown)
 	}
-	if gaps := p.texts.gaps(rs, focus); room >= 2 && len(gaps) > 0 && !rs[focus].UnderWay {
+	if focus >= 0 && rs[focus].UnderWay {
+		// the gaps are the outcome a quiz question asks about (and the
+		// texts keep the whole row's)
+	} else if gaps := p.texts.gaps(rs, focus); room >= 2 && len(gaps) > 0 {
 		out = append(out, st.Label.Render(fmt.Sprintf("no consumer during #%d:", focus+1)))
 		shown := gaps[:min(len(gaps), room-1)]
 		for _, g := range shown {
@@ -157,8 +161,8 @@ func (p numbersPane) row(cells string, i, w int) string {
 // starts no rebalance at all). Outages after the step are faint.
 func (p numbersPane) outageLines(w int) []string {
 	var out []string
-	for k, text := range p.texts.outages(p.n.Outages) {
-		line := fit(text, w)
+	for k, o := range p.n.Outages {
+		line := fit(p.texts.outageLine(o, k), w)
 		if p.n.Outages[k].StartStep > p.n.Step {
 			line = p.st.Faint.Render(line)
 		}

@@ -34,6 +34,7 @@ func TestQuizHidesItsAnswer(t *testing.T) {
 		for _, sz := range [][2]int{{80, 24}, {120, 40}} {
 			a, _ := drive(t, NewFromSim(sim), tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
 			a = pressZ(t, a)
+			_ = screen(a) // the whole run's numbers drawn first, as a lab opens
 			for {
 				a, _ = drive(t, a, keys("G")...)
 				q, ok := a.QuizQuestion()
@@ -44,6 +45,7 @@ func TestQuizHidesItsAnswer(t *testing.T) {
 				where := fmt.Sprintf("%s %dx%d step %d (%s)", e.Name, sz[0], sz[1], q.Step, q.Kind)
 				assert.Equal(t, q.Step, q.Hides.Through, where)
 				scr := screen(a)
+				require.NotContains(t, scr, "could not draw", where)
 				n := a.numbersPane().n
 				for k, r := range rebs {
 					switch {
