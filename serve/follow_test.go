@@ -6,6 +6,7 @@ import (
 
 	"charm.land/ssh"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestTheRoomFollowsTheTrainer(t *testing.T) {
@@ -204,17 +205,45 @@ func TestTwoTrainerSessionsDriveTogether(t *testing.T) {
 // watching one; alone, the trainer's session idles out as any other.
 func TestIdleTimeoutSparesATrainerWithARoom(t *testing.T) {
 	signer, pub := newKey(t)
-	r := startRoom(t, Config{IdleTimeout: 300 * time.Millisecond, TrainerKeys: []ssh.PublicKey{pub}})
+	clk, setup := manualTime()
+	r := startRoom(t, Config{IdleTimeout: 5 * time.Minute, TrainerKeys: []ssh.PublicKey{pub}}, setup)
 	trainer := connect(t, r.addr, 120, 40, signer)
 	attendee := connect(t, r.addr, 120, 40, nil)
 	trainer.waitFor("1 of 1 following")
-	time.Sleep(time.Second) // three idle timeouts without a key on either side
+	for range 3 { // three idle timeouts without a key on either side
+		clk.advance(t, 2, 5*time.Minute)
+	}
+	clk.wait(t, 2) // both checks have looked, and wait again
 	assert.False(t, trainer.isEnded(), "the trainer with a room stays")
 	assert.False(t, attendee.isEnded(), "an attendee watching the trainer stays")
 	assert.NotContains(t, trainer.screen.String(), "no key pressed")
+	assert.NotContains(t, attendee.screen.String(), "no key pressed")
 
 	attendee.press("q")
 	attendee.waitEnded()
-	trainer.waitFor("no key pressed for 300ms")
+	require.NoError(t, eventually(func() bool { return r.srv.Room().Attendees() == 0 }))
+	clk.advance(t, 1, 5*time.Minute)
+	trainer.waitFor("no key pressed for 5m0s")
+	clk.advance(t, 1, farewell)
 	trainer.waitEnded()
+}
+
+// An attendee on their own idles out while the trainer drives on.
+func TestIdleTimeoutEndsAnAttendeeOnTheirOwn(t *testing.T) {
+	signer, pub := newKey(t)
+	clk, setup := manualTime()
+	r := startRoom(t, Config{IdleTimeout: 5 * time.Minute, TrainerKeys: []ssh.PublicKey{pub}}, setup)
+	trainer := connect(t, r.addr, 120, 40, signer)
+	attendee := connect(t, r.addr, 120, 40, nil)
+	trainer.waitFor("1 of 1 following")
+	attendee.press("f")
+	attendee.waitFor("on your own")
+	trainer.waitFor("0 of 1 following")
+	clk.advance(t, 2, 5*time.Minute)
+	attendee.waitFor("no key pressed for 5m0s")
+	clk.wait(t, 2) // the trainer's check waits again, the attendee's farewell
+	assert.NotContains(t, trainer.screen.String(), "no key pressed", "the trainer has a room")
+	clk.advance(t, 2, farewell)
+	attendee.waitEnded()
+	assert.False(t, trainer.isEnded())
 }

@@ -51,6 +51,7 @@ type Server struct {
 
 	newApp func() tui.App            // the lab a session opens
 	wrap   func(tea.Model) tea.Model // tests wrap the session's program (a panicking lab)
+	clock  clock                     // the sessions' timeouts (tests move a manual one)
 }
 
 // handshakeTimeout bounds a connection that never finishes logging in.
@@ -73,7 +74,7 @@ func New(cfg Config) (*Server, error) {
 	if err := os.MkdirAll(filepath.Dir(cfg.HostKeyPath), 0o700); err != nil {
 		return nil, fmt.Errorf("host key %s: %w", cfg.HostKeyPath, err)
 	}
-	s := &Server{cfg: cfg, room: newRoom(cfg.MaxSessions), log: log.New(cfg.Log, "kviz serve: ", log.LstdFlags)}
+	s := &Server{cfg: cfg, room: newRoom(cfg.MaxSessions), log: log.New(cfg.Log, "kviz serve: ", log.LstdFlags), clock: wallClock{}}
 	s.newApp = func() tui.App { return tui.NewFromSim(cfg.Open) }
 	// A room behind one NAT address is thirty laptops at nine o'clock: the
 	// burst lets the whole room in, the rate stops a reconnect loop.
@@ -171,7 +172,7 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		app = app.Follower()
 	}
 	m := labSession{app: app, room: s.room, id: id, trainer: trainer, following: app.Following(),
-		idle: s.cfg.IdleTimeout, maxTime: s.cfg.MaxSessionTime, lastActive: time.Now()}
+		idle: s.cfg.IdleTimeout, maxTime: s.cfg.MaxSessionTime, clock: s.clock, lastActive: s.clock.Now()}
 	if pty, _, ok := sess.Pty(); ok {
 		m.width, m.height = clampSize(pty.Window.Width, pty.Window.Height)
 	}
