@@ -1,12 +1,18 @@
 package serve
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
 	"charm.land/ssh"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/kvizlab/kviz/demo"
+	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 func TestTheRoomFollowsTheTrainer(t *testing.T) {
@@ -246,4 +252,39 @@ func TestIdleTimeoutEndsAnAttendeeOnTheirOwn(t *testing.T) {
 	clk.advance(t, 2, farewell)
 	attendee.waitEnded()
 	assert.False(t, trainer.isEnded())
+}
+
+// Issue 19 item 14: the files given to kviz serve are in every lab's
+// picker; the trainer opens a demo, goes back to the file, and the room
+// follows both.
+func TestTheTrainerGoesBackToTheFile(t *testing.T) {
+	data, ok := demo.Get("example-09-cooperative-join")
+	require.True(t, ok)
+	sc, err := scenario.Parse("talks/room.yaml", []byte(strings.Replace(string(data), "title:", "title: Zebra dance #", 1)))
+	require.NoError(t, err)
+	file, err := model.Simulate(sc)
+	require.NoError(t, err)
+	failover := demoSim(t, "example-11-failover")
+
+	signer, pub := newKey(t)
+	r := startRoom(t, Config{Open: file, Files: []*model.Sim{file}, TrainerKeys: []ssh.PublicKey{pub}})
+	trainer := connect(t, r.addr, 120, 40, signer)
+	attendee := connect(t, r.addr, 80, 24, nil)
+	trainer.waitFor("1 of 1 following")
+	onFile := fmt.Sprintf("step 1/%d", file.Len())
+	attendee.waitFor(onFile)
+
+	trainer.press("o")
+	trainer.waitFor("file talks/room.yaml")
+	trainer.press("1", "1", "\r")
+	trainer.waitFor("opened demo:example-11-failover")
+	attendee.waitFor(fmt.Sprintf("step 1/%d", failover.Len()))
+
+	trainer.press("o", "z", "e", "b", "r", "a", "\r")
+	trainer.waitFor("opened room.yaml — Zebra dance")
+	attendee.waitFor(onFile)
+
+	// An attendee on their own has the file in the picker too.
+	attendee.press("f", "o")
+	attendee.waitFor("file talks/room.yaml")
 }

@@ -33,8 +33,9 @@ import (
 // Config is a room's settings.
 type Config struct {
 	Addr           string
-	HostKeyPath    string     // generated on first use, kept for the next run
-	Open           *model.Sim // the scenario every lab opens on (simulated once, shared: it is immutable)
+	HostKeyPath    string       // generated on first use, kept for the next run
+	Open           *model.Sim   // the scenario every lab opens on (simulated once, shared: it is immutable)
+	Files          []*model.Sim // the scenario files named, in every lab's picker beside the demos (shared too)
 	MaxSessions    int
 	IdleTimeout    time.Duration // 0 = none
 	MaxSessionTime time.Duration // 0 = none
@@ -75,7 +76,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("host key %s: %w", cfg.HostKeyPath, err)
 	}
 	s := &Server{cfg: cfg, room: newRoom(cfg.MaxSessions), log: log.New(cfg.Log, "kviz serve: ", log.LstdFlags), clock: wallClock{}}
-	s.newApp = func() tui.App { return tui.NewFromSim(cfg.Open) }
+	s.newApp = func() tui.App { return tui.NewFromSim(cfg.Open).WithFiles(cfg.Files...) }
 	// A room behind one NAT address is thirty laptops at nine o'clock: the
 	// burst lets the whole room in, the rate stops a reconnect loop.
 	limiter := ratelimiter.NewRateLimiter(rate.Every(time.Second), max(10, cfg.MaxSessions), 1024)

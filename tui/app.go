@@ -86,9 +86,10 @@ type App struct {
 
 	compare *compareTable
 	whatIf  *whatIfPreview
-	quiz    quizState   // predict, then reveal (quiz.go)
-	picker  *demoPicker // open in modePicker
-	prompt  *prompt     // a question on the status lines (prompt.go); nil when none
+	quiz    quizState      // predict, then reveal (quiz.go)
+	picker  *demoPicker    // open in modePicker
+	files   []scenarioFile // the scenario files the lab was started with (picker_files.go)
+	prompt  *prompt        // a question on the status lines (prompt.go); nil when none
 
 	seat seat // in a room served over SSH (follow.go)
 
