@@ -29,11 +29,13 @@ func newServeCmd() *cobra.Command {
 		Short: "Run a workshop room: every SSH session gets its own lab",
 		Long: `serve runs an SSH server where every session is its own lab, with nothing to
 install: attendees run "ssh -p 2222 HOST". It offers only the lab on --demo
-(or on the first FILE named here): no shell, no commands, no files.
+(or on the first FILE named here): no shell, no commands, no files. Every FILE
+named is in the lab's demo picker (o), beside the shipped demos.
 
 With --trainer-key (an authorized_keys file) the trainer's session drives and
 every other session follows it (same scenario, events and step) until its
-user presses f to explore alone; f again rejoins.
+user presses f to explore alone; f again rejoins. In quiz mode (z) the
+attendees answer the trainer's question and the trainer reveals it with 0.
 
 The host key is generated on the first run and kept at --host-key, so
 attendees are not warned again after a restart. SIGINT or SIGTERM closes the

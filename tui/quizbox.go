@@ -44,7 +44,10 @@ func (a App) quizLines() []string {
 		}
 		return out // the score is in the hint or the verdict line
 	}
-	return strings.Split(box(st, title+" · "+score, lines, a.width, len(lines)+2, true), "\n")
+	if !a.seat.leads { // the trainer is not scored
+		title += " · " + score
+	}
+	return strings.Split(box(st, title, lines, a.width, len(lines)+2, true), "\n")
 }
 
 // questionLines are the step's narration (tall screens), the question and
@@ -170,7 +173,7 @@ func clip(lines []string, n, w int) []string {
 // quizHeader adds the score to the header's second line while quiz mode
 // is on, when it fits.
 func (a App) quizHeader(header []string) []string {
-	if !a.quiz.on || len(header) < 2 {
+	if !a.quiz.on || len(header) < 2 || a.seat.leads { // the trainer is not scored
 		return header
 	}
 	tag := a.styles.Faint.Render("  │  ") + a.styles.Label.Render("quiz ") +
