@@ -207,15 +207,23 @@ func TestTwoTrainerSessionsDriveTogether(t *testing.T) {
 	attendee.waitFor("step 4/")
 }
 
-// The idle timeout never ends a trainer talking to a room, nor an attendee
-// watching one; alone, the trainer's session idles out as any other.
-func TestIdleTimeoutSparesATrainerWithARoom(t *testing.T) {
+// idleRoom is a room with a 5-minute idle timeout on a manual clock, its
+// trainer and one attendee following.
+func idleRoom(t *testing.T) (testClock, *room, *terminal, *terminal) {
+	t.Helper()
 	signer, pub := newKey(t)
 	clk, setup := manualTime()
 	r := startRoom(t, Config{IdleTimeout: 5 * time.Minute, TrainerKeys: []ssh.PublicKey{pub}}, setup)
 	trainer := connect(t, r.addr, 120, 40, signer)
 	attendee := connect(t, r.addr, 120, 40, nil)
 	trainer.waitFor("1 of 1 following")
+	return clk, r, trainer, attendee
+}
+
+// The idle timeout never ends a trainer talking to a room, nor an attendee
+// watching one; alone, the trainer's session idles out as any other.
+func TestIdleTimeoutSparesATrainerWithARoom(t *testing.T) {
+	clk, r, trainer, attendee := idleRoom(t)
 	for range 3 { // three idle timeouts without a key on either side
 		clk.advance(t, 2, 5*time.Minute)
 	}
@@ -236,12 +244,7 @@ func TestIdleTimeoutSparesATrainerWithARoom(t *testing.T) {
 
 // An attendee on their own idles out while the trainer drives on.
 func TestIdleTimeoutEndsAnAttendeeOnTheirOwn(t *testing.T) {
-	signer, pub := newKey(t)
-	clk, setup := manualTime()
-	r := startRoom(t, Config{IdleTimeout: 5 * time.Minute, TrainerKeys: []ssh.PublicKey{pub}}, setup)
-	trainer := connect(t, r.addr, 120, 40, signer)
-	attendee := connect(t, r.addr, 120, 40, nil)
-	trainer.waitFor("1 of 1 following")
+	clk, _, trainer, attendee := idleRoom(t)
 	attendee.press("f")
 	attendee.waitFor("on your own")
 	trainer.waitFor("0 of 1 following")

@@ -150,3 +150,15 @@ func TestTheRoomsQuestionSurvivesATrainerReconnect(t *testing.T) {
 	_, ok = again.QuizQuestion()
 	assert.False(t, ok)
 }
+
+// The trainer's full help lists the reveal key, and still fits.
+func TestTheTrainersHelpListsTheReveal(t *testing.T) {
+	for _, size := range presenterSizes {
+		trainer, _ := quizApp(t, "lab", size[0], size[1])
+		trainer = run(t, trainer.Trainer(nil), press("?"))
+		assert.Contains(t, screen(trainer), "reveal (trainer)")
+		assertFits(t, trainer, size[0], size[1])
+		solo, _ := quizApp(t, "lab", size[0], size[1])
+		assert.NotContains(t, screen(run(t, solo, press("?"))), "reveal (trainer)", "only the trainer reveals")
+	}
+}
