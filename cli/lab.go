@@ -9,24 +9,28 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kvizlab/kviz/demo"
+	"github.com/kvizlab/kviz/model"
 	"github.com/kvizlab/kviz/tui"
 )
 
 func newPlayCmd() *cobra.Command {
 	var quiz bool
 	cmd := &cobra.Command{
-		Use:   "play FILE",
+		Use:   "play FILE [FILE...]",
 		Short: "Open the lab on a scenario file (or demo:NAME)",
 		Long: `play opens the interactive lab on a scenario: a YAML file, or demo:NAME for a
 shipped one. The scenario is read and simulated first, so a bad file is reported
-(with its line) before the screen changes. "kviz" alone opens demo:` + demo.DefaultName + `.`,
+(with its line) before the screen changes. "kviz" alone opens demo:` + demo.DefaultName + `.
+
+With several FILEs the lab opens on the first; every file is in the demo picker
+(o), first, beside the shipped demos, so the lab can go back to one.`,
 		Args: func(_ *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return usageErrf("play needs exactly one scenario file (or demo:NAME), got %d arguments", len(args))
+			if len(args) == 0 {
+				return usageErrf("play needs a scenario file (or demo:NAME)")
 			}
 			return nil
 		},
-		RunE:              func(cmd *cobra.Command, args []string) error { return showLab(cmd, args[0], quiz) },
+		RunE:              func(cmd *cobra.Command, args []string) error { return showLab(cmd, args[0], quiz, args...) },
 		ValidArgsFunction: completeScenario,
 	}
 	cmd.Flags().BoolVar(&quiz, "quiz", false, "start in quiz mode: stop before each rebalance's outcome and ask (z toggles it)")
@@ -74,14 +78,26 @@ func labApp(file string) (tui.App, error) {
 // so an error is one plain line on a normal screen.
 func openLab(cmd *cobra.Command, file string) error { return showLab(cmd, file, false) }
 
-// showLab is openLab, in quiz mode when quiz is set.
-func showLab(cmd *cobra.Command, file string, quiz bool) error {
+// showLab is openLab, in quiz mode when quiz is set; the files (kviz play
+// FILE...) are in the lab's picker.
+func showLab(cmd *cobra.Command, file string, quiz bool, files ...string) error {
 	if file == "" {
 		file = "demo:" + demo.DefaultName
 	}
 	app, err := labApp(file)
 	if err != nil {
 		return err
+	}
+	if len(files) > 0 {
+		sims, err := simulateFiles(files[1:])
+		if err != nil {
+			return err
+		}
+		first, ok := app.ModelSim()
+		if !ok {
+			return failure(fmt.Errorf("%s: not a simulation", file))
+		}
+		app = app.WithFiles(ownFiles(files, append([]*model.Sim{first}, sims...))...)
 	}
 	if !isTerminal(cmd.OutOrStdout()) {
 		return usageErrf("the lab needs a terminal; for a text trace run: kviz simulate %s", file)

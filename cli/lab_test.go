@@ -35,12 +35,29 @@ func TestPlayMissingFile(t *testing.T) {
 	assert.Contains(t, errOut, "nope.yaml: no such file")
 }
 
-func TestPlayNeedsOneFile(t *testing.T) {
+func TestPlayNeedsAFile(t *testing.T) {
 	code, _, errOut := runKviz(t, "play")
 	assert.Equal(t, 2, code)
-	assert.Contains(t, errOut, "play needs exactly one scenario file")
-	code, _, _ = runKviz(t, "play", "a.yaml", "b.yaml")
+	assert.Contains(t, errOut, "play needs a scenario file (or demo:NAME)")
+}
+
+// With several files the lab opens on the first and lists every one in
+// its picker (issue 19 item 14): each is read and simulated before the
+// screen changes, so a bad second file is its own error.
+func TestPlaySeveralFiles(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	assert.NoError(t, os.WriteFile(bad, []byte("name: x\ntopics: {orders: 6}\ntimeline:\n  - {at_ms: 10, leav: c1}\n"), 0o600))
+	code, out, errOut := runKviz(t, "play", "demo:lab", bad)
 	assert.Equal(t, 2, code)
+	assert.Empty(t, out)
+	assert.Regexp(t, `^kviz: .*bad\.yaml:\d+: .+\n$`, errOut)
+	code, _, errOut = runKviz(t, "play", "demo:lab", filepath.Join(dir, "nope.yaml"))
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "nope.yaml: no such file")
+	code, _, errOut = runKviz(t, "play", "demo:lab", "demo:example-11-failover")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "the lab needs a terminal; for a text trace run: kviz simulate demo:lab")
 }
 
 func TestPlayUnknownDemo(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -28,11 +29,13 @@ func newServeCmd() *cobra.Command {
 		Short: "Run a workshop room: every SSH session gets its own lab",
 		Long: `serve runs an SSH server where every session is its own lab, with nothing to
 install: attendees run "ssh -p 2222 HOST". It offers only the lab on --demo
-(or on the first FILE named here): no shell, no commands, no files.
+(or on the first FILE named here): no shell, no commands, no files. Every FILE
+named is in the lab's demo picker (o), beside the shipped demos.
 
 With --trainer-key (an authorized_keys file) the trainer's session drives and
 every other session follows it (same scenario, events and step) until its
-user presses f to explore alone; f again rejoins.
+user presses f to explore alone; f again rejoins. In quiz mode (z) the
+attendees answer the trainer's question and the trainer reveals it with 0.
 
 The host key is generated on the first run and kept at --host-key, so
 attendees are not warned again after a restart. SIGINT or SIGTERM closes the
@@ -66,11 +69,11 @@ func runServe(cmd *cobra.Command, files []string, o serveOpts) error {
 	if o.idle < 0 || o.maxTime < 0 {
 		return usageErrf("--idle-timeout and --max-session-time must not be negative")
 	}
-	open, err := roomScenario(o.demo, files)
+	open, named, err := roomScenario(o.demo, files)
 	if err != nil {
 		return err
 	}
-	cfg := serve.Config{Addr: o.addr, HostKeyPath: o.hostKey, Open: open, MaxSessions: o.maxSessions,
+	cfg := serve.Config{Addr: o.addr, HostKeyPath: o.hostKey, Open: open, Files: named, MaxSessions: o.maxSessions,
 		IdleTimeout: o.idle, MaxSessionTime: o.maxTime, Log: cmd.ErrOrStderr()}
 	if o.trainerKey != "" {
 		if cfg.TrainerKeys, err = serve.ReadTrainerKeys(o.trainerKey); err != nil {
@@ -91,29 +94,65 @@ func runServe(cmd *cobra.Command, files []string, o serveOpts) error {
 
 // roomScenario loads and simulates every scenario named (so a bad file
 // stops the server before anyone connects) and returns the one labs open
-// on: --demo, else the first file, else the default demo.
-func roomScenario(demoName string, files []string) (*model.Sim, error) {
-	names := make([]string, 0, len(files)+1)
+// on (--demo, else the first file, else the default demo) and the files,
+// which every lab's picker lists beside the shipped demos.
+func roomScenario(demoName string, files []string) (open *model.Sim, named []*model.Sim, err error) {
 	if demoName != "" {
-		names = append(names, "demo:"+demoName)
+		if open, err = simulateNamed("demo:" + demoName); err != nil {
+			return nil, nil, err
+		}
 	}
-	names = append(names, files...)
-	if len(names) == 0 {
-		names = append(names, "demo:"+demo.DefaultName)
+	sims, err := simulateFiles(files)
+	if err != nil {
+		return nil, nil, err
 	}
-	var open *model.Sim
-	for _, n := range names {
-		sc, err := loadScenario(n)
+	switch {
+	case open != nil:
+	case len(sims) > 0:
+		open = sims[0]
+	default:
+		if open, err = simulateNamed("demo:" + demo.DefaultName); err != nil {
+			return nil, nil, err
+		}
+	}
+	return open, ownFiles(files, sims), nil
+}
+
+// ownFiles are the simulations of the files that are not demo:NAME (a
+// demo is in the picker already).
+func ownFiles(files []string, sims []*model.Sim) []*model.Sim {
+	var out []*model.Sim
+	for i, f := range files {
+		if !strings.HasPrefix(f, "demo:") {
+			out = append(out, sims[i])
+		}
+	}
+	return out
+}
+
+// simulateFiles loads and simulates scenario files (demo:NAME too), in
+// order; the first that fails is the error.
+func simulateFiles(files []string) ([]*model.Sim, error) {
+	var out []*model.Sim
+	for _, f := range files {
+		sim, err := simulateNamed(f)
 		if err != nil {
 			return nil, err
 		}
-		sim, err := model.Simulate(sc)
-		if err != nil {
-			return nil, simFailure(sc, err)
-		}
-		if open == nil {
-			open = sim
-		}
+		out = append(out, sim)
 	}
-	return open, nil
+	return out, nil
+}
+
+// simulateNamed loads and simulates one scenario (a file or demo:NAME).
+func simulateNamed(name string) (*model.Sim, error) {
+	sc, err := loadScenario(name)
+	if err != nil {
+		return nil, err
+	}
+	sim, err := model.Simulate(sc)
+	if err != nil {
+		return nil, simFailure(sc, err)
+	}
+	return sim, nil
 }

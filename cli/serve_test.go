@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/kvizlab/kviz/demo"
 )
 
 // Bad input stops kviz serve before it listens, with one line and exit 2.
@@ -32,4 +34,38 @@ func TestServeBadInput(t *testing.T) {
 		assert.Contains(t, errOut, want, "%v", args)
 		assert.NoFileExists(t, hostKey, "nothing is made before the input is good")
 	}
+}
+
+// The room opens on --demo, else the first FILE; every FILE that is not a
+// demo: goes to the labs' pickers (issue 19 item 14).
+func TestRoomScenarioKeepsEveryFile(t *testing.T) {
+	dir := t.TempDir()
+	one, two := filepath.Join(dir, "one.yaml"), filepath.Join(dir, "two.yaml")
+	for _, f := range []string{one, two} {
+		require.NoError(t, os.WriteFile(f, mustDemo(t, "example-01-range"), 0o600))
+	}
+	open, named, err := roomScenario("", []string{one, "demo:lab", two})
+	require.NoError(t, err)
+	require.Len(t, named, 2)
+	assert.Same(t, named[0], open, "the first file opens, and is the picker's")
+	assert.Equal(t, one, named[0].Scenario().File)
+	assert.Equal(t, two, named[1].Scenario().File)
+
+	open, named, err = roomScenario("example-11-failover", []string{two})
+	require.NoError(t, err)
+	assert.Equal(t, "example-11-failover", open.Scenario().Name)
+	require.Len(t, named, 1)
+	assert.Equal(t, two, named[0].Scenario().File)
+
+	open, named, err = roomScenario("", nil)
+	require.NoError(t, err)
+	assert.Empty(t, named)
+	assert.NotNil(t, open)
+}
+
+func mustDemo(t *testing.T, name string) []byte {
+	t.Helper()
+	data, ok := demo.Get(name)
+	require.True(t, ok)
+	return data
 }

@@ -34,9 +34,15 @@ func Demos() ([]DemoInfo, error) {
 		if err != nil {
 			return nil, fmt.Errorf("demo %s: %w", name, err)
 		}
-		out = append(out, DemoInfo{Name: name, Title: sc.Title, Examples: sc.Examples, Strategy: sc.Strategy,
-			Protocol: sc.Protocol, Open: sc.Open, Given: sc.GivenStart(), Producers: sc.Flow != nil, Brokers: sc.Brokers,
-			Notes: sc.Notes, Tags: demoTags(sc)})
+		out = append(out, Info(name, sc))
 	}
 	return out, nil
+}
+
+// Info describes scenario sc under name: a shipped demo's entry, or a
+// trainer's own file beside them (the lab's picker).
+func Info(name string, sc *scenario.Scenario) DemoInfo {
+	return DemoInfo{Name: name, Title: sc.Title, Examples: sc.Examples, Strategy: sc.Strategy,
+		Protocol: sc.Protocol, Open: sc.Open, Given: sc.GivenStart(), Producers: sc.Flow != nil, Brokers: sc.Brokers,
+		Notes: sc.Notes, Tags: demoTags(sc)}
 }

@@ -42,6 +42,7 @@ type KeyMap struct {
 	// Predict, then reveal: the quiz stops before a rebalance's outcome.
 	Quiz   key.Binding
 	Answer key.Binding // 1–4: the choices of the question on screen
+	Reveal key.Binding // only the trainer's, in a room: shows the room the answer
 
 	// A room served over SSH, and frames for slides.
 	Follow    key.Binding // only in a room with a trainer (kviz serve --trainer-key)
@@ -93,6 +94,7 @@ func DefaultKeyMap() KeyMap {
 
 		Quiz:   b([]string{"z"}, "z", "quiz mode"),
 		Answer: b([]string{"1", "2", "3", "4"}, "1–4", "answer the quiz"),
+		Reveal: b([]string{"0"}, "0", "reveal (trainer)"),
 
 		Follow:    b([]string{"f"}, "f", "follow trainer"),
 		SaveFrame: b([]string{"v"}, "v", "save frame"),
@@ -131,6 +133,6 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Next, k.Prev, k.NextRebalance, k.PrevRebalance, k.First, k.Last, k.Play, k.Faster, k.Slower, k.Quiz},
 		{k.Up, k.Down, k.ScrollUp, k.ScrollDown, k.AddMember, k.Leave, k.Crash, k.Restart, k.AddPartitions, k.Answer},
-		{k.Strategy, k.Protocol, k.Compare, k.WhatIf, k.Open, k.Import, k.Confirm, k.Back, k.Pane, k.Help, k.Quit, k.Follow, k.SaveFrame},
+		{k.Strategy, k.Protocol, k.Compare, k.WhatIf, k.Open, k.Import, k.Confirm, k.Back, k.Pane, k.Help, k.Quit, k.Follow, k.Reveal, k.SaveFrame},
 	}
 }

@@ -51,6 +51,10 @@ type RebalanceRow struct {
 	// Gaps are its partitions without a consumer, grouped by how long,
 	// longest first.
 	Gaps []GapGroup
+	// UnderWay: the row as a quiz question sees it (Numbers.Hiding), before
+	// the rebalance has ended: only its start and its rounds so far are
+	// known, not its end, balance, moves or gaps.
+	UnderWay bool
 }
 
 // GapGroup is the partitions that went without a consumer for Ms.

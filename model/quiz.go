@@ -58,6 +58,8 @@ type Question struct {
 	// partition (owner).
 	Member    string `json:"member,omitempty"`
 	Partition string `json:"partition,omitempty"`
+	// Hides is what the screen leaves out while the question is open.
+	Hides QuizHides `json:"-"`
 }
 
 // maxChoices is how many choices a question offers (keys 1–4).
@@ -89,6 +91,7 @@ func (s *Sim) Quiz() []Question {
 	kept := out[:0]
 	for _, qu := range out {
 		if len(kept) == 0 || qu.Step > kept[len(kept)-1].RevealStep {
+			qu.Hides.Through = qu.Step
 			kept = append(kept, qu)
 		}
 	}

@@ -47,7 +47,7 @@ func (q *quizzer) replicasQuestion() (Question, bool) {
 				c.add(brokerList(next), brokerList(next), fmt.Sprintf("%s-%d's replicas", t.Name, i+1))
 			}
 			choices, answer := c.shuffled(q.rng(int(p.Partition)))
-			return Question{Step: 0, RevealStep: reveal, Kind: QuizReplicas, Partition: tp,
+			return Question{Step: 0, RevealStep: reveal, Kind: QuizReplicas, Partition: tp, Hides: QuizHides{ReplicasOf: []string{t.Name}},
 				Text:    fmt.Sprintf("%s has %d replicas over %d brokers. Which brokers hold %s's?", t.Name, len(rs), brokers, tp),
 				Choices: choices, Answer: answer,
 				Explain: fmt.Sprintf("%s's replicas are on %s: the first replica (the preferred leader, broker %d) goes round the brokers one partition at a time from the start index, and the others follow it at a distance that grows by one every %d partitions (the shift).%s",

@@ -30,6 +30,9 @@ func FormatDur(ms int64) string {
 // Text is the k-th round (0-based) of a rebalance on a line of its own:
 // "round 1: generation 4, 60.0–60.0 s".
 func (r Round) Text(k int) string {
+	if r.EndStep < 0 { // under way, as a quiz question sees it (Numbers.Hiding)
+		return fmt.Sprintf("round %d: generation %d, %.1f s–…", k+1, r.Generation, float64(r.StartMs)/1000)
+	}
 	return fmt.Sprintf("round %d: generation %d, %s", k+1, r.Generation, FormatSpan(r.StartMs, r.EndMs))
 }
 

@@ -305,3 +305,26 @@ func eventually(cond func() bool) error {
 	}
 	return nil
 }
+
+// testClock is a manual clock for the room's timeouts.
+type testClock struct{ *manualClock }
+
+// manualTime is a room setup that puts its sessions on a manual clock.
+func manualTime() (testClock, func(*Server)) {
+	c := testClock{newManualClock()}
+	return c, func(s *Server) { s.clock = c.manualClock }
+}
+
+// wait waits until n waits are pending on the clock (the sessions' ticks
+// run in their own goroutines: a tick not yet waiting would miss a move).
+func (c testClock) wait(t testing.TB, n int) {
+	t.Helper()
+	require.NoError(t, eventually(func() bool { return c.Waiting() >= n }), "%d waits on the clock, want %d", c.Waiting(), n)
+}
+
+// advance waits for n pending waits, then moves the clock on by d.
+func (c testClock) advance(t testing.TB, n int, d time.Duration) {
+	t.Helper()
+	c.wait(t, n)
+	c.Advance(d)
+}

@@ -1,11 +1,18 @@
 package serve
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
 	"charm.land/ssh"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kvizlab/kviz/demo"
+	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 func TestTheRoomFollowsTheTrainer(t *testing.T) {
@@ -86,13 +93,17 @@ func TestWithoutTrainerKeysEverySessionIsIndependent(t *testing.T) {
 }
 
 // In quiz mode the trainer's question is on every following screen, and
-// the trainer sees how the room answers.
+// the trainer sees how the room answers. An attendee's question and choice
+// stay until the trainer reveals with 0 (the trainer's own pick is not
+// counted); a trainer who drops out and comes back finds the question
+// still open and the room's count (issue 19 item 13).
 func TestTheRoomAnswersTheTrainersQuestion(t *testing.T) {
 	signer, pub := newKey(t)
 	r := startRoom(t, Config{TrainerKeys: []ssh.PublicKey{pub}})
 	trainer := connect(t, r.addr, 120, 40, signer)
-	attendee := connect(t, r.addr, 120, 40, nil)
-	trainer.waitFor("1 of 1 following")
+	ann := connect(t, r.addr, 120, 40, nil)
+	bob := connect(t, r.addr, 80, 24, nil)
+	trainer.waitFor("2 of 2 following")
 	trainer.press("z")
 	trainer.waitFor("quiz on:")
 	// The quiz stops at its first question. On a loaded machine the key can
@@ -105,12 +116,34 @@ func TestTheRoomAnswersTheTrainersQuestion(t *testing.T) {
 		}
 	}
 	trainer.waitFor("Quiz · question 1")
-	trainer.waitFor("no answer yet · 1 in the room")
-	attendee.waitFor("Quiz · question 1")
-	attendee.press("1")
-	attendee.waitFor("answer sent")
-	trainer.waitFor("1 of 1 answered")
+	trainer.waitFor("no answer yet · 2 in the room")
+	question := step(t, trainer.screen.String())
+	ann.waitFor("Quiz · question 1")
+	bob.waitFor("press 1–")
+	ann.press("1")
+	ann.waitFor("your answer 1)")
+	trainer.waitFor("1 of 2 answered")
 	assert.Contains(t, trainer.screen.String(), "1) ×1")
+	trainer.press("2") // the trainer's pick: not counted, reveals nothing
+	trainer.waitFor("not scored")
+	assert.Contains(t, trainer.screen.String(), "1 of 2 answered")
+
+	// The trainer's laptop drops: the room keeps the question.
+	trainer.press("q")
+	trainer.waitEnded()
+	ann.waitFor("trainer away")
+	assert.Contains(t, ann.screen.String(), "your answer 1)", "the attendee's choice stays")
+	back := connect(t, r.addr, 120, 40, signer)
+	back.waitFor("step " + question + "/")
+	back.waitFor("Quiz · question 1")
+	back.waitFor("1 of 2 answered")
+	assert.Contains(t, back.screen.String(), "0 reveals")
+
+	back.press("0")
+	back.waitFor("revealed")
+	ann.waitFor("revealed")
+	assert.Regexp(t, "✓ right|✗ wrong", ann.screen.String())
+	bob.waitFor("you did not answer")
 }
 
 // A full room never refuses the trainer: the cap is the attendees'.
@@ -174,21 +207,87 @@ func TestTwoTrainerSessionsDriveTogether(t *testing.T) {
 	attendee.waitFor("step 4/")
 }
 
-// The idle timeout never ends a trainer talking to a room, nor an attendee
-// watching one; alone, the trainer's session idles out as any other.
-func TestIdleTimeoutSparesATrainerWithARoom(t *testing.T) {
+// idleRoom is a room with a 5-minute idle timeout on a manual clock, its
+// trainer and one attendee following.
+func idleRoom(t *testing.T) (testClock, *room, *terminal, *terminal) {
+	t.Helper()
 	signer, pub := newKey(t)
-	r := startRoom(t, Config{IdleTimeout: 300 * time.Millisecond, TrainerKeys: []ssh.PublicKey{pub}})
+	clk, setup := manualTime()
+	r := startRoom(t, Config{IdleTimeout: 5 * time.Minute, TrainerKeys: []ssh.PublicKey{pub}}, setup)
 	trainer := connect(t, r.addr, 120, 40, signer)
 	attendee := connect(t, r.addr, 120, 40, nil)
 	trainer.waitFor("1 of 1 following")
-	time.Sleep(time.Second) // three idle timeouts without a key on either side
+	return clk, r, trainer, attendee
+}
+
+// The idle timeout never ends a trainer talking to a room, nor an attendee
+// watching one; alone, the trainer's session idles out as any other.
+func TestIdleTimeoutSparesATrainerWithARoom(t *testing.T) {
+	clk, r, trainer, attendee := idleRoom(t)
+	for range 3 { // three idle timeouts without a key on either side
+		clk.advance(t, 2, 5*time.Minute)
+	}
+	clk.wait(t, 2) // both checks have looked, and wait again
 	assert.False(t, trainer.isEnded(), "the trainer with a room stays")
 	assert.False(t, attendee.isEnded(), "an attendee watching the trainer stays")
 	assert.NotContains(t, trainer.screen.String(), "no key pressed")
+	assert.NotContains(t, attendee.screen.String(), "no key pressed")
 
 	attendee.press("q")
 	attendee.waitEnded()
-	trainer.waitFor("no key pressed for 300ms")
+	require.NoError(t, eventually(func() bool { return r.srv.Room().Attendees() == 0 }))
+	clk.advance(t, 1, 5*time.Minute)
+	trainer.waitFor("no key pressed for 5m0s")
+	clk.advance(t, 1, farewell)
 	trainer.waitEnded()
+}
+
+// An attendee on their own idles out while the trainer drives on.
+func TestIdleTimeoutEndsAnAttendeeOnTheirOwn(t *testing.T) {
+	clk, _, trainer, attendee := idleRoom(t)
+	attendee.press("f")
+	attendee.waitFor("on your own")
+	trainer.waitFor("0 of 1 following")
+	clk.advance(t, 2, 5*time.Minute)
+	attendee.waitFor("no key pressed for 5m0s")
+	clk.wait(t, 2) // the trainer's check waits again, the attendee's farewell
+	assert.NotContains(t, trainer.screen.String(), "no key pressed", "the trainer has a room")
+	clk.advance(t, 2, farewell)
+	attendee.waitEnded()
+	assert.False(t, trainer.isEnded())
+}
+
+// Issue 19 item 14: the files given to kviz serve are in every lab's
+// picker; the trainer opens a demo, goes back to the file, and the room
+// follows both.
+func TestTheTrainerGoesBackToTheFile(t *testing.T) {
+	data, ok := demo.Get("example-09-cooperative-join")
+	require.True(t, ok)
+	sc, err := scenario.Parse("talks/room.yaml", []byte(strings.Replace(string(data), "title:", "title: Zebra dance #", 1)))
+	require.NoError(t, err)
+	file, err := model.Simulate(sc)
+	require.NoError(t, err)
+	failover := demoSim(t, "example-11-failover")
+
+	signer, pub := newKey(t)
+	r := startRoom(t, Config{Open: file, Files: []*model.Sim{file}, TrainerKeys: []ssh.PublicKey{pub}})
+	trainer := connect(t, r.addr, 120, 40, signer)
+	attendee := connect(t, r.addr, 80, 24, nil)
+	trainer.waitFor("1 of 1 following")
+	onFile := fmt.Sprintf("step 1/%d", file.Len())
+	attendee.waitFor(onFile)
+
+	trainer.press("o")
+	trainer.waitFor("file talks/room.yaml")
+	trainer.press("1", "1", "\r")
+	trainer.waitFor("opened demo:example-11-failover")
+	attendee.waitFor(fmt.Sprintf("step 1/%d", failover.Len()))
+
+	trainer.press("o", "z", "e", "b", "r", "a", "\r")
+	trainer.waitFor("opened room.yaml — Zebra dance")
+	attendee.waitFor(onFile)
+
+	// An attendee on their own has the file in the picker too.
+	attendee.press("f", "o")
+	attendee.waitFor("file talks/room.yaml")
 }

@@ -22,6 +22,8 @@ type Room struct {
 	sessions map[string]*seat
 	state    tui.RoomState // the trainer's last state
 	hasState bool
+	asked    tui.QuizVote // the latest answer's question: its count goes to a trainer who comes back
+	hasAsked bool
 	closing  bool
 }
 
@@ -133,6 +135,9 @@ func (r *Room) sit(id string, p *tea.Program) {
 	}
 	r.countLocked()
 	r.presenceLocked()
+	if s.trainer && r.hasAsked {
+		r.tallyLocked() // a trainer back from a dropped connection sees how the room answered
+	}
 }
 
 // last is the trainer's last state, if a trainer has been here.
@@ -166,17 +171,25 @@ func (r *Room) answer(id string, v tui.QuizVote) {
 		return
 	}
 	s.vote, s.voted = v, true
+	r.asked, r.hasAsked = v, true
+	r.tallyLocked()
+}
+
+// tallyLocked sends the trainers the count of answers to the latest
+// question answered. Only attendees vote: a trainer's pick is not counted.
+func (r *Room) tallyLocked() {
 	var votes []tui.QuizVote
 	attendees := 0
 	for _, o := range r.sessions {
-		if !o.trainer {
-			attendees++
+		if o.trainer {
+			continue
 		}
+		attendees++
 		if o.voted {
 			votes = append(votes, o.vote)
 		}
 	}
-	t := tui.TallyOf(v, votes, attendees)
+	t := tui.TallyOf(r.asked, votes, attendees)
 	for _, o := range r.sessions {
 		if o.trainer && o.tallies != nil {
 			replace(o.tallies, t)
@@ -214,6 +227,8 @@ func (r *Room) leave(id string) {
 		r.countLocked()
 		if s.trainer {
 			r.presenceLocked()
+		} else if r.hasAsked {
+			r.tallyLocked() // one attendee fewer
 		}
 	}
 }

@@ -33,8 +33,9 @@ import (
 // Config is a room's settings.
 type Config struct {
 	Addr           string
-	HostKeyPath    string     // generated on first use, kept for the next run
-	Open           *model.Sim // the scenario every lab opens on (simulated once, shared: it is immutable)
+	HostKeyPath    string       // generated on first use, kept for the next run
+	Open           *model.Sim   // the scenario every lab opens on (simulated once, shared: it is immutable)
+	Files          []*model.Sim // the scenario files named, in every lab's picker beside the demos (shared too)
 	MaxSessions    int
 	IdleTimeout    time.Duration // 0 = none
 	MaxSessionTime time.Duration // 0 = none
@@ -51,6 +52,7 @@ type Server struct {
 
 	newApp func() tui.App            // the lab a session opens
 	wrap   func(tea.Model) tea.Model // tests wrap the session's program (a panicking lab)
+	clock  clock                     // the sessions' timeouts (tests move a manual one)
 }
 
 // handshakeTimeout bounds a connection that never finishes logging in.
@@ -73,8 +75,8 @@ func New(cfg Config) (*Server, error) {
 	if err := os.MkdirAll(filepath.Dir(cfg.HostKeyPath), 0o700); err != nil {
 		return nil, fmt.Errorf("host key %s: %w", cfg.HostKeyPath, err)
 	}
-	s := &Server{cfg: cfg, room: newRoom(cfg.MaxSessions), log: log.New(cfg.Log, "kviz serve: ", log.LstdFlags)}
-	s.newApp = func() tui.App { return tui.NewFromSim(cfg.Open) }
+	s := &Server{cfg: cfg, room: newRoom(cfg.MaxSessions), log: log.New(cfg.Log, "kviz serve: ", log.LstdFlags), clock: wallClock{}}
+	s.newApp = func() tui.App { return tui.NewFromSim(cfg.Open).WithFiles(cfg.Files...) }
 	// A room behind one NAT address is thirty laptops at nine o'clock: the
 	// burst lets the whole room in, the rate stops a reconnect loop.
 	limiter := ratelimiter.NewRateLimiter(rate.Every(time.Second), max(10, cfg.MaxSessions), 1024)
@@ -171,7 +173,7 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		app = app.Follower()
 	}
 	m := labSession{app: app, room: s.room, id: id, trainer: trainer, following: app.Following(),
-		idle: s.cfg.IdleTimeout, maxTime: s.cfg.MaxSessionTime, lastActive: time.Now()}
+		idle: s.cfg.IdleTimeout, maxTime: s.cfg.MaxSessionTime, clock: s.clock, lastActive: s.clock.Now()}
 	if pty, _, ok := sess.Pty(); ok {
 		m.width, m.height = clampSize(pty.Window.Width, pty.Window.Height)
 	}

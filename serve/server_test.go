@@ -73,18 +73,38 @@ func TestSessionOverTheCapIsRefused(t *testing.T) {
 	third.waitFor("step 1/") // the place is free again
 }
 
+// The room's clocks run on an injected clock: the tests move it.
+
 func TestIdleSessionEnds(t *testing.T) {
-	r := startRoom(t, Config{IdleTimeout: 400 * time.Millisecond})
+	clk, setup := manualTime()
+	r := startRoom(t, Config{IdleTimeout: 30 * time.Minute}, setup)
 	c := connect(t, r.addr, 80, 24, nil)
-	c.waitFor("no key pressed for 400ms")
+	c.waitFor("step 1/")
+	clk.advance(t, 1, 20*time.Minute)
+	c.press("n") // a key restarts the idle clock
+	c.waitFor("step 2/")
+	clk.advance(t, 1, 10*time.Minute) // 30 min since the start, 10 since the key
+	clk.wait(t, 1)                    // the check has looked and waits again
+	assert.NotContains(t, c.screen.String(), "no key pressed")
+	assert.False(t, c.isEnded())
+	clk.advance(t, 1, 20*time.Minute)
+	c.waitFor("no key pressed for 30m0s")
+	clk.advance(t, 1, farewell)
 	c.waitEnded()
 }
 
 func TestSessionTimeLimit(t *testing.T) {
-	r := startRoom(t, Config{MaxSessionTime: 400 * time.Millisecond})
+	clk, setup := manualTime()
+	r := startRoom(t, Config{MaxSessionTime: 4 * time.Hour}, setup)
 	c := connect(t, r.addr, 80, 24, nil)
+	c.waitFor("step 1/")
+	clk.advance(t, 1, 4*time.Hour-time.Minute)
 	c.press("n") // activity does not extend the session's time
-	c.waitFor("the room's limit")
+	c.waitFor("step 2/")
+	assert.NotContains(t, c.screen.String(), "the room's limit")
+	clk.advance(t, 1, time.Minute)
+	c.waitFor("this session has lasted 4h0m0s, the room's limit")
+	clk.advance(t, 1, farewell)
 	c.waitEnded()
 }
 

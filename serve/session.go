@@ -23,6 +23,7 @@ type labSession struct {
 	voted     tui.QuizVote  // the answer the room was told last
 
 	idle, maxTime time.Duration
+	clock         clock
 	lastActive    time.Time
 	width, height int
 
@@ -42,10 +43,10 @@ const farewell = 1500 * time.Millisecond
 func (m labSession) Init() tea.Cmd {
 	cmds := []tea.Cmd{m.app.Init()}
 	if m.idle > 0 {
-		cmds = append(cmds, tea.Tick(m.idle, func(time.Time) tea.Msg { return idleCheckMsg{} }))
+		cmds = append(cmds, tick(m.clock, m.idle, idleCheckMsg{}))
 	}
 	if m.maxTime > 0 {
-		cmds = append(cmds, tea.Tick(m.maxTime, func(time.Time) tea.Msg { return timeUpMsg{} }))
+		cmds = append(cmds, tick(m.clock, m.maxTime, timeUpMsg{}))
 	}
 	if m.trainer {
 		m.room.publish(m.id, m.app.RoomState()) // followers see the trainer's opening screen at once
@@ -58,13 +59,13 @@ func (m labSession) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case endMsg:
 		return m, tea.Quit
 	case idleCheckMsg:
-		if left := m.idle - time.Since(m.lastActive); left > 0 {
-			return m, tea.Tick(left, func(time.Time) tea.Msg { return idleCheckMsg{} })
+		if left := m.idle - m.clock.Now().Sub(m.lastActive); left > 0 {
+			return m, tick(m.clock, left, idleCheckMsg{})
 		}
 		if m.trainer && m.room.Attendees() > 0 || !m.trainer && m.app.Following() && m.room.TrainerHere() {
 			// A trainer talking to a room is not idle, and neither is
 			// an attendee watching them.
-			return m, tea.Tick(m.idle, func(time.Time) tea.Msg { return idleCheckMsg{} })
+			return m, tick(m.clock, m.idle, idleCheckMsg{})
 		}
 		return m.end(fmt.Sprintf("no key pressed for %s: this session ends. Connect again any time.", m.idle))
 	case timeUpMsg:
@@ -73,12 +74,12 @@ func (m labSession) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.end("the room is closing. Thank you for coming!")
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
-		m.lastActive = time.Now()
+		m.lastActive = m.clock.Now()
 	case tea.KeyPressMsg, tea.MouseMsg, tea.PasteMsg:
-		m.lastActive = time.Now()
+		m.lastActive = m.clock.Now()
 	case tui.RoomState:
 		if m.app.Following() {
-			m.lastActive = time.Now() // watching the trainer is not idling
+			m.lastActive = m.clock.Now() // watching the trainer is not idling
 		}
 	}
 	if m.ending != "" {
@@ -109,7 +110,7 @@ func (m labSession) end(why string) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	m.ending = why
-	return m, tea.Tick(farewell, func(time.Time) tea.Msg { return endMsg{} })
+	return m, tick(m.clock, farewell, endMsg{})
 }
 
 func (m labSession) View() tea.View {

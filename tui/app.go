@@ -86,9 +86,10 @@ type App struct {
 
 	compare *compareTable
 	whatIf  *whatIfPreview
-	quiz    quizState   // predict, then reveal (quiz.go)
-	picker  *demoPicker // open in modePicker
-	prompt  *prompt     // a question on the status lines (prompt.go); nil when none
+	quiz    quizState      // predict, then reveal (quiz.go)
+	picker  *demoPicker    // open in modePicker
+	files   []scenarioFile // the scenario files the lab was started with (picker_files.go)
+	prompt  *prompt        // a question on the status lines (prompt.go); nil when none
 
 	seat seat // in a room served over SSH (follow.go)
 
@@ -147,6 +148,7 @@ func newApp(sim simulation) App {
 	}
 	a.keys.Import.SetEnabled(false) // kviz live's key: the live lab turns it on (live.go)
 	a.keys.Follow.SetEnabled(false) // only in a room with a trainer (follow.go)
+	a.keys.Reveal.SetEnabled(false) // only the trainer's, in a room (follow.go)
 	a.styles = NewStyles(true).WithNoColor(os.Getenv("NO_COLOR") != "")
 	a.help.Styles = help.DefaultStyles(true)
 	a.setSim(sim)

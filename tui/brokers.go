@@ -17,6 +17,7 @@ import (
 type brokerPane struct {
 	f           *model.FlowView
 	coordinator int
+	hidden      []string // topics whose replicas a quiz question asks about
 	st          *Styles
 }
 
@@ -43,6 +44,12 @@ func (bp brokerPane) Render(w, h int) []string {
 		down[b.ID] = !b.Up
 	}
 	for _, t := range f.Topics {
+		if slices.Contains(bp.hidden, t.Name) {
+			if len(out) < h {
+				out = append(out, fit(st.brushes.faint.paint(pad(t.Name, 11)+" replicas: ?"), w))
+			}
+			continue
+		}
 		for _, p := range t.Partitions {
 			if len(out) >= h {
 				return out

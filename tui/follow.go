@@ -85,8 +85,12 @@ func (a App) Follower() App {
 // the whole room back to the start.
 func (a App) Trainer(last *RoomState) App {
 	a.seat = seat{leads: true}
+	a.keys.Reveal.SetEnabled(true)
 	if last != nil {
 		a.follow(*last)
+		// The room's question is on screen again at once, not after
+		// the first key: the attendees' answers wait for the reveal.
+		a = a.WithQuiz(last.quiz)
 	}
 	return a
 }
@@ -141,6 +145,7 @@ func (a *App) follow(s RoomState) {
 	a.quiz.on = false // no quiz stop: the trainer's step is where the room is
 	a.goTo(s.step)
 	a.quiz.on = s.quiz
+	a.quizRoomPast() // the trainer went on: what was asked before is revealed
 }
 
 // toggleFollow leaves the trainer (the lab goes on from this very state,

@@ -17,9 +17,15 @@ type numbersPane struct {
 	st       *Styles
 }
 
-// numbersPane is the pane at the current step.
+// numbersPane is the pane at the current step; while a quiz question is
+// open, without what would answer it (model.Numbers.Hiding).
 func (a App) numbersPane() numbersPane {
-	return numbersPane{n: a.Numbers(), consumer: a.view().Protocol == "consumer", texts: a.info.texts(), st: &a.styles}
+	n := a.Numbers()
+	a.info.texts().outages(n.Outages) // the texts are the whole run's, kept once
+	if h, ok := a.quizHides(); ok {
+		n = n.Hiding(h)
+	}
+	return numbersPane{n: n, consumer: a.view().Protocol == "consumer", texts: a.info.texts(), st: &a.styles}
 }
 
 // Numbers is what the numbers pane shows at the current step: the model's
@@ -70,7 +76,10 @@ func (p numbersPane) Render(w, h int) []string {
 		}
 		room -= len(shown)
 	}
-	if gaps := p.texts.gaps(rs, focus); room >= 2 && len(gaps) > 0 {
+	if focus >= 0 && rs[focus].UnderWay {
+		// the gaps are the outcome a quiz question asks about (and the
+		// texts keep the whole row's)
+	} else if gaps := p.texts.gaps(rs, focus); room >= 2 && len(gaps) > 0 {
 		out = append(out, st.Label.Render(fmt.Sprintf("no consumer during #%d:", focus+1)))
 		shown := gaps[:min(len(gaps), room-1)]
 		for _, g := range shown {
@@ -109,6 +118,10 @@ func (p numbersPane) table(first, last int) *columns {
 		num[i], gen[i], when[i] = strconv.Itoa(r.Number), strconv.Itoa(int(r.Generation)), model.FormatSpan(r.StartMs, r.EndMs)
 		spread[i], moved[i] = fmt.Sprintf("%d–%d", r.Balance.Min, r.Balance.Max), strconv.Itoa(r.Moved)
 		worst[i], sum[i] = model.FormatDur(r.WorstGapMs), model.FormatDur(r.TotalGapMs)
+		if r.UnderWay { // a quiz question is about its outcome
+			when[i] = fmt.Sprintf("%.1f s–…", float64(r.StartMs)/1000)
+			spread[i], moved[i], worst[i], sum[i] = "?", "?", "?", "?"
+		}
 	}
 	// Priority: what a rebalance cost (moves, the longest gap) outlasts
 	// when it happened and the generation it made.
@@ -148,8 +161,8 @@ func (p numbersPane) row(cells string, i, w int) string {
 // starts no rebalance at all). Outages after the step are faint.
 func (p numbersPane) outageLines(w int) []string {
 	var out []string
-	for k, text := range p.texts.outages(p.n.Outages) {
-		line := fit(text, w)
+	for k, o := range p.n.Outages {
+		line := fit(p.texts.outageLine(o, k), w)
 		if p.n.Outages[k].StartStep > p.n.Step {
 			line = p.st.Faint.Render(line)
 		}

@@ -51,6 +51,15 @@ func (t *numbersTexts) outages(os []model.OutageRow) []string {
 	return *t.outLines
 }
 
+// outageLine is outage k's line; o is the model's row (the numbers a quiz
+// question sees hold the first outages only, Numbers.Hiding).
+func (t *numbersTexts) outageLine(o model.OutageRow, k int) string {
+	if t.outLines == nil || k >= len(*t.outLines) {
+		return "  " + o.Text()
+	}
+	return (*t.outLines)[k]
+}
+
 // prepare reads every figure and text the numbers pane may show, and the
 // last step's view (the timeline line's end): a recompute calls it in the
 // background, so that the first frame of its result only draws.

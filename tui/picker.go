@@ -26,13 +26,20 @@ type demoPicker struct {
 	list  list.Model
 }
 
-// demoItem is one catalogue entry as a list row.
-type demoItem struct{ e demo.DemoInfo }
+// demoItem is one catalogue entry as a list row; file: a scenario file
+// the lab was started with (picker_files.go), listed first.
+type demoItem struct {
+	e    demo.DemoInfo
+	file bool
+}
 
 func (d demoItem) Title() string { return d.e.Title }
 
 // Description is the name to type after demo: and what the demo is about.
 func (d demoItem) Description() string {
+	if d.file {
+		return "file " + d.e.Name + " · " + strings.Join(d.e.Tags, " · ")
+	}
 	return "demo:" + d.e.Name + " · " + strings.Join(d.e.Tags, " · ")
 }
 
@@ -42,20 +49,23 @@ func (d demoItem) FilterValue() string {
 	return d.e.Title + " " + d.e.Name + " " + strings.Join(d.e.Tags, " ")
 }
 
-// newDemoPicker lists the catalogue; the current demo is selected.
-func newDemoPicker(current string, isDark bool, w, h int) (*demoPicker, error) {
-	entries, err := demo.Demos()
+// newDemoPicker lists the files given, then the catalogue; the current
+// scenario is selected (current: a demo's name, or a file's path).
+func newDemoPicker(current string, files []demo.DemoInfo, isDark bool, w, h int) (*demoPicker, error) {
+	demos, err := demo.Demos()
 	if err != nil {
 		return nil, err
 	}
+	entries := append(append([]demo.DemoInfo(nil), files...), demos...)
 	items := make([]list.Item, len(entries))
-	sel := 0
+	sel := -1
 	for i, e := range entries {
-		items[i] = demoItem{e}
-		if e.Name == current {
+		items[i] = demoItem{e: e, file: i < len(files)}
+		if e.Name == current && sel < 0 {
 			sel = i
 		}
 	}
+	sel = max(sel, 0)
 	d := list.NewDefaultDelegate()
 	d.SetSpacing(0) // two lines a demo: more of them on an 80×24 screen
 	d.Styles = list.NewDefaultItemStyles(isDark)
@@ -151,7 +161,7 @@ func highlights(t string, words []string) []int {
 
 // openPicker shows the demo picker.
 func (a *App) openPicker() {
-	p, err := newDemoPicker(a.sim.Scenario().Name, a.isDark, a.width-4, a.height)
+	p, err := newDemoPicker(a.pickerCurrent(), a.fileInfos(), a.isDark, a.width-4, a.height)
 	if err != nil {
 		a.setStatus("cannot list the demos: "+err.Error(), true)
 		return
@@ -169,6 +179,9 @@ func (a App) onPickerKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		a.mode, a.picker = modeLab, nil
 		return a, nil
 	case key.Matches(msg, k.Confirm):
+		if it, ok := p.list.SelectedItem().(demoItem); ok && it.file {
+			return a, a.openFile(it.e.Name)
+		}
 		if name := p.selected(); name != "" {
 			return a, a.openDemo(name)
 		}

@@ -90,7 +90,7 @@ func TestPickerHighlightsTheTypedWords(t *testing.T) {
 	require.NoError(t, err)
 	targets := make([]string, len(entries))
 	for i, e := range entries {
-		targets[i] = demoItem{e}.FilterValue()
+		targets[i] = demoItem{e: e}.FilterValue()
 	}
 	got := rankedFilter(entries)("failover", targets)
 	require.NotEmpty(t, got)

@@ -60,6 +60,9 @@ func (a App) flowBody(h int) string {
 		bw := min(48, w/3)
 		producers := producerPane{f: f, letters: a.info.letters, brokersBeside: true, st: &a.styles}
 		brokers := brokerPane{f: f, coordinator: a.view().CoordinatorBroker, st: &a.styles}
+		if h, ok := a.quizHides(); ok {
+			brokers.hidden = h.ReplicasOf
+		}
 		left := box(&a.styles, "Producers · tab: next pane", producers.Render(w-bw-4, restH-2), w-bw, restH, true)
 		right := box(&a.styles, "Brokers · replicas, leader first", brokers.Render(bw-4, restH-2), bw, restH, false)
 		return grid + "\n" + besides(left, right)

@@ -22,7 +22,8 @@ type quizState struct {
 	sim       simulation // the simulation the questions are for
 	loading   simulation // the simulation whose questions are being written
 	questions []model.Question
-	answers   []int // per question: the choice (0-based), -1 = not answered
+	answers   []int  // per question: the choice (0-based), -1 = not answered
+	revealed  []bool // per question: its answer has been shown (answered alone, or the trainer revealed it)
 	right     int
 	answered  int
 }
@@ -99,9 +100,11 @@ func (a *App) onQuizDone(msg quizDoneMsg) {
 	}
 	a.quiz.sim, a.quiz.loading, a.quiz.questions = msg.sim, nil, msg.questions
 	a.quiz.answers = make([]int, len(msg.questions))
+	a.quiz.revealed = make([]bool, len(msg.questions))
 	for i := range a.quiz.answers {
 		a.quiz.answers[i] = -1
 	}
+	a.quizRoomPast()
 	if a.quiz.on && a.status == quizPreparing {
 		a.setStatus(a.quizCount(), false)
 	}
@@ -129,30 +132,52 @@ func withQuizLoad(m tea.Model, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 	return a, cmd
 }
 
-// quizPending is the unanswered question asked at the current step, or -1.
-func (a *App) quizPending() int {
+// quizOpen is the question asked at the current step and not revealed
+// yet, or -1: on screen with its choices, and hiding what would answer it
+// (quizHides). In a room it stays open after an answer, until the trainer
+// reveals it.
+func (a *App) quizOpen() int {
 	if !a.quiz.on || !a.quizReady() {
 		return -1
 	}
 	for k, q := range a.quiz.questions {
-		if q.Step == a.step && a.quiz.answers[k] < 0 {
+		if q.Step == a.step && !a.quiz.revealed[k] {
 			return k
 		}
 	}
 	return -1
 }
 
-// quizRevealed is the answered question revealed at the current step, or -1.
+// quizPending is the open question still waiting for this lab's answer, or
+// -1. A trainer's pick is not an answer (the trainer reveals); an attendee
+// who answered and then went on alone answers for themself (f).
+func (a *App) quizPending() int {
+	if k := a.quizOpen(); k >= 0 && (a.quiz.answers[k] < 0 || a.seat.leads || !a.seat.following) {
+		return k
+	}
+	return -1
+}
+
+// quizRevealed is the question revealed at the current step, or -1.
 func (a *App) quizRevealed() int {
 	if !a.quiz.on || !a.quizReady() {
 		return -1
 	}
 	for k, q := range a.quiz.questions {
-		if q.RevealStep == a.step && a.quiz.answers[k] >= 0 {
+		if q.RevealStep == a.step && a.quiz.revealed[k] {
 			return k
 		}
 	}
 	return -1
+}
+
+// quizHides is what the panes leave out while a question is open (the
+// model's model.Question.Hides).
+func (a *App) quizHides() (model.QuizHides, bool) {
+	if k := a.quizOpen(); k >= 0 {
+		return a.quiz.questions[k].Hides, true
+	}
+	return model.QuizHides{}, false
 }
 
 // quizStop is where a move from the cursor to step i ends in quiz mode: at
@@ -168,13 +193,16 @@ func (a *App) quizStop(i int) int {
 		return a.step // a moment: the questions of this simulation are on their way
 	}
 	for k, q := range a.quiz.questions {
-		if a.quiz.answers[k] >= 0 || q.Step < a.step || q.Step >= i {
+		if a.quiz.revealed[k] || q.Step < a.step || q.Step >= i {
 			continue
 		}
 		a.playing = false
-		if q.Step == a.step {
+		switch {
+		case q.Step == a.step && a.seat.leads:
+			a.setStatus(a.revealHint(), false)
+		case q.Step == a.step:
 			a.setStatus(fmt.Sprintf("answer first: press 1–%d", len(q.Choices)), false)
-		} else {
+		default:
 			a.setStatus("quiz: predict, then reveal", false)
 		}
 		return q.Step
@@ -182,11 +210,15 @@ func (a *App) quizStop(i int) int {
 	return i
 }
 
-// onQuizKey handles z and 1–4. It reports whether it used the key.
+// onQuizKey handles z, 1–4 and the trainer's reveal. It reports whether
+// it used the key.
 func (a *App) onQuizKey(msg tea.KeyPressMsg) bool {
 	switch {
 	case key.Matches(msg, a.keys.Quiz):
 		a.toggleQuiz()
+		return true
+	case key.Matches(msg, a.keys.Reveal):
+		a.revealQuiz()
 		return true
 	case key.Matches(msg, a.keys.Answer):
 		n, _ := strconv.Atoi(msg.String())
@@ -214,7 +246,9 @@ func (a *App) toggleQuiz() {
 func (a *App) answerQuiz(c int) {
 	k := a.quizPending()
 	if k < 0 {
-		if a.quiz.on {
+		if a.quizOpen() >= 0 {
+			a.setStatus("answered — the trainer reveals", false)
+		} else if a.quiz.on {
 			a.setStatus("no question on screen", false)
 		} else {
 			a.setStatus("press z for quiz mode", false)
@@ -229,13 +263,30 @@ func (a *App) answerQuiz(c int) {
 	answers := append([]int(nil), a.quiz.answers...) // App copies must not share it
 	answers[k] = c
 	a.quiz.answers = answers
+	if a.seat.leads {
+		a.setStatus("your pick is not scored — "+a.revealHint(), false)
+		return // the trainer reveals with the reveal key (roomquiz.go)
+	}
+	if a.waitsForTrainer() {
+		return // the trainer reveals, and the reveal scores (roomquiz.go)
+	}
+	a.score(k)
+	a.status = ""
+	a.reveal(k)
+}
+
+// score counts the answer given to question k.
+func (a *App) score(k int) {
 	a.quiz.answered++
-	if c == q.Answer {
+	if a.quiz.answers[k] == a.quiz.questions[k].Answer {
 		a.quiz.right++
 	}
-	a.status = ""
-	if a.waitsForTrainer() {
-		return // the trainer reveals (follow.go)
-	}
-	a.goTo(q.RevealStep)
+}
+
+// reveal shows question k's answer: the lab moves to the step that settles it.
+func (a *App) reveal(k int) {
+	revealed := append([]bool(nil), a.quiz.revealed...) // App copies must not share it
+	revealed[k] = true
+	a.quiz.revealed = revealed
+	a.goTo(a.quiz.questions[k].RevealStep)
 }

@@ -24,10 +24,11 @@ func (a App) quizLines() []string {
 	}
 	var lines []string
 	var title string
-	if k := a.quizPending(); k >= 0 {
+	if k := a.quizOpen(); k >= 0 {
 		q := a.quiz.questions[k]
-		title = fmt.Sprintf("Quiz · question %d of %d · press 1–%d", k+1, len(a.quiz.questions), len(q.Choices))
-		lines = append(a.questionLines(q, inner, tall), a.roomVotesLines(q, inner)...)
+		title = fmt.Sprintf("Quiz · question %d of %d · %s", k+1, len(a.quiz.questions), a.quizAsk(k))
+		lines = append(a.questionLines(q, inner, tall), a.ownAnswerLine(k, inner)...)
+		lines = append(lines, a.roomVotesLines(q, inner)...)
 	} else if k := a.quizRevealed(); k >= 0 {
 		title = fmt.Sprintf("Quiz · question %d of %d revealed", k+1, len(a.quiz.questions))
 		lines = append(a.verdictLines(k, inner, tall), a.roomVotesLines(a.quiz.questions[k], inner)...)
@@ -43,7 +44,10 @@ func (a App) quizLines() []string {
 		}
 		return out // the score is in the hint or the verdict line
 	}
-	return strings.Split(box(st, title+" · "+score, lines, a.width, len(lines)+2, true), "\n")
+	if !a.seat.leads { // the trainer is not scored
+		title += " · " + score
+	}
+	return strings.Split(box(st, title, lines, a.width, len(lines)+2, true), "\n")
 }
 
 // questionLines are the step's narration (tall screens), the question and
@@ -60,7 +64,7 @@ func (a App) questionLines(q model.Question, w int, tall bool) []string {
 	choices := a.choiceLines(q.Choices, w)
 	ask := st.Bold.Render(q.Text)
 	if !tall && len(choices) == 1 && textWidth(ask)+5+textWidth(choices[0]) <= w {
-		return []string{ask + "     " + choices[0], a.quizHint(len(q.Choices), w)}
+		return []string{ask + "     " + choices[0], a.quizHint(a.quizOpen(), w)}
 	}
 	for _, l := range wrap(q.Text, w) {
 		lines = append(lines, st.Bold.Render(l))
@@ -71,9 +75,22 @@ func (a App) questionLines(q model.Question, w int, tall bool) []string {
 	return append(lines, choices...)
 }
 
+// quizAsk is what the open question k waits for: an answer, or (a room's)
+// the trainer's reveal.
+func (a App) quizAsk(k int) string {
+	n := len(a.quiz.questions[k].Choices)
+	switch {
+	case a.seat.leads:
+		return fmt.Sprintf("the room answers 1–%d · %s reveals", n, a.keys.Reveal.Help().Key)
+	case a.quiz.answers[k] >= 0:
+		return "answered · the trainer reveals"
+	}
+	return fmt.Sprintf("press 1–%d", n)
+}
+
 // quizHint is the short screen's second line: what to press, the score.
-func (a App) quizHint(n, w int) string {
-	return fit(a.styles.Faint.Render(fmt.Sprintf("quiz · press 1–%d to answer · score %d/%d", n, a.quiz.right, a.quiz.answered)), w)
+func (a App) quizHint(k, w int) string {
+	return fit(a.styles.Faint.Render(fmt.Sprintf("quiz · %s · score %d/%d", a.quizAsk(k), a.quiz.right, a.quiz.answered)), w)
 }
 
 // pairedChoices lays up to four choices out two to a line.
@@ -99,8 +116,18 @@ func (a App) verdictLines(k, w int, tall bool) []string {
 	st := &a.styles
 	q := a.quiz.questions[k]
 	got := a.quiz.answers[k]
-	verdict := st.Good.Render("✓ right")
-	if got != q.Answer {
+	var verdict string
+	switch {
+	case a.seat.leads || got < 0: // the trainer's pick is not scored; an attendee may not have answered
+		verdict = st.Label.Render("answer ") + a.choice(q.Answer, q.Choices[q.Answer])
+		if got >= 0 {
+			verdict += st.Faint.Render(" · your pick " + q.Choices[got] + ", not scored")
+		} else if !a.seat.leads {
+			verdict += st.Faint.Render(" · you did not answer")
+		}
+	case got == q.Answer:
+		verdict = st.Good.Render("✓ right")
+	default:
 		verdict = st.Bad.Render("✗ wrong") + st.Faint.Render(" — you said "+q.Choices[got])
 	}
 	room := 2 // lines of explanation on a short screen: the grid keeps the rest
@@ -146,7 +173,7 @@ func clip(lines []string, n, w int) []string {
 // quizHeader adds the score to the header's second line while quiz mode
 // is on, when it fits.
 func (a App) quizHeader(header []string) []string {
-	if !a.quiz.on || len(header) < 2 {
+	if !a.quiz.on || len(header) < 2 || a.seat.leads { // the trainer is not scored
 		return header
 	}
 	tag := a.styles.Faint.Render("  │  ") + a.styles.Label.Render("quiz ") +

@@ -20,8 +20,19 @@ func (a App) timelineLine(w int) string {
 	}
 	col := func(ms int64) int { return int(min(max(ms, 0)*int64(n-1)/end, int64(n-1))) }
 	cells := make([]byte, n) // 0 = quiet, 1 = rebalancing, 2 = event
+	hides, quiz := a.quizHides()
 	for _, r := range a.info.rebalances {
-		for c := col(r.StartMs); c <= col(r.EndMs); c++ {
+		endMs := r.EndMs
+		if quiz { // an open question: no span past the step (model.QuizHides)
+			shown, ended := hides.Seen(r)
+			if !shown {
+				continue
+			}
+			if !ended {
+				endMs = a.view().TimeMs
+			}
+		}
+		for c := col(r.StartMs); c <= col(endMs); c++ {
 			cells[c] = 1
 		}
 	}
