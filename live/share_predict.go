@@ -14,8 +14,8 @@ import (
 // --kafka-version V` on it, with a member taken out or added, is the
 // coordinator's next target: `kviz live --assign-input` prints it.
 type AssignInput struct {
-	Topics   map[string]int32   `json:"topics"`
-	TopicIDs map[string]string  `json:"topic_ids,omitempty"`
+	Topics   map[string]int32    `json:"topics"`
+	TopicIDs map[string]string   `json:"topic_ids,omitempty"`
 	Members  []AssignInputMember `json:"members"`
 }
 
