@@ -64,7 +64,7 @@ func FromClassic(rg kmsg.DescribeGroupsResponseGroup, coordinator int32) (*Group
 	}
 	sortMembers(g.Members)
 	g.Generation, g.Unknown = classicGeneration(g, newest)
-	return g, nil
+	return g.Named(), nil
 }
 
 // classicGeneration is the best the read-only APIs tell about a classic
@@ -119,7 +119,7 @@ func FromConsumer(rg kmsg.ConsumerGroupDescribeResponseGroup, coordinator int32,
 		g.Members = append(g.Members, m)
 	}
 	sortMembers(g.Members)
-	return g, nil
+	return g.Named(), nil
 }
 
 // memberType is ConsumerGroupDescribe's MemberType (v1+): 0 a classic

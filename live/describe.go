@@ -528,7 +528,7 @@ func (p *describeParser) finish() (*Group, error) {
 	sortMembers(g.Members)
 	g.AddCluster(p.seen, p.committed, p.ends)
 	g.Unknown = unknown
-	return g, nil
+	return g.Named(), nil
 }
 
 // ownersFromOffsets fills in what each member owns where the members

@@ -31,7 +31,7 @@ type Group struct {
 	Group           string           `json:"group"`
 	Type            Type             `json:"type"`
 	ProtocolType    string           `json:"protocol_type"`
-	Protocol        string           `json:"protocol"` // the assignor (classic) or server assignor (consumer)
+	Protocol        string           `json:"protocol"` // the assignor (classic) or server assignor (consumer), as Kafka names it
 	State           string           `json:"state"`
 	Generation      *int32           `json:"generation"` // classic; see Generation's note in convert.go
 	GroupEpoch      *int32           `json:"group_epoch"`
@@ -65,6 +65,12 @@ type Group struct {
 	// Configs are the group settings the cluster tells (DescribeConfigs):
 	// the coordinator's group defaults and the group's own overrides.
 	Configs []GroupConfig `json:"configs,omitempty"`
+
+	// Strategy is kviz's name for the assignor (what assign, whatif,
+	// compare and demos call "strategy": range-server for a KIP-848
+	// group's "range"); null when the group names none or kviz does not
+	// model it.
+	Strategy *string `json:"strategy"`
 
 	// prev is the last settled read of the group, when this read caught
 	// it mid-rebalance (Carry).
@@ -100,6 +106,9 @@ type Member struct {
 	// describe paste of a consumer group without the UPGRADED column, or a
 	// broker before ConsumerGroupDescribe v1).
 	MemberType *string `json:"member_type"`
+	// ID is the member's scenario id: how the import, whatif, compare and
+	// simulate name it (memberNames).
+	ID string `json:"id"`
 }
 
 // Offset is one partition's progress.

@@ -49,7 +49,7 @@ func FromShare(d kadm.DescribedShareGroup) (*Group, error) {
 		g.Members = append(g.Members, m)
 	}
 	sortMembers(g.Members)
-	return g, nil
+	return g.Named(), nil
 }
 
 // share reads a share group: its description, the partition counts and
