@@ -108,13 +108,27 @@ func (r *Reader) group(ctx context.Context, name string) (*Group, error) {
 	if err != nil {
 		return nil, err
 	}
+	counts, ends, _, err := r.around(ctx, g, committed)
+	if err != nil {
+		return nil, err
+	}
+	g.AddCluster(counts, committed, ends)
+	return g, nil
+}
+
+// around reads the cluster around g: Metadata of the topics it touches and
+// of those offsets name (committed, or a share group's start offsets),
+// which sizes the cluster (brokers, racks, replicas, the partitions of
+// __consumer_offsets), and the log end offsets. It returns the partition
+// counts and log ends for AddCluster, and the topics' ids.
+func (r *Reader) around(ctx context.Context, g *Group, offsets map[string]map[int32]int64) (map[string]int32, map[string]map[int32]int64, map[[16]byte]string, error) {
 	topics := g.TopicsTouched()
-	for t := range committed {
+	for t := range offsets {
 		topics = append(topics, t)
 	}
 	md, err := r.metadata(ctx, sortedUnique(append(topics, offsetsTopic)))
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	counts := md.counts
 	g.Brokers, g.OffsetsPartitions, g.BrokerRacks = md.brokers, counts[offsetsTopic], md.racks
@@ -122,11 +136,7 @@ func (r *Reader) group(ctx context.Context, name string) (*Group, error) {
 	delete(md.replicas, offsetsTopic)
 	g.Replicas = md.replicas
 	ends, err := r.endOffsets(ctx, counts)
-	if err != nil {
-		return nil, err
-	}
-	g.AddCluster(counts, committed, ends)
-	return g, nil
+	return counts, ends, md.ids, err
 }
 
 // endOffsets are the log end offsets of the topics that exist.

@@ -88,28 +88,15 @@ func (r *Reader) share(ctx context.Context, name string) (*Group, error) {
 			}
 		})
 	}
-	topics := g.TopicsTouched()
-	for t := range starts {
-		topics = append(topics, t)
-	}
-	md, err := r.metadata(ctx, sortedUnique(append(topics, offsetsTopic)))
+	counts, ends, ids, err := r.around(ctx, g, starts)
 	if err != nil {
 		return nil, err
 	}
-	counts := md.counts
-	g.Brokers, g.OffsetsPartitions, g.BrokerRacks = md.brokers, counts[offsetsTopic], md.racks
-	delete(counts, offsetsTopic)
-	delete(md.replicas, offsetsTopic)
-	g.Replicas = md.replicas
 	g.TopicIDs = map[string]string{}
-	for id, t := range md.ids {
+	for id, t := range ids {
 		if _, ok := counts[t]; ok {
 			g.TopicIDs[t] = base64.RawURLEncoding.EncodeToString(id[:])
 		}
-	}
-	ends, err := r.endOffsets(ctx, counts)
-	if err != nil {
-		return nil, err
 	}
 	g.AddCluster(counts, nil, ends)
 	g.addShareOffsets(starts, lags)
@@ -130,8 +117,8 @@ func (g *Group) addShareOffsets(starts, lags map[string]map[int32]int64) {
 	}
 }
 
-// Sharers counts the members holding each partition of a share group, by
-// "topic-partition"; for the table and the lab.
+// sharers lists the members holding each partition of a share group, by
+// topic and partition; for the table.
 func (g *Group) sharers() map[string][]*Member {
 	out := map[string][]*Member{}
 	for i := range g.Members {
