@@ -154,6 +154,7 @@ func writeShare(b *strings.Builder, g *Group) {
 				ids[i] = m.MemberID
 			}
 		}
+		slices.Sort(ids)
 		who := strings.Join(ids, ",")
 		if who == "" {
 			who = missing
