@@ -68,6 +68,9 @@ func (r *Reader) share(ctx context.Context, name string) (*Group, error) {
 	if err != nil {
 		return nil, err
 	}
+	if g.Configs, err = r.shareConfigs(ctx, name, g.Coordinator); err != nil {
+		return nil, err
+	}
 	offs, err := r.adm.DescribeShareGroupOffsets(ctx, name)
 	if err != nil {
 		return nil, r.clusterError(err)

@@ -115,6 +115,9 @@ func TestAShareGroupIsDescribed(t *testing.T) {
 	if len(g.Members) != 3 {
 		t.Fatalf("%d members", len(g.Members))
 	}
+	if i := slices.IndexFunc(g.Configs, func(c GroupConfig) bool { return c.Name == "group.share.heartbeat.interval.ms" }); i < 0 || g.Configs[i].Value != "100" {
+		t.Errorf("the coordinator's share heartbeat interval (livetest sets 100) is not read: %+v", g.Configs)
+	}
 	shared := 0
 	holders := map[int32]int{}
 	for _, dm := range d.Members {
