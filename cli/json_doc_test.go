@@ -78,3 +78,72 @@ func TestLiveJSONIsDocumented(t *testing.T) {
 		require.Empty(t, undocumented(section, cf.(map[string]any)), "config keys the README does not name")
 	}
 }
+
+// ... a share group's too, and the offsets' keys.
+func TestLiveShareJSONIsDocumented(t *testing.T) {
+	c := shareGroup(t, "s1", "s2")
+	code, out, errOut := run(t, "", "live", "--bootstrap-server", c.ListenAddrs()[0], "--group", "s", "--format", "json")
+	require.Equal(t, 0, code, errOut)
+	var g map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &g))
+	section := readmeSection(t, "JSON (`--format json`)")
+	require.Empty(t, undocumented(section, g), "share group keys the README does not name")
+	for _, m := range g["members"].([]any) {
+		require.Empty(t, undocumented(section, m.(map[string]any)), "share member keys the README does not name")
+	}
+	for _, o := range g["offsets"].([]any) {
+		require.Empty(t, undocumented(section, o.(map[string]any)), "share offset keys the README does not name")
+	}
+}
+
+// Issue 20 item 9: one name for one thing. kviz live's JSON names each
+// member by the id its import (and so whatif and compare) gives it, and
+// its strategy and rebalance protocol are what whatif on the import calls
+// strategy and protocol.
+func TestLiveJSONNamesWhatTheImportNames(t *testing.T) {
+	c, _ := rangeGroup(t, "c1", "c2")
+	addr := c.ListenAddrs()[0]
+	code, out, errOut := run(t, "", "live", "--bootstrap-server", addr, "--group", "g", "--format", "json")
+	require.Equal(t, 0, code, errOut)
+	var g struct {
+		Strategy          *string `json:"strategy"`
+		RebalanceProtocol string  `json:"rebalance_protocol"`
+		Members           []struct {
+			ID string `json:"id"`
+		} `json:"members"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &g))
+	file := importLive(t, c, "g")
+	for _, m := range g.Members {
+		code, w, errOut := run(t, "", "whatif", file, "--leave", m.ID, "--format", "json")
+		require.Equal(t, 0, code, "whatif --leave %s (live's id): %s", m.ID, errOut)
+		var wj map[string]any
+		require.NoError(t, json.Unmarshal([]byte(w), &wj))
+		require.NotNil(t, g.Strategy)
+		require.Equal(t, *g.Strategy, wj["strategy"])
+		require.Equal(t, g.RebalanceProtocol, wj["protocol"])
+		require.Contains(t, wj["before"], m.ID, "whatif names the member as live does")
+	}
+}
+
+// The demos' and simulate's JSON hold to their documented keys too.
+func TestDemosAndJSONLAreDocumented(t *testing.T) {
+	code, out, errOut := run(t, "", "demos", "--format", "json")
+	require.Equal(t, 0, code, errOut)
+	var ds []map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &ds))
+	section := readmeSection(t, "| `kviz demos")
+	for _, d := range ds {
+		require.Empty(t, undocumented(section, d), "demo keys the README does not name")
+	}
+	jsonl := readmeSection(t, "`kviz simulate --format jsonl` writes")
+	for _, demo := range []string{"demo:lab", "demo:kip848-upgrade"} {
+		code, out, errOut = run(t, "", "simulate", demo, "--format", "jsonl")
+		require.Equal(t, 0, code, errOut)
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			var step map[string]any
+			require.NoError(t, json.Unmarshal([]byte(line), &step))
+			require.Empty(t, undocumented(jsonl, step), "%s: JSONL keys the README does not name", demo)
+		}
+	}
+}

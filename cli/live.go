@@ -30,7 +30,7 @@ const bootstrapEnv = "KVIZ_BOOTSTRAP_SERVER"
 type liveFlags struct {
 	bootstrap, group, format, fromDescribe string
 	commandConfig                          string
-	list, watch, scenario                  bool
+	list, watch, scenario, assignInput     bool
 	interval, timeout                      time.Duration
 	tls, insecure                          bool
 	caFile, certFile, keyFile              string
@@ -54,10 +54,16 @@ func newLiveCmd() *cobra.Command {
 		Long: `live reads a consumer group from a running Kafka cluster with franz-go and shows
 it: type and protocol, assignor, state, generation or epochs, every member with
 its subscription and assignment (under KIP-848 also its target and epoch), and
-per partition the committed offset, log end offset and lag. It only ever sends
-ApiVersions, Metadata, FindCoordinator, ListGroups, DescribeGroups,
-ConsumerGroupDescribe, OffsetFetch, ListOffsets and DescribeConfigs: it never
-joins, commits or changes anything.
+per partition the committed offset, log end offset and lag. Each member says
+the protocol it speaks (member_type; a consumer group with classic members is
+KIP-848's online migration, and the table adds Kafka 4's UPGRADED column). A
+share group (KIP-932) is shown as kafka-share-groups.sh describes it: members
+sharing partitions, group and assignment epochs, share-partition start offsets
+and lag; --assign-input gives kviz assign --strategy simple its next
+assignment's input. It only ever sends ApiVersions, Metadata, FindCoordinator,
+ListGroups, DescribeGroups, ConsumerGroupDescribe, ShareGroupDescribe,
+OffsetFetch, DescribeShareGroupOffsets, ListOffsets and DescribeConfigs: it
+never joins, commits or changes anything.
 
 Predictions take what the cluster tells (DescribeConfigs: the coordinator's
 group.consumer.* and group.initial.rebalance.delay.ms, a KIP-848 group's own
@@ -95,6 +101,7 @@ an OAUTHBEARER token from $` + live.OAuthTokenEnv + `, or the token endpoint a
 	fl.BoolVar(&f.watch, "watch", false, "print again every --interval (until interrupted)")
 	fl.DurationVar(&f.interval, "interval", 2*time.Second, "how often --watch and the lab read the group again (at least 500ms; while the cluster does not answer, --watch waits twice as long each time, up to 30s)")
 	fl.BoolVar(&f.scenario, "scenario", false, "print the group as a scenario file (YAML) starting from its state")
+	fl.BoolVar(&f.assignInput, "assign-input", false, "print the group as kviz assign input (JSON: real member ids, owned partitions, topic ids); a share group's next assignment is kviz assign --strategy simple on it")
 	fl.StringVar(&f.fromDescribe, "from-describe", "", "read kafka-consumer-groups.sh --describe output from FILE (- = stdin) instead of a cluster")
 	fl.DurationVar(&f.timeout, "timeout", 10*time.Second, "how long to wait for the cluster")
 	fl.BoolVar(&f.tls, "tls", false, "connect with TLS")
@@ -154,7 +161,7 @@ func runLive(cmd *cobra.Command, f *liveFlags) error {
 		}
 		return g.WithOptions(f.importOptions()), nil
 	}
-	if f.format == "" && !f.scenario && isTerminal(out) {
+	if f.format == "" && !f.scenario && !f.assignInput && isTerminal(out) {
 		return openLiveLab(cmd, liveSource{Group: f.group, Brokers: f.bootstrap, Interval: f.interval, Read: read, Timeout: f.timeout})
 	}
 	if !f.watch {
@@ -270,6 +277,9 @@ func (f *liveFlags) check() error {
 	if f.scenario && (f.watch || f.format != "") {
 		return fmt.Errorf("--scenario prints YAML once: it takes no --watch or --format")
 	}
+	if f.assignInput && (f.scenario || f.watch || f.format != "") {
+		return fmt.Errorf("--assign-input prints kviz assign's JSON once: it takes no --scenario, --watch or --format")
+	}
 	return nil
 }
 
@@ -354,6 +364,8 @@ func printGroup(out, errOut io.Writer, g *live.Group, f *liveFlags) error {
 	switch {
 	case f.scenario:
 		return printLiveScenario(out, errOut, g, failure)
+	case f.assignInput:
+		return writeJSON(out, g.AssignInput())
 	case f.format == "table":
 		if err := live.WriteTable(out, g); err != nil {
 			return failure(err)

@@ -42,7 +42,7 @@ func liveFromDescribe(cmd *cobra.Command, f *liveFlags) error {
 		return usageErrf("%s: the output is of group %q, not --group %q", f.fromDescribe, g.Group, f.group)
 	}
 	out := cmd.OutOrStdout()
-	if f.format == "" && !f.scenario && isTerminal(out) {
+	if f.format == "" && !f.scenario && !f.assignInput && isTerminal(out) {
 		return openLiveLab(cmd, liveSource{Group: g.Group, Fixed: g, Source: f.fromDescribe})
 	}
 	if f.scenario {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -103,6 +104,10 @@ func labSnapshot(s *live.Snapshot, err error) (*tui.LiveSnapshot, error) {
 	}
 	out := &tui.LiveSnapshot{Scenario: s.Scenario, State: s.Group.State, Settled: s.Group.Settled(),
 		Showable: s.Group.Showable(), Changes: s.Changes, Origin: s}
+	if c := s.Group.Coordinator; c != nil {
+		// the scenario numbers brokers 0.. in id order (live.Group.Import)
+		out.Coordinator = &tui.LiveCoordinator{ID: *c, Index: slices.IndexFunc(s.Group.BrokerRacks, func(b live.BrokerRack) bool { return b.ID == *c })}
+	}
 	for _, o := range s.PartitionLag {
 		out.Lags = append(out.Lags, tui.PartitionLag{TP: kafka.TP{Topic: o.Topic, Partition: o.Partition}, Lag: o.Lag})
 	}

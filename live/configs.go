@@ -39,20 +39,44 @@ var brokerGroupConfigs = []string{
 // groupConfigs are a group's own overrides (GroupConfig).
 var groupConfigs = []string{"consumer.session.timeout.ms", "consumer.heartbeat.interval.ms", "consumer.assignment.interval.ms"}
 
+// A share group's (KIP-932): the coordinator's group.share.* defaults
+// (GroupCoordinatorConfig, ShareGroupConfig) and the group's share.*
+// overrides (GroupConfig, KIP-1240 adds some in 4.3).
+var (
+	brokerShareConfigs = []string{
+		"group.share.session.timeout.ms", "group.share.heartbeat.interval.ms", "group.share.assignment.interval.ms",
+		"group.share.max.size", "group.share.record.lock.duration.ms", "group.share.delivery.count.limit",
+		"group.share.partition.max.record.locks",
+	}
+	groupShareConfigs = []string{
+		"share.session.timeout.ms", "share.heartbeat.interval.ms", "share.assignment.interval.ms", "share.record.lock.duration.ms",
+		"share.delivery.count.limit", "share.partition.max.record.locks", "share.auto.offset.reset", "share.isolation.level",
+	}
+)
+
 // configs reads the coordinator's group defaults and the group's own
 // configs. A cluster that has no such configs (a broker before KIP-848
 // answers the group resource with an error, or has no
 // group.consumer.* keys) simply tells less: only a failure to reach it is
 // an error.
 func (r *Reader) configs(ctx context.Context, group string, coordinator *int32) ([]GroupConfig, error) {
+	return r.configsOf(ctx, group, coordinator, brokerGroupConfigs, groupConfigs)
+}
+
+// shareConfigs are configs for a share group.
+func (r *Reader) shareConfigs(ctx context.Context, group string, coordinator *int32) ([]GroupConfig, error) {
+	return r.configsOf(ctx, group, coordinator, brokerShareConfigs, groupShareConfigs)
+}
+
+func (r *Reader) configsOf(ctx context.Context, group string, coordinator *int32, brokerKeys, groupKeys []string) ([]GroupConfig, error) {
 	req := kmsg.NewPtrDescribeConfigsRequest()
 	if coordinator != nil {
 		res := kmsg.NewDescribeConfigsRequestResource()
-		res.ResourceType, res.ResourceName, res.ConfigNames = kmsg.ConfigResourceTypeBroker, strconv.Itoa(int(*coordinator)), brokerGroupConfigs
+		res.ResourceType, res.ResourceName, res.ConfigNames = kmsg.ConfigResourceTypeBroker, strconv.Itoa(int(*coordinator)), brokerKeys
 		req.Resources = append(req.Resources, res)
 	}
 	res := kmsg.NewDescribeConfigsRequestResource()
-	res.ResourceType, res.ResourceName, res.ConfigNames = kmsg.ConfigResourceTypeGroupConfig, group, groupConfigs
+	res.ResourceType, res.ResourceName, res.ConfigNames = kmsg.ConfigResourceTypeGroupConfig, group, groupKeys
 	req.Resources = append(req.Resources, res)
 	var out []GroupConfig
 	for _, sh := range r.cl.RequestSharded(ctx, req) {

@@ -38,7 +38,7 @@ func FromClassic(rg kmsg.DescribeGroupsResponseGroup, coordinator int32) (*Group
 	newest := int32(-1)
 	for _, rm := range rg.Members {
 		m := Member{MemberID: rm.MemberID, InstanceID: rm.InstanceID, ClientID: rm.ClientID, Host: rm.ClientHost,
-			Topics: []string{}, Assignment: map[string][]int32{}}
+			Topics: []string{}, Assignment: map[string][]int32{}, MemberType: ptr(MemberClassic)}
 		var meta kmsg.ConsumerMemberMetadata
 		if len(rm.ProtocolMetadata) > 0 {
 			if err := meta.ReadFrom(rm.ProtocolMetadata); err != nil {
@@ -64,7 +64,7 @@ func FromClassic(rg kmsg.DescribeGroupsResponseGroup, coordinator int32) (*Group
 	}
 	sortMembers(g.Members)
 	g.Generation, g.Unknown = classicGeneration(g, newest)
-	return g, nil
+	return g.Named(), nil
 }
 
 // classicGeneration is the best the read-only APIs tell about a classic
@@ -115,11 +115,39 @@ func FromConsumer(rg kmsg.ConsumerGroupDescribeResponseGroup, coordinator int32,
 		m := Member{MemberID: rm.MemberID, InstanceID: rm.InstanceID, ClientID: rm.ClientID, Host: rm.ClientHost,
 			Rack: rm.RackID, Topics: sortedUnique(rm.SubscribedTopics), Regex: rm.SubscribedTopicRegex,
 			Assignment: assignmentByName(rm.Assignment, names), Target: assignmentByName(rm.TargetAssignment, names),
-			MemberEpoch: ptr(rm.MemberEpoch)}
+			MemberEpoch: ptr(rm.MemberEpoch), MemberType: memberType(rm.MemberType)}
 		g.Members = append(g.Members, m)
 	}
 	sortMembers(g.Members)
-	return g, nil
+	return g.Named(), nil
+}
+
+// memberType is ConsumerGroupDescribe's MemberType (v1+): 0 a classic
+// member of a consumer group (KIP-848's online migration: it still sends
+// JoinGroup, SyncGroup and Heartbeat), 1 a consumer-protocol member, -1 (or
+// a v0 answer) unknown. Kafka's describe prints it as UPGRADED (true for
+// consumer) when the group has both.
+func memberType(t int8) *string {
+	switch t {
+	case 0:
+		return ptr(MemberClassic)
+	case 1:
+		return ptr(MemberConsumer)
+	}
+	return nil
+}
+
+// Mixed reports whether a consumer group has classic and consumer-protocol
+// members at once: a group in KIP-848's online migration.
+func (g *Group) Mixed() bool {
+	var classic, consumer bool
+	for _, m := range g.Members {
+		if m.MemberType != nil {
+			classic = classic || *m.MemberType == MemberClassic
+			consumer = consumer || *m.MemberType == MemberConsumer
+		}
+	}
+	return classic && consumer
 }
 
 func assignmentByName(a kmsg.Assignment, names map[[16]byte]string) map[string][]int32 {

@@ -316,6 +316,15 @@ func (p *describeParser) memberRow(v rowValues) error {
 	} else if n != nil && (v.m["ASSIGNMENT"] != "" || v.m["CURRENT-ASSIGNMENT"] != "") && int(*n) != count(m.Assignment) {
 		return fmt.Errorf("#PARTITIONS says %d but the assignment lists %d", *n, count(m.Assignment))
 	}
+	switch up, _ := v.str("UPGRADED"); up {
+	case "true": // Kafka 4 prints UPGRADED for a group in the online migration
+		m.MemberType = ptr(MemberConsumer)
+	case "false":
+		m.MemberType = ptr(MemberClassic)
+	case "":
+	default:
+		return fmt.Errorf("UPGRADED %q is not true, false or -", up)
+	}
 	epoch, err := v.int("CURRENT-EPOCH")
 	if err != nil {
 		return err
@@ -489,6 +498,7 @@ func (p *describeParser) finish() (*Group, error) {
 		for i := range g.Members {
 			g.Members[i].Target = nil
 			g.Members[i].MemberEpoch = nil
+			g.Members[i].MemberType = ptr(MemberClassic) // every member of a classic group
 		}
 	}
 	if g.Protocol == "" {
@@ -518,7 +528,7 @@ func (p *describeParser) finish() (*Group, error) {
 	sortMembers(g.Members)
 	g.AddCluster(p.seen, p.committed, p.ends)
 	g.Unknown = unknown
-	return g, nil
+	return g.Named(), nil
 }
 
 // ownersFromOffsets fills in what each member owns where the members

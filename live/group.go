@@ -12,6 +12,17 @@ type Type string
 const (
 	Classic  Type = "classic"  // JoinGroup/SyncGroup, the client-side assignor
 	Consumer Type = "consumer" // KIP-848, the server-side assignor
+	Share    Type = "share"    // KIP-932: members share partitions, the simple assignor
+)
+
+// What a member speaks (Member.MemberType): Kafka's MemberType of a
+// ConsumerGroupDescribe member (0 classic, 1 consumer; a mixed group is
+// KIP-848's online migration), classic for every member of a classic group,
+// share for a share group's.
+const (
+	MemberClassic  = "classic"
+	MemberConsumer = "consumer"
+	MemberShare    = "share"
 )
 
 // Group is one group as `kviz live --format json` prints it. The fields
@@ -20,7 +31,7 @@ type Group struct {
 	Group           string           `json:"group"`
 	Type            Type             `json:"type"`
 	ProtocolType    string           `json:"protocol_type"`
-	Protocol        string           `json:"protocol"` // the assignor (classic) or server assignor (consumer)
+	Protocol        string           `json:"protocol"` // the assignor (classic) or server assignor (consumer), as Kafka names it
 	State           string           `json:"state"`
 	Generation      *int32           `json:"generation"` // classic; see Generation's note in convert.go
 	GroupEpoch      *int32           `json:"group_epoch"`
@@ -47,9 +58,19 @@ type Group struct {
 	MissingTopics []string `json:"missing_topics,omitempty"`
 	// Unknown says what the source could not tell (--from-describe).
 	Unknown []string `json:"unknown,omitempty"`
+	// TopicIDs are the topics' Kafka Uuids (Metadata), base64 as Kafka
+	// prints them; a share group's only: the simple assignor's answer
+	// depends on them.
+	TopicIDs map[string]string `json:"topic_ids,omitempty"`
 	// Configs are the group settings the cluster tells (DescribeConfigs):
 	// the coordinator's group defaults and the group's own overrides.
 	Configs []GroupConfig `json:"configs,omitempty"`
+
+	// Strategy is kviz's name for the assignor (what assign, whatif,
+	// compare and demos call "strategy": range-server for a KIP-848
+	// group's "range"); null when the group names none or kviz does not
+	// model it.
+	Strategy *string `json:"strategy"`
 
 	// prev is the last settled read of the group, when this read caught
 	// it mid-rebalance (Carry).
@@ -80,6 +101,14 @@ type Member struct {
 	// all the source tells (a --members paste without --verbose prints
 	// #PARTITIONS and no assignment); absent when Assignment is known.
 	PartitionCount *int `json:"partition_count,omitempty"`
+	// MemberType is the protocol the member speaks: classic, consumer or
+	// share (the constants above); null when the source does not tell (a
+	// describe paste of a consumer group without the UPGRADED column, or a
+	// broker before ConsumerGroupDescribe v1).
+	MemberType *string `json:"member_type"`
+	// ID is the member's scenario id: how the import, whatif, compare and
+	// simulate name it (memberNames).
+	ID string `json:"id"`
 }
 
 // Offset is one partition's progress.
@@ -89,6 +118,12 @@ type Offset struct {
 	Committed *int64 `json:"committed"`
 	LogEnd    *int64 `json:"log_end"`
 	Lag       *int64 `json:"lag"`
+	// StartOffset is a share group's share-partition start offset
+	// (DescribeShareGroupOffsets): records before it are all acknowledged
+	// or archived. Share groups commit no offsets (committed is null); lag
+	// is the coordinator's (log end minus start offset minus the records
+	// past it already done), null where the broker does not compute it.
+	StartOffset *int64 `json:"start_offset,omitempty"`
 }
 
 // BrokerRack is a broker and its rack (null: none).

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"slices"
 	"strings"
@@ -22,7 +23,7 @@ import (
 var ReadOnlyKeys = []int16{
 	kmsg.ApiVersions.Int16(), kmsg.Metadata.Int16(), kmsg.FindCoordinator.Int16(), kmsg.ListGroups.Int16(),
 	kmsg.DescribeGroups.Int16(), kmsg.ConsumerGroupDescribe.Int16(), kmsg.OffsetFetch.Int16(), kmsg.ListOffsets.Int16(),
-	kmsg.DescribeConfigs.Int16(),
+	kmsg.DescribeConfigs.Int16(), kmsg.ShareGroupDescribe.Int16(), kmsg.DescribeShareGroupOffsets.Int16(),
 }
 
 // Reader reads groups from one cluster. It never joins, commits or
@@ -91,7 +92,11 @@ func (r *Reader) Group(ctx context.Context, name string) (*Group, error) {
 func (r *Reader) group(ctx context.Context, name string) (*Group, error) {
 	g, err := r.describe(ctx, name)
 	if errors.Is(err, errNoGroup) {
-		return nil, r.otherType(ctx, name, err)
+		typ, terr := r.otherType(ctx, name, err)
+		if typ == string(Share) {
+			return r.share(ctx, name)
+		}
+		return nil, terr
 	}
 	if err != nil {
 		return nil, err
@@ -103,40 +108,56 @@ func (r *Reader) group(ctx context.Context, name string) (*Group, error) {
 	if err != nil {
 		return nil, err
 	}
+	counts, ends, _, err := r.around(ctx, g, committed)
+	if err != nil {
+		return nil, err
+	}
+	g.AddCluster(counts, committed, ends)
+	return g, nil
+}
+
+// around reads the cluster around g: Metadata of the topics it touches and
+// of those offsets name (committed, or a share group's start offsets),
+// which sizes the cluster (brokers, racks, replicas, the partitions of
+// __consumer_offsets), and the log end offsets. It returns the partition
+// counts and log ends for AddCluster, and the topics' ids.
+func (r *Reader) around(ctx context.Context, g *Group, offsets map[string]map[int32]int64) (map[string]int32, map[string]map[int32]int64, map[[16]byte]string, error) {
 	topics := g.TopicsTouched()
-	for t := range committed {
+	for t := range offsets {
 		topics = append(topics, t)
 	}
 	md, err := r.metadata(ctx, sortedUnique(append(topics, offsetsTopic)))
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	counts := md.counts
 	g.Brokers, g.OffsetsPartitions, g.BrokerRacks = md.brokers, counts[offsetsTopic], md.racks
 	delete(counts, offsetsTopic)
 	delete(md.replicas, offsetsTopic)
 	g.Replicas = md.replicas
-	var present []string
-	for t := range counts {
-		present = append(present, t)
-	}
+	ends, err := r.endOffsets(ctx, counts)
+	return counts, ends, md.ids, err
+}
+
+// endOffsets are the log end offsets of the topics that exist.
+func (r *Reader) endOffsets(ctx context.Context, counts map[string]int32) (map[string]map[int32]int64, error) {
 	ends := map[string]map[int32]int64{}
-	if len(present) > 0 {
-		lo, err := r.adm.ListEndOffsets(ctx, present...)
-		if err != nil {
-			return nil, r.clusterError(err)
-		}
-		lo.Each(func(o kadm.ListedOffset) {
-			if o.Err == nil {
-				if ends[o.Topic] == nil {
-					ends[o.Topic] = map[int32]int64{}
-				}
-				ends[o.Topic][o.Partition] = o.Offset
-			}
-		})
+	if len(counts) == 0 {
+		return ends, nil
 	}
-	g.AddCluster(counts, committed, ends)
-	return g, nil
+	lo, err := r.adm.ListEndOffsets(ctx, slices.Sorted(maps.Keys(counts))...)
+	if err != nil {
+		return nil, r.clusterError(err)
+	}
+	lo.Each(func(o kadm.ListedOffset) {
+		if o.Err == nil {
+			if ends[o.Topic] == nil {
+				ends[o.Topic] = map[int32]int64{}
+			}
+			ends[o.Topic][o.Partition] = o.Offset
+		}
+	})
+	return ends, nil
 }
 
 func (r *Reader) describe(ctx context.Context, name string) (*Group, error) {
@@ -180,19 +201,20 @@ func (r *Reader) describe(ctx context.Context, name string) (*Group, error) {
 }
 
 // otherType says what a group the consumer-group describes do not know is,
-// when ListGroups lists it as another type (a share group, KIP-932; a
-// streams group, KIP-1071): else err.
-func (r *Reader) otherType(ctx context.Context, name string, err error) error {
+// when ListGroups lists it as another type: a share group (KIP-932), which
+// the caller reads, or one kviz does not read (a streams group, KIP-1071),
+// said in the error; else err.
+func (r *Reader) otherType(ctx context.Context, name string, err error) (string, error) {
 	ls, lerr := r.list(ctx)
 	if lerr != nil {
-		return err
+		return "", err
 	}
 	for _, l := range ls {
 		if l.Group == name && l.Type != string(Classic) && l.Type != string(Consumer) {
-			return fmt.Errorf("group %q is a %s group (%s): kviz models consumer groups, classic and KIP-848; --list shows it", name, l.Type, l.State)
+			return l.Type, fmt.Errorf("group %q is a %s group (%s): kviz reads consumer groups, classic and KIP-848, and share groups; --list shows it", name, l.Type, l.State)
 		}
 	}
-	return err
+	return "", err
 }
 
 // topicNames maps the topic ids of a KIP-848 description to names through

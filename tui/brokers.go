@@ -18,7 +18,10 @@ type brokerPane struct {
 	f           *model.FlowView
 	coordinator int
 	hidden      []string // topics whose replicas a quiz question asks about
-	st          *Styles
+	// read names the coordinator a live read named ("broker 1"); "" when
+	// the pane shows the model's.
+	read string
+	st   *Styles
 }
 
 // Render is the pane in w × h cells: one line per broker, then one per
@@ -35,8 +38,14 @@ func (bp brokerPane) Render(w, h int) []string {
 		line := fmt.Sprintf("b%-2d %s %s", b.ID, state, st.brushes.faint.paint(fmt.Sprintf("· holds %d", b.Replicas)))
 		if b.ID == coordinator {
 			line += st.brushes.accent.paint(" · coordinator")
+			if bp.read != "" {
+				line += st.brushes.faint.paint(" (read: " + bp.read + ")")
+			}
 		}
 		out = append(out, fit(line, w))
+	}
+	if bp.read != "" && !slices.ContainsFunc(f.Brokers, func(b model.FlowBroker) bool { return b.ID == coordinator }) {
+		out = append(out, fit(st.brushes.accent.paint("coordinator")+st.brushes.faint.paint(" (read): "+bp.read), w))
 	}
 	out = append(out, "")
 	down := map[int]bool{}
@@ -97,6 +106,9 @@ func (bp brokerPane) summary() string {
 		} else {
 			parts = append(parts, st.brushes.bad.paint(fmt.Sprintf("b%d ✗ down", b.ID)))
 		}
+	}
+	if bp.read != "" {
+		parts = append(parts, st.brushes.accent.paint("coordinator "+bp.read)+st.brushes.faint.paint(" (read)"))
 	}
 	return strings.Join(parts, st.brushes.faint.paint(" · "))
 }

@@ -1,6 +1,9 @@
 package tui
 
 import (
+	"fmt"
+
+	"github.com/kvizlab/kviz/model"
 	"github.com/kvizlab/kviz/model/kafka"
 )
 
@@ -11,6 +14,34 @@ import (
 type liveMarks struct {
 	changes []kafka.Move                 // since the previous read, by scenario id
 	lag     func(kafka.TP) (int64, bool) // the snapshot's LagOf
+	// coordinator is the one the read named (nil: unknown): the brokers
+	// pane shows it while the lab follows the cluster (issue 20 item 8).
+	coordinator *LiveCoordinator
+}
+
+// readCoordinator is the coordinator the live read named while the lab
+// follows the cluster; nil otherwise (the model's is shown).
+func (a App) readCoordinator() *LiveCoordinator {
+	if a.liveMarks == nil {
+		return nil
+	}
+	return a.liveMarks.coordinator
+}
+
+// brokers is the brokers pane of the step: the model's coordinator, or,
+// while the live lab follows the cluster, the one the read named.
+func (a App) brokers(f *model.FlowView) brokerPane {
+	bp := brokerPane{f: f, coordinator: a.view().CoordinatorBroker, st: &a.styles}
+	if h, ok := a.quizHides(); ok {
+		bp.hidden = h.ReplicasOf
+	}
+	if c := a.readCoordinator(); c != nil {
+		bp.coordinator, bp.read = c.Index, fmt.Sprintf("broker %d", c.ID)
+		if c.Index < 0 {
+			bp.read += ", not among the brokers shown"
+		}
+	}
+	return bp
 }
 
 // apply marks g, the grid of the import's opening step.

@@ -60,6 +60,10 @@ func (a App) headerWho() []headerPart {
 		coord = fmt.Sprintf("broker %d · __consumer_offsets-%d", v.CoordinatorBroker, v.CoordinatorPartition)
 		short = fmt.Sprintf("broker %d", v.CoordinatorBroker)
 	}
+	if c := a.readCoordinator(); c != nil { // the live lab: the one the cluster named
+		coord = fmt.Sprintf("broker %d (read) · __consumer_offsets-%d", c.ID, v.CoordinatorPartition)
+		short = fmt.Sprintf("broker %d", c.ID)
+	}
 	parts := []headerPart{
 		{value: "kviz", look: lookTitle},
 		{label: "group", value: v.GroupID},

@@ -1,8 +1,10 @@
 package tui
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -30,9 +32,21 @@ type LiveSnapshot struct {
 	Changes []kafka.Move
 	// Lags is each partition's lag, in the group's offset order.
 	Lags []PartitionLag
+	// Coordinator is the group coordinator the cluster named (FindCoordinator,
+	// the describe's answering broker); nil when the source does not say.
+	// The brokers pane shows it instead of the one the model places.
+	Coordinator *LiveCoordinator
 	// Origin is the reader's own record of this read, handed back to it
 	// as prev; the lab never looks inside.
 	Origin any
+}
+
+// LiveCoordinator is the coordinator a read named: its broker id, and that
+// broker as the imported scenario numbers brokers (0.. in id order), -1
+// when it is not among them (a pasted describe names no brokers).
+type LiveCoordinator struct {
+	ID    int32
+	Index int
 }
 
 // PartitionLag is one partition's lag: its log end minus the group's
@@ -189,7 +203,7 @@ func (l *Live) mark() {
 		l.app.liveMarks = nil
 		return
 	}
-	l.app.liveMarks = &liveMarks{changes: l.moved, lag: l.snap.lagOf()}
+	l.app.liveMarks = &liveMarks{changes: l.moved, lag: l.snap.lagOf(), coordinator: l.snap.Coordinator}
 }
 
 // show puts a new import on screen, keeping the lab's own state (size,
@@ -232,33 +246,80 @@ func (l Live) View() tea.View {
 func (l Live) liveLine() string {
 	st := &l.app.styles
 	sep := st.Faint.Render(" · ")
-	var parts []string
+	var badge, source string
 	switch {
 	case l.err != nil:
-		parts = append(parts, st.Bad.Render(" DISCONNECTED, retrying every "+l.every.String()+" ")+" "+st.Bad.Render(oneLineErr(l.err)))
+		return fit(st.Bad.Render(" DISCONNECTED, retrying every "+l.every.String()+" ")+" "+st.Bad.Render(oneLineErr(l.err)), l.width)
 	case l.imported:
-		parts = append(parts, st.Warn.Render(" IMPORTED ")+" "+st.Faint.Render("simulating from "+l.shown.GroupID+" as read at "+l.readAt.Format("15:04:05")))
+		badge, source = st.Warn.Render(" IMPORTED "), st.Faint.Render("simulating from "+l.shown.GroupID+" as read at "+l.readAt.Format("15:04:05"))
 	case l.read == nil:
-		parts = append(parts, st.Accent.Render(" SAVED ")+" "+st.Faint.Render("from "+l.source))
+		badge, source = st.Accent.Render(" SAVED "), st.Faint.Render("from "+l.source)
 	default:
-		parts = append(parts, st.Good.Render(" LIVE ")+" "+st.Faint.Render(l.source+" · read "+l.readAt.Format("15:04:05")))
+		badge, source = st.Good.Render(" LIVE "), st.Faint.Render(l.source+" · read "+l.readAt.Format("15:04:05"))
 	}
-	if l.snap != nil && l.err == nil {
-		parts = append(parts, l.changesText(), l.lagText())
+	if l.snap == nil {
+		return fit(badge+" "+source, l.width)
 	}
-	return fit(strings.Join(parts, sep), l.width)
+	// The lag is what an engineer looks for first: it keeps its room, the
+	// largest partitions first, and the moves, then the source, then the
+	// state give way (issue 20 item 11: at 80 columns the largest lag
+	// shows, not "…").
+	const (
+		segSource = iota
+		segState
+		segMoves
+		segLag
+	)
+	segs := []string{source, l.stateText(), l.movesText(), ""}
+	join := func() string {
+		line := badge
+		first := true
+		for _, s := range segs {
+			switch {
+			case s == "":
+			case first:
+				line, first = line+" "+s, false
+			default:
+				line += sep + s
+			}
+		}
+		return line
+	}
+	lags := l.lagParts()
+	for n := len(lags.parts); n >= 1; n-- {
+		if segs[segLag] = lags.text(n); textWidth(join()) <= l.width {
+			return join()
+		}
+	}
+	segs[segLag] = lags.text(1)
+	for _, i := range []int{segMoves, segSource, segState} {
+		over := textWidth(join()) - l.width
+		if over <= 0 {
+			break
+		}
+		if keep := textWidth(segs[i]) - over; keep >= 8 {
+			segs[i] = cut(segs[i], keep)
+			break
+		}
+		segs[i] = ""
+	}
+	return fit(join(), l.width)
 }
 
-// changesText is the group's state when it is not settled, and the last
-// read that moved partitions: marked while it is the newest read.
-func (l Live) changesText() string {
-	st := &l.app.styles
-	state := ""
-	if !l.snap.Settled {
-		state = st.Warn.Render("group "+l.snap.State+": showing the last settled read") + st.Faint.Render(" · ")
+// stateText is the group's state when it is not settled; "" when it is.
+func (l Live) stateText() string {
+	if l.snap.Settled {
+		return ""
 	}
+	return l.app.styles.Warn.Render("group " + l.snap.State + ": showing the last settled read")
+}
+
+// movesText is the last read that moved partitions: marked while it is the
+// newest read.
+func (l Live) movesText() string {
+	st := &l.app.styles
 	if len(l.moved) == 0 {
-		return state + "no moves yet"
+		return "no moves yet"
 	}
 	var ms []string
 	for _, m := range l.moved {
@@ -266,29 +327,55 @@ func (l Live) changesText() string {
 	}
 	text := fmt.Sprintf("%d moved %s: %s", len(l.moved), l.movedAt.Format("15:04:05"), strings.Join(ms, ", "))
 	if l.movedAt.Equal(l.readAt) {
-		return state + st.Warn.Render(text)
+		return st.Warn.Render(text)
 	}
-	return state + text
+	return text
 }
 
-func (l Live) lagText() string {
-	var total int64
-	var parts []string
-	known := false
+// liveLags is the newest read's lag for the live line: the total and each
+// lagging partition, largest first.
+type liveLags struct {
+	known bool // some partition has a commit
+	total int64
+	parts []string // "orders-3 900", largest lag first
+}
+
+func (l Live) lagParts() liveLags {
+	var out liveLags
+	type lagged struct {
+		tp kafka.TP
+		n  int64
+	}
+	var ls []lagged
 	for _, o := range l.snap.Lags {
-		known = known || o.Lag != nil
+		out.known = out.known || o.Lag != nil
 		if o.Lag != nil && *o.Lag != 0 {
-			total += *o.Lag
-			parts = append(parts, fmt.Sprintf("%s %d", o.TP, *o.Lag))
+			out.total += *o.Lag
+			ls = append(ls, lagged{o.TP, *o.Lag})
 		}
 	}
-	if !known {
-		return "lag unknown (no committed offsets)"
+	slices.SortStableFunc(ls, func(a, b lagged) int { return cmp.Compare(b.n, a.n) })
+	for _, x := range ls {
+		out.parts = append(out.parts, fmt.Sprintf("%s %d", x.tp, x.n))
 	}
-	if len(parts) == 0 {
+	return out
+}
+
+// text is the lag with its n largest partitions ("lag 1200: orders-3 900
+// orders-1 300"), and how many more lag when n leaves some out.
+func (ll liveLags) text(n int) string {
+	switch {
+	case !ll.known:
+		return "lag unknown (no committed offsets)"
+	case len(ll.parts) == 0:
 		return "lag 0"
 	}
-	return fmt.Sprintf("lag %d: %s", total, strings.Join(parts, " "))
+	n = min(n, len(ll.parts))
+	text := fmt.Sprintf("lag %d: %s", ll.total, strings.Join(ll.parts[:n], " "))
+	if more := len(ll.parts) - n; more > 0 {
+		text += fmt.Sprintf(" +%d more", more)
+	}
+	return text
 }
 
 func oneLineErr(err error) string { return strings.ReplaceAll(err.Error(), "\n", " ") }

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/kvizlab/kviz/model"
 	"github.com/kvizlab/kviz/model/kafka"
 	"github.com/kvizlab/kviz/model/scenario"
 )
@@ -130,4 +131,57 @@ func TestLiveReadDuringARecomputeKeepsTheKey(t *testing.T) {
 	require.NotEmpty(t, got.Timeline, "the crash is on the timeline")
 	assert.Equal(t, "crash", got.Timeline[len(got.Timeline)-1].Kind)
 	assert.Len(t, got.Members, 3, "the simulation is the group as read before the key, not the newer read")
+}
+
+// Issue 20 item 8: the live lab shows the coordinator the read named, not
+// the one the model places from the group id and its own replica placement.
+func TestLiveLabShowsTheCoordinatorItRead(t *testing.T) {
+	first := liveSnap(t, map[string][]int32{"c1": {0, 1, 2}, "c2": {3, 4, 5}}, nil)
+	l, err := NewLive(first, "group shop at test:9092", nil, time.Second, time.Second)
+	require.NoError(t, err)
+	l = liveDrive(t, l, tea.WindowSizeMsg{Width: 160, Height: 40})
+	modelled := l.app.view().CoordinatorBroker
+	require.GreaterOrEqual(t, modelled, 0)
+	assert.Contains(t, liveScreen(l), fmt.Sprintf("coordinator broker %d · __consumer_offsets-", modelled), "no read coordinator: the model's")
+
+	read := (modelled + 1) % first.Scenario.Brokers
+	first.Coordinator = &LiveCoordinator{ID: int32(100 + read), Index: read}
+	l, err = NewLive(first, "group shop at test:9092", nil, time.Second, time.Second)
+	require.NoError(t, err)
+	l = liveDrive(t, l, tea.WindowSizeMsg{Width: 160, Height: 40})
+	s := liveScreen(l)
+	assert.Contains(t, s, fmt.Sprintf("coordinator broker %d (read) · __consumer_offsets-", 100+read), s)
+	assert.NotContains(t, s, fmt.Sprintf("coordinator broker %d ·", modelled))
+	bp := l.app.brokers(&model.FlowView{}) // an import has no data path: the pane's own lines
+	assert.Equal(t, read, bp.coordinator, "the brokers pane marks the broker read")
+	assert.Contains(t, ansi.Strip(bp.summary()), fmt.Sprintf("coordinator broker %d (read)", 100+read))
+
+	// imported, the lab simulates: the model's coordinator again
+	l = liveDrive(t, l, tea.KeyPressMsg{Code: 'i', Text: "i"})
+	assert.Contains(t, liveScreen(l), fmt.Sprintf("coordinator broker %d · __consumer_offsets-", modelled))
+}
+
+// Issue 20 item 11: at 80×24 the live line shows the largest lag, not "…":
+// the lag keeps its room, largest partition first, and the source and the
+// moves give way.
+func TestLiveLineShowsTheLargestLagAt80Columns(t *testing.T) {
+	prev := liveSnap(t, map[string][]int32{"c1": {0, 1, 2, 3, 4, 5}}, nil)
+	first := liveSnap(t, map[string][]int32{"c1": {0, 1, 2}, "c2": {3, 4, 5}}, prev)
+	first.Lags = nil
+	for p, n := range []int64{12, 0, 7, 4_000_000_123, 5, 31} {
+		first.Lags = append(first.Lags, PartitionLag{TP: kafka.TP{Topic: "orders", Partition: int32(p)}, Lag: &n})
+	}
+	l, err := NewLive(first, "group shop at kafka1.prod.example.com:9092,kafka2.prod.example.com:9092", nil, time.Second, time.Second)
+	require.NoError(t, err)
+	l.moved, l.movedAt = first.Changes, time.Now()
+	for _, w := range []int{80, 60} {
+		l = liveDrive(t, l, tea.WindowSizeMsg{Width: w, Height: 24})
+		line := strings.Split(liveScreen(l), "\n")[0]
+		assert.Contains(t, line, "lag 4000000178: orders-3 4000000123", "width %d: %q", w, line)
+		assert.LessOrEqual(t, textWidth(line), w)
+	}
+	l = liveDrive(t, l, tea.WindowSizeMsg{Width: 300, Height: 24})
+	line := strings.Split(liveScreen(l), "\n")[0]
+	assert.Contains(t, line, "lag 4000000178: orders-3 4000000123 orders-5 31 orders-0 12 orders-2 7 orders-4 5", "wide: every lagging partition, largest first")
+	assert.Contains(t, line, "3 moved")
 }

@@ -48,7 +48,7 @@ func (a App) flowBody(h int) string {
 	if h < flowGridMinBody {
 		// Short terminals: the partition rows already name each owner in
 		// its letter and colour; the grid is one tab away.
-		return box(&a.styles, "Producers · tab: next pane", producerPane{f: f, letters: a.info.letters, st: &a.styles}.Render(w-4, h-2), w, h, true)
+		return box(&a.styles, "Producers · tab: next pane", producerPane{f: f, letters: a.info.letters, brokers: a.brokers(f), st: &a.styles}.Render(w-4, h-2), w, h, true)
 	}
 	g := a.grid()
 	gridH := min(2*len(g.Members)+4, max(6, h*2/5))
@@ -59,15 +59,12 @@ func (a App) flowBody(h int) string {
 	if w >= brokerPaneMinWidth {
 		bw := min(48, w/3)
 		producers := producerPane{f: f, letters: a.info.letters, brokersBeside: true, st: &a.styles}
-		brokers := brokerPane{f: f, coordinator: a.view().CoordinatorBroker, st: &a.styles}
-		if h, ok := a.quizHides(); ok {
-			brokers.hidden = h.ReplicasOf
-		}
+		brokers := a.brokers(f)
 		left := box(&a.styles, "Producers · tab: next pane", producers.Render(w-bw-4, restH-2), w-bw, restH, true)
 		right := box(&a.styles, "Brokers · replicas, leader first", brokers.Render(bw-4, restH-2), bw, restH, false)
 		return grid + "\n" + besides(left, right)
 	}
-	lines = producerPane{f: f, letters: a.info.letters, st: &a.styles}.Render(w-4, restH-2)
+	lines = producerPane{f: f, letters: a.info.letters, brokers: a.brokers(f), st: &a.styles}.Render(w-4, restH-2)
 	return grid + "\n" + box(&a.styles, "Producers · tab: next pane", lines, w, restH, true)
 }
 
@@ -80,6 +77,7 @@ type producerPane struct {
 	// brokersBeside: the broker pane is on screen too; else one line of
 	// broker health takes its place.
 	brokersBeside bool
+	brokers       brokerPane // for that line
 	st            *Styles
 }
 
@@ -108,7 +106,7 @@ func (fp producerPane) Render(w, h int) []string {
 		out = append(out, fit(fp.readerLine(r), w))
 	}
 	if !fp.brokersBeside { // one line of broker health instead
-		out = append(out, fit(brokerPane{f: f, st: st}.summary(), w))
+		out = append(out, fit(fp.brokers.summary(), w))
 	}
 	rows := []string{}
 	maxLag := int64(lagScaleFloor)

@@ -157,8 +157,9 @@ func Start(t testing.TB, partitions int32, topics ...string) *Cluster {
 	w := &wire{}
 	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(partitions, topics...), kfake.ListenFn(w.listen),
 		kfake.GroupMinSessionTimeout(100*time.Millisecond),
-		// KIP-848 members heartbeat at the broker's interval (5 s by default).
-		kfake.BrokerConfigs(map[string]string{"group.consumer.heartbeat.interval.ms": "100"}))
+		// KIP-848 members heartbeat at the broker's interval (5 s by
+		// default), share members too (group.share.heartbeat.interval.ms).
+		kfake.BrokerConfigs(map[string]string{"group.consumer.heartbeat.interval.ms": "100", "group.share.heartbeat.interval.ms": "100"}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,10 +216,22 @@ func (c *Consumer) Stop() { c.stop() }
 // background; Stop (or the test's end) closes it.
 func (c *Cluster) Consumer(t testing.TB, group, clientID string, opts ...kgo.Opt) *Consumer {
 	t.Helper()
+	return c.consumer(t, []kgo.Opt{kgo.ConsumerGroup(group), kgo.SessionTimeout(2 * time.Second), kgo.HeartbeatInterval(100 * time.Millisecond),
+		kgo.DisableAutoCommit()}, clientID, opts)
+}
+
+// ShareConsumer starts a real franz-go share consumer (KIP-932) of group
+// polling in the background, acknowledging what it polls; Stop (or the
+// test's end) closes it, which leaves the group.
+func (c *Cluster) ShareConsumer(t testing.TB, group, clientID string, opts ...kgo.Opt) *Consumer {
+	t.Helper()
+	return c.consumer(t, []kgo.Opt{kgo.ShareGroup(group)}, clientID, opts)
+}
+
+func (c *Cluster) consumer(t testing.TB, kind []kgo.Opt, clientID string, opts []kgo.Opt) *Consumer {
+	t.Helper()
 	k := &cutter{}
-	base := []kgo.Opt{kgo.SeedBrokers(c.ListenAddrs()...), kgo.ClientID(clientID), kgo.ConsumerGroup(group),
-		kgo.SessionTimeout(2 * time.Second), kgo.HeartbeatInterval(100 * time.Millisecond), kgo.DisableAutoCommit(),
-		kgo.Dialer(k.dial)}
+	base := append([]kgo.Opt{kgo.SeedBrokers(c.ListenAddrs()...), kgo.ClientID(clientID), kgo.Dialer(k.dial)}, kind...)
 	cl, err := kgo.NewClient(append(base, opts...)...)
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,87 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kvizlab/kviz/live"
+	"github.com/kvizlab/kviz/live/livetest"
+)
+
+// shareGroup starts a share group "s" of real franz-go share consumers on
+// one partition and waits until every member holds it.
+func shareGroup(t *testing.T, members ...string) *livetest.Cluster {
+	t.Helper()
+	c := livetest.Start(t, 1, "solo")
+	for _, id := range members {
+		c.ShareConsumer(t, "s", id, kgo.ConsumeTopics("solo"))
+	}
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...), kgo.ClientID("probe"))
+	require.NoError(t, err)
+	defer cl.Close()
+	adm := kadm.NewClient(cl)
+	require.Eventually(t, func() bool {
+		ds, err := adm.DescribeShareGroups(context.Background(), "s")
+		if err != nil || len(ds["s"].Members) != len(members) {
+			return false
+		}
+		for _, m := range ds["s"].Members {
+			if len(m.Assignment["solo"]) != 1 {
+				return false
+			}
+		}
+		return true
+	}, 15*time.Second, 50*time.Millisecond)
+	return c
+}
+
+// Issue 22 item 4: kviz live describes a share group in JSON and as
+// kafka-share-groups.sh's table, and its --assign-input is what kviz assign
+// --strategy simple predicts from; it does not import (no share groups in
+// the scenario format yet) and says so.
+func TestLiveDescribesAShareGroup(t *testing.T) {
+	c := shareGroup(t, "s1", "s2")
+	addr := c.ListenAddrs()[0]
+	code, out, errOut := run(t, "", "live", "--bootstrap-server", addr, "--group", "s", "--format", "json")
+	require.Equal(t, 0, code, errOut)
+	var g live.Group
+	require.NoError(t, json.Unmarshal([]byte(out), &g))
+	assert.Equal(t, live.Share, g.Type)
+	assert.Equal(t, "simple", g.Protocol)
+	require.Len(t, g.Members, 2)
+	for _, m := range g.Members {
+		assert.Equal(t, map[string][]int32{"solo": {0}}, m.Assignment, "both share the one partition")
+		require.NotNil(t, m.MemberType)
+		assert.Equal(t, live.MemberShare, *m.MemberType)
+	}
+	assert.NotEmpty(t, g.TopicIDs["solo"])
+
+	code, out, errOut = run(t, "", "live", "--bootstrap-server", addr, "--group", "s", "--format", "table")
+	require.Equal(t, 0, code, errOut)
+	assert.Regexp(t, `(?m)^GROUP +COORDINATOR \(ID\) +STATE +GROUP-EPOCH +ASSIGNMENT-EPOCH +#MEMBERS$`, out)
+	assert.Regexp(t, `(?m)^s +.*solo +0 +.* 2 +s1,s2$`, out)
+
+	code, in, errOut := run(t, "", "live", "--bootstrap-server", addr, "--group", "s", "--assign-input")
+	require.Equal(t, 0, code, errOut)
+	code, out, errOut = run(t, in, "assign", "--strategy", "simple", "--kafka-version", "4.2", "--format", "json")
+	require.Equal(t, 0, code, errOut)
+	var a map[string]map[string][]int32
+	require.NoError(t, json.Unmarshal([]byte(out), &a))
+	require.Len(t, a, 2)
+	for _, m := range g.Members {
+		assert.Equal(t, []int32{0}, a[m.MemberID]["solo"], "the simple assignor keeps both on the partition")
+	}
+
+	code, _, errOut = run(t, "", "live", "--bootstrap-server", addr, "--group", "s", "--scenario")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, "is a share group")
+	assert.Contains(t, errOut, "scenario format has no share groups yet")
+	c.AssertSentOnly(t, "kviz", live.ReadOnlyKeys)
+}
