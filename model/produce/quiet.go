@@ -77,8 +77,13 @@ func (g *Group) nextDue(m *member, now int64) int64 {
 	if len(m.pending) > 0 {
 		due = max(now+1, m.pending[0].atMs)
 	}
+	if m.cfg.Paused {
+		return due
+	}
 	if m.cfg.Commit == CommitAuto {
 		due = min(due, max(now+1, m.lastCommit+int64(m.cfg.AutoCommitIntervalMs)))
+	} else if m.unsent {
+		return now + 1
 	}
 	if len(m.owned) > 0 {
 		g.refresh(m)
