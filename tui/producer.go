@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // The producer pane: where records go before any consumer sees them. It
@@ -24,8 +25,18 @@ func (a App) nextPane() pane {
 	return next
 }
 
-// firstPane is where focus starts: the producer story when there is one.
+// firstPane is where focus starts: the pane the scenario names (lab:
+// {pane: brokers}: the producer pane with the broker map beside it), or
+// the producer story when there is one.
 func (a App) firstPane() pane {
+	switch a.sim.Scenario().Pane {
+	case scenario.PaneGrid:
+		return paneGrid
+	case scenario.PaneProtocol:
+		return paneProtocol
+	case scenario.PaneNumbers:
+		return paneNumbers
+	}
 	if a.hasFlow() {
 		return paneFlow
 	}
