@@ -60,3 +60,26 @@ func TestIllegalGenerationCommitRejoins(t *testing.T) {
 		}
 	}
 }
+
+// A member already rejoining (PREPARING_REBALANCE) whose commit carried
+// an older generation than its own only gets RebalanceInProgressException:
+// OffsetCommitResponseHandler resets nothing when the generation changed
+// since the commit was sent and a rebalance is under way.
+func TestIllegalGenerationWhileRejoining(t *testing.T) {
+	sim := simYAML(t, "rip.yaml", `seed: 13
+topics: {t0: 6}
+members:
+  - {id: c1}
+  - {id: c2}
+timeline:
+  - {at_ms: 29000, stall: {id: c2, ms: 10000}}
+  - {at_ms: 30000, join: {id: c3}}
+  - {at_ms: 32100, commit: {id: c1, generation: 0}}
+`)
+	resp := steps(sim, kafka.KindOffsetCommitResponse, "c1")
+	require.Len(t, resp, 1)
+	assert.Equal(t, "ILLEGAL_GENERATION", resp[0].Error)
+	assert.Contains(t, resp[0].Text, "RebalanceInProgressException")
+	assert.Empty(t, steps(sim, kafka.KindPartitionsLost, "c1"), "nothing is reset")
+	assert.Equal(t, int32(2), last(sim).Generation, "the rebalance under way completes, no other")
+}
