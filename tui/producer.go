@@ -58,7 +58,11 @@ func (a App) flowBody(h int) string {
 	f := a.view().Flow()
 	if h < flowGridMinBody {
 		// Short terminals: the partition rows already name each owner in
-		// its letter and colour; the grid is one tab away.
+		// its letter and colour; the grid is one tab away. A scenario that
+		// opens on the brokers (lab: {pane: brokers}) shows their map.
+		if a.sim.Scenario().Pane == scenario.PaneBrokers {
+			return box(&a.styles, "Brokers · replicas, leader first · tab: next pane", brokerPane{f: f, coordinator: a.view().CoordinatorBroker, st: &a.styles}.Render(w-4, h-2), w, h, true)
+		}
 		return box(&a.styles, "Producers · tab: next pane", producerPane{f: f, letters: a.info.letters, st: &a.styles}.Render(w-4, h-2), w, h, true)
 	}
 	g := a.grid()
