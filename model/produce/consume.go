@@ -110,6 +110,9 @@ func (g *Group) landAsync(m *member, nowMs int64) {
 	}
 	if i > 0 {
 		m.pending = append(m.pending[:0], m.pending[i:]...)
+		// A member that switched to sync commits with async ones in
+		// flight: the next commitSync puts its positions back.
+		m.unsent = m.unsent || m.cfg.Commit == CommitSync
 	}
 }
 
