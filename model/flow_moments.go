@@ -145,7 +145,9 @@ func (mf *momentFinder) walk(t int64, stopIdle bool) error {
 		if !busy && stopIdle && f.next == len(f.events) {
 			return nil
 		}
-		next := now + 1
+		// Busy: up to the next millisecond that can change anything (a
+		// slow consumer's next record), where a burst may end.
+		next := now + 1 + min(f.sim.QuietMs(), t-now-1)
 		if !busy {
 			next = t
 			if f.next < len(f.events) {

@@ -110,3 +110,13 @@ func TestMomentsLeaveTheGroupAlone(t *testing.T) {
 	}
 	assert.Equal(t, without.Len(), j)
 }
+
+// With producers: the data flows all the time and no moment is a step.
+func TestNoMomentsWithProducers(t *testing.T) {
+	sim := simDemo(t, "producers")
+	for i := 0; i < sim.Len(); i++ {
+		if st := sim.StepLine(i); isMoment(st.Kind) {
+			t.Fatalf("step %d is a data-path moment in a scenario with producers: %s", i, st.Text)
+		}
+	}
+}

@@ -28,6 +28,10 @@ func (s *Sim) quietMs() int64 {
 	return max(0, due-s.nowMs-1)
 }
 
+// QuietMs is how many of the next milliseconds are certain to change
+// nothing anyone can observe (never: nothing is due at all).
+func (s *Sim) QuietMs() int64 { return s.quietMs() }
+
 // skip walks k quiet milliseconds at once.
 func (s *Sim) skip(k int64) {
 	for _, p := range s.producers {
