@@ -14,9 +14,7 @@ import (
 	"github.com/kvizlab/kviz/model/scenario"
 )
 
-func isMoment(k kafka.StepKind) bool {
-	return k == kafka.KindRecordsProduced || k == kafka.KindReaderStarted || k == kafka.KindRecordsConsumed
-}
+func isMoment(k kafka.StepKind) bool { return k.IsDataPath() }
 
 // Example 19's moments are steps, each with the data path as its text
 // says: records landing, A reading and committing 4, A reading 2 after its

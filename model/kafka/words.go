@@ -102,6 +102,12 @@ func (k StepKind) IsCallback() bool {
 	return k == KindPartitionsRevoked || k == KindPartitionsAssigned || k == KindPartitionsLost
 }
 
+// IsDataPath reports whether the step is one of the data path's moments
+// (records landing, a reader starting, a consumer done reading).
+func (k StepKind) IsDataPath() bool {
+	return k == KindRecordsProduced || k == KindReaderStarted || k == KindRecordsConsumed
+}
+
 // ListenerMethod is the callback's method name, "onPartitionsAssigned".
 func (k StepKind) ListenerMethod() string { return "on" + string(k) }
 
