@@ -47,19 +47,49 @@ func (c *client) onCommitResponse(errName string, gen int32) {
 	case "REBALANCE_IN_PROGRESS":
 		c.w.record(kafka.KindOffsetCommitResponse, c.id, errName, false, fmt.Sprintf(
 			"The coordinator rejects %s's commit: REBALANCE_IN_PROGRESS (RebalanceInProgressException); it must finish the rebalance first.", c.id))
+	case "ILLEGAL_GENERATION", "UNKNOWN_MEMBER_ID":
+		c.onFencedCommit(errName, gen)
 	default:
 		c.w.record(kafka.KindOffsetCommitResponse, c.id, errName, false, fmt.Sprintf(
 			"The coordinator rejects %s's commit with generation %d: %s (CommitFailedException). The records will be consumed again by the partitions' next owner.", c.id, gen, errName))
-		if gen == c.generation && c.phase == phaseStable {
-			if errName == "UNKNOWN_MEMBER_ID" {
-				c.memberID = ""
-				c.memberIDChanged()
-			}
-			c.resetGeneration(false)
-			c.phase = phaseUnjoined
-			c.requestRejoin("its commit was fenced")
-		}
 	}
+}
+
+// onFencedCommit is ConsumerCoordinator's OffsetCommitResponseHandler on
+// ILLEGAL_GENERATION or UNKNOWN_MEMBER_ID: a member already rejoining
+// with a newer generation than the commit's (PREPARING_REBALANCE) only
+// gets RebalanceInProgressException; otherwise the application gets
+// CommitFailedException and the consumer resets its generation
+// (resetStateOnResponseError; the member id too for UNKNOWN_MEMBER_ID, not
+// for ILLEGAL_GENERATION: it may still be valid) and rejoins at its next
+// poll (requestRejoin), reporting what it held as lost. This holds
+// whatever generation the rejected commit carried. kviz applies the reset
+// to a Stable member; one between JoinGroup and SyncGroup only gets the
+// exception.
+func (c *client) onFencedCommit(errName string, gen int32) {
+	if gen != c.generation && c.phase == phaseJoining {
+		c.w.record(kafka.KindOffsetCommitResponse, c.id, errName, false, fmt.Sprintf(
+			"The coordinator rejects %s's commit with generation %d: %s. %s is already rejoining with a newer generation, so the application gets RebalanceInProgressException and nothing is reset.", c.id, gen, errName, c.id))
+		return
+	}
+	if c.phase != phaseStable {
+		c.w.record(kafka.KindOffsetCommitResponse, c.id, errName, false, fmt.Sprintf(
+			"The coordinator rejects %s's commit with generation %d: %s (CommitFailedException). The records will be consumed again by the partitions' next owner.", c.id, gen, errName))
+		return
+	}
+	keep := "keeping its member id (it may still be valid)"
+	if errName == "UNKNOWN_MEMBER_ID" {
+		keep = "and its member id, which the coordinator no longer knows"
+	}
+	c.w.record(kafka.KindOffsetCommitResponse, c.id, errName, false, fmt.Sprintf(
+		"The coordinator rejects %s's commit with generation %d: %s. The application gets CommitFailedException; the consumer resets its generation, %s, and rejoins at its next poll: its partitions are lost, and what it read since its last commit will be read again.", c.id, gen, errName, keep))
+	if errName == "UNKNOWN_MEMBER_ID" {
+		c.memberID = ""
+		c.memberIDChanged()
+	}
+	c.resetGeneration(false)
+	c.phase = phaseUnjoined
+	c.requestRejoin("its commit was fenced")
 }
 
 // scheduleMetadataRefresh: the leader's next metadata refresh

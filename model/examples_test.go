@@ -140,7 +140,8 @@ func TestExample12PartitionGrowth(t *testing.T) {
 }
 
 // Example 13: the state sequence, +1 generation per rebalance, a stale
-// commit rejected.
+// commit rejected; the Java consumer then rejoins (CommitFailedException,
+// resetStateOnResponseError, requestRejoin): a third rebalance.
 func TestExample13States(t *testing.T) {
 	sim := simDemo(t, "example-13-states")
 	var seq []kafka.GroupState
@@ -150,7 +151,8 @@ func TestExample13States(t *testing.T) {
 			seq = append(seq, st.GroupState)
 		}
 	}
-	want := []kafka.GroupState{kafka.Empty, kafka.PreparingRebalance, kafka.CompletingRebalance, kafka.Stable, kafka.PreparingRebalance, kafka.CompletingRebalance, kafka.Stable}
+	rebalance := []kafka.GroupState{kafka.PreparingRebalance, kafka.CompletingRebalance, kafka.Stable}
+	want := append(append(append([]kafka.GroupState{kafka.Empty}, rebalance...), rebalance...), rebalance...)
 	if len(seq) != len(want) {
 		t.Fatalf("states %v, want %v", seq, want)
 	}
@@ -159,8 +161,8 @@ func TestExample13States(t *testing.T) {
 			t.Fatalf("states %v, want %v", seq, want)
 		}
 	}
-	if g := last(sim).Generation; g != 2 {
-		t.Errorf("two rebalances gave generation %d, want 2", g)
+	if g := last(sim).Generation; g != 3 {
+		t.Errorf("three rebalances gave generation %d, want 3", g)
 	}
 	resp := steps(sim, "OffsetCommitResponse", "c1")
 	if len(resp) != 2 || resp[0].Error != "NONE" || resp[1].Error != "ILLEGAL_GENERATION" {

@@ -110,18 +110,12 @@ func flowEvents(sc *scenario.Scenario) []flowEvent {
 	return evs
 }
 
-// stallRate is a stalled member's rate: its pacer rounds it to no record
-// per millisecond (a rate of 0 would mean the default).
-const stallRate = 1e-9
-
 // configFor is how member id consumes now: a stalled application neither
 // reads nor commits (poll() is not called, so neither is the auto-commit in
-// it; a sync-commit consumer that reads nothing commits nothing).
+// it, nor the application's commitSync after it).
 func (f *flow) configFor(id string) produce.ConsumerConfig {
 	c := f.sc.Flow.ConsumerFor(id)
-	if f.stalled[id] {
-		c.Rate, c.Commit = stallRate, produce.CommitSync
-	}
+	c.Paused = f.stalled[id]
 	return c
 }
 

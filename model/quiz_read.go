@@ -2,8 +2,10 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
+	"github.com/kvizlab/kviz/model/kafka"
 	"github.com/kvizlab/kviz/model/produce"
 )
 
@@ -42,9 +44,7 @@ func (q *quizzer) readQuestion() (Question, bool) {
 			continue
 		}
 		ask := q.shown(start)
-		reveal := q.flowStep(start, func(fv *FlowView) bool {
-			return fv.Readers[i].Started && fv.Readers[i].Read == final
-		})
+		reveal := q.readReveal(start, i, final)
 		if ask < 0 || reveal < 0 {
 			continue
 		}
@@ -81,6 +81,9 @@ func (q *quizzer) readQuestion() (Question, bool) {
 		switch {
 		case r.Read == 0 && r.Reset == produce.ResetLatest:
 			why = fmt.Sprintf("with no committed offset, auto.offset.reset latest starts it at the log end (%d): it reads only records produced after it starts", r.LogEnd)
+			if r.Committed == r.LogEnd && r.LogEnd > 0 {
+				why += fmt.Sprintf("; its commit still stores that position (%d), so it goes on from there after a restart", r.Committed)
+			}
 		case r.Reset == produce.ResetEarliest:
 			why = "with no committed offset, auto.offset.reset earliest starts it at the log's first offset: it reads everything the log holds"
 		default:
@@ -94,4 +97,27 @@ func (q *quizzer) readQuestion() (Question, bool) {
 		}, true
 	}
 	return Question{}, false
+}
+
+// readReveal is the step that shows what reader i read: with the data
+// path's moments as steps (flow_moments.go), the RecordsConsumed step
+// after which it has read all it reads and committed every partition;
+// otherwise the first step after which it has read all it reads.
+func (q *quizzer) readReveal(start, i int, final int64) int {
+	moments := wantsMoments(q.s.sc)
+	for j := max(start, 0); j < len(q.s.steps); j++ {
+		st := q.s.steps[j]
+		if st.routine || moments && st.kind != kafka.KindRecordsConsumed {
+			continue
+		}
+		fv := q.s.flow(j)
+		if fv == nil || fv.Err != "" || !fv.Readers[i].Started || fv.Readers[i].Read != final {
+			continue
+		}
+		if moments && slices.ContainsFunc(fv.Readers[i].Partitions, func(p FlowReaderPartition) bool { return p.Committed < 0 && p.Position >= 0 }) {
+			continue
+		}
+		return j
+	}
+	return -1
 }

@@ -51,7 +51,22 @@ func SimulateContext(ctx context.Context, sc *scenario.Scenario) (*Sim, error) {
 	}
 	w.ctx = ctx
 	sim := &Sim{sc: sc, views: map[int]*GroupView{}}
+	if wantsMoments(sc) {
+		w.moments = placeholderMoments(sc)
+	}
 	err = w.run()
+	if err == nil && w.moments != nil {
+		// The data path's moments (flow_moments.go): found over this run,
+		// shown by a second one.
+		if ms, merr := findMoments(sc, w.hist.steps, &w.hist.vlog); merr == nil {
+			if w2, werr := newWorld(sc); werr == nil {
+				w2.ctx, w2.moments = ctx, ms
+				if w2.run() == nil {
+					w = w2
+				}
+			}
+		}
+	}
 	h := w.hist
 	sim.steps, sim.vlog, sim.tlog, sim.tids = h.steps, &h.vlog, &h.tlog, &h.tids
 	sim.at, sim.tat = newCursor(sim.vlog), newCursor(sim.tlog)

@@ -39,6 +39,9 @@ type world struct {
 	consumer        bool // KIP-848 protocol
 	eager           bool
 
+	// moments are the data path's steps to record (flow_moments.go).
+	moments []dataMoment
+
 	topics   map[string]int32
 	topicGen int           // bumps when a partition count changes
 	topicLog []topicChange // every count change, in time order (len = topicGen)
@@ -96,6 +99,7 @@ func (w *world) run() error {
 		w.startGiven() // already Stable: step 0 shows it
 	}
 	w.record(kafka.KindGroupStateChanged, "", "", false, w.openingText())
+	w.scheduleMoments()
 	for _, m := range w.sc.Members {
 		if w.sc.GivenStart() {
 			break

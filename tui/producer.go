@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // The producer pane: where records go before any consumer sees them. It
@@ -24,8 +25,18 @@ func (a App) nextPane() pane {
 	return next
 }
 
-// firstPane is where focus starts: the producer story when there is one.
+// firstPane is where focus starts: the pane the scenario names (lab:
+// {pane: brokers}: the producer pane with the broker map beside it), or
+// the producer story when there is one.
 func (a App) firstPane() pane {
+	switch a.sim.Scenario().Pane {
+	case scenario.PaneGrid:
+		return paneGrid
+	case scenario.PaneProtocol:
+		return paneProtocol
+	case scenario.PaneNumbers:
+		return paneNumbers
+	}
 	if a.hasFlow() {
 		return paneFlow
 	}
@@ -47,7 +58,11 @@ func (a App) flowBody(h int) string {
 	f := a.view().Flow()
 	if h < flowGridMinBody {
 		// Short terminals: the partition rows already name each owner in
-		// its letter and colour; the grid is one tab away.
+		// its letter and colour; the grid is one tab away. A scenario that
+		// opens on the brokers (lab: {pane: brokers}) shows their map.
+		if a.sim.Scenario().Pane == scenario.PaneBrokers {
+			return box(&a.styles, "Brokers · replicas, leader first · tab: next pane", a.brokers(f).Render(w-4, h-2), w, h, true)
+		}
 		return box(&a.styles, "Producers · tab: next pane", producerPane{f: f, letters: a.info.letters, brokers: a.brokers(f), st: &a.styles}.Render(w-4, h-2), w, h, true)
 	}
 	g := a.grid()

@@ -173,6 +173,8 @@ func (p protocolPane) drawMessageLine(s model.Step, w int, current bool) string 
 	who := "coordinator"
 	if s.Kind == kafka.KindQuietStretch {
 		who = "group"
+	} else if s.Kind.IsDataPath() {
+		who = "data path"
 	}
 	if s.Member != "" {
 		letter, color := p.info.letter(s.Member)

@@ -70,6 +70,13 @@ const (
 	// KindGroupConverted: the coordinator converts the group between the
 	// classic and the consumer protocol (KIP-848 online migration).
 	KindGroupConverted StepKind = "GroupConverted"
+	// The data path's moments, steps only in a scenario whose records come
+	// from the timeline's produce entries (model/flow_moments.go):
+	// records land, another group's consumer starts, a consumer has read
+	// and committed what there was.
+	KindRecordsProduced StepKind = "RecordsProduced"
+	KindReaderStarted   StepKind = "ReaderStarted"
+	KindRecordsConsumed StepKind = "RecordsConsumed"
 	// KindQuietStretch stands for the routine heartbeats of a stretch in
 	// which nothing changed (quiet.go); routine, like them.
 	KindQuietStretch StepKind = "QuietStretch"
@@ -93,6 +100,12 @@ func (k StepKind) IsRequest() bool { return strings.HasSuffix(string(k), "Reques
 // IsCallback reports whether the step is a rebalance-listener callback.
 func (k StepKind) IsCallback() bool {
 	return k == KindPartitionsRevoked || k == KindPartitionsAssigned || k == KindPartitionsLost
+}
+
+// IsDataPath reports whether the step is one of the data path's moments
+// (records landing, a reader starting, a consumer done reading).
+func (k StepKind) IsDataPath() bool {
+	return k == KindRecordsProduced || k == KindReaderStarted || k == KindRecordsConsumed
 }
 
 // ListenerMethod is the callback's method name, "onPartitionsAssigned".

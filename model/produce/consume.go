@@ -8,6 +8,9 @@ func (g *Group) tick(nowMs int64) {
 		if len(m.pending) > 0 {
 			g.landAsync(m, nowMs)
 		}
+		if m.cfg.Paused {
+			continue
+		}
 		read := g.consume(m)
 		g.commit(m, nowMs, read)
 	}
@@ -69,11 +72,15 @@ func (g *Group) commit(m *member, nowMs int64, read bool) {
 			m.lastCommit = nowMs
 		}
 	case CommitSync:
-		if read {
+		// Only a read or a reset moves a position, so the commits of the
+		// other polls change nothing and are not made.
+		if read || m.unsent {
 			g.commitPositions(m)
+			m.unsent = false
 		}
 	case CommitAsync:
-		if read {
+		if read || m.unsent {
+			m.unsent = false
 			g.refresh(m)
 			for i, tp := range m.owned {
 				if st := m.refs[i].st; st.position >= 0 {
@@ -103,6 +110,9 @@ func (g *Group) landAsync(m *member, nowMs int64) {
 	}
 	if i > 0 {
 		m.pending = append(m.pending[:0], m.pending[i:]...)
+		// A member that switched to sync commits with async ones in
+		// flight: the next commitSync puts its positions back.
+		m.unsent = m.unsent || m.cfg.Commit == CommitSync
 	}
 }
 
@@ -157,6 +167,33 @@ func (g *Group) Partitions(topic string) ([]PartitionView, error) {
 		out[p] = v
 	}
 	return out, nil
+}
+
+// Idle reports whether a member has nothing left to do until something
+// changes: no record to read, no async commit in flight, and every owned
+// partition's position committed (a paused member: no commit in flight).
+// An unknown member is idle.
+func (g *Group) Idle(name string) bool {
+	m, ok := g.members[name]
+	if !ok {
+		return true
+	}
+	if len(m.pending) > 0 {
+		return false
+	}
+	if m.cfg.Paused {
+		return true
+	}
+	g.refresh(m)
+	if m.readable.next(0) >= 0 {
+		return false
+	}
+	for _, r := range m.refs {
+		if r.st.position >= 0 && r.st.committed != r.st.position {
+			return false
+		}
+	}
+	return true
 }
 
 // Commit commits a member's positions now (a manual commitSync).

@@ -27,7 +27,9 @@ func advanceByHand(s *Sim, ms int64) error {
 			for _, name := range g.order {
 				m := g.members[name]
 				g.landAsync(m, s.nowMs)
-				commitByHand(g, m, s.nowMs, consumeByHand(g, m))
+				if !m.cfg.Paused {
+					commitByHand(g, m, s.nowMs, consumeByHand(g, m))
+				}
 			}
 		}
 	}
@@ -147,16 +149,16 @@ func commitByHand(g *Group, m *member, nowMs int64, read bool) {
 			commitAll()
 			m.lastCommit = nowMs
 		}
-	case CommitSync:
-		if read {
-			commitAll()
+	case CommitSync: // commitSync() after every poll: allConsumed, read or not
+		commitAll()
+	case CommitAsync: // commitAsync() after a poll that moved a position (a read, or a reset: unsent)
+		if !read && !m.unsent {
+			return
 		}
-	case CommitAsync:
-		if read {
-			for _, tp := range m.owned {
-				if st := &g.parts[tp.Topic][tp.Partition]; st.position >= 0 {
-					m.pending = append(m.pending, asyncCommit{tp: tp, offset: st.position, atMs: nowMs + int64(m.cfg.AsyncCommitMs)})
-				}
+		m.unsent = false
+		for _, tp := range m.owned {
+			if st := &g.parts[tp.Topic][tp.Partition]; st.position >= 0 {
+				m.pending = append(m.pending, asyncCommit{tp: tp, offset: st.position, atMs: nowMs + int64(m.cfg.AsyncCommitMs)})
 			}
 		}
 	}

@@ -12,9 +12,15 @@ import (
 type CommitMode string
 
 const (
-	CommitAuto  CommitMode = "auto"  // enable.auto.commit: every auto.commit.interval.ms, inside poll
-	CommitSync  CommitMode = "sync"  // commitSync after each poll's records
-	CommitAsync CommitMode = "async" // commitAsync after each poll; lands after a round trip
+	CommitAuto CommitMode = "auto" // enable.auto.commit: every auto.commit.interval.ms, inside poll
+	// CommitSync: commitSync() after each poll. With no arguments it commits
+	// every assigned partition's position (KafkaConsumer.commitSync →
+	// SubscriptionState.allConsumed), also one a reset set when the poll
+	// returned no record.
+	CommitSync CommitMode = "sync"
+	// CommitAsync: commitAsync() after each poll, the same positions; the
+	// commit lands after a round trip.
+	CommitAsync CommitMode = "async"
 )
 
 // OffsetReset is auto.offset.reset.
@@ -38,6 +44,9 @@ type ConsumerConfig struct {
 	AsyncCommitMs        int
 	// OffsetReset is auto.offset.reset ("" = latest).
 	OffsetReset OffsetReset
+	// Paused: the application does not call poll() (a stall): it reads
+	// nothing and commits nothing; async commits already sent still land.
+	Paused bool
 }
 
 // Handover is how a member gives partitions up.
@@ -87,6 +96,9 @@ type member struct {
 	refs     []partRef
 	readable bitset
 	stale    bool
+	// unsent: a reset gave a partition a position its group has not
+	// committed, which the next sync or async commit sends (allConsumed).
+	unsent bool
 }
 
 type partRef struct {
@@ -190,6 +202,7 @@ func (g *Group) Join(name string, cfg ConsumerConfig) error {
 	}
 	if m, ok := g.members[name]; ok {
 		m.cfg, m.pace = cfg, newPacer(cfg.Rate)
+		m.unsent = true // a new commit mode commits what the old left uncommitted at its next poll
 		return nil
 	}
 	m := &member{cfg: cfg, pace: newPacer(cfg.Rate), lastCommit: g.sim.nowMs}
@@ -255,9 +268,11 @@ func (g *Group) startPosition(m *member, tp strategies.TopicPartition, st *partS
 	switch m.cfg.OffsetReset {
 	case ResetEarliest:
 		st.position = t.logStart[tp.Partition]
+		m.unsent = true
 		g.sim.note("%s: no committed offset for %s: auto.offset.reset=earliest starts at %d", g.name, tp, st.position)
 	case ResetLatest:
 		st.position = t.logEnd[tp.Partition]
+		m.unsent = true
 		g.sim.note("%s: no committed offset for %s: auto.offset.reset=latest starts at the log end, %d", g.name, tp, st.position)
 	default:
 		st.position = -1

@@ -335,3 +335,41 @@ func TestSetOwnersMovesPartitionsLikeARebalance(t *testing.T) {
 	require.NoError(t, g.SetOwners(map[strategies.TopicPartition]string{tp0: "c1"}, func(string) Handover { return Revoked }))
 	assert.Equal(t, "", view(t, g, "t", 1).Owner)
 }
+
+// A consumer reset to latest that reads nothing still commits its
+// position: commitSync() and commitAsync() with no arguments commit
+// SubscriptionState.allConsumed(), every assigned partition with a valid
+// position, a reset one included (ClassicKafkaConsumer.commitSync →
+// ConsumerCoordinator.commitOffsetsSync; auto-commit takes the same map in
+// ConsumerCoordinator.autoCommitOffsetsAsync). A stalled application
+// (no poll) commits nothing.
+func TestCommitWithoutRecordsCommitsResetPosition(t *testing.T) {
+	for _, tc := range []struct {
+		cfg  ConsumerConfig
+		wait int64
+		want int64
+	}{
+		{ConsumerConfig{Commit: CommitSync}, 1, 6},
+		{ConsumerConfig{Commit: CommitAsync, AsyncCommitMs: 7}, 6, -1},
+		{ConsumerConfig{Commit: CommitAsync, AsyncCommitMs: 7}, 8, 6},
+		{ConsumerConfig{Commit: CommitAuto, AutoCommitIntervalMs: 100}, 99, -1},
+		{ConsumerConfig{Commit: CommitAuto, AutoCommitIntervalMs: 100}, 100, 6},
+		{ConsumerConfig{Commit: CommitSync, Paused: true}, 1000, -1},
+	} {
+		sim := NewSim(1)
+		require.NoError(t, sim.AddTopic("t", 1))
+		require.NoError(t, sim.Produce("t", nil, 6))
+		require.NoError(t, sim.Advance(10))
+		b := sim.Group("B")
+		cfg := tc.cfg
+		cfg.OffsetReset = ResetLatest
+		require.NoError(t, b.Join("b", cfg))
+		require.NoError(t, b.Own("b", tps("t", 0)))
+		assert.False(t, b.Idle("b") && !cfg.Paused, "%+v: a position to commit is work", tc.cfg)
+		require.NoError(t, sim.Advance(tc.wait))
+		v := view(t, b, "t", 0)
+		assert.Equal(t, int64(0), v.Consumed, "%+v", tc.cfg)
+		assert.Equal(t, int64(6), v.Position, "%+v", tc.cfg)
+		assert.Equal(t, tc.want, v.Committed, "%+v after %d ms", tc.cfg, tc.wait)
+	}
+}

@@ -28,6 +28,10 @@ func (s *Sim) quietMs() int64 {
 	return max(0, due-s.nowMs-1)
 }
 
+// QuietMs is how many of the next milliseconds are certain to change
+// nothing anyone can observe (never: nothing is due at all).
+func (s *Sim) QuietMs() int64 { return s.quietMs() }
+
 // skip walks k quiet milliseconds at once.
 func (s *Sim) skip(k int64) {
 	for _, p := range s.producers {
@@ -77,8 +81,13 @@ func (g *Group) nextDue(m *member, now int64) int64 {
 	if len(m.pending) > 0 {
 		due = max(now+1, m.pending[0].atMs)
 	}
+	if m.cfg.Paused {
+		return due
+	}
 	if m.cfg.Commit == CommitAuto {
 		due = min(due, max(now+1, m.lastCommit+int64(m.cfg.AutoCommitIntervalMs)))
+	} else if m.unsent {
+		return now + 1
 	}
 	if len(m.owned) > 0 {
 		g.refresh(m)

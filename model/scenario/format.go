@@ -116,8 +116,12 @@ func (f *formatter) root() (*yaml.Node, error) {
 	if len(sc.Examples) > 0 {
 		put(root, "examples", fInts(sc.Examples))
 	}
-	if sc.Open != "" {
+	if sc.Open != "" && sc.Pane != "" {
+		put(root, "lab", fMap(true, "open", fStr(string(sc.Open)), "pane", fStr(string(sc.Pane))))
+	} else if sc.Open != "" {
 		put(root, "lab", fMap(true, "open", fStr(string(sc.Open))))
+	} else if sc.Pane != "" {
+		put(root, "lab", fMap(true, "pane", fStr(string(sc.Pane))))
 	}
 	cluster := fMap(true, "brokers", fInt(int64(sc.Brokers)), "offsets_partitions", fInt(int64(sc.OffsetsPartitions)))
 	if len(sc.BrokerRacks) > 0 {

@@ -65,6 +65,8 @@ type parser struct {
 	live  liveParse  // a caught rebalance, leader, clients (live_start.go)
 	// lastRejoined is the rejoined: key of the member read last
 	lastRejoined *yaml.Node
+	// paneNode is lab.pane's value, checked once the data path is read
+	paneNode *yaml.Node
 	// replicas: topics' replicas: lists, checked once the brokers are known
 	// (replicas.go)
 	replicas map[string]*yaml.Node
@@ -226,6 +228,9 @@ func (p *parser) scenario(root *yaml.Node) (*Scenario, error) {
 		}
 	}
 	if err := p.finishFlow(sc); err != nil {
+		return nil, err
+	}
+	if err := p.checkPane(sc); err != nil {
 		return nil, err
 	}
 	return sc, nil

@@ -33,9 +33,19 @@ func (p *parser) examples(n *yaml.Node) ([]int, error) {
 	return out, nil
 }
 
-// lab reads the lab hints: `lab: {open: compare}`.
+// lab reads the lab hints: `lab: {open: compare, pane: brokers}`.
 func (p *parser) lab(n *yaml.Node, sc *Scenario) error {
-	return p.fields(n, "lab", []string{"open"}, func(_ string, _, v *yaml.Node) error {
+	return p.fields(n, "lab", []string{"open", "pane"}, func(key string, _, v *yaml.Node) error {
+		if key == "pane" {
+			valid := make([]string, len(LabPanes))
+			for i, o := range LabPanes {
+				valid[i] = string(o)
+			}
+			o, err := p.oneOf(v, "lab.pane", valid)
+			sc.Pane = LabPane(o)
+			p.paneNode = v
+			return err
+		}
 		valid := make([]string, len(LabOpens))
 		for i, o := range LabOpens {
 			valid[i] = string(o)
@@ -44,6 +54,15 @@ func (p *parser) lab(n *yaml.Node, sc *Scenario) error {
 		sc.Open = LabOpen(o)
 		return err
 	})
+}
+
+// checkPane refuses a data pane in a scenario without a data path: the
+// lab has no such pane to open.
+func (p *parser) checkPane(sc *Scenario) error {
+	if (sc.Pane == PaneProducers || sc.Pane == PaneBrokers) && sc.Flow == nil {
+		return p.errf(p.paneNode, "lab.pane %s needs a data path: producers:, readers: or a produce entry in the timeline", sc.Pane)
+	}
+	return nil
 }
 
 // assignmentInterval reads group.assignment_interval_ms, the group config

@@ -38,6 +38,26 @@ func TestParseDefaultsAndProtocols(t *testing.T) {
 	}
 }
 
+// lab: {pane: P} names the pane the lab opens with in focus; it survives
+// Format.
+func TestLabPane(t *testing.T) {
+	sc, err := scenario.Parse("s.yaml", []byte("topics: {t0: 3}\nlab: {open: compare, pane: numbers}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.Pane != scenario.PaneNumbers || sc.Open != scenario.OpenCompare {
+		t.Fatalf("pane %q open %q", sc.Pane, sc.Open)
+	}
+	out, err := scenario.Format(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := scenario.Parse("s.yaml", out)
+	if err != nil || back.Pane != sc.Pane || back.Open != sc.Open {
+		t.Fatalf("round trip: %v, pane %q open %q\n%s", err, back.Pane, back.Open, out)
+	}
+}
+
 func TestParseErrors(t *testing.T) {
 	cases := []struct{ yaml, want string }{
 		{"topics: {t0: 3}\ntimeline:\n  - {at_ms: 5, leav: c1}\n", `s.yaml:3: unknown action "leav" (did you mean "leave"?)`},
@@ -53,6 +73,8 @@ func TestParseErrors(t *testing.T) {
 		{"", `s.yaml:1: the scenario is empty`},
 		{"topics: {t0: 3}\ncluster: {brokers: 3}\ntimeline:\n  - {at_ms: 5, fail_broker: 3}\n", `s.yaml:4: fail_broker must be between 0 and 2`},
 		{"topics: {t0: 3}\ntimeline:\n  - {join: {id: c2}}\n", `s.yaml:3: this timeline entry needs at_ms`},
+		{"topics: {t0: 3}\nlab: {pane: broker}\n", `s.yaml:2: lab.pane: unknown value "broker"`},
+		{"topics: {t0: 3}\nlab: {pane: brokers}\n", `s.yaml:2: lab.pane brokers needs a data path: producers:, readers: or a produce entry in the timeline`},
 	}
 	for _, c := range cases {
 		_, err := scenario.Parse("s.yaml", []byte(c.yaml))

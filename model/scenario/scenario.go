@@ -19,6 +19,9 @@ type Scenario struct {
 	// Open is the lab hint `lab: {open: compare}`: the mode the lab opens
 	// the scenario in ("" = the plain lab).
 	Open LabOpen
+	// Pane is the lab hint `lab: {pane: brokers}`: the pane the lab opens
+	// with in focus ("" = its own choice).
+	Pane LabPane
 
 	Brokers int
 	// BrokerRacks is each broker's broker.rack (cluster.racks), one per
@@ -171,6 +174,25 @@ const OpenCompare LabOpen = "compare"
 
 // LabOpens lists the valid lab.open values.
 var LabOpens = []LabOpen{OpenCompare}
+
+// LabPane is a pane the lab may open a scenario with in focus.
+type LabPane string
+
+// The lab's panes: the assignment grid, the protocol messages, the
+// numbers of the rebalances, the producers, and the producers with the
+// broker map beside them (replicas and leaders of the data topics, the
+// coordinator). The last two need a data path (producers:, readers: or
+// produce entries).
+const (
+	PaneGrid      LabPane = "grid"
+	PaneProtocol  LabPane = "protocol"
+	PaneNumbers   LabPane = "numbers"
+	PaneProducers LabPane = "producers"
+	PaneBrokers   LabPane = "brokers"
+)
+
+// LabPanes lists the valid lab.pane values.
+var LabPanes = []LabPane{PaneGrid, PaneProtocol, PaneNumbers, PaneProducers, PaneBrokers}
 
 // KafkaVersionLabel is group.kafka_version as the lab's header shows it, ""
 // when the scenario runs the newest release kviz models.
