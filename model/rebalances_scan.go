@@ -3,6 +3,7 @@ package model
 import (
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/kvizlab/kviz/model/kafka"
 )
@@ -20,13 +21,17 @@ type ownershipScan struct {
 	views   *stateCursor[*MemberView] // the members after the step being read
 	targets *stateCursor[targetEntry] // consumer protocol: the targets, by tids
 	tids    *targetNames
-	topics  []TopicView         // the topics of the last snapshot seen
-	parts   map[string]int32    // topic -> partition count
-	subs    map[string]int      // topic -> consuming members subscribing to it
-	owner   map[kafka.TP]string // partition -> member consuming it now
-	undo    []ownerChange       // this step's changes to owner, to see the step before
-	outPre  map[kafka.TP]string // owners just before the open outage began
-	since   map[kafka.TP]int64  // subscribed partitions nobody consumes, since when
+	topics  []TopicView      // the topics of the last snapshot seen
+	parts   map[string]int32 // topic -> partition count
+	subs    map[string]int   // topic -> subscriptions naming it (of lists)
+	lists   map[string]int   // a subscription (its topics joined by NUL) -> consuming members with it
+	// lastTopics and lastKey: the subscription last counted, and its key
+	lastTopics []string
+	lastKey    string
+	owner      map[kafka.TP]string // partition -> member consuming it now
+	undo       []ownerChange       // this step's changes to owner, to see the step before
+	outPre     map[kafka.TP]string // owners just before the open outage began
+	since      map[kafka.TP]int64  // subscribed partitions nobody consumes, since when
 	// sinceHigh is the most since held since it was last rebuilt: a map
 	// keeps the room it once needed, and walking 500,000 empty slots at
 	// every step of a rebalance costs more than the rebalance.
@@ -59,7 +64,7 @@ func (s *ownershipScan) isConsumer(g groupSnap) bool {
 }
 
 func newOwnershipScan(consumer bool) *ownershipScan {
-	return &ownershipScan{consumer: consumer, parts: map[string]int32{}, subs: map[string]int{},
+	return &ownershipScan{consumer: consumer, parts: map[string]int32{}, subs: map[string]int{}, lists: map[string]int{},
 		owner: map[kafka.TP]string{}, since: map[kafka.TP]int64{}, stable: map[int32]int{}, down: map[string]int{}}
 }
 
@@ -132,14 +137,10 @@ func (s *ownershipScan) replace(old, v *MemberView) {
 		// (The same subscription again nets to nothing, a thousand
 		// topics' counts untouched.)
 		if consuming(v.Status) {
-			for _, t := range v.Topics {
-				s.subscribe(t, 1)
-			}
+			s.subscribeAll(v.Topics, 1)
 		}
 		if old != nil && consuming(old.Status) {
-			for _, t := range old.Topics {
-				s.subscribe(t, -1)
-			}
+			s.subscribeAll(old.Topics, -1)
 		}
 	}
 	if old != nil {
@@ -210,6 +211,28 @@ func (s *ownershipScan) count(v *MemberView, d int) {
 	}
 	if v.Status == kafka.StatusJoining || v.Status == kafka.StatusRejoining || len(v.Pending) > 0 {
 		s.busy += d
+	}
+}
+
+// subscribeAll counts a member in or out of a subscription. Members share
+// subscriptions (10,000 members of 1,000 topics, all alike): the topics'
+// counts move only when the first member of a subscription comes or the
+// last goes, so a topic's count is the subscriptions naming it, nonzero
+// exactly when a member's is.
+func (s *ownershipScan) subscribeAll(topics []string, d int) {
+	if !slices.Equal(topics, s.lastTopics) {
+		s.lastTopics, s.lastKey = topics, strings.Join(topics, "\x00") // (no topic name holds a NUL)
+	}
+	n := s.lists[s.lastKey]
+	if n+d == 0 {
+		delete(s.lists, s.lastKey)
+	} else {
+		s.lists[s.lastKey] = n + d
+	}
+	if n == 0 || n+d == 0 {
+		for _, t := range topics {
+			s.subscribe(t, d)
+		}
 	}
 }
 
