@@ -29,6 +29,8 @@ type ownershipScan struct {
 	lastTopics []string
 	lastKey    string
 	owner      map[kafka.TP]string // partition -> member consuming it now
+	holds      map[string]int      // member id -> partitions owner gives it
+	views1     map[string]int      // member id -> positions (clients) with a view of that id
 	undo       []ownerChange       // this step's changes to owner, to see the step before
 	outPre     map[kafka.TP]string // owners just before the open outage began
 	since      map[kafka.TP]int64  // subscribed partitions nobody consumes, since when
@@ -65,7 +67,7 @@ func (s *ownershipScan) isConsumer(g groupSnap) bool {
 
 func newOwnershipScan(consumer bool) *ownershipScan {
 	return &ownershipScan{consumer: consumer, parts: map[string]int32{}, subs: map[string]int{}, lists: map[string]int{},
-		owner: map[kafka.TP]string{}, since: map[kafka.TP]int64{}, stable: map[int32]int{}, down: map[string]int{}}
+		owner: map[kafka.TP]string{}, holds: map[string]int{}, views1: map[string]int{}, since: map[kafka.TP]int64{}, stable: map[int32]int{}, down: map[string]int{}}
 }
 
 func (s *ownershipScan) run(steps []stepRec, views *viewLog, targets *targetLog, tids *targetNames) {
@@ -149,21 +151,33 @@ func (s *ownershipScan) replace(old, v *MemberView) {
 			if s.owner[tp] == old.ID {
 				s.undo = append(s.undo, ownerChange{tp, old.ID})
 				delete(s.owner, tp)
+				s.holds[old.ID]--
 				if s.wanted(tp) {
 					s.unowned(tp)
 				}
 			}
 		}
+	} else {
+		s.views1[v.ID]++
 	}
 	s.count(v, 1)
+	gained := 0
 	for _, tp := range consumedBy(v) {
 		if from, ok := s.since[tp]; ok {
 			s.accrue(tp, from)
 			delete(s.since, tp)
 		}
-		s.undo = append(s.undo, ownerChange{tp, s.owner[tp]})
+		was := s.owner[tp]
+		s.undo = append(s.undo, ownerChange{tp, was})
 		s.owner[tp] = v.ID
+		if was != v.ID {
+			gained++
+			if was != "" {
+				s.holds[was]--
+			}
+		}
 	}
+	s.holds[v.ID] += gained
 }
 
 // consumedBy is what a member consumes: what it holds, less what its
@@ -178,6 +192,12 @@ func (s *ownershipScan) sameConsumption(old, v *MemberView) bool {
 	was, is := consumedBy(old), consumedBy(v)
 	if !slices.Equal(was, is) {
 		return false
+	}
+	if s.views1[v.ID] == 1 && s.holds[v.ID] == len(is) {
+		// The member's only view holds every owner entry in its name,
+		// all of them inside what it consumes: as many as it consumes
+		// means all of it.
+		return true
 	}
 	for _, tp := range is {
 		if s.owner[tp] != v.ID {
