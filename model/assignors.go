@@ -45,16 +45,20 @@ func (g *classicGroup) supportsProtocols(protocols []string) bool {
 	if len(g.members) == 0 {
 		return true
 	}
-	for _, p := range protocols {
-		all := true
-		for _, m := range g.members {
-			all = all && slices.Contains(m.protocols, p)
+	return slices.ContainsFunc(protocols, g.supportedByAll)
+}
+
+// countProtocols adds d to the count of each assignor in protocols (each
+// name once: a member lists an assignor or does not).
+func (g *classicGroup) countProtocols(protocols []string, d int) {
+	for i, p := range protocols {
+		if slices.Contains(protocols[:i], p) {
+			continue
 		}
-		if all {
-			return true
+		if g.supported[p] += d; g.supported[p] == 0 {
+			delete(g.supported, p)
 		}
 	}
-	return false
 }
 
 // selectProtocol is the assignor vote (ClassicGroup.selectProtocol): the
@@ -103,10 +107,5 @@ func (g *classicGroup) selectProtocol() (strategies.Assignor, string) {
 }
 
 func (g *classicGroup) supportedByAll(p string) bool {
-	for _, m := range g.members {
-		if !slices.Contains(m.protocols, p) {
-			return false
-		}
-	}
-	return true
+	return g.supported[p] == len(g.members)
 }

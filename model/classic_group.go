@@ -45,6 +45,10 @@ type classicGroup struct {
 	stored         *storedGroup // the last state written to __consumer_offsets
 	withheld       []strategies.Withheld
 	broker         int // the broker hosting the group; -1 when none
+	// supported counts the members listing each assignor
+	// (ClassicGroup.supportedProtocols), so a JoinGroup's check costs its
+	// own list, not the group.
+	supported map[string]int
 }
 
 // cMember is one member as the coordinator knows it.
@@ -101,7 +105,7 @@ type storedGroup struct {
 func newClassicGroup(w *world) *classicGroup {
 	return &classicGroup{w: w, state: kafka.Empty, members: map[string]*cMember{}, order: newIDOrder(),
 		instances: map[string]string{}, pending: map[string]*event{}, broker: w.cluster.coordinator(),
-		stored: &storedGroup{state: kafka.Empty}}
+		stored: &storedGroup{state: kafka.Empty}, supported: map[string]int{}}
 }
 
 func (g *classicGroup) fillSnap(s *groupSnap) {
@@ -159,6 +163,7 @@ func (g *classicGroup) clientOf(memberID string) string {
 // add puts a member in the group; the first member of an empty group leads.
 func (g *classicGroup) add(m *cMember) {
 	g.members[m.id] = m
+	g.countProtocols(m.protocols, 1)
 	g.order.Put(m.id)
 	if m.instance != "" {
 		g.instances[m.instance] = m.id
@@ -180,6 +185,7 @@ func (g *classicGroup) remove(id string) {
 	g.w.clock.cancel(m.session)
 	g.w.orphan(m.client, id)
 	delete(g.members, id)
+	g.countProtocols(m.protocols, -1)
 	g.order.Remove(id)
 	g.w.memberChanged(m.client, id)
 	if m.instance != "" && g.instances[m.instance] == id {

@@ -184,6 +184,8 @@ func (g *classicGroup) joinKnown(c *client, req joinRequest, reply func(joinResp
 		!slices.Equal(m.protocols, req.protocols)
 	g.w.record(kafka.KindJoinGroupRequest, c.id, "", false, fmt.Sprintf("%s rejoins as %s (%s).", c.id, req.memberID, req.reason))
 	update := func() {
+		g.countProtocols(m.protocols, -1)
+		g.countProtocols(req.protocols, 1)
 		m.topics, m.owned, m.ownedGen, m.prevAssigned, m.protocols = req.topics, req.owned, req.ownedGen, req.prevAssigned, req.protocols
 		m.sessionTimeout, m.rebalanceTimeout = req.sessionTimeout, req.rebalanceTimeout // ClassicGroup.updateMember
 		m.awaitingJoin, m.joinReply = true, reply
@@ -386,10 +388,11 @@ func (g *classicGroup) load(s *storedGroup) {
 	g.state, g.prevState = s.state, ""
 	g.generation, g.protocol, g.selected, g.leader = s.generation, s.protocol, s.selected, s.leader
 	g.members, g.order, g.instances, g.pending = map[string]*cMember{}, newIDOrder(), map[string]string{}, map[string]*event{}
-	g.withheld = nil
+	g.withheld, g.supported = nil, map[string]int{}
 	for i := range s.members {
 		m := s.members[i]
 		g.members[m.id] = &m
+		g.countProtocols(m.protocols, 1)
 		g.order.Put(m.id)
 		if m.instance != "" {
 			g.instances[m.instance] = m.id

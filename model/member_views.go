@@ -181,7 +181,18 @@ func newTargetNames() targetNames {
 
 // encode is tps as runs, in tps's order: decode gives tps back exactly.
 func (t *targetNames) encode(tps []kafka.TP) []tpRun {
-	var runs []tpRun
+	// Counted first, so the log keeps runs, not a grown slice's spare
+	// room (up to as much again, for every target of every join).
+	n := 0
+	for i := range tps {
+		if i == 0 || tps[i].Topic != tps[i-1].Topic || tps[i].Partition != tps[i-1].Partition+1 {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	runs := make([]tpRun, 0, n)
 	topic, at := "", int32(-1)
 	for i := 0; i < len(tps); {
 		j := i + 1
@@ -201,7 +212,7 @@ func (t *targetNames) encode(tps []kafka.TP) []tpRun {
 		runs = append(runs, tpRun{at, tps[i].Partition, int32(j - i)})
 		i = j
 	}
-	return slices.Clip(runs)
+	return runs
 }
 
 // decode is the target an entry stands for (nil when empty).

@@ -3,6 +3,7 @@ package model
 import (
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/kvizlab/kviz/model/kafka"
 )
@@ -20,13 +21,19 @@ type ownershipScan struct {
 	views   *stateCursor[*MemberView] // the members after the step being read
 	targets *stateCursor[targetEntry] // consumer protocol: the targets, by tids
 	tids    *targetNames
-	topics  []TopicView         // the topics of the last snapshot seen
-	parts   map[string]int32    // topic -> partition count
-	subs    map[string]int      // topic -> consuming members subscribing to it
-	owner   map[kafka.TP]string // partition -> member consuming it now
-	undo    []ownerChange       // this step's changes to owner, to see the step before
-	outPre  map[kafka.TP]string // owners just before the open outage began
-	since   map[kafka.TP]int64  // subscribed partitions nobody consumes, since when
+	topics  []TopicView      // the topics of the last snapshot seen
+	parts   map[string]int32 // topic -> partition count
+	subs    map[string]int   // topic -> subscriptions naming it (of lists)
+	lists   map[string]int   // a subscription (its topics joined by NUL) -> consuming members with it
+	// lastTopics and lastKey: the subscription last counted, and its key
+	lastTopics []string
+	lastKey    string
+	owner      map[kafka.TP]string // partition -> member consuming it now
+	holds      map[string]int      // member id -> partitions owner gives it
+	views1     map[string]int      // member id -> positions (clients) with a view of that id
+	undo       []ownerChange       // this step's changes to owner, to see the step before
+	outPre     map[kafka.TP]string // owners just before the open outage began
+	since      map[kafka.TP]int64  // subscribed partitions nobody consumes, since when
 	// sinceHigh is the most since held since it was last rebuilt: a map
 	// keeps the room it once needed, and walking 500,000 empty slots at
 	// every step of a rebalance costs more than the rebalance.
@@ -59,8 +66,8 @@ func (s *ownershipScan) isConsumer(g groupSnap) bool {
 }
 
 func newOwnershipScan(consumer bool) *ownershipScan {
-	return &ownershipScan{consumer: consumer, parts: map[string]int32{}, subs: map[string]int{},
-		owner: map[kafka.TP]string{}, since: map[kafka.TP]int64{}, stable: map[int32]int{}, down: map[string]int{}}
+	return &ownershipScan{consumer: consumer, parts: map[string]int32{}, subs: map[string]int{}, lists: map[string]int{},
+		owner: map[kafka.TP]string{}, holds: map[string]int{}, views1: map[string]int{}, since: map[kafka.TP]int64{}, stable: map[int32]int{}, down: map[string]int{}}
 }
 
 func (s *ownershipScan) run(steps []stepRec, views *viewLog, targets *targetLog, tids *targetNames) {
@@ -132,14 +139,10 @@ func (s *ownershipScan) replace(old, v *MemberView) {
 		// (The same subscription again nets to nothing, a thousand
 		// topics' counts untouched.)
 		if consuming(v.Status) {
-			for _, t := range v.Topics {
-				s.subscribe(t, 1)
-			}
+			s.subscribeAll(v.Topics, 1)
 		}
 		if old != nil && consuming(old.Status) {
-			for _, t := range old.Topics {
-				s.subscribe(t, -1)
-			}
+			s.subscribeAll(old.Topics, -1)
 		}
 	}
 	if old != nil {
@@ -148,21 +151,33 @@ func (s *ownershipScan) replace(old, v *MemberView) {
 			if s.owner[tp] == old.ID {
 				s.undo = append(s.undo, ownerChange{tp, old.ID})
 				delete(s.owner, tp)
+				s.holds[old.ID]--
 				if s.wanted(tp) {
 					s.unowned(tp)
 				}
 			}
 		}
+	} else {
+		s.views1[v.ID]++
 	}
 	s.count(v, 1)
+	gained := 0
 	for _, tp := range consumedBy(v) {
 		if from, ok := s.since[tp]; ok {
 			s.accrue(tp, from)
 			delete(s.since, tp)
 		}
-		s.undo = append(s.undo, ownerChange{tp, s.owner[tp]})
+		was := s.owner[tp]
+		s.undo = append(s.undo, ownerChange{tp, was})
 		s.owner[tp] = v.ID
+		if was != v.ID {
+			gained++
+			if was != "" {
+				s.holds[was]--
+			}
+		}
 	}
+	s.holds[v.ID] += gained
 }
 
 // consumedBy is what a member consumes: what it holds, less what its
@@ -177,6 +192,12 @@ func (s *ownershipScan) sameConsumption(old, v *MemberView) bool {
 	was, is := consumedBy(old), consumedBy(v)
 	if !slices.Equal(was, is) {
 		return false
+	}
+	if s.views1[v.ID] == 1 && s.holds[v.ID] == len(is) {
+		// The member's only view holds every owner entry in its name,
+		// all of them inside what it consumes: as many as it consumes
+		// means all of it.
+		return true
 	}
 	for _, tp := range is {
 		if s.owner[tp] != v.ID {
@@ -210,6 +231,28 @@ func (s *ownershipScan) count(v *MemberView, d int) {
 	}
 	if v.Status == kafka.StatusJoining || v.Status == kafka.StatusRejoining || len(v.Pending) > 0 {
 		s.busy += d
+	}
+}
+
+// subscribeAll counts a member in or out of a subscription. Members share
+// subscriptions (10,000 members of 1,000 topics, all alike): the topics'
+// counts move only when the first member of a subscription comes or the
+// last goes, so a topic's count is the subscriptions naming it, nonzero
+// exactly when a member's is.
+func (s *ownershipScan) subscribeAll(topics []string, d int) {
+	if !slices.Equal(topics, s.lastTopics) {
+		s.lastTopics, s.lastKey = topics, strings.Join(topics, "\x00") // (no topic name holds a NUL)
+	}
+	n := s.lists[s.lastKey]
+	if n+d == 0 {
+		delete(s.lists, s.lastKey)
+	} else {
+		s.lists[s.lastKey] = n + d
+	}
+	if n == 0 || n+d == 0 {
+		for _, t := range topics {
+			s.subscribe(t, d)
+		}
 	}
 }
 

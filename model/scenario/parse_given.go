@@ -225,6 +225,15 @@ func (p *parser) reconciling(m *MemberSpec, gn givenNodes, sc *Scenario) error {
 // them until their next rebalance.
 func (p *parser) ownedPartitions(n *yaml.Node, m *MemberSpec, sc *Scenario) ([]kafka.TP, error) {
 	subscribes := p.subscriber(m, sc)
+	if p.given.owners == nil {
+		// Sized once for every partition: a map grown to 500,000 owners
+		// one claim at a time costs more than the claims.
+		total := 0
+		for _, n := range sc.Topics {
+			total += int(n)
+		}
+		p.given.owners = make(map[kafka.TP]string, min(total, 1<<20))
+	}
 	span := func(topic string) (int32, bool) {
 		if count, ok := sc.Topics[topic]; ok {
 			return count, true
@@ -293,8 +302,9 @@ func (p *parser) partitionMap(n *yaml.Node, what, who string, sc *Scenario, span
 		} else if v.Kind != yaml.SequenceNode {
 			return nil, p.errf(v, "%s.%s must be a list of partitions, like [0, 1]", what, topic)
 		}
+		where := what + "." + topic
 		for _, x := range items {
-			part, err := p.int64(x, what+"."+topic, lo, hi)
+			part, err := p.int64(x, where, lo, hi)
 			if err != nil {
 				if _, numErr := strconv.ParseInt(x.Value, 10, 64); numErr == nil && count >= 0 {
 					return nil, p.errf(x, "%s: %s has %d partitions (0..%d): %s-%s does not exist", what, topic, count, count-1, topic, x.Value)
