@@ -106,6 +106,7 @@ func (s *Sim) Step(i int) Step {
 			st.MemberStates[e.name] = e.state
 		}
 		st.Target = setsAsMaps(targets)
+		st.SharePartitions = s.steps[st.Index].g.shares
 	}
 	if fv := s.flow(st.Index); fv != nil {
 		st.Lag = lagMap(fv)
@@ -125,7 +126,7 @@ func (s *Sim) StepLine(i int) Step {
 	g := r.g
 	return Step{Index: i, TimeMs: r.at, Kind: r.kind, Member: r.member, Text: r.text, GroupState: g.state,
 		Generation: g.generation, AssignmentEpoch: g.assignEpoch, Leader: g.leader, Error: r.errName, Routine: r.routine,
-		consumer: g.state.Consumer()} // the group's kind at this step: a migration changes it
+		consumer: g.state.Consumer() || scenario.IsShare(s.sc)} // the group's kind at this step: a migration changes it; a share group writes epochs and targets too
 }
 
 // clamp keeps a step index inside the trace (every simulation has step 0),

@@ -34,6 +34,9 @@ type Step struct {
 	Readers map[string]map[string]map[string]int64 `json:"readers,omitempty"`
 	// Routine marks a heartbeat that changed nothing; `kviz simulate` hides it unless --all.
 	Routine bool `json:"-"`
+	// SharePartitions: a share group's share-partitions (JSONL
+	// "share_partitions", share groups only).
+	SharePartitions []SharePartitionView `json:"-"`
 	// consumer: under the consumer protocol member_epochs and target are
 	// always written, even when empty.
 	consumer bool

@@ -49,6 +49,7 @@ type world struct {
 	classic       *classicGroup
 	consumerGroup *consumerGroup
 	cluster       *cluster
+	share         *shareGroup // a share group's coordinator and share-partitions (share_group.go); nil otherwise
 
 	hist *history
 	err  error // the first internal error (an invalid transition): the run stops
@@ -60,7 +61,11 @@ type world struct {
 }
 
 func newWorld(sc *scenario.Scenario) (*world, error) {
-	a, err := strategies.Lookup(sc.Strategy)
+	lookup := strategies.Lookup
+	if scenario.IsShare(sc) {
+		lookup = strategies.LookupAny // simple: the share protocol's (share_group.go)
+	}
+	a, err := lookup(sc.Strategy)
 	if err != nil {
 		return nil, err
 	}
@@ -87,11 +92,17 @@ func newWorld(sc *scenario.Scenario) (*world, error) {
 	// stays empty unless a migration (migration.go) swaps them.
 	w.consumerGroup, w.classic = newConsumerGroup(w), newClassicGroup(w)
 	w.hist = newHistory(w)
+	if scenario.IsShare(sc) {
+		w.share = newShareGroup(w)
+	}
 	return w, nil
 }
 
 // run plays the scenario until the timeline is done and the group is quiet.
 func (w *world) run() error {
+	if w.share != nil {
+		return w.runShare() // share_client.go
+	}
 	if w.sc.GivenStart() {
 		w.startGiven() // already Stable: step 0 shows it
 	}
@@ -313,7 +324,9 @@ func (w *world) addPartitions(topic string, count int32) {
 	w.topicLog = append(w.topicLog, topicChange{w.clock.now, topic, count})
 	w.hist.topicsChanged()
 	w.record(kafka.KindCreatePartitions, "", "", false, fmt.Sprintf("%s grows from %d to %d partitions.", topic, old, count))
-	if w.consumer {
+	if w.share != nil {
+		w.share.topicsChanged()
+	} else if w.consumer {
 		w.consumerGroup.topicsChanged()
 	} else {
 		w.classic.topicsChanged()

@@ -200,6 +200,11 @@ func (p *parser) scenario(root *yaml.Node) (*Scenario, error) {
 		if err := p.members(membersNode, sc); err != nil {
 			return nil, err
 		}
+		if sc.Share != nil {
+			if err := p.checkShareMembers(membersNode, sc); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if err := p.finishGiven(sc, orNode(membersNode, root)); err != nil {
 		return nil, err
@@ -325,6 +330,9 @@ var groupKeys = []string{"id", "strategy", "protocol", "kafka_version", "session
 	"rate", "enable_auto_commit", "auto_commit_interval_ms", "commit", "auto_offset_reset"}
 
 func (p *parser) group(n, root *yaml.Node, sc *Scenario) error {
+	if t := shareTypeNode(n); t != nil {
+		return p.shareGroup(n, t, sc) // share.go
+	}
 	var protoNode, strategyNode, sessionNode, versionNode, intervalNode *yaml.Node
 	set := map[string]int64{}
 	if n != nil {
@@ -424,6 +432,9 @@ func (e *groupError) Error() string { return e.msg }
 // the protocol. The parser and Scenario.WithStrategy both use it, so a
 // varied scenario is exactly the file with other values under group:.
 func deriveGroup(sc *Scenario) *groupError {
+	if sc.Share != nil {
+		return deriveShare(sc) // share.go
+	}
 	a, err := strategies.Lookup(sc.Strategy)
 	if err != nil {
 		return &groupError{"strategy", fmt.Sprintf("group.strategy: %v", err)}

@@ -210,11 +210,11 @@ func (p *Partition) Acknowledge(member string, offsets []int64, t AckType, now i
 		r := p.find(o)
 		switch t {
 		case Accept:
-			out = append(out, p.move(r, Acknowledged, fmt.Sprintf("%s accepted it", member)))
+			out = append(out, p.move(r, Acknowledged, fmt.Sprintf("%s accepted", member)))
 		case Reject:
-			out = append(out, p.move(r, Archived, fmt.Sprintf("%s rejected it: it is never delivered again", member)))
+			out = append(out, p.move(r, Archived, fmt.Sprintf("%s rejected: never delivered again", member)))
 		case Release:
-			out = append(out, p.release(r, fmt.Sprintf("%s released it", member)))
+			out = append(out, p.release(r, fmt.Sprintf("%s released", member)))
 		case Renew:
 			r.DeadlineMs = now + p.cfg.LockMs
 			out = append(out, Transition{Offset: o, From: Acquired, To: Acquired, Deliveries: r.Deliveries,
@@ -229,9 +229,9 @@ func (p *Partition) Acknowledge(member string, offsets []int64, t AckType, now i
 // delivery count has reached the limit.
 func (p *Partition) release(r *Record, why string) Transition {
 	if r.Deliveries >= p.cfg.DeliveryLimit {
-		return p.move(r, Archived, fmt.Sprintf("%s; it was delivered %d times, the delivery count limit (%d), so it is archived", why, r.Deliveries, p.cfg.DeliveryLimit))
+		return p.move(r, Archived, fmt.Sprintf("%s; delivered %d times, the delivery count limit (%d): archived", why, r.Deliveries, p.cfg.DeliveryLimit))
 	}
-	return p.move(r, Available, fmt.Sprintf("%s; delivered %d of %d times, it can be delivered again", why, r.Deliveries, p.cfg.DeliveryLimit))
+	return p.move(r, Available, fmt.Sprintf("%s; delivered %d of %d times: deliverable again", why, r.Deliveries, p.cfg.DeliveryLimit))
 }
 
 func (p *Partition) move(r *Record, to State, why string) Transition {
