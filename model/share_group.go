@@ -45,6 +45,7 @@ type shareGroup struct {
 	partsView                 []SharePartitionView // the last published view (replaced when changed)
 	partsDirty                bool
 	logEnds                   map[kafka.TP]int64 // records written before a share-partition exists
+	fenced                    string             // why the last fence bumped the epoch, until a target follows
 }
 
 // shareMember is one member as the coordinator keeps it (ShareGroupMember).
@@ -205,12 +206,16 @@ func (g *shareGroup) heartbeat(c *client, req shareRequest) shareResponse {
 	if bump {
 		g.groupEpoch++
 	}
+	if len(why) == 0 && g.fenced != "" {
+		why = append(why, g.fenced)
+	}
 	before := m.assigned
 	// Target: when the group epoch is ahead (4.3: at most once per
 	// group.share.assignment.interval.ms, maybeUpdateTargetAssignment).
 	if g.groupEpoch > g.assignEpoch {
 		if g.canCompute() {
 			g.computeTarget(strings.Join(why, "; "))
+			g.fenced = ""
 		} else if g.deferredEpoch != g.groupEpoch {
 			g.deferredEpoch = g.groupEpoch
 			w.record(kafka.KindRebalanceDelayed, "", "", false, fmt.Sprintf(
@@ -417,6 +422,7 @@ func (g *shareGroup) fence(m *shareMember, why string) {
 		g.target = t
 	}
 	g.groupEpoch++
+	g.fenced = why
 	g.subscribed = g.subscribedCounts()
 	if c := w.byID[m.client]; c != nil {
 		c.changed()

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"encoding/json"
 	"strconv"
 
 	"github.com/kvizlab/kviz/model/sharepart"
@@ -49,4 +50,15 @@ func sharePartsOf(views []SharePartitionView) sharePartsJSON {
 		t[strconv.Itoa(int(v.TP.Partition))] = sharePartJSON{Start: v.Start, End: v.End, LogEnd: v.LogEnd, Capped: v.Capped, Records: recs}
 	}
 	return out
+}
+
+// sharesJSON is step i's share_partitions as the full line writes it (nil
+// when it has none).
+func (s *Sim) sharesJSON(i int) []byte {
+	sp := sharePartsOf(s.steps[s.clamp(i)].g.shares)
+	if sp == nil {
+		return nil
+	}
+	b, _ := json.Marshal(sp)
+	return b
 }

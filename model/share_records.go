@@ -157,7 +157,7 @@ func (w *world) shareAcknowledge(c *client, ev scenario.Event) {
 		w.record(kafka.KindPollStalled, c.id, "", false, fmt.Sprintf("%s is stalled: its application acknowledges nothing.", c.id))
 		return
 	}
-	w.record(kafka.KindShareAcknowledgeRequest, c.id, "", false, fmt.Sprintf("%s acknowledges %s-%d offsets %s: %s.", c.id, tp.Topic, tp.Partition, offsetList(ev.Share.Offsets), t))
+	w.record(kafka.KindShareAcknowledgeRequest, c.id, "", false, fmt.Sprintf("%s acknowledges %s-%d %s: %s.", c.id, tp.Topic, tp.Partition, offsetsListWord(ev.Share.Offsets), t))
 	c.send(false, func() {
 		p := g.parts[tp]
 		if p == nil {
@@ -231,7 +231,7 @@ func (w *world) heldText(member string) string {
 	var parts []string
 	for _, tp := range g.sortedParts() {
 		if h := g.parts[tp].Held(member); len(h) > 0 {
-			parts = append(parts, fmt.Sprintf("%s-%d offsets %s", tp.Topic, tp.Partition, offsetList(h)))
+			parts = append(parts, fmt.Sprintf("%s-%d %s", tp.Topic, tp.Partition, offsetsListWord(h)))
 		}
 	}
 	if len(parts) == 0 {
@@ -285,6 +285,14 @@ func offsetRange(a, b int64) string {
 		return fmt.Sprint(a)
 	}
 	return fmt.Sprintf("%d–%d", a, b)
+}
+
+// offsetsListWord is "offset 3" or "offsets 0–2, 5".
+func offsetsListWord(offs []int64) string {
+	if len(offs) == 1 {
+		return fmt.Sprintf("offset %d", offs[0])
+	}
+	return "offsets " + offsetList(offs)
 }
 
 // offsetList names offsets as runs: 0–2, 5.

@@ -169,7 +169,7 @@ func (s *Sim) buildView(i int) *GroupView {
 	g := r.g
 	v := &GroupView{TimeMs: r.at, GroupID: s.sc.GroupID, Protocol: kafka.Protocol(s.sc.Protocol), Strategy: s.sc.Strategy,
 		State: g.state, Generation: g.generation, AssignmentEpoch: g.assignEpoch, Leader: g.leader,
-		CoordinatorBroker: -1, Topics: g.topics, Brokers: g.brokers}
+		CoordinatorBroker: -1, Topics: g.topics, Brokers: g.brokers, SharePartitions: g.shares}
 	for _, b := range g.brokers {
 		if b.IsCoordinator {
 			v.CoordinatorBroker = b.ID

@@ -67,6 +67,9 @@ type GroupView struct {
 	step  int
 	// changed is the members this step changed (Changed, view_find.go).
 	changed []int
+	// SharePartitions: a share group's share-partitions, their offsets
+	// and in-flight records (nil for other groups; share_records.go).
+	SharePartitions []SharePartitionView
 }
 
 // TopicView is one topic as the group sees it.

@@ -96,7 +96,7 @@ type ShareEvent struct {
 // Kafka 4.2 (KIP-1222; AcknowledgeType.RENEW).
 var AckTypes = []string{"accept", "release", "reject", "renew"}
 
-var shareGroupKeys = []string{"id", "type", "strategy", "kafka_version", "session_timeout_ms", "heartbeat_interval_ms",
+var shareGroupKeys = []string{"id", "type", "strategy", "protocol", "kafka_version", "session_timeout_ms", "heartbeat_interval_ms",
 	"max_size", "assignment_interval_ms", "record_lock_duration_ms", "delivery_count_limit", "partition_max_record_locks",
 	"auto_offset_reset"}
 
@@ -123,7 +123,7 @@ func (p *parser) shareGroup(n, typeNode *yaml.Node, sc *Scenario) error {
 	}
 	sh := &ShareSpec{AutoOffsetReset: "latest"}
 	set := map[string]int64{}
-	var versionNode, strategyNode, locksNode, intervalNode *yaml.Node
+	var versionNode, strategyNode, protoNode, intervalNode *yaml.Node
 	err := p.fields(n, "group", shareGroupKeys, func(key string, _, v *yaml.Node) error {
 		var err error
 		var x int64
@@ -139,6 +139,9 @@ func (p *parser) shareGroup(n, typeNode *yaml.Node, sc *Scenario) error {
 		case "strategy":
 			strategyNode = v
 			sc.Strategy, err = p.str(v, "group.strategy")
+		case "protocol":
+			protoNode = v
+			sc.Protocol, err = p.str(v, "group.protocol")
 		case "kafka_version":
 			versionNode = v
 			var raw string
@@ -166,7 +169,6 @@ func (p *parser) shareGroup(n, typeNode *yaml.Node, sc *Scenario) error {
 			x, err = p.int64(v, "group.delivery_count_limit (share.delivery.count.limit)", ShareDeliveryCountMin, ShareDeliveryCountMax)
 			sh.DeliveryCountLimit = int32(x)
 		case "partition_max_record_locks":
-			locksNode = v
 			x, err = p.int64(v, "group.partition_max_record_locks (group.share.partition.max.record.locks)", ShareRecordLocksMin, ShareRecordLocksMax)
 			sh.MaxRecordLocks = int32(x)
 		case "auto_offset_reset":
@@ -177,9 +179,8 @@ func (p *parser) shareGroup(n, typeNode *yaml.Node, sc *Scenario) error {
 	if err != nil {
 		return err
 	}
-	_ = locksNode
-	if sc.Strategy == "" || sc.Strategy == "range" { // the parser's default
-		sc.Strategy = "simple"
+	if strategyNode == nil {
+		sc.Strategy = "simple" // not the parser's range: a share group has one assignor
 	}
 	sc.Share = sh
 	sc.groupSet = set
@@ -188,6 +189,8 @@ func (p *parser) shareGroup(n, typeNode *yaml.Node, sc *Scenario) error {
 		switch gerr.field {
 		case "strategy":
 			node = orNode(strategyNode, n)
+		case "protocol":
+			node = orNode(protoNode, n)
 		case "kafka_version":
 			node = orNode(versionNode, n)
 		}
@@ -205,6 +208,9 @@ func deriveShare(sc *Scenario) *groupError {
 	a, err := strategies.LookupAny(sc.Strategy)
 	if err != nil || a.Name() != "simple" {
 		return &groupError{"strategy", fmt.Sprintf("group.strategy: a share group's assignor is simple (group.share.assignors), got %q", sc.Strategy)}
+	}
+	if sc.Protocol != "" && sc.Protocol != string(strategies.Share) {
+		return &groupError{"protocol", fmt.Sprintf("group.protocol: a share group runs the share protocol (ShareGroupHeartbeat), got %q", sc.Protocol)}
 	}
 	sc.Strategy, sc.Protocol = a.Name(), string(strategies.Share)
 	if !sc.KafkaVersion.OrLatest().AtLeast(4, 0, 0) {
@@ -410,4 +416,54 @@ func (p *parser) offsets(n *yaml.Node, what string) ([]int64, error) {
 		out = append(out, v)
 	}
 	return out, nil
+}
+
+// formatShareGroup writes a share group's group: mapping (Format).
+func formatShareGroup(sc *Scenario) *yaml.Node {
+	sh := sc.Share
+	g := fMap(false, "id", fStr(sc.GroupID), "type", fStr(GroupTypeShare))
+	if v := sc.KafkaVersionLabel(); v != "" {
+		put(g, "kafka_version", fStr(v))
+	}
+	if sc.SessionTimeoutMs != ShareSessionDefaultMs {
+		put(g, "session_timeout_ms", fInt(sc.SessionTimeoutMs))
+	}
+	if sc.HeartbeatIntervalMs != ShareHeartbeatDefaultMs {
+		put(g, "heartbeat_interval_ms", fInt(sc.HeartbeatIntervalMs))
+	}
+	if sc.MaxSize != ShareMaxSizeDefault {
+		put(g, "max_size", fInt(int64(sc.MaxSize)))
+	}
+	if _, given := sc.groupSet["assignment_interval_ms"]; given {
+		put(g, "assignment_interval_ms", fInt(sh.AssignmentIntervalMs))
+	}
+	if sh.RecordLockMs != ShareRecordLockDefaultMs {
+		put(g, "record_lock_duration_ms", fInt(sh.RecordLockMs))
+	}
+	if sh.DeliveryCountLimit != ShareDeliveryCountDefault {
+		put(g, "delivery_count_limit", fInt(int64(sh.DeliveryCountLimit)))
+	}
+	if sh.MaxRecordLocks != ShareRecordLocksDefault(sc.KafkaVersion) {
+		put(g, "partition_max_record_locks", fInt(int64(sh.MaxRecordLocks)))
+	}
+	if sh.AutoOffsetReset != "latest" {
+		put(g, "auto_offset_reset", fStr(sh.AutoOffsetReset))
+	}
+	return g
+}
+
+// formatShareAction writes a records, fetch or acknowledge entry's value.
+func formatShareAction(ev Event) *yaml.Node {
+	se := ev.Share
+	switch ev.Kind {
+	case EventRecords:
+		return fMap(true, "topic", fStr(ev.Topic), "partition", fInt(int64(se.Partition)), "count", fInt(int64(ev.Count)))
+	case EventFetch:
+		return fMap(true, "id", fStr(ev.Member), "max_records", fInt(int64(se.MaxRecords)))
+	}
+	offs := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
+	for _, o := range se.Offsets {
+		offs.Content = append(offs.Content, fInt(o))
+	}
+	return fMap(true, "id", fStr(ev.Member), "topic", fStr(ev.Topic), "partition", fInt(int64(se.Partition)), "offsets", offs, "type", fStr(se.Type))
 }
