@@ -277,36 +277,7 @@ func (w *world) runShare() error {
 		spec := m
 		w.clock.after(0, false, func() { w.shareStart(spec.ID, spec.Topics) })
 	}
-	for i := range w.sc.Timeline {
-		ev := w.sc.Timeline[i]
-		w.clock.at(ev.AtMs, func() { w.applyShare(ev) })
-	}
-	lastEvent := int64(0)
-	if n := len(w.sc.Timeline); n > 0 {
-		lastEvent = w.sc.Timeline[n-1].AtMs
-	}
-	for n := 0; ; n++ {
-		if w.err != nil {
-			return w.err
-		}
-		if n%1024 == 0 && w.ctx != nil && w.ctx.Err() != nil {
-			return w.ctx.Err()
-		}
-		if w.clock.now >= lastEvent && w.clock.nonRoutine == 0 && g.settled() {
-			return nil
-		}
-		e := w.clock.next()
-		if e == nil {
-			return nil
-		}
-		if e.routine && w.clock.nonRoutine == 0 && e.at > lastEvent+settleLimitMs && e.at > w.hist.lastChangeAt+settleLimitMs {
-			return fmt.Errorf("the share group did not settle within %d ms after the last timeline event (last change: %s)", settleLimitMs, w.hist.lastChange())
-		}
-		e.run()
-		if w.hist.len() > maxSteps {
-			return &StepCapError{Steps: maxSteps, AtMs: w.clock.now, EveryHeartbeat: w.sc.EveryHeartbeat}
-		}
-	}
+	return w.play(w.applyShare, g.settled, func() bool { return false }) // world.go: no quiet stretches yet
 }
 
 // shareView fills a share member's view: the coordinator's epoch for it.

@@ -114,9 +114,17 @@ func (w *world) run() error {
 		spec := m
 		w.clock.after(0, false, func() { w.startClient(spec.ID, spec.Instance, spec.Topics, spec.Strategies, spec.Settings) })
 	}
+	return w.play(w.apply, w.quiet, w.quietStretch)
+}
+
+// play schedules the timeline (apply runs each event) and runs the clock
+// until the timeline is done and quiet holds; stretch jumps a quiet
+// stretch's heartbeats (quiet.go). A share group plays with its own apply
+// and quiet (runShare).
+func (w *world) play(apply func(scenario.Event), quiet func() bool, stretch func() bool) error {
 	for i := range w.sc.Timeline {
 		ev := w.sc.Timeline[i]
-		w.clock.at(ev.AtMs, func() { w.apply(ev) })
+		w.clock.at(ev.AtMs, func() { apply(ev) })
 	}
 	lastEvent := int64(0)
 	if n := len(w.sc.Timeline); n > 0 {
@@ -129,10 +137,10 @@ func (w *world) run() error {
 		if n%1024 == 0 && w.ctx != nil && w.ctx.Err() != nil {
 			return w.ctx.Err()
 		}
-		if w.clock.now >= lastEvent && w.clock.nonRoutine == 0 && w.quiet() {
+		if w.clock.now >= lastEvent && w.clock.nonRoutine == 0 && quiet() {
 			return nil
 		}
-		w.quietStretch()
+		stretch()
 		e := w.clock.next()
 		if e == nil {
 			return nil

@@ -340,12 +340,7 @@ func (p *parser) group(n, root *yaml.Node, sc *Scenario) error {
 			var err error
 			switch key {
 			case "id":
-				sc.GroupID, err = p.str(v, "group.id")
-				if err == nil {
-					if bad := strategies.CheckGroupID(sc.GroupID); bad != nil {
-						err = p.errf(v, "group.id: %v", bad)
-					}
-				}
+				err = p.groupID(v, sc)
 			case "strategy":
 				strategyNode = v
 				sc.Strategy, err = p.str(v, "group.strategy")
@@ -354,12 +349,7 @@ func (p *parser) group(n, root *yaml.Node, sc *Scenario) error {
 				sc.Protocol, err = p.str(v, "group.protocol")
 			case "kafka_version":
 				versionNode = v
-				var raw string
-				if raw, err = p.str(v, "group.kafka_version"); err == nil {
-					if sc.KafkaVersion, err = strategies.ParseClientVersion(raw); err != nil {
-						err = p.errf(v, "group.kafka_version: %v", err)
-					}
-				}
+				err = p.kafkaVersion(v, sc)
 			case "rate", "enable_auto_commit", "auto_commit_interval_ms", "commit", "auto_offset_reset":
 				err = p.consumerKey(&p.flow.group, key, "group", v)
 			case "generation", "group_epoch":
@@ -419,6 +409,30 @@ func (p *parser) group(n, root *yaml.Node, sc *Scenario) error {
 		return err
 	}
 	return p.startEpoch(sc)
+}
+
+// groupID reads group.id.
+func (p *parser) groupID(v *yaml.Node, sc *Scenario) error {
+	var err error
+	if sc.GroupID, err = p.str(v, "group.id"); err != nil {
+		return err
+	}
+	if bad := strategies.CheckGroupID(sc.GroupID); bad != nil {
+		return p.errf(v, "group.id: %v", bad)
+	}
+	return nil
+}
+
+// kafkaVersion reads group.kafka_version.
+func (p *parser) kafkaVersion(v *yaml.Node, sc *Scenario) error {
+	raw, err := p.str(v, "group.kafka_version")
+	if err != nil {
+		return err
+	}
+	if sc.KafkaVersion, err = strategies.ParseClientVersion(raw); err != nil {
+		return p.errf(v, "group.kafka_version: %v", err)
+	}
+	return nil
 }
 
 // groupError is a group setting the derivation refuses, and which one, so

@@ -130,12 +130,7 @@ func (p *parser) shareGroup(n, typeNode *yaml.Node, sc *Scenario) error {
 		switch key {
 		case "type":
 		case "id":
-			sc.GroupID, err = p.str(v, "group.id")
-			if err == nil {
-				if bad := strategies.CheckGroupID(sc.GroupID); bad != nil {
-					err = p.errf(v, "group.id: %v", bad)
-				}
-			}
+			err = p.groupID(v, sc) // parse.go
 		case "strategy":
 			strategyNode = v
 			sc.Strategy, err = p.str(v, "group.strategy")
@@ -144,12 +139,7 @@ func (p *parser) shareGroup(n, typeNode *yaml.Node, sc *Scenario) error {
 			sc.Protocol, err = p.str(v, "group.protocol")
 		case "kafka_version":
 			versionNode = v
-			var raw string
-			if raw, err = p.str(v, "group.kafka_version"); err == nil {
-				if sc.KafkaVersion, err = strategies.ParseClientVersion(raw); err != nil {
-					err = p.errf(v, "group.kafka_version: %v", err)
-				}
-			}
+			err = p.kafkaVersion(v, sc)
 		case "session_timeout_ms":
 			x, err = p.int64(v, "group.session_timeout_ms (group.share.session.timeout.ms, bounded by group.share.min/max.session.timeout.ms)", ShareSessionMinMs, ShareSessionMaxMs)
 			set[key] = x
