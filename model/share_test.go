@@ -298,3 +298,54 @@ timeline:
 		t.Errorf("ack of c1's record by c2: %v", err)
 	}
 }
+
+// A stalled application fetches and acknowledges nothing; what it holds
+// comes back when the lock times out, while it still stalls.
+func TestShareStallPastTheLock(t *testing.T) {
+	sim := simYAML(t, "s.yaml", `topics: {t0: 1}
+group: {type: share, record_lock_duration_ms: 15000}
+members: [{id: c1}]
+timeline:
+  - {at_ms: 10000, records: {topic: t0, partition: 0, count: 2}}
+  - {at_ms: 11000, fetch: {id: c1}}
+  - {at_ms: 12000, stall: {id: c1, ms: 30000}}
+  - {at_ms: 13000, acknowledge: {id: c1, topic: t0, partition: 0, offsets: [0, 1], type: accept}}
+  - {at_ms: 50000, fetch: {id: c1}}
+`)
+	if n := len(steps(sim, kafka.KindShareAcknowledgeRequest, "c1")); n != 0 {
+		t.Errorf("a stalled member acknowledged (%d requests)", n)
+	}
+	locks := steps(sim, kafka.KindAcquisitionLockTimeout, "")
+	// The first lock runs out mid-stall; the second fetch's at 65002 ms.
+	if len(locks) != 2 || locks[0].TimeMs != 11002+15000 || locks[1].TimeMs != 50002+15000 {
+		t.Fatalf("lock timeouts %+v", locks)
+	}
+	fetched := steps(sim, kafka.KindShareFetchResponse, "c1")
+	if len(fetched) != 2 || !strings.Contains(fetched[1].Text, "(delivery 2)") {
+		t.Errorf("after the stall: %+v", fetched)
+	}
+}
+
+// Defaults per release: 200 record locks in 4.0, 2000 from 4.1
+// (ShareGroupConfig); the assignment interval only in 4.3.
+func TestShareDefaultsPerRelease(t *testing.T) {
+	for v, want := range map[string]int32{"4.0": 200, "4.1": 2000, "4.3": 2000} {
+		sc, err := scenario.Parse("s.yaml", []byte("topics: {t0: 1}\ngroup: {type: share, kafka_version: \""+v+"\"}\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sc.Share.MaxRecordLocks != want || sc.Share.DeliveryCountLimit != 5 || sc.Share.RecordLockMs != 30000 ||
+			sc.HeartbeatIntervalMs != 5000 || sc.SessionTimeoutMs != 45000 || sc.MaxSize != 200 {
+			t.Errorf("%s: %+v, heartbeat %d, session %d, max size %d", v, *sc.Share, sc.HeartbeatIntervalMs, sc.SessionTimeoutMs, sc.MaxSize)
+		}
+		if iv := sc.Share.AssignmentIntervalMs; (v == "4.3") != (iv == 1000) {
+			t.Errorf("%s: assignment interval %d", v, iv)
+		}
+	}
+	if _, err := scenario.Parse("s.yaml", []byte("topics: {t0: 1}\ngroup: {type: share, kafka_version: \"4.2\",\n  assignment_interval_ms: 500}\n")); err == nil || !strings.HasPrefix(err.Error(), "s.yaml:3:") {
+		t.Errorf("assignment_interval_ms before 4.3: %v", err)
+	}
+	if _, err := scenario.Parse("s.yaml", []byte("topics: {t0: 1}\ngroup: {type: share, kafka_version: \"3.9\"}\n")); err == nil {
+		t.Error("a share group before Kafka 4.0")
+	}
+}
