@@ -93,8 +93,8 @@ func (g *shareGroup) settled() bool {
 		if m.epoch != g.assignEpoch || !sameSlice(m.assigned, g.target[m.id]) {
 			return false
 		}
-		if sc := g.clients[c]; sc == nil || !sameSlice(c.owned, m.assigned) {
-			return false
+		if sc := g.clients[c]; sc == nil || sc.fullNext || !sameSlice(c.owned, m.assigned) {
+			return false // a subscription the next heartbeat carries, or an answer on its way
 		}
 	}
 	return true

@@ -349,3 +349,32 @@ func TestShareDefaultsPerRelease(t *testing.T) {
 		t.Error("a share group before Kafka 4.0")
 	}
 }
+
+// A changed subscription rides the next heartbeat and bumps the group
+// epoch; the new topic is assigned once its share state is initialised.
+func TestShareSubscriptionChange(t *testing.T) {
+	sim := simYAML(t, "s.yaml", `topics: {t0: 1, t1: 1}
+group: {type: share, kafka_version: "4.2"}
+members: [{id: c1, topics: [t0]}]
+timeline:
+  - {at_ms: 20000, subscribe: {id: c1, topics: [t0, t1]}}
+`)
+	before := stepAt(sim, 19999)
+	sub := steps(sim, kafka.KindShareGroupHeartbeatRequest, "c1")
+	var carried model.Step
+	for _, st := range sub {
+		if st.TimeMs >= 20000 && strings.Contains(st.Text, "new subscription") {
+			carried = st
+			break
+		}
+	}
+	if carried.TimeMs <= 20000 || carried.TimeMs > 25000 {
+		t.Fatalf("the subscription went out at %d ms", carried.TimeMs)
+	}
+	if st := stepAt(sim, carried.TimeMs+2); st.Generation != before.Generation+1 || len(st.Owned["c1"]["t1"]) != 0 {
+		t.Errorf("after the heartbeat: epoch %d (was %d), c1 %v", st.Generation, before.Generation, st.Owned["c1"])
+	}
+	if !owns(last(sim), "c1", "t1", 0) || !owns(last(sim), "c1", "t0", 0) {
+		t.Errorf("end: %v", last(sim).Owned)
+	}
+}
