@@ -15,6 +15,7 @@ const (
 	TagGiven     = "given"     // starts from a given state, no join phase
 	TagCompare   = "compare"   // opens with compare mode ready
 	TagMigration = "migration" // members of both protocols: KIP-848's online migration
+	TagRecords   = "records"   // a share group's record-lock lab: records written, fetched, acknowledged
 )
 
 // demoTags say what a demo is about, derived from its scenario: its
@@ -41,6 +42,7 @@ func demoTags(sc *scenario.Scenario) []string {
 		{TagGiven, sc.GivenStart()},
 		{TagCompare, sc.Open == scenario.OpenCompare},
 		{TagMigration, sc.Mixed()},
+		{TagRecords, slices.ContainsFunc(sc.Timeline, func(ev scenario.Event) bool { return ev.Share != nil })},
 	} {
 		if t.on {
 			tags = append(tags, t.tag)

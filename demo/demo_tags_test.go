@@ -33,4 +33,14 @@ func TestDemoTags(t *testing.T) {
 	assert.Contains(t, byName["example-10-static-restart"].Tags, demo.TagStatic)
 	assert.NotContains(t, byName["example-11-failover"].Tags, demo.TagStatic)
 	assert.Contains(t, byName["example-07-sticky-leave"].Tags, demo.TagCompare, "example 7 opens compare")
+	// The share groups (KIP-932): protocol share, assignor simple; the
+	// record-lock demos carry records, the assignment ones do not.
+	for _, name := range []string{"share-three-members", "share-crash-locks", "share-poison-record", "share-simple-41", "share-simple-42"} {
+		assert.Contains(t, byName[name].Tags, "share", name)
+		assert.Contains(t, byName[name].Tags, "simple", name)
+	}
+	assert.Contains(t, byName["share-poison-record"].Tags, demo.TagRecords)
+	assert.Contains(t, byName["share-crash-locks"].Tags, demo.TagRecords)
+	assert.NotContains(t, byName["share-simple-41"].Tags, demo.TagRecords)
+	assert.Contains(t, byName["share-simple-41"].Tags, "kafka 4.1.0")
 }

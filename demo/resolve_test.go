@@ -24,6 +24,8 @@ func TestResolveFindsWhatATrainerTypes(t *testing.T) {
 		"kip848-j":                  "kip848-join",
 		"lab.yaml":                  "lab",
 		"upgrade":                   "upgrade-cooperative",
+		"share-p":                   "share-poison-record",
+		"share-simple-42":           "share-simple-42",
 	} {
 		got, err := demo.Resolve(ref)
 		if assert.NoError(t, err, ref) {
@@ -38,6 +40,8 @@ func TestResolveSaysWhyNot(t *testing.T) {
 	assert.Equal(t, `demo "7" is ambiguous: example-07-roundrobin-leave, example-07-sticky-leave`, err.Error())
 	_, err = demo.Resolve("kip848")
 	assert.ErrorContains(t, err, "is ambiguous: kip848-batching, kip848-downgrade, kip848-join, kip848-static-crash, kip848-upgrade")
+	_, err = demo.Resolve("share")
+	assert.ErrorContains(t, err, "is ambiguous: share-crash-locks, share-poison-record, share-simple-41, share-simple-42, share-three-members")
 	_, err = demo.Resolve("exampel-10")
 	assert.EqualError(t, err, `no demo "exampel-10" (did you mean "example-10"?) (kviz demos lists them)`)
 	_, err = demo.Resolve("lap")

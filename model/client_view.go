@@ -7,6 +7,8 @@ func (c *client) view() *MemberView {
 		Topics: c.topics, Owned: c.owned, Revoking: c.revoking, Pending: c.pending,
 		NewlyAssigned: c.newlyAssigned, Generation: c.generation, LastCallback: c.lastCallback}
 	switch {
+	case c.w.share != nil:
+		c.w.share.shareView(c, v) // share_client.go
 	case c.w.consumer:
 		// The coordinator's record of the member: its epoch and state (a
 		// classic member of a consumer group has them too).

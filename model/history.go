@@ -64,7 +64,8 @@ type groupSnap struct {
 	// fillSnap reads it; the history logs targets apart (tlog) and
 	// records snapshots without it.
 	target map[string][]kafka.TP
-	away   []awayMember // consumer protocol: members no client view shows (shared, never changed)
+	away   []awayMember         // consumer protocol: members no client view shows (shared, never changed)
+	shares []SharePartitionView // share group: its share-partitions (shared, never changed)
 }
 
 func newHistory(w *world) *history {
@@ -185,7 +186,11 @@ func (h *history) noteTargets(t map[string][]kafka.TP) {
 func sameGroupSnap(a, b groupSnap) bool {
 	return a.state == b.state && a.generation == b.generation && a.assignEpoch == b.assignEpoch &&
 		a.leader == b.leader && sameTopics(a.topics, b.topics) && sameBrokers(a.brokers, b.brokers) &&
-		sameAway(a.away, b.away)
+		sameAway(a.away, b.away) && sameShares(a.shares, b.shares)
+}
+
+func sameShares(a, b []SharePartitionView) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 func sameAway(a, b []awayMember) bool {
@@ -222,7 +227,9 @@ func (h *history) groupSnap() groupSnap {
 		h.brokers = w.cluster.view()
 	}
 	g := groupSnap{topics: h.topics, brokers: h.brokers}
-	if w.consumer {
+	if w.share != nil {
+		w.share.fillSnap(&g)
+	} else if w.consumer {
 		w.consumerGroup.fillSnap(&g)
 	} else {
 		w.classic.fillSnap(&g)

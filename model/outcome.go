@@ -41,8 +41,12 @@ func ownersOf(v *GroupView) kafka.Owners {
 		n += len(v.Members[i].Owned)
 	}
 	out := make(kafka.Owners, n)
+	share := v.Protocol == kafka.ProtocolShare // several members per partition: the first names it, as Partitions does
 	for i := range v.Members {
 		for _, tp := range consumedBy(&v.Members[i]) {
+			if _, taken := out[tp]; share && taken {
+				continue
+			}
 			out[tp] = v.Members[i].ID
 		}
 	}
@@ -104,6 +108,9 @@ func (v *GroupView) Balance() Balance { return balanceOf(v) }
 func (v *GroupView) Consumed() (held, total int) {
 	for _, t := range v.Topics {
 		total += int(t.Partitions)
+	}
+	if v.Protocol == kafka.ProtocolShare {
+		return len(ownersOf(v)), total // members share partitions: count each once
 	}
 	for i := range v.Members {
 		held += len(consumedBy(&v.Members[i])) // a partition has one consumer: no double count

@@ -121,6 +121,7 @@ func (s *Sim) Step(i int) Step {
 			st.MemberStates[e.name] = e.state
 		}
 		st.Target = setsAsMaps(targets)
+		st.SharePartitions = s.steps[st.Index].g.shares
 	}
 	if fv := s.flow(st.Index); fv != nil {
 		st.Lag = lagMap(fv)
@@ -140,7 +141,7 @@ func (s *Sim) StepLine(i int) Step {
 	g := r.g
 	return Step{Index: i, TimeMs: r.at, Kind: r.kind, Member: r.member, Text: r.text, GroupState: g.state,
 		Generation: g.generation, AssignmentEpoch: g.assignEpoch, Leader: g.leader, Error: r.errName, Routine: r.routine,
-		consumer: g.state.Consumer()} // the group's kind at this step: a migration changes it
+		consumer: g.state.Consumer() || scenario.IsShare(s.sc)} // the group's kind at this step: a migration changes it; a share group writes epochs and targets too
 }
 
 // clamp keeps a step index inside the trace (every simulation has step 0),
@@ -183,7 +184,7 @@ func (s *Sim) buildView(i int) *GroupView {
 	g := r.g
 	v := &GroupView{TimeMs: r.at, GroupID: s.sc.GroupID, Protocol: kafka.Protocol(s.sc.Protocol), Strategy: s.sc.Strategy,
 		State: g.state, Generation: g.generation, AssignmentEpoch: g.assignEpoch, Leader: g.leader,
-		CoordinatorBroker: -1, Topics: g.topics, Brokers: g.brokers}
+		CoordinatorBroker: -1, Topics: g.topics, Brokers: g.brokers, SharePartitions: g.shares}
 	for _, b := range g.brokers {
 		if b.IsCoordinator {
 			v.CoordinatorBroker = b.ID

@@ -48,6 +48,7 @@ type ChangeLines struct {
 	// migrating group changes family mid-run (KIP-848's online
 	// conversion): the keys go (null) and come back whole.
 	consumer bool
+	shares   []byte // the last line's share_partitions (share groups)
 
 	// Touched since the last line: names to look at again, target
 	// positions whose name or target may have changed.
@@ -73,6 +74,7 @@ func (c *ChangeLines) Append(b []byte, i int) []byte {
 		c.lag, c.readers = c.flowJSON(i)
 		c.err = c.s.steps[i].errName != ""
 		c.consumer = c.s.StepLine(i).consumer
+		c.shares = c.s.sharesJSON(i)
 		return c.s.AppendStepJSON(b, i)
 	}
 	c.catchUp(i)
@@ -103,6 +105,9 @@ func (c *ChangeLines) Append(b []byte, i int) []byte {
 		b = append(b, `,"assignment_epoch":null,"member_epochs":null,"member_states":null,"target":null`...)
 	}
 	c.consumer = st.consumer
+	shares := c.s.sharesJSON(i) // a share group's share_partitions (share_json.go)
+	b = appendPatchField(b, "share_partitions", c.shares, shares)
+	c.shares = shares
 	return append(b, '}')
 }
 

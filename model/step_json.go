@@ -34,7 +34,8 @@ func (s Step) MarshalJSON() ([]byte, error) {
 		MemberEpochs    map[string]int32              `json:"member_epochs"`
 		MemberStates    map[string]kafka.MemberState  `json:"member_states"`
 		Target          map[string]map[string][]int32 `json:"target"`
-	}{plain(s), s.AssignmentEpoch, epochs, states, target})
+		SharePartitions sharePartsJSON                `json:"share_partitions,omitempty"`
+	}{plain(s), s.AssignmentEpoch, epochs, states, target, sharePartsOf(s.SharePartitions)})
 }
 
 // AppendStepJSON appends step i as json.Marshal(s.Step(i)) writes it, byte
@@ -86,6 +87,10 @@ func (s *Sim) AppendStepJSON(b []byte, i int) []byte {
 		}
 		b = append(b, `},"target":`...)
 		b = appendMemberSets(b, targets)
+		if sp := sharePartsOf(g.shares); sp != nil { // a share group (share_json.go)
+			raw, _ := json.Marshal(sp)
+			b = appendRaw(b, "share_partitions", raw)
+		}
 	} else {
 		b = appendRaw(b, "lag", lag)
 		b = appendRaw(b, "readers", readers)

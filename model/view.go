@@ -34,6 +34,9 @@ type Step struct {
 	Readers map[string]map[string]map[string]int64 `json:"readers,omitempty"`
 	// Routine marks a heartbeat that changed nothing; `kviz simulate` hides it unless --all.
 	Routine bool `json:"-"`
+	// SharePartitions: a share group's share-partitions (JSONL
+	// "share_partitions", share groups only).
+	SharePartitions []SharePartitionView `json:"-"`
 	// consumer: under the consumer protocol member_epochs and target are
 	// always written, even when empty.
 	consumer bool
@@ -64,6 +67,9 @@ type GroupView struct {
 	step  int
 	// changed is the members this step changed (Changed, view_find.go).
 	changed []int
+	// SharePartitions: a share group's share-partitions, their offsets
+	// and in-flight records (nil for other groups; share_records.go).
+	SharePartitions []SharePartitionView
 }
 
 // TopicView is one topic as the group sees it.

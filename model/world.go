@@ -52,6 +52,7 @@ type world struct {
 	classic       *classicGroup
 	consumerGroup *consumerGroup
 	cluster       *cluster
+	share         *shareGroup // a share group's coordinator and share-partitions (share_group.go); nil otherwise
 
 	hist *history
 	err  error // the first internal error (an invalid transition): the run stops
@@ -63,7 +64,11 @@ type world struct {
 }
 
 func newWorld(sc *scenario.Scenario) (*world, error) {
-	a, err := strategies.Lookup(sc.Strategy)
+	lookup := strategies.Lookup
+	if scenario.IsShare(sc) {
+		lookup = strategies.LookupAny // simple: the share protocol's (share_group.go)
+	}
+	a, err := lookup(sc.Strategy)
 	if err != nil {
 		return nil, err
 	}
@@ -90,11 +95,17 @@ func newWorld(sc *scenario.Scenario) (*world, error) {
 	// stays empty unless a migration (migration.go) swaps them.
 	w.consumerGroup, w.classic = newConsumerGroup(w), newClassicGroup(w)
 	w.hist = newHistory(w)
+	if scenario.IsShare(sc) {
+		w.share = newShareGroup(w)
+	}
 	return w, nil
 }
 
 // run plays the scenario until the timeline is done and the group is quiet.
 func (w *world) run() error {
+	if w.share != nil {
+		return w.runShare() // share_client.go
+	}
 	if w.sc.GivenStart() {
 		w.startGiven() // already Stable: step 0 shows it
 	}
@@ -107,9 +118,17 @@ func (w *world) run() error {
 		spec := m
 		w.clock.after(0, false, func() { w.startClient(spec.ID, spec.Instance, spec.Topics, spec.Strategies, spec.Settings) })
 	}
+	return w.play(w.apply, w.quiet, w.quietStretch)
+}
+
+// play schedules the timeline (apply runs each event) and runs the clock
+// until the timeline is done and quiet holds; stretch jumps a quiet
+// stretch's heartbeats (quiet.go). A share group plays with its own apply
+// and quiet (runShare).
+func (w *world) play(apply func(scenario.Event), quiet func() bool, stretch func() bool) error {
 	for i := range w.sc.Timeline {
 		ev := w.sc.Timeline[i]
-		w.clock.at(ev.AtMs, func() { w.apply(ev) })
+		w.clock.at(ev.AtMs, func() { apply(ev) })
 	}
 	lastEvent := int64(0)
 	if n := len(w.sc.Timeline); n > 0 {
@@ -122,10 +141,10 @@ func (w *world) run() error {
 		if n%1024 == 0 && w.ctx != nil && w.ctx.Err() != nil {
 			return w.ctx.Err()
 		}
-		if w.clock.now >= lastEvent && w.clock.nonRoutine == 0 && w.quiet() {
+		if w.clock.now >= lastEvent && w.clock.nonRoutine == 0 && quiet() {
 			return nil
 		}
-		w.quietStretch()
+		stretch()
 		e := w.clock.next()
 		if e == nil {
 			return nil
@@ -317,7 +336,9 @@ func (w *world) addPartitions(topic string, count int32) {
 	w.topicLog = append(w.topicLog, topicChange{w.clock.now, topic, count})
 	w.hist.topicsChanged()
 	w.record(kafka.KindCreatePartitions, "", "", false, fmt.Sprintf("%s grows from %d to %d partitions.", topic, old, count))
-	if w.consumer {
+	if w.share != nil {
+		w.share.topicsChanged()
+	} else if w.consumer {
 		w.consumerGroup.topicsChanged()
 	} else {
 		w.classic.topicsChanged()

@@ -22,6 +22,10 @@ func renderGrid(g *gridData, st *Styles, width, height int) string {
 	if lag {
 		rows--
 	}
+	share := g.hasShare() && rows > 2 // locked and ready rows (gridshare.go)
+	if share {
+		rows -= 2
+	}
 	legend := rows > len(g.Members)
 	if legend {
 		rows--
@@ -51,6 +55,10 @@ func renderGrid(g *gridData, st *Styles, width, height int) string {
 	out = append(out, fit(b.faint.paint(pad(below, l.LabelW))+statusRow(g, &l, st), width))
 	if lag {
 		out = append(out, fit(b.faint.paint(pad("  lag", l.LabelW))+lagRow(g, &l, st), width))
+	}
+	if share {
+		out = append(out, fit(b.faint.paint(pad("  locked", l.LabelW))+shareRow(g, &l, st, true), width))
+		out = append(out, fit(b.faint.paint(pad("  ready", l.LabelW))+shareRow(g, &l, st, false), width))
 	}
 	if legend {
 		out = append(out, fit(gridLegend(&l, st), width))

@@ -58,6 +58,7 @@ func buildGrid(v *model.GroupView, info *simInfo, step int, selected string, fre
 		}
 		g.Members = append(g.Members, gm)
 	}
+	addShareRecords(g, v, index) // a share group's records (gridshare.go)
 	if r := info.lastRebalance(step); r >= 0 {
 		for tp := range info.moved[r] {
 			if ti, ok := index[tp.Topic]; ok && int(tp.Partition) < len(g.Topics[ti].Moved) {

@@ -20,6 +20,9 @@ type gridTopic struct {
 	// Lag is each partition's lag (the live lab: committed offset to log
 	// end, as the cluster reported it); nil draws no lag row.
 	Lag []lagCell
+	// Share is each partition's records (a share group); nil draws no
+	// records rows (gridshare.go).
+	Share []shareCell
 }
 
 // lagCell is one partition's lag; Known is false without a commit.

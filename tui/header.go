@@ -80,7 +80,7 @@ func (a App) headerWho() []headerPart {
 func (a App) headerWhere() []headerPart {
 	v := a.view()
 	parts := []headerPart{{value: " " + string(v.State) + " ", look: lookState}}
-	if v.State.Machine(v.Protocol) == kafka.ProtocolConsumer { // the group's kind now (a migration changes it)
+	if m := v.State.Machine(v.Protocol); m == kafka.ProtocolConsumer || m == kafka.ProtocolShare { // the group's kind now (a migration changes it); a share group has epochs too
 		parts = append(parts,
 			headerPart{label: "group epoch", shortLabel: "epoch", value: strconv.Itoa(int(v.Generation))},
 			headerPart{label: "assignment epoch", shortLabel: "target", value: strconv.Itoa(int(v.AssignmentEpoch)), joined: true, drop: 1})

@@ -17,6 +17,8 @@ const (
 	ProtocolEager       = strategies.Eager
 	ProtocolCooperative = strategies.Cooperative
 	ProtocolConsumer    = strategies.Consumer
+	// ProtocolShare is a share group's (KIP-932): group.type share.
+	ProtocolShare = strategies.Share
 )
 
 // Protocols lists the protocols in the order the lab cycles through them.

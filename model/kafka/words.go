@@ -28,6 +28,24 @@ const (
 	KindConsumerGroupHeartbeatResponse StepKind = "ConsumerGroupHeartbeatResponse"
 )
 
+// Share groups (KIP-932): the share protocol's requests, the share
+// coordinator's initialisation of share state, and the records' own moves.
+const (
+	KindShareGroupHeartbeatRequest        StepKind = "ShareGroupHeartbeatRequest"
+	KindShareGroupHeartbeatResponse       StepKind = "ShareGroupHeartbeatResponse"
+	KindInitializeShareGroupStateRequest  StepKind = "InitializeShareGroupStateRequest"
+	KindInitializeShareGroupStateResponse StepKind = "InitializeShareGroupStateResponse"
+	KindShareFetchRequest                 StepKind = "ShareFetchRequest"
+	KindShareFetchResponse                StepKind = "ShareFetchResponse"
+	KindShareAcknowledgeRequest           StepKind = "ShareAcknowledgeRequest"
+	KindShareAcknowledgeResponse          StepKind = "ShareAcknowledgeResponse"
+	// KindRecordsAppended: records are written to a share group's partition.
+	KindRecordsAppended StepKind = "RecordsAppended"
+	// KindAcquisitionLockTimeout: acquired records' locks time out
+	// (SharePartition's acquisition lock timeout task).
+	KindAcquisitionLockTimeout StepKind = "AcquisitionLockTimeout"
+)
+
 // The ConsumerRebalanceListener callbacks, named after their methods
 // without "on".
 const (
@@ -160,6 +178,9 @@ func (s GroupState) Machine(p Protocol) Protocol {
 // GroupStates is a protocol's state machine in the order a rebalance walks
 // it (Dead is left out: the lab never unloads the group).
 func GroupStates(p Protocol) []GroupState {
+	if p == ProtocolShare {
+		return []GroupState{Empty, Stable} // ShareGroup.ShareGroupState: no rebalance states
+	}
 	if p == ProtocolConsumer {
 		return []GroupState{KEmpty, KAssigning, KReconciling, KStable}
 	}

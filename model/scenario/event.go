@@ -30,9 +30,14 @@ type Event struct {
 	// removes every member.
 	Instances []string
 	All       bool
+	// Share is a share group's records, fetch or acknowledge (share.go).
+	Share     *ShareEvent
 	line      int  // scenario line, for error messages; 0 when inserted
 	Inserting bool // the event Sim.Insert is adding: a leave or crash of a stopped member is an error
 }
+
+// Line is the entry's line in its scenario file (0 when inserted).
+func (e Event) Line() int { return e.line }
 
 // EventKinds lists the event kinds in the order the docs present them.
 var EventKinds = []string{"join", "leave", "crash", "restart", "stall", "subscribe",

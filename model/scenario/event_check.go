@@ -33,6 +33,11 @@ func checkEventAmong(sc *Scenario, ev Event, started map[string]bool) error {
 	if ev.AtMs < 0 || ev.AtMs > MaxTimelineMs {
 		return fmt.Errorf("at_ms must be between 0 and %d, got %d", int64(MaxTimelineMs), ev.AtMs)
 	}
+	if sc.Share != nil {
+		if err := checkShareEvent(sc, ev); err != nil || slices.Contains(ShareEventKinds, ev.Kind) {
+			return err
+		}
+	}
 	if !slices.Contains(EventKinds, ev.Kind) {
 		return fmt.Errorf("unknown action %q%s", ev.Kind, Suggest(ev.Kind, EventKinds))
 	}

@@ -222,6 +222,9 @@ func (f *formatter) placeSettings() error {
 
 func (f *formatter) group() (*yaml.Node, error) {
 	sc := f.sc
+	if sc.Share != nil {
+		return formatShareGroup(sc), nil // share.go
+	}
 	g := fMap(false, "id", fStr(sc.GroupID), "strategy", fStr(sc.Strategy), "protocol", fStr(sc.Protocol))
 	if v := sc.KafkaVersionLabel(); v != "" {
 		put(g, "kafka_version", fStr(v))
@@ -394,6 +397,9 @@ func (f *formatter) timeline() (*yaml.Node, error) {
 
 // action writes one timeline event's value.
 func (f *formatter) action(ev Event, i int) (*yaml.Node, error) {
+	if ev.Share != nil {
+		return formatShareAction(ev), nil // share.go
+	}
 	switch ev.Kind {
 	case "join":
 		n := f.memberBody(ev.Member, ev.Instance, ev.Rack, ev.Topics, ev.Strategies, ev.Settings)

@@ -202,6 +202,11 @@ func (p *parser) scenario(root *yaml.Node) (*Scenario, error) {
 		if err := p.members(membersNode, sc); err != nil {
 			return nil, err
 		}
+		if sc.Share != nil {
+			if err := p.checkShareMembers(membersNode, sc); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if err := p.finishGiven(sc, orNode(membersNode, root)); err != nil {
 		return nil, err
@@ -330,6 +335,9 @@ var groupKeys = []string{"id", "strategy", "protocol", "kafka_version", "session
 	"rate", "enable_auto_commit", "auto_commit_interval_ms", "commit", "auto_offset_reset"}
 
 func (p *parser) group(n, root *yaml.Node, sc *Scenario) error {
+	if t := shareTypeNode(n); t != nil {
+		return p.shareGroup(n, t, sc) // share.go
+	}
 	var protoNode, strategyNode, sessionNode, versionNode, intervalNode *yaml.Node
 	set := map[string]int64{}
 	if n != nil {
@@ -337,12 +345,7 @@ func (p *parser) group(n, root *yaml.Node, sc *Scenario) error {
 			var err error
 			switch key {
 			case "id":
-				sc.GroupID, err = p.str(v, "group.id")
-				if err == nil {
-					if bad := strategies.CheckGroupID(sc.GroupID); bad != nil {
-						err = p.errf(v, "group.id: %v", bad)
-					}
-				}
+				err = p.groupID(v, sc)
 			case "strategy":
 				strategyNode = v
 				sc.Strategy, err = p.str(v, "group.strategy")
@@ -351,12 +354,7 @@ func (p *parser) group(n, root *yaml.Node, sc *Scenario) error {
 				sc.Protocol, err = p.str(v, "group.protocol")
 			case "kafka_version":
 				versionNode = v
-				var raw string
-				if raw, err = p.str(v, "group.kafka_version"); err == nil {
-					if sc.KafkaVersion, err = strategies.ParseClientVersion(raw); err != nil {
-						err = p.errf(v, "group.kafka_version: %v", err)
-					}
-				}
+				err = p.kafkaVersion(v, sc)
 			case "rate", "enable_auto_commit", "auto_commit_interval_ms", "commit", "auto_offset_reset":
 				err = p.consumerKey(&p.flow.group, key, "group", v)
 			case "generation", "group_epoch":
@@ -418,6 +416,30 @@ func (p *parser) group(n, root *yaml.Node, sc *Scenario) error {
 	return p.startEpoch(sc)
 }
 
+// groupID reads group.id.
+func (p *parser) groupID(v *yaml.Node, sc *Scenario) error {
+	var err error
+	if sc.GroupID, err = p.str(v, "group.id"); err != nil {
+		return err
+	}
+	if bad := strategies.CheckGroupID(sc.GroupID); bad != nil {
+		return p.errf(v, "group.id: %v", bad)
+	}
+	return nil
+}
+
+// kafkaVersion reads group.kafka_version.
+func (p *parser) kafkaVersion(v *yaml.Node, sc *Scenario) error {
+	raw, err := p.str(v, "group.kafka_version")
+	if err != nil {
+		return err
+	}
+	if sc.KafkaVersion, err = strategies.ParseClientVersion(raw); err != nil {
+		return p.errf(v, "group.kafka_version: %v", err)
+	}
+	return nil
+}
+
 // groupError is a group setting the derivation refuses, and which one, so
 // the parser can point at its line.
 type groupError struct{ field, msg string }
@@ -429,6 +451,9 @@ func (e *groupError) Error() string { return e.msg }
 // the protocol. The parser and Scenario.WithStrategy both use it, so a
 // varied scenario is exactly the file with other values under group:.
 func deriveGroup(sc *Scenario) *groupError {
+	if sc.Share != nil {
+		return deriveShare(sc) // share.go
+	}
 	a, err := strategies.Lookup(sc.Strategy)
 	if err != nil {
 		return &groupError{"strategy", fmt.Sprintf("group.strategy: %v", err)}

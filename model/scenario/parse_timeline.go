@@ -99,6 +99,14 @@ func (p *parser) event(n *yaml.Node, sc *Scenario) (Event, error) {
 			if err := p.action(&ev, v, sc); err != nil {
 				return ev, err
 			}
+		case slices.Contains(ShareEventKinds, k.Value): // share.go
+			if action != nil {
+				return ev, p.errf(k, "one action per timeline entry: %s and %s", action.Value, k.Value)
+			}
+			action, ev.Kind = k, k.Value
+			if err := p.shareAction(&ev, v, sc); err != nil {
+				return ev, err
+			}
 		case k.Value == "produce":
 			if action != nil {
 				return ev, p.errf(k, "one action per timeline entry: %s and %s", action.Value, k.Value)

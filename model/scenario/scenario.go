@@ -78,6 +78,9 @@ type Scenario struct {
 	// group.consumer.migration.policy ("" = bidirectional, Kafka 4.0's
 	// default).
 	Migration string
+	// Share: a share group (group.type: share, KIP-932; share.go); nil for
+	// a classic or consumer group.
+	Share *ShareSpec
 
 	Members  []MemberSpec // start at time 0, in this order
 	Timeline []Event      // sorted by AtMs, stable
