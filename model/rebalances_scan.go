@@ -415,6 +415,10 @@ func (s *ownershipScan) consumedByUp(g groupSnap) bool {
 // another. KIP-848: each group-epoch bump begins a round.
 func (s *ownershipScan) nextRound(i int, g groupSnap) {
 	switch {
+	case s.isConsumer(g) && s.round == nil:
+		// A migrating group became a consumer group between two classic
+		// rounds: its first target epoch begins one.
+		s.round = &Round{StartStep: i, StartMs: s.at, Generation: g.generation}
 	case s.isConsumer(g):
 		if g.generation > s.round.Generation {
 			s.closeRound(s.prevI, s.round.Generation)
