@@ -11,6 +11,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/sasl"
@@ -64,15 +65,18 @@ func unescapeProperty(s string) string {
 // securityProtocols are Kafka's security.protocol values.
 var securityProtocols = []string{"PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"}
 
-// jaasOption matches key="value" (or key=value) in a sasl.jaas.config.
-var jaasOption = regexp.MustCompile(`([A-Za-z_.]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s;]+))`)
+// jaasOption matches key="value" (or key=value) in a sasl.jaas.config;
+// compiled on first use, not at every kviz start (issue 25).
+var jaasOption = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`([A-Za-z_.]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s;]+))`)
+})
 
 // parseJAAS reads a sasl.jaas.config: its login module and options.
 func parseJAAS(s string) (string, map[string]string) {
 	s = strings.TrimSpace(s)
 	module, rest, _ := strings.Cut(s, " ")
 	opts := map[string]string{}
-	for _, m := range jaasOption.FindAllStringSubmatch(rest, -1) {
+	for _, m := range jaasOption().FindAllStringSubmatch(rest, -1) {
 		v := m[3]
 		if m[2] != "" || m[3] == "" {
 			v = strings.ReplaceAll(m[2], `\"`, `"`)

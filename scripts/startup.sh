@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Start-up of kviz, whole process, per command: builds kviz and a hello-world
-# Go binary the same way (the same go build flags, the same environment),
+# Start-up of kviz, whole process, per command: builds kviz, a hello-world
+# Go binary and scripts/franzpeer (franz-go's balancers alone, on the same
+# group: the peer `kviz assign` is raced against) the same way (the same go
+# build flags, the same environment),
 # then runs, round after round, hello, `kviz --version`, `kviz assign` on a
 # three-member group, `kviz route`, `kviz coordinator` and `kviz` to its
 # first frame (in a pseudo-terminal; quit with q), and prints each one's
-# median wall and CPU time and its ratio to hello; then the
+# median wall and CPU time, minor page faults and ratio to hello, and each
+# kviz assign's ratio to franz-go's peer in the same rounds; then the
 # GODEBUG=inittrace=1 sums (init clock, bytes, allocations) of
 # `kviz --version` and hello, with the packages whose init costs most.
 #
@@ -32,6 +35,7 @@ EOF
 printf 'module hello\n\ngo 1.26\n' >"$work/hello/go.mod"
 (cd "$work/hello" && go build "$@" -o "$work/hello/hello" .)
 (cd "$root" && go build "$@" -o "$work/kviz" .)
+(cd "$root" && go build "$@" -o "$work/franzpeer" ./scripts/franzpeer)
 
 cat >"$work/group.json" <<'EOF'
 {"topics": {"orders": 6, "payments": 3},
@@ -41,4 +45,4 @@ cat >"$work/group.json" <<'EOF'
 EOF
 
 echo "build: go build${*:+ $*} (CGO_ENABLED=$(go env CGO_ENABLED)); kviz $(du -k "$work/kviz" | cut -f1) KiB, hello $(du -k "$work/hello/hello" | cut -f1) KiB"
-cd "$root" && go run ./scripts/startup -kviz "$work/kviz" -hello "$work/hello/hello" -in "$work/group.json" -n "${N:-100}"
+cd "$root" && go run ./scripts/startup -kviz "$work/kviz" -hello "$work/hello/hello" -peer "$work/franzpeer" -in "$work/group.json" -n "${N:-100}"

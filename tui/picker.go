@@ -7,9 +7,9 @@ import (
 	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/list"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kvizlab/kviz/demo"
 	"github.com/kvizlab/kviz/keymap"
@@ -17,13 +17,58 @@ import (
 )
 
 // demoPicker is the `o` screen: every shipped demo in a list that typing
-// filters. The list is bubbles' own; the filter line is a textinput the
-// picker owns, so the list stays in its "filter applied" state where the
-// cursor is drawn (while bubbles filters, its delegate hides the cursor
-// and dims every row).
+// filters, two lines a demo (its title; its name and tags), the one under
+// the cursor marked, the typed words underlined, a status line (how many
+// demos, how many filtered out) and page dots. It draws as bubbles' list
+// with its default delegate did, but is kviz's own, with the filter line
+// a textField: bubbles' list links its textinput, and that the clipboard
+// package whose init searches $PATH at every kviz start (issue 25).
 type demoPicker struct {
-	input textinput.Model
-	list  list.Model
+	input   textField
+	entries []demo.DemoInfo // the files given, then the catalogue
+	files   int             // how many of entries are files
+	shown   []pickerRow // the rows the filter keeps, in its order
+	cursor  int         // into shown
+	w, h    int
+	st      pickerStyles
+}
+
+// pickerRow is one demo in the list, with the rune positions of its title
+// to underline.
+type pickerRow struct {
+	entry   int
+	matched []int
+}
+
+type pickerStyles struct {
+	title, desc, selTitle, selDesc, match   lipgloss.Style
+	status, filterCount, empty, noItems     lipgloss.Style
+	activeDot, inactiveDot, divider, arabic lipgloss.Style
+}
+
+func newPickerStyles(isDark bool) pickerStyles {
+	ld := lipgloss.LightDark(isDark)
+	verySubdued := ld(lipgloss.Color("#DDDADA"), lipgloss.Color("#3C3C3C"))
+	subdued := ld(lipgloss.Color("#9B9B9B"), lipgloss.Color("#5C5C5C"))
+	title := lipgloss.NewStyle().Foreground(ld(lipgloss.Color("#1a1a1a"), lipgloss.Color("#dddddd"))).Padding(0, 0, 0, 2)
+	sel := lipgloss.NewStyle().Border(lipgloss.NormalBorder(), false, false, false, true).
+		BorderForeground(ld(lipgloss.Color("#F793FF"), lipgloss.Color("#AD58B4"))).
+		Foreground(lipgloss.Color("#EE6FF8")).Padding(0, 0, 0, 1)
+	return pickerStyles{
+		title:       title,
+		desc:        title.Foreground(ld(lipgloss.Color("#A49FA5"), lipgloss.Color("#777777"))),
+		selTitle:    sel,
+		selDesc:     sel.Foreground(ld(lipgloss.Color("#F793FF"), lipgloss.Color("#AD58B4"))),
+		match:       lipgloss.NewStyle().Underline(true),
+		status:      lipgloss.NewStyle().Foreground(ld(lipgloss.Color("#A49FA5"), lipgloss.Color("#777777"))).Padding(0, 0, 1, 2),
+		filterCount: lipgloss.NewStyle().Foreground(verySubdued),
+		empty:       lipgloss.NewStyle().Foreground(subdued),
+		noItems:     lipgloss.NewStyle().Foreground(ld(lipgloss.Color("#909090"), lipgloss.Color("#626262"))),
+		activeDot:   lipgloss.NewStyle().Foreground(ld(lipgloss.Color("#847A85"), lipgloss.Color("#979797"))).SetString("•"),
+		inactiveDot: lipgloss.NewStyle().Foreground(verySubdued).SetString("•"),
+		divider:     lipgloss.NewStyle().Foreground(verySubdued).SetString(" • "),
+		arabic:      lipgloss.NewStyle().Foreground(subdued),
+	}
 }
 
 // demoItem is one catalogue entry as a list row; file: a scenario file
@@ -43,8 +88,8 @@ func (d demoItem) Description() string {
 	return "demo:" + d.e.Name + " · " + strings.Join(d.e.Tags, " · ")
 }
 
-// FilterValue starts with the title, so the list's match highlight (rune
-// positions in this string) falls on the title it draws.
+// FilterValue starts with the title, so the match highlight (rune
+// positions in this string) falls on the title drawn.
 func (d demoItem) FilterValue() string {
 	return d.e.Title + " " + d.e.Name + " " + strings.Join(d.e.Tags, " ")
 }
@@ -57,33 +102,20 @@ func newDemoPicker(current string, files []demo.DemoInfo, isDark bool, w, h int)
 		return nil, err
 	}
 	entries := append(append([]demo.DemoInfo(nil), files...), demos...)
-	items := make([]list.Item, len(entries))
-	sel := -1
+	p := &demoPicker{entries: entries, files: len(files), st: newPickerStyles(isDark)}
+	p.filter()
 	for i, e := range entries {
-		items[i] = demoItem{e: e, file: i < len(files)}
-		if e.Name == current && sel < 0 {
-			sel = i
+		if e.Name == current {
+			p.cursor = i
+			break
 		}
 	}
-	sel = max(sel, 0)
-	d := list.NewDefaultDelegate()
-	d.SetSpacing(0) // two lines a demo: more of them on an 80×24 screen
-	d.Styles = list.NewDefaultItemStyles(isDark)
-	l := list.New(items, d, w, h)
-	l.Styles = list.DefaultStyles(isDark)
-	l.SetShowTitle(false)
-	l.SetShowFilter(false) // the picker draws its own filter line
-	l.SetShowHelp(false)   // the lab's footer and this box's title say the keys
-	l.SetStatusBarItemName("demo", "demos")
-	l.Filter = rankedFilter(entries)
-	l.Select(sel)
-
-	in := textinput.New()
+	in := newField(isDark)
 	in.Prompt = "filter: "
 	in.Placeholder = "a name, an assignor, a protocol, example 11, producers…"
-	in.SetWidth(max(w-len(in.Prompt)-1, 1))
-	in.Focus()
-	p := &demoPicker{input: in, list: l}
+	in.styles.prompt = lipgloss.NewStyle().Foreground(lipgloss.LightDark(isDark)(lipgloss.Color("#04B575"), lipgloss.Color("#ECFD65")))
+	in.styles.cursor = in.styles.cursor.Foreground(lipgloss.Color("#EE6FF8"))
+	p.input = in
 	p.setSize(w, h)
 	return p, nil
 }
@@ -91,53 +123,178 @@ func newDemoPicker(current string, files []demo.DemoInfo, isDark bool, w, h int)
 // setSize fits the picker in w × h cells: the filter line, a blank, the list.
 func (p *demoPicker) setSize(w, h int) {
 	p.input.SetWidth(max(w-len(p.input.Prompt)-1, 1))
-	p.list.SetSize(w, max(h-2, 1))
+	p.w, p.h = w, max(h-2, 1)
 }
 
 func (p *demoPicker) view() []string {
-	return append([]string{p.input.View(), ""}, strings.Split(p.list.View(), "\n")...)
+	return append([]string{p.input.View(), ""}, strings.Split(p.listView(), "\n")...)
+}
+
+// perPage is how many demos a page shows: the list's height less the
+// status line (and its blank) and the page dots (and theirs), two lines a
+// demo.
+func (p *demoPicker) perPage() int {
+	avail := p.h - 2
+	if p.pages(max(1, avail/2)) > 1 {
+		avail -= 2
+	}
+	return max(1, avail/2)
+}
+
+func (p *demoPicker) pages(per int) int { return max(1, (len(p.shown)+per-1)/per) }
+
+// listView is the status line, the page of demos under the cursor, and the
+// page dots when there are several pages.
+func (p *demoPicker) listView() string {
+	st := &p.st
+	per := p.perPage()
+	pages := p.pages(per)
+	page := p.cursor / per
+	var b strings.Builder
+	b.WriteString(st.status.Render(p.statusLine()))
+	b.WriteString("\n")
+	lines := 0
+	if len(p.shown) == 0 {
+		b.WriteString(st.noItems.Render("No demos."))
+		lines = 1
+	}
+	for i := page * per; i < min((page+1)*per, len(p.shown)); i++ {
+		if lines > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(p.rowView(i))
+		lines += 2
+	}
+	for ; lines < per*2; lines++ {
+		b.WriteString("\n")
+	}
+	if pages > 1 {
+		var dots strings.Builder
+		for i := range pages {
+			if i == page {
+				dots.WriteString(st.activeDot.String())
+			} else {
+				dots.WriteString(st.inactiveDot.String())
+			}
+		}
+		s := dots.String()
+		if ansi.StringWidth(s) > p.w {
+			s = st.arabic.Render(fmt.Sprintf("%d/%d", page+1, pages))
+		}
+		b.WriteString("\n\n")
+		b.WriteString(lipgloss.NewStyle().PaddingLeft(2).Render(s))
+	}
+	return b.String()
+}
+
+// statusLine says how many demos are shown and, filtered, what by and how
+// many the filter left out.
+func (p *demoPicker) statusLine() string {
+	n := len(p.shown)
+	name := "demos"
+	if n == 1 {
+		name = "demo"
+	}
+	var s string
+	if f := strings.TrimSpace(p.input.Value()); f != "" {
+		s = fmt.Sprintf("“%s” ", ansi.Truncate(f, 10, "…"))
+	}
+	s += fmt.Sprintf("%d %s", n, name)
+	if out := len(p.entries) - n; out > 0 {
+		s += p.st.divider.String() + p.st.filterCount.Render(fmt.Sprintf("%d filtered", out))
+	}
+	return s
+}
+
+// rowView is a demo's two lines: the title, its matches underlined, and
+// the name and tags, the one under the cursor marked.
+func (p *demoPicker) rowView(i int) string {
+	st := &p.st
+	r := p.shown[i]
+	it := demoItem{e: p.entries[r.entry], file: r.entry < p.files}
+	width := max(p.w-2, 0)
+	title := ansi.Truncate(it.Title(), width, "…")
+	desc := ansi.Truncate(it.Description(), width, "…")
+	ts, ds := st.title, st.desc
+	if i == p.cursor {
+		ts, ds = st.selTitle, st.selDesc
+	}
+	if len(r.matched) > 0 {
+		plain := ts.Inline(true)
+		title = lipgloss.StyleRunes(title, r.matched, plain.Inherit(st.match), plain)
+	}
+	return ts.Render(title) + "\n" + ds.Render(desc)
 }
 
 // selected is the demo under the cursor ("" when the filter matched none).
 func (p *demoPicker) selected() string {
-	if it, ok := p.list.SelectedItem().(demoItem); ok {
-		return it.e.Name
+	if p.cursor < len(p.shown) {
+		return p.entries[p.shown[p.cursor].entry].Name
 	}
 	return ""
 }
 
+// selectedFile is the path of the file under the cursor, if it is one.
+func (p *demoPicker) selectedFile() (string, bool) {
+	if p.cursor < len(p.shown) {
+		if e := p.shown[p.cursor].entry; e < p.files {
+			return p.entries[e].Name, true
+		}
+	}
+	return "", false
+}
+
 // notes are what to watch in the demo under the cursor.
 func (p *demoPicker) notes() string {
-	if it, ok := p.list.SelectedItem().(demoItem); ok {
-		return it.e.Notes
+	if p.cursor < len(p.shown) {
+		return p.entries[p.shown[p.cursor].entry].Notes
 	}
 	return "no demo matches; esc goes back"
 }
 
-// filter applies the typed text at once (bubbles filters in a command; the
-// picker wants the list right under the keystroke, and no stale result
-// arriving after a newer one).
+// filter applies the typed text at once: every demo while it is blank,
+// else the demos rankedFilter keeps in its order, the cursor on the first.
 func (p *demoPicker) filter() {
+	p.shown, p.cursor = p.shown[:0], 0
 	if strings.TrimSpace(p.input.Value()) == "" {
-		p.list.ResetFilter()
+		for i := range p.entries {
+			p.shown = append(p.shown, pickerRow{entry: i})
+		}
 		return
 	}
-	p.list.SetFilterText(p.input.Value())
+	targets := make([]string, len(p.entries))
+	for i, e := range p.entries {
+		targets[i] = demoItem{e: e}.FilterValue()
+	}
+	p.shown = rankedFilter(p.entries)(p.input.Value(), targets)
+}
+
+func (p *demoPicker) up() { p.cursor = max(p.cursor-1, 0) }
+
+func (p *demoPicker) down() { p.cursor = min(p.cursor+1, max(len(p.shown)-1, 0)) }
+
+func (p *demoPicker) prevPage() { p.cursor = max(p.cursor-p.perPage(), 0) }
+
+func (p *demoPicker) nextPage() {
+	per := p.perPage()
+	if next := (p.cursor/per + 1) * per; next < len(p.shown) {
+		p.cursor = min(p.cursor+per, len(p.shown)-1)
+	}
 }
 
 // rankedFilter keeps and orders the demos as demo.Rank does for what was
 // typed (the number of a worked example first, exact above partial), so
 // enter opens what the trainer meant; each typed word found in a row's
 // text is highlighted.
-func rankedFilter(entries []demo.DemoInfo) list.FilterFunc {
-	return func(term string, targets []string) []list.Rank {
+func rankedFilter(entries []demo.DemoInfo) func(term string, targets []string) []pickerRow {
+	return func(term string, targets []string) []pickerRow {
 		words := strings.Fields(strings.ToLower(term))
-		var out []list.Rank
+		var out []pickerRow
 		for _, i := range demo.Rank(term, entries) {
 			if i >= len(targets) {
 				continue
 			}
-			out = append(out, list.Rank{Index: i, MatchedIndexes: highlights(strings.ToLower(targets[i]), words)})
+			out = append(out, pickerRow{entry: i, matched: highlights(strings.ToLower(targets[i]), words)})
 		}
 		return out
 	}
@@ -179,8 +336,8 @@ func (a App) onPickerKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		a.mode, a.picker = modeLab, nil
 		return a, nil
 	case key.Matches(msg, k.Confirm):
-		if it, ok := p.list.SelectedItem().(demoItem); ok && it.file {
-			return a, a.openFile(it.e.Name)
+		if path, ok := p.selectedFile(); ok {
+			return a, a.openFile(path)
 		}
 		if name := p.selected(); name != "" {
 			return a, a.openDemo(name)
@@ -188,16 +345,16 @@ func (a App) onPickerKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case typed(msg):
 	case key.Matches(msg, k.Up):
-		p.list.CursorUp()
+		p.up()
 		return a, nil
 	case key.Matches(msg, k.Down):
-		p.list.CursorDown()
+		p.down()
 		return a, nil
 	case key.Matches(msg, k.ScrollUp):
-		p.list.PrevPage()
+		p.prevPage()
 		return a, nil
 	case key.Matches(msg, k.ScrollDown):
-		p.list.NextPage()
+		p.nextPage()
 		return a, nil
 	}
 	before := p.input.Value()

@@ -94,13 +94,13 @@ func TestPickerHighlightsTheTypedWords(t *testing.T) {
 	}
 	got := rankedFilter(entries)("failover", targets)
 	require.NotEmpty(t, got)
-	assert.Equal(t, "example-11-failover", entries[got[0].Index].Name)
-	title := strings.ToLower(entries[got[0].Index].Title)
+	assert.Equal(t, "example-11-failover", entries[got[0].entry].Name)
+	title := strings.ToLower(entries[got[0].entry].Title)
 	from := strings.Index(title, "failover")
 	if from >= 0 {
-		assert.Equal(t, from, got[0].MatchedIndexes[0], "the match is highlighted in the title")
+		assert.Equal(t, from, got[0].matched[0], "the match is highlighted in the title")
 	}
-	assert.Len(t, got[0].MatchedIndexes, len("failover"))
+	assert.Len(t, got[0].matched, len("failover"))
 }
 
 func TestPickerListsEveryDemoWithTags(t *testing.T) {

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kvizlab/kviz/keymap"
@@ -25,7 +24,7 @@ type prompt struct {
 	fields []promptField
 	at     int      // the field being asked
 	values []string // the answers so far
-	input  textinput.Model
+	input  textField
 	err    string // why the last answer was refused; the prompt stays open
 	// finish checks the answers and starts inserting the event; an error
 	// keeps the prompt open to fix it. The prompt stays while the event is
@@ -44,16 +43,8 @@ func newPrompt(title string, isDark bool, width int, finish func(*App, []string)
 	return p
 }
 
-// newInput is a focused text field with a steady cursor: a blinking one
-// would need a timer running under every screen.
-func newInput(isDark bool) textinput.Model {
-	in := textinput.New()
-	s := textinput.DefaultStyles(isDark)
-	s.Cursor.Blink = false
-	in.SetStyles(s)
-	in.Focus()
-	return in
-}
+// newInput is the prompt's text field (input.go), its cursor steady.
+func newInput(isDark bool) textField { return newField(isDark) }
 
 // ask moves to field i, filled with its default.
 func (p *prompt) ask(i, width int) {

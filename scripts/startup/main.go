@@ -22,6 +22,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/charmbracelet/x/vt"
@@ -31,6 +32,7 @@ import (
 func main() {
 	kviz := flag.String("kviz", "", "the kviz binary")
 	hello := flag.String("hello", "", "a hello-world binary built the same way")
+	peer := flag.String("peer", "", "scripts/franzpeer built the same way (optional): franz-go's balancers on the same group, for kviz assign's ratio to it")
 	group := flag.String("in", "", "a small group's JSON for kviz assign --in")
 	runs := flag.Int("n", 100, "rounds (each case runs once a round)")
 	marker := flag.String("marker", "? full help", "text on the lab's screen that says its first frame is drawn")
@@ -40,7 +42,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "startup: -kviz, -hello and -in are required")
 		os.Exit(2)
 	}
-	if err := run(*kviz, *hello, *group, *marker, *runs, *top); err != nil {
+	if err := run(*kviz, *hello, *peer, *group, *marker, *runs, *top); err != nil {
 		fmt.Fprintln(os.Stderr, "startup:", err)
 		os.Exit(1)
 	}
@@ -48,47 +50,70 @@ func main() {
 
 // A timed case: a command run to its end, or the lab run to its first frame.
 type timedCase struct {
-	name string
-	argv []string
-	lab  bool
-	wall []time.Duration
-	cpu  []time.Duration
+	name   string
+	argv   []string
+	lab    bool
+	wall   []time.Duration
+	cpu    []time.Duration
+	faults []time.Duration // minor page faults, counted in a Duration to share median and ratio
+	vs     *timedCase      // the case this one is raced against, besides hello
 }
 
-func run(kviz, hello, group, marker string, runs, top int) error {
+func run(kviz, hello, peer, group, marker string, runs, top int) error {
 	cases := []*timedCase{
 		{name: "hello", argv: []string{hello}},
 		{name: "kviz --version", argv: []string{kviz, "--version"}},
-		{name: "kviz assign (3 members, range)", argv: []string{kviz, "assign", "--strategy", "range", "--in", group}},
-		{name: "kviz assign (3 members, sticky)", argv: []string{kviz, "assign", "--strategy", "cooperative-sticky", "--in", group}},
-		{name: "kviz route", argv: []string{kviz, "route", "--partitions", "12", "--key", "order-42"}},
-		{name: "kviz coordinator", argv: []string{kviz, "coordinator", "--group", "workshop"}},
-		{name: "kviz (lab: first frame; cpu: all)", argv: []string{kviz}, lab: true},
 	}
+	for _, strategy := range []string{"range", "cooperative-sticky"} {
+		c := &timedCase{name: "kviz assign (3 members, " + strategy + ")", argv: []string{kviz, "assign", "--strategy", strategy, "--in", group}}
+		if peer != "" {
+			c.vs = &timedCase{name: "franz-go peer (" + strategy + ")", argv: []string{peer, strategy, group}}
+			cases = append(cases, c.vs)
+		}
+		cases = append(cases, c)
+	}
+	cases = append(cases,
+		&timedCase{name: "kviz route", argv: []string{kviz, "route", "--partitions", "12", "--key", "order-42"}},
+		&timedCase{name: "kviz coordinator", argv: []string{kviz, "coordinator", "--group", "workshop"}},
+		&timedCase{name: "kviz (lab: first frame; cpu: all)", argv: []string{kviz}, lab: true},
+	)
 	// One untimed round first: the page cache, and a lab that cannot start
 	// says so before a hundred rounds are spent.
 	for _, c := range cases {
-		if _, _, err := c.once(marker); err != nil {
+		if _, _, _, err := c.once(marker); err != nil {
 			return fmt.Errorf("%s: %w", c.name, err)
 		}
 	}
 	for range runs {
 		for _, c := range cases {
-			wall, cpu, err := c.once(marker)
+			wall, cpu, faults, err := c.once(marker)
 			if err != nil {
 				return fmt.Errorf("%s: %w", c.name, err)
 			}
 			c.wall = append(c.wall, wall)
 			c.cpu = append(c.cpu, cpu)
+			c.faults = append(c.faults, time.Duration(faults))
 		}
 	}
 	fmt.Printf("start-up, whole process, %d rounds (median; ratio = median of each round's ratio to hello)\n", runs)
-	fmt.Printf("%-34s %10s %10s %9s %9s\n", "case", "wall ms", "cpu ms", "wall/h", "cpu/h")
+	fmt.Printf("%-34s %10s %10s %7s %9s %9s\n", "case", "wall ms", "cpu ms", "faults", "wall/h", "cpu/h")
 	base := cases[0]
 	for _, c := range cases {
-		fmt.Printf("%-34s %10s %10s %9s %9s\n", c.name, ms(median(c.wall)), ms(median(c.cpu)), ratio(c.wall, base.wall), ratio(c.cpu, base.cpu))
+		faults := strconv.FormatInt(int64(median(c.faults)), 10)
+		if c.lab {
+			faults = "-"
+		}
+		fmt.Printf("%-34s %10s %10s %7s %9s %9s\n", c.name, ms(median(c.wall)), ms(median(c.cpu)), faults, ratio(c.wall, base.wall), ratio(c.cpu, base.cpu))
 	}
 	fmt.Println()
+	for _, c := range cases {
+		if c.vs != nil {
+			fmt.Printf("%s / %s: wall %s, cpu %s, faults %s\n", c.name, c.vs.name, ratio(c.wall, c.vs.wall), ratio(c.cpu, c.vs.cpu), ratio(c.faults, c.vs.faults))
+		}
+	}
+	if peer != "" {
+		fmt.Println()
+	}
 	for _, b := range []struct{ name, path string }{{"kviz --version", kviz}, {"hello", hello}} {
 		if err := inittrace(b.name, b.path, runs, top); err != nil {
 			return err
@@ -98,10 +123,11 @@ func run(kviz, hello, group, marker string, runs, top int) error {
 }
 
 // once runs the case one time: wall time to exit (or to the lab's first
-// frame) and the process's user+system CPU time.
-func (c *timedCase) once(marker string) (wall, cpu time.Duration, err error) {
+// frame), the process's user+system CPU time and its minor page faults.
+func (c *timedCase) once(marker string) (wall, cpu time.Duration, faults int64, err error) {
 	if c.lab {
-		return firstFrame(c.argv, marker)
+		wall, cpu, err = firstFrame(c.argv, marker)
+		return wall, cpu, 0, err
 	}
 	cmd := exec.Command(c.argv[0], c.argv[1:]...)
 	cmd.Stdout = io.Discard
@@ -109,10 +135,13 @@ func (c *timedCase) once(marker string) (wall, cpu time.Duration, err error) {
 	cmd.Stderr = &stderr
 	start := time.Now()
 	if err := cmd.Run(); err != nil {
-		return 0, 0, fmt.Errorf("%v: %s", err, strings.TrimSpace(stderr.String()))
+		return 0, 0, 0, fmt.Errorf("%v: %s", err, strings.TrimSpace(stderr.String()))
 	}
 	wall = time.Since(start)
-	return wall, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), nil
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		faults = ru.Minflt
+	}
+	return wall, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), faults, nil
 }
 
 // firstFrame starts the lab in a 120x40 pseudo-terminal and returns how
