@@ -74,7 +74,8 @@ func scrollMark(arrow string, n, labelW int) string {
 func topicHeader(g *gridData, l *gridLayout, st *Styles) string {
 	var sb strings.Builder
 	ci := 0
-	for ti, t := range g.Topics {
+	for ti := range l.Topics {
+		t := &g.Topics[ti]
 		if ti > 0 {
 			sb.WriteString(strings.Repeat(" ", topicGap))
 		}
@@ -89,6 +90,9 @@ func topicHeader(g *gridData, l *gridLayout, st *Styles) string {
 			name += " ×" + strconv.Itoa(t.Partitions)
 		}
 		sb.WriteString(st.brushes.selected.paint(pad(ansi.Truncate(name, span, "…"), span)))
+	}
+	if more := len(g.Topics) - l.Topics; more > 0 {
+		sb.WriteString(st.brushes.faint.paint(" +" + plural(more, "topic")))
 	}
 	return sb.String()
 }
@@ -110,7 +114,7 @@ func numberHeader(g *gridData, l *gridLayout, st *Styles) string {
 	}
 	var sb strings.Builder
 	ci := 0
-	for ti := range g.Topics {
+	for ti := range l.Topics {
 		if ti > 0 {
 			sb.WriteString(strings.Repeat(" ", topicGap))
 		}
@@ -145,7 +149,7 @@ func numberHeader(g *gridData, l *gridLayout, st *Styles) string {
 // memberRow is one member: label, its cell in every column, count, tag and
 // its partitions as text runs.
 func memberRow(g *gridData, i int, l *gridLayout, st *Styles) string {
-	m := &g.Members[i]
+	m := g.row(i)
 	b := &st.brushes
 	var sb strings.Builder
 	sb.Grow(l.LabelW + 8*l.GridW + 128) // cells with their escapes: no regrowth
@@ -169,7 +173,7 @@ func memberRow(g *gridData, i int, l *gridLayout, st *Styles) string {
 	// fewer escape sequences for the terminal and for us.
 	p := painter{sb: &sb}
 	ci := 0
-	for ti := range g.Topics {
+	for ti := range l.Topics {
 		if ti > 0 {
 			p.add(b.faint, glyphSep)
 		}
@@ -205,14 +209,14 @@ func memberRow(g *gridData, i int, l *gridLayout, st *Styles) string {
 // memberUnderline is the second line of a tall row: the same blocks without
 // letters, so held runs look solid.
 func memberUnderline(g *gridData, i int, l *gridLayout, st *Styles) string {
-	m := &g.Members[i]
+	m := g.row(i)
 	b := &st.brushes
 	col := m.Color % len(b.fg)
 	var sb strings.Builder
 	sb.WriteString(strings.Repeat(" ", l.LabelW))
 	ci := 0
 	blank := strings.Repeat(" ", l.CellW)
-	for ti := range g.Topics {
+	for ti := range l.Topics {
 		if ti > 0 {
 			sb.WriteString(b.faint.paint(glyphSep))
 		}
@@ -252,7 +256,7 @@ func statusRow(g *gridData, l *gridLayout, st *Styles) string {
 func columnRow(g *gridData, l *gridLayout, cell func(t *gridTopic, c gridColumn) string) string {
 	var sb strings.Builder
 	ci := 0
-	for ti := range g.Topics {
+	for ti := range l.Topics {
 		if ti > 0 {
 			sb.WriteString(strings.Repeat(" ", topicGap))
 		}
@@ -283,7 +287,15 @@ func gridLegend(l *gridLayout, st *Styles) string {
 // partition runs: "orders:0–3,7".
 func runsText(g *gridData, m *gridMember) string {
 	var held []kafka.TP
-	for ti, t := range g.Topics {
+	topics := m.touched
+	if topics == nil {
+		topics = make([]int, len(g.Topics))
+		for ti := range topics {
+			topics[ti] = ti
+		}
+	}
+	for _, ti := range topics {
+		t := g.Topics[ti]
 		for p, c := range m.Cells[ti] {
 			if c != cellEmpty && c != cellPending {
 				held = append(held, kafka.TP{Topic: t.Name, Partition: int32(p)})

@@ -39,6 +39,9 @@ type gridMember struct {
 	Count  int    // partitions held
 	Rack   string // client.rack ("" = none)
 	Cells  [][]cellState
+	// touched are the topics the member has cells in, when its row was
+	// filled from a view (nil: look at every topic).
+	touched []int
 }
 
 // gridData is everything the grid draws. It is built from a model view by
@@ -47,6 +50,9 @@ type gridData struct {
 	Topics   []gridTopic
 	Members  []gridMember
 	Selected int // index into Members; -1 for none
+	// src fills a member's row when it is first drawn (nil: every row was
+	// given filled, as tests build them).
+	src *gridSource
 }
 
 // totalPartitions counts every column of the grid.
