@@ -149,7 +149,11 @@ func newApp(sim simulation) App {
 	a.keys.Follow.SetEnabled(false) // only in a room with a trainer (follow.go)
 	a.styles = NewStyles(true).WithNoColor(os.Getenv("NO_COLOR") != "")
 	a.help.Styles = help.DefaultStyles(true)
-	a.setSim(sim)
+	if countLater(sim) {
+		a.installSim(sim, newSimInfoQuick(sim)) // Init counts the rebalances (ledgerlater.go)
+	} else {
+		a.setSim(sim)
+	}
 	a.keepSelection()
 	a.focus = a.firstPane()
 	if sim.Scenario().Open == scenario.OpenCompare {
@@ -203,7 +207,7 @@ func (a App) Init() tea.Cmd {
 	if a.mode == modeCompare && a.compare == nil {
 		return tea.Batch(tea.RequestBackgroundColor, a.compareRun(context.Background(), a.firstEventMs(), a.replies.awaited(replyCompare)))
 	}
-	return tea.RequestBackgroundColor
+	return tea.Batch(tea.RequestBackgroundColor, a.countRebalances())
 }
 
 // firstEventMs is the time of the scenario's first timeline event (0 with none).

@@ -55,6 +55,16 @@ type gridData struct {
 	src *gridSource
 }
 
+// indexOf is the row of member id, or -1.
+func (g *gridData) indexOf(id string) int {
+	for i := range g.Members {
+		if g.Members[i].ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
 // totalPartitions counts every column of the grid.
 func (g *gridData) totalPartitions() int {
 	n := 0

@@ -23,7 +23,7 @@ type gridLayout struct {
 	// topics on 120 columns).
 	Topics int
 	GridW  int // width of the column area including topic separators
-	RunsW         int // width left for the "orders 0-3, 7" text
+	RunsW  int // width left for the "orders 0-3, 7" text
 }
 
 const (

@@ -31,6 +31,10 @@ func (a *App) nextShown(i, dir int) int {
 // cooperative dance stops twice), or back to the start of the one before
 // the cursor.
 func (a *App) jumpRebalance(dir int) {
+	if a.counting() {
+		a.setStatus("still counting the rebalances: try again in a moment", false)
+		return
+	}
 	stops := a.info.roundStarts()
 	if dir > 0 {
 		for _, s := range stops {

@@ -66,7 +66,9 @@ func BenchmarkScaleKey(b *testing.B) {
 		}
 		for _, k := range []struct{ key, wrap string }{{"n", "g"}, {"b", "G"}, {"]", "g"}, {"G", "g"}, {"down", ""}, {"pgdown", ""}, {"tab", ""}} {
 			b.Run(s.Name()+"/"+k.key, func(b *testing.B) {
-				var m tea.Model = realDrive(NewFromSim(sim), tea.WindowSizeMsg{Width: 120, Height: 40})
+				app := NewFromSim(sim)
+				app.ledger() // what Init's command brings
+				var m tea.Model = realDrive(app, tea.WindowSizeMsg{Width: 120, Height: 40})
 				_ = m.View()
 				msg := benchKey(k.key)
 				b.ReportAllocs()

@@ -62,6 +62,8 @@ func (a App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		a.seat.count = msg
 	case TrainerPresence:
 		a.onTrainerPresence(msg)
+	case ledgerMsg:
+		a.onLedger(msg)
 	case frameSavedMsg:
 		a.onFrameSaved(msg)
 	case tea.KeyPressMsg:

@@ -93,17 +93,24 @@ func (a App) labBody(h int) string {
 // frame drawn again with nothing moved (a spinner turning, a status line)
 // does not rebuild it.
 func (a App) grid() *gridData {
-	key := gridKey{info: a.info, step: a.step, selected: a.selected, live: a.liveMarks}
-	if m := a.memo; m.grid != nil && m.gridKey == key {
-		return m.grid
+	key := gridKey{info: a.info, step: a.step, live: a.liveMarks}
+	m := a.memo
+	if m.grid == nil || m.gridKey != key {
+		g := buildGrid(a.view(), a.info, a.step, a.selected, freshMembers(a.sim, a.info, a.step))
+		if a.liveMarks != nil && a.step == 0 {
+			a.liveMarks.apply(g)
+		}
+		m.gridKey, m.grid, m.selGrid, m.selFor = key, g, g, a.selected
+		m.gridText = nil
 	}
-	g := buildGrid(a.view(), a.info, a.step, a.selected, freshMembers(a.sim, a.info, a.step))
-	if a.liveMarks != nil && a.step == 0 {
-		a.liveMarks.apply(g)
+	// Moving the selection draws the same grid with another row marked: a
+	// copy that shares the rows (and the rows filled so far).
+	if m.selGrid == nil || m.selFor != a.selected {
+		g := *m.grid
+		g.Selected = g.indexOf(a.selected)
+		m.selGrid, m.selFor = &g, a.selected
 	}
-	a.memo.gridKey, a.memo.grid = key, g
-	a.memo.gridText = nil
-	return g
+	return m.selGrid
 }
 
 // gridLines is the grid drawn in w × h (renderGrid), kept while the grid
@@ -121,10 +128,9 @@ func (a App) gridLines(g *gridData, w, h int) []string {
 // gridKey is what the grid's data depends on: the simulation (its info is
 // made once per simulation), the step and the selected member.
 type gridKey struct {
-	info     *simInfo
-	step     int
-	selected string
-	live     *liveMarks // the live lab's marks: each read brings new ones
+	info *simInfo
+	step int
+	live *liveMarks // the live lab's marks: each read brings new ones
 }
 
 // gridTextKey is what the drawn grid depends on.
