@@ -74,9 +74,9 @@ func scrollMark(arrow string, n, labelW int) string {
 func topicHeader(g *gridData, l *gridLayout, st *Styles) string {
 	var sb strings.Builder
 	ci := 0
-	for ti := range l.Topics {
+	for ti := l.From; ti < l.Topics; ti++ {
 		t := &g.Topics[ti]
-		if ti > 0 {
+		if ti > l.From {
 			sb.WriteString(strings.Repeat(" ", topicGap))
 		}
 		n := 0
@@ -91,8 +91,15 @@ func topicHeader(g *gridData, l *gridLayout, st *Styles) string {
 		}
 		sb.WriteString(st.brushes.selected.paint(pad(ansi.Truncate(name, span, "…"), span)))
 	}
-	if more := len(g.Topics) - l.Topics; more > 0 {
-		sb.WriteString(st.brushes.faint.paint(" +" + plural(more, "topic")))
+	if l.OnePerTopic { // a letter a topic says nothing: name the window
+		name := g.Topics[l.From].Name + " … " + g.Topics[l.Topics-1].Name + ", a column each"
+		if l.From > 0 {
+			name = "+" + strconv.Itoa(l.From) + " " + name
+		}
+		if more := len(g.Topics) - l.Topics; more > 0 {
+			name += " +" + strconv.Itoa(more)
+		}
+		return st.brushes.selected.paint(pad(ansi.Truncate(name, l.GridW+l.CountW+l.TagW, "…"), l.GridW))
 	}
 	return sb.String()
 }
@@ -113,9 +120,12 @@ func numberHeader(g *gridData, l *gridLayout, st *Styles) string {
 		}
 	}
 	var sb strings.Builder
+	if l.OnePerTopic { // every column starts at partition 0
+		return strings.Repeat(" ", l.GridW)
+	}
 	ci := 0
-	for ti := range l.Topics {
-		if ti > 0 {
+	for ti := l.From; ti < l.Topics; ti++ {
+		if ti > l.From {
 			sb.WriteString(strings.Repeat(" ", topicGap))
 		}
 		n := 0
@@ -173,8 +183,8 @@ func memberRow(g *gridData, i int, l *gridLayout, st *Styles) string {
 	// fewer escape sequences for the terminal and for us.
 	p := painter{sb: &sb}
 	ci := 0
-	for ti := range l.Topics {
-		if ti > 0 {
+	for ti := l.From; ti < l.Topics; ti++ {
+		if ti > l.From {
 			p.add(b.faint, glyphSep)
 		}
 		for ci < len(l.Cols) && l.Cols[ci].Topic == ti {
@@ -216,8 +226,8 @@ func memberUnderline(g *gridData, i int, l *gridLayout, st *Styles) string {
 	sb.WriteString(strings.Repeat(" ", l.LabelW))
 	ci := 0
 	blank := strings.Repeat(" ", l.CellW)
-	for ti := range l.Topics {
-		if ti > 0 {
+	for ti := l.From; ti < l.Topics; ti++ {
+		if ti > l.From {
 			sb.WriteString(b.faint.paint(glyphSep))
 		}
 		for ci < len(l.Cols) && l.Cols[ci].Topic == ti {
@@ -256,8 +266,8 @@ func statusRow(g *gridData, l *gridLayout, st *Styles) string {
 func columnRow(g *gridData, l *gridLayout, cell func(t *gridTopic, c gridColumn) string) string {
 	var sb strings.Builder
 	ci := 0
-	for ti := range l.Topics {
-		if ti > 0 {
+	for ti := l.From; ti < l.Topics; ti++ {
+		if ti > l.From {
 			sb.WriteString(strings.Repeat(" ", topicGap))
 		}
 		for ; ci < len(l.Cols) && l.Cols[ci].Topic == ti; ci++ {
@@ -272,7 +282,11 @@ func columnRow(g *gridData, l *gridLayout, cell func(t *gridTopic, c gridColumn)
 func gridLegend(l *gridLayout, st *Styles) string {
 	b := &st.brushes
 	if l.PerCol > 1 {
-		return b.faint.paint("  one column = "+strconv.Itoa(l.PerCol)+" partitions  ") +
+		per := strconv.Itoa(l.PerCol) + " partitions"
+		if l.OnePerTopic {
+			per = "a topic"
+		}
+		return b.faint.paint("  one column = "+per+"  ") +
 			b.fg[0].paint("█▓▒░") + b.faint.paint(" share held  ") +
 			b.new[0].paint("+") + b.faint.paint(" new  ") + b.out[0].paint("-") + b.faint.paint(" revoking  ") +
 			b.fg[0].paint("~") + b.faint.paint(" waiting  ") + b.moved.paint("*") + b.faint.paint(" moved  ") +

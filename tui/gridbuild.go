@@ -14,7 +14,7 @@ import (
 // (gridData.row): a Kafka-scale group of 10,000 members × 500,000
 // partitions has 5·10⁹ cells, of which a screen shows a few dozen rows.
 func buildGrid(v *model.GroupView, info *simInfo, step int, selected string, fresh map[string]bool) *gridData {
-	g := &gridData{Selected: -1}
+	g := &gridData{Selected: -1, Focus: -1}
 	index := make(map[string]int, len(v.Topics))
 	longest := 0
 	for i, t := range v.Topics {

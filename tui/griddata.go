@@ -1,5 +1,7 @@
 package tui
 
+import "slices"
+
 // cellState is what one member has to do with one partition right now.
 type cellState uint8
 
@@ -53,6 +55,38 @@ type gridData struct {
 	// src fills a member's row when it is first drawn (nil: every row was
 	// given filled, as tests build them).
 	src *gridSource
+	// Focus is the topic a search jumped to (-1: none), which a grid too
+	// wide for its topics shows first.
+	Focus int
+}
+
+// focusTopic is the topic a grid too wide for its topics starts at: the
+// one a search found, else the selected member's first.
+func (g *gridData) focusTopic() int {
+	if g.Focus >= 0 {
+		return g.Focus
+	}
+	if g.Selected < 0 {
+		return 0
+	}
+	m := g.row(g.Selected)
+	first := len(g.Topics)
+	if m.touched != nil {
+		for _, ti := range m.touched {
+			first = min(first, ti)
+		}
+	} else {
+		for ti, cs := range m.Cells {
+			if slices.ContainsFunc(cs, func(c cellState) bool { return c != cellEmpty }) {
+				first = min(first, ti)
+				break
+			}
+		}
+	}
+	if first == len(g.Topics) {
+		return 0
+	}
+	return first
 }
 
 // indexOf is the row of member id, or -1.

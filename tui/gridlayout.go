@@ -18,10 +18,12 @@ type gridLayout struct {
 	CellW         int // cells per column on screen
 	PerCol        int // partitions per column (>1 = condensed)
 	Cols          []gridColumn
-	// Topics is how many topics, from the first, have columns: all of
+	// From and Topics are the topics with columns, [From, Topics): all of
 	// them unless even one column a topic would not fit (a thousand
-	// topics on 120 columns).
-	Topics int
+	// topics on 120 columns); then the window starts at the topic in
+	// focus (gridData.focusTopic) and OnePerTopic is set.
+	From, Topics int
+	OnePerTopic  bool
 	GridW  int // width of the column area including topic separators
 	RunsW  int // width left for the "orders 0-3, 7" text
 }
@@ -79,16 +81,23 @@ func layoutGrid(g *gridData, width int) gridLayout {
 		})
 	}
 	l.Topics = len(g.Topics)
+	if l.PerCol >= total && len(g.Topics)*l.CellW+gaps > avail {
+		l.OnePerTopic = true
+		// The window starts at the topic in focus, or early enough to be full.
+		fit := max((avail+topicGap)/(l.CellW+topicGap), 1)
+		l.From = max(min(g.focusTopic(), len(g.Topics)-fit), 0)
+	}
 	gaps = 0
-	for ti, t := range g.Topics {
+	for ti := l.From; ti < len(g.Topics); ti++ {
+		t := g.Topics[ti]
 		n := (t.Partitions + l.PerCol - 1) / l.PerCol
 		gap := 0
-		if ti > 0 {
+		if ti > l.From {
 			gap = topicGap
 		}
 		// Topics that would not fit even at one column each are left for
 		// the topic header to count ("+N topics").
-		if l.PerCol >= total && ti > 0 && len(l.Cols)*l.CellW+gaps+gap+n*l.CellW > avail {
+		if l.OnePerTopic && ti > l.From && len(l.Cols)*l.CellW+gaps+gap+n*l.CellW > avail {
 			l.Topics = ti
 			break
 		}
