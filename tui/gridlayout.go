@@ -24,8 +24,8 @@ type gridLayout struct {
 	// focus (gridData.focusTopic) and OnePerTopic is set.
 	From, Topics int
 	OnePerTopic  bool
-	GridW  int // width of the column area including topic separators
-	RunsW  int // width left for the "orders 0-3, 7" text
+	GridW        int // width of the column area including topic separators
+	RunsW        int // width left for the "orders 0-3, 7" text
 }
 
 const (
