@@ -22,6 +22,8 @@ type KeyMap struct {
 	// Choosing a member.
 	Up   key.Binding
 	Down key.Binding
+	// Find selects a member by id or by a partition it consumes.
+	Find key.Binding
 
 	// Events inserted at the current time.
 	AddMember     key.Binding
@@ -77,6 +79,7 @@ func DefaultKeyMap() KeyMap {
 
 		Up:   b([]string{"up", "k"}, "↑/k", "member up"),
 		Down: b([]string{"down", "j"}, "↓/j", "member down"),
+		Find: b([]string{"/"}, "/", "find member/partition"),
 
 		AddMember:     b([]string{"a"}, "a", "add a member"),
 		Leave:         b([]string{"d"}, "d", "member leaves"),
@@ -130,7 +133,7 @@ func (k KeyMap) ShortHelp() []key.Binding {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Next, k.Prev, k.NextRebalance, k.PrevRebalance, k.First, k.Last, k.Play, k.Faster, k.Slower, k.Quiz},
-		{k.Up, k.Down, k.ScrollUp, k.ScrollDown, k.AddMember, k.Leave, k.Crash, k.Restart, k.AddPartitions, k.Answer},
+		{k.Up, k.Down, k.ScrollUp, k.ScrollDown, k.Find, k.AddMember, k.Leave, k.Crash, k.Restart, k.AddPartitions, k.Answer},
 		{k.Strategy, k.Protocol, k.Compare, k.WhatIf, k.Open, k.Import, k.Confirm, k.Back, k.Pane, k.Help, k.Quit, k.Follow, k.SaveFrame},
 	}
 }

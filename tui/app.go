@@ -71,6 +71,9 @@ type App struct {
 	step     int
 
 	selected string // member id, so the selection survives steps where members come and go
+	// findQuery is the last search (`/`, find.go) and findTopic the topic
+	// of the partition it named ("" for a member search).
+	findQuery, findTopic string
 
 	playing bool
 	playGen int // tags tick messages: a tick from an earlier play session is dropped

@@ -29,12 +29,12 @@ func buildGrid(v *model.GroupView, info *simInfo, step int, selected string, fre
 		}
 	}
 	g.Members = make([]gridMember, len(v.Members))
-	for mi := range v.Members {
+	for row, mi := range rowOrder(v) {
 		m := &v.Members[mi]
 		letter, color := info.letter(m.ID)
-		g.Members[mi] = gridMember{ID: m.ID, Letter: letter, Color: color}
+		g.Members[row] = gridMember{ID: m.ID, Letter: letter, Color: color, view: mi}
 		if m.ID == selected {
-			g.Selected = mi
+			g.Selected = row
 		}
 	}
 	g.src = &gridSource{view: v, index: index, fresh: fresh, racks: info.racks, zero: make([]cellState, longest)}
@@ -46,6 +46,24 @@ func buildGrid(v *model.GroupView, info *simInfo, step int, selected string, fre
 		}
 	}
 	return g
+}
+
+// changedFirstFrom is the group size from which the grid lists the
+// members this step changed first (model.GroupView.ChangedFirst): among
+// thousands of rows, the ones a step is about would be off screen.
+const changedFirstFrom = 1000
+
+// rowOrder is the members' order in the grid and for ↑/↓, as indices into
+// v.Members: start order, or changed first in a group of thousands.
+func rowOrder(v *model.GroupView) []int {
+	if len(v.Members) >= changedFirstFrom {
+		return v.ChangedFirst()
+	}
+	order := make([]int, len(v.Members))
+	for i := range order {
+		order[i] = i
+	}
+	return order
 }
 
 // gridSource is what a grid built from a view fills its rows from.
@@ -63,7 +81,7 @@ type gridSource struct {
 func (g *gridData) row(i int) *gridMember {
 	gm := &g.Members[i]
 	if gm.Cells == nil && g.src != nil {
-		g.src.fill(gm, &g.src.view.Members[i], g.Topics)
+		g.src.fill(gm, &g.src.view.Members[gm.view], g.Topics)
 	}
 	return gm
 }

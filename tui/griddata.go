@@ -41,6 +41,7 @@ type gridMember struct {
 	Count  int    // partitions held
 	Rack   string // client.rack ("" = none)
 	Cells  [][]cellState
+	view   int // index into the view's Members (rows may be in another order)
 	// touched are the topics the member has cells in, when its row was
 	// filled from a view (nil: look at every topic).
 	touched []int

@@ -80,13 +80,14 @@ func (a *App) moveSelection(delta int) {
 	if len(ms) == 0 {
 		return
 	}
+	order := rowOrder(a.view()) // as the grid lists them
 	cur := 0
-	for i, m := range ms {
-		if m.ID == a.selected {
-			cur = i
+	for k, i := range order {
+		if ms[i].ID == a.selected {
+			cur = k
 		}
 	}
-	a.selected = ms[max(0, min(cur+delta, len(ms)-1))].ID
+	a.selected = ms[order[max(0, min(cur+delta, len(ms)-1))]].ID
 }
 
 func (a *App) setStatus(s string, bad bool) { a.status, a.statusBad, a.statusMode = s, bad, a.mode }

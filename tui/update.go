@@ -154,6 +154,8 @@ func (a App) onLabKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		a.moveSelection(-1)
 	case key.Matches(msg, k.Down):
 		a.moveSelection(+1)
+	case key.Matches(msg, k.Find):
+		a.askFind()
 	case key.Matches(msg, k.ScrollUp):
 		a.moveSelection(-10)
 	case key.Matches(msg, k.ScrollDown):

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -100,15 +101,16 @@ func (a App) grid() *gridData {
 		if a.liveMarks != nil && a.step == 0 {
 			a.liveMarks.apply(g)
 		}
-		m.gridKey, m.grid, m.selGrid, m.selFor = key, g, g, a.selected
+		m.gridKey, m.grid, m.selGrid, m.selFor = key, g, nil, ""
 		m.gridText = nil
 	}
 	// Moving the selection draws the same grid with another row marked: a
 	// copy that shares the rows (and the rows filled so far).
-	if m.selGrid == nil || m.selFor != a.selected {
+	if sel := a.selected + "\x00" + a.findTopic; m.selGrid == nil || m.selFor != sel {
 		g := *m.grid
 		g.Selected = g.indexOf(a.selected)
-		m.selGrid, m.selFor = &g, a.selected
+		g.Focus = slices.IndexFunc(g.Topics, func(t gridTopic) bool { return t.Name == a.findTopic })
+		m.selGrid, m.selFor = &g, sel
 	}
 	return m.selGrid
 }
