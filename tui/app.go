@@ -70,6 +70,8 @@ type App struct {
 	info     *simInfo
 	step     int
 
+	flowScroll int // rows the producer and broker panes are scrolled (scroll.go)
+
 	selected string // member id, so the selection survives steps where members come and go
 	// findQuery is the last search (`/`, find.go) and findTopic the topic
 	// of the partition it named ("" for a member search).

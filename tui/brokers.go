@@ -18,6 +18,9 @@ type brokerPane struct {
 	f           *model.FlowView
 	coordinator int
 	st          *Styles
+	// scroll is how many replica lines are scrolled off the top (the
+	// producer pane's keys scroll both, scroll.go).
+	scroll int
 }
 
 // Render is the pane in w × h cells: one line per broker, then one per
@@ -31,26 +34,37 @@ func (bp brokerPane) Render(w, h int) []string {
 		if !b.Up {
 			state = st.brushes.bad.paint("✗ down")
 		}
-		line := fmt.Sprintf("b%-2d %s %s", b.ID, state, st.brushes.faint.paint(fmt.Sprintf("· holds %d", b.Replicas)))
-		if b.ID == coordinator {
-			line += st.brushes.accent.paint(" · coordinator")
+		head := fmt.Sprintf("b%-2d %s ", b.ID, state)
+		holds := st.brushes.faint.paint(fmt.Sprintf("· holds %d", b.Replicas))
+		if b.ID != coordinator {
+			out = append(out, fit(head+holds, w))
+			continue
 		}
-		out = append(out, fit(line, w))
+		// The coordinator keeps its word; the replica count goes first.
+		coord := st.brushes.accent.paint("· coordinator")
+		out = append(out, firstFit(w, head+holds+" "+coord, head+coord))
 	}
 	out = append(out, "")
 	down := map[int]bool{}
 	for _, b := range f.Brokers {
 		down[b.ID] = !b.Up
 	}
+	var reps []string
 	for _, t := range f.Topics {
 		for _, p := range t.Partitions {
-			if len(out) >= h {
-				return out
-			}
-			out = append(out, fit(bp.replicaLine(t.Name, p, down), w))
+			reps = append(reps, fit(bp.replicaLine(t.Name, p, down), w))
 		}
 	}
-	return out
+	return append(out, scrolled(reps, h-len(out), bp.scroll, w, st)...)
+}
+
+// maxScroll is how far the replica lines scroll in h rows.
+func (bp brokerPane) maxScroll(h int) int {
+	n := 0
+	for _, t := range bp.f.Topics {
+		n += len(t.Partitions)
+	}
+	return scrollMax(n, h-len(bp.f.Brokers)-1)
 }
 
 // replicaLine is "orders-4  ⟨2⟩ 0 1": replicas in assignment order (the
@@ -85,8 +99,12 @@ func (bp brokerPane) summary() string {
 	f, st := bp.f, bp.st
 	parts := []string{st.brushes.faint.paint("brokers")}
 	for _, b := range f.Brokers {
+		coord := ""
+		if b.ID == bp.coordinator {
+			coord = st.brushes.accent.paint(" coordinator")
+		}
 		if b.Up {
-			parts = append(parts, fmt.Sprintf("b%d %s leads %d", b.ID, st.Good.Render("●"), b.Leads))
+			parts = append(parts, fmt.Sprintf("b%d %s leads %d", b.ID, st.Good.Render("●"), b.Leads)+coord)
 		} else {
 			parts = append(parts, st.brushes.bad.paint(fmt.Sprintf("b%d ✗ down", b.ID)))
 		}

@@ -17,6 +17,8 @@ type memo struct {
 	numbersKey numbersKey
 	numbers    *model.Numbers // the numbers at numbersKey (Ledger.At reads every member)
 
+	flowMax int // how far the producer and broker panes scrolled in the last frame
+
 	messages map[messageKey]string // the protocol pane's lines (protocol.go)
 }
 

@@ -150,6 +150,8 @@ func (a App) onLabKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Slower):
 		a.speed = max(a.speed-1, 0)
 		a.setStatus("speed "+a.speedLabel(), false)
+	case a.focus == paneFlow && a.hasFlow() && key.Matches(msg, k.Up, k.Down, k.ScrollUp, k.ScrollDown):
+		a.scrollFlow(flowDelta(k, msg))
 	case key.Matches(msg, k.Up):
 		a.moveSelection(-1)
 	case key.Matches(msg, k.Down):
