@@ -3,10 +3,13 @@ package tui
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+
+	"github.com/kvizlab/kviz/model"
 )
 
 // View draws the whole screen. The alt screen keeps the user's terminal
@@ -144,7 +147,23 @@ type gridTextKey struct {
 
 func (a App) gridTitle(g *gridData) string {
 	v := a.view()
-	return fmt.Sprintf("Assignment · %d members · %d partitions · %s", len(v.Members), g.totalPartitions(), v.Strategy)
+	return "Assignment · " + liveMembers(v) + " · " + plural(g.totalPartitions(), "partition") + " · " + v.Strategy
+}
+
+// liveMembers counts the members that are live (not crashed, left or
+// fenced: MemberView.Live), and the rest when there are any: "3 members",
+// "2 live members of 3".
+func liveMembers(v *model.GroupView) string {
+	live := 0
+	for i := range v.Members {
+		if v.Members[i].Live() {
+			live++
+		}
+	}
+	if live == len(v.Members) {
+		return plural(live, "member")
+	}
+	return plural(live, "live member") + " of " + strconv.Itoa(len(v.Members))
 }
 
 // lowerPanes shows protocol and numbers side by side when there is room,
