@@ -48,6 +48,8 @@ type KeyMap struct {
 	// A room served over SSH, and frames for slides.
 	Follow    key.Binding // only in a room with a trainer (kviz serve --trainer-key)
 	SaveFrame key.Binding // not offered over SSH: it writes on the server
+	// WriteScenario writes the scenario built so far to a file (not over SSH either).
+	WriteScenario key.Binding
 
 	// Moving around the screen.
 	Pane       key.Binding
@@ -79,7 +81,7 @@ func DefaultKeyMap() KeyMap {
 
 		Up:   b([]string{"up", "k"}, "↑/k", "member up"),
 		Down: b([]string{"down", "j"}, "↓/j", "member down"),
-		Find: b([]string{"/"}, "/", "find member/partition"),
+		Find: b([]string{"/"}, "/", "find member"),
 
 		AddMember:     b([]string{"a"}, "a", "add a member"),
 		Leave:         b([]string{"d"}, "d", "member leaves"),
@@ -97,8 +99,9 @@ func DefaultKeyMap() KeyMap {
 		Quiz:   b([]string{"z"}, "z", "quiz mode"),
 		Answer: b([]string{"1", "2", "3", "4"}, "1–4", "answer the quiz"),
 
-		Follow:    b([]string{"f"}, "f", "follow trainer"),
-		SaveFrame: b([]string{"v"}, "v", "save frame"),
+		Follow:        b([]string{"f"}, "f", "follow trainer"),
+		SaveFrame:     b([]string{"v"}, "v", "save frame"),
+		WriteScenario: b([]string{"W"}, "W", "write scenario"),
 
 		Pane:       b([]string{"tab"}, "tab", "next pane"),
 		ScrollUp:   b([]string{"pgup"}, "pgup", "10 members up"),
@@ -134,6 +137,6 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Next, k.Prev, k.NextRebalance, k.PrevRebalance, k.First, k.Last, k.Play, k.Faster, k.Slower, k.Quiz},
 		{k.Up, k.Down, k.ScrollUp, k.ScrollDown, k.Find, k.AddMember, k.Leave, k.Crash, k.Restart, k.AddPartitions, k.Answer},
-		{k.Strategy, k.Protocol, k.Compare, k.WhatIf, k.Open, k.Import, k.Confirm, k.Back, k.Pane, k.Help, k.Quit, k.Follow, k.SaveFrame},
+		{k.Strategy, k.Protocol, k.Compare, k.WhatIf, k.Open, k.Import, k.Confirm, k.Back, k.Pane, k.Help, k.Quit, k.Follow, k.SaveFrame, k.WriteScenario},
 	}
 }

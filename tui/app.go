@@ -70,6 +70,12 @@ type App struct {
 	info     *simInfo
 	step     int
 
+	// savedEvents is the timeline's length when opened or last written
+	// (W), and quitAsked whether q already warned about the rest
+	// (writescenario.go).
+	savedEvents int
+	quitAsked   bool
+
 	flowScroll int // rows the producer and broker panes are scrolled (scroll.go)
 
 	selected string // member id, so the selection survives steps where members come and go
@@ -160,6 +166,7 @@ func newApp(sim simulation) App {
 		a.setSim(sim)
 	}
 	a.keepSelection()
+	a.markSaved()
 	a.focus = a.firstPane()
 	if sim.Scenario().Open == scenario.OpenCompare {
 		a.mode = modeCompare // Init computes it: the scenario is a strategy contrast

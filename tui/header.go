@@ -92,7 +92,7 @@ func (a App) headerWhere() []headerPart {
 	}
 	parts = append(parts,
 		headerPart{label: "t", shortLabel: "t", value: model.FormatMs(v.TimeMs)},
-		headerPart{label: "step", shortLabel: "step", value: fmt.Sprintf("%d/%d", a.step+1, a.sim.Len())},
+		headerPart{label: "step", shortLabel: "step", value: fmt.Sprintf("%d/%d", a.step, a.sim.Len()-1)}, // 0-based, as kviz export --step and kviz quiz count
 		play)
 	if a.busy() {
 		// The screen stays live on the simulation before; this says a new

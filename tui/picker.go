@@ -242,6 +242,7 @@ func (a *App) reset(sim simulation) {
 	a.whatIf, a.prompt = nil, nil
 	a.setSim(sim)
 	a.keepSelection()
+	a.markSaved()
 	a.focus = a.firstPane()
 }
 

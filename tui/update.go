@@ -90,7 +90,7 @@ func (a App) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	// Screens that take text get every typed key (q is a letter there);
 	// ctrl+c still quits.
 	if key.Matches(msg, k.Quit) && !typed(msg) {
-		return a, tea.Quit
+		return a, tea.Quit // ctrl+c: always at once
 	}
 	switch {
 	case a.prompt != nil:
@@ -100,7 +100,7 @@ func (a App) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	switch {
 	case key.Matches(msg, k.Quit):
-		return a, tea.Quit
+		return a.onQuit()
 	case key.Matches(msg, k.Help):
 		a.help.ShowAll = !a.help.ShowAll
 		return a, nil
@@ -186,6 +186,8 @@ func (a App) onLabKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		a.openPicker()
 	case key.Matches(msg, k.Follow):
 		a.toggleFollow()
+	case key.Matches(msg, k.WriteScenario):
+		a.askWrite()
 	case key.Matches(msg, k.SaveFrame):
 		return a, a.saveFrame()
 	}
