@@ -31,6 +31,7 @@ type simInfo struct {
 	messages []int
 
 	numbers *numbersTexts // the numbers pane's texts, made on first use
+	idW     int           // idWidth, once measured
 }
 
 func newSimInfo(sim simulation) *simInfo {
@@ -90,6 +91,18 @@ func (info *simInfo) setLedger(l *model.Ledger) {
 		}
 		info.moved = append(info.moved, moved)
 	}
+}
+
+// idWidth is the widest member id the run names (at most 12 cells): the
+// header keeps the leader's place that wide.
+func (info *simInfo) idWidth() int {
+	if info.idW == 0 {
+		for id := range info.letters {
+			info.idW = max(info.idW, min(textWidth(id), 12))
+		}
+		info.idW = max(info.idW, 1)
+	}
+	return info.idW
 }
 
 // nextShown is the next step after i in direction dir that is not
