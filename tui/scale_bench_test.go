@@ -39,15 +39,7 @@ func BenchmarkScaleFirstFrame(b *testing.B) {
 		b.Run(s.Name(), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				sc, err := scenario.Parse("scale.yaml", data)
-				if err != nil {
-					b.Fatal(err)
-				}
-				a, err := New(sc)
-				if err != nil {
-					b.Fatal(err)
-				}
-				_ = realDrive(a, tea.WindowSizeMsg{Width: 120, Height: 40}).View()
+				firstFrame(b, "scale.yaml", data)
 			}
 		})
 	}
