@@ -110,7 +110,7 @@ func (a App) headerWhere() []headerPart {
 	if a.playing {
 		play = headerPart{value: "▶ playing " + a.speedLabel(), shortValue: "▶ " + a.speedLabel(), look: lookPlaying}
 	}
-	clock := headerPart{label: "t", shortLabel: "t", value: pad(model.FormatMs(v.TimeMs), textWidth(model.FormatMs(last.TimeMs)), true)}
+	clock := headerPart{label: "t", shortLabel: "t", value: pad(model.FormatMs(v.TimeMs), textWidth(model.FormatMs(last.TimeMs)))}
 	if a.seat.following {
 		// The trainer plays, and the timeline shows the time: beside the
 		// room's badge a follower's header gives those up, never the step.
@@ -120,7 +120,7 @@ func (a App) headerWhere() []headerPart {
 	parts = append(parts,
 		clock,
 		// 0-based, as kviz export --step and kviz quiz count
-		headerPart{label: "step", shortLabel: "step", value: fmt.Sprintf("%*d/%s", len(steps), a.step, steps)},
+		headerPart{label: "step", shortLabel: "step", value: pad(fmt.Sprintf("%d/%s", a.step, steps), 2*len(steps)+1)},
 		play)
 	return parts
 }

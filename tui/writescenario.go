@@ -92,7 +92,8 @@ func writeNew(path string, data []byte) error {
 
 // onQuit is q: with unsaved events it asks once, else it quits.
 func (a App) onQuit() (tea.Model, tea.Cmd) {
-	if a.unsaved() && !a.quitAsked {
+	// Over SSH nothing can be written (W is off): q quits as it did.
+	if a.unsaved() && !a.quitAsked && a.keys.WriteScenario.Enabled() {
 		a.quitAsked = true
 		n := len(a.sim.Scenario().Timeline) - a.savedEvents
 		a.setStatus(fmt.Sprintf("%s added here not written: W writes the scenario, q again quits", plural(n, "event")), true)
