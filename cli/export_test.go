@@ -32,7 +32,7 @@ func TestExportTxtGolden(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	assert.Len(t, lines, 30)
-	assert.Contains(t, lines[1], "step 41/", "--step counts from 0, the header from 1")
+	assert.Contains(t, lines[1], "step 40/", "--step and the header count from 0 alike")
 	assert.NotContains(t, out, "\x1b")
 	golden.RequireEqual(t, []byte(out))
 }
@@ -94,7 +94,7 @@ func TestExportCastIsAsciicastV2(t *testing.T) {
 	last := stepOf.FindStringSubmatch(ansi.Strip(frames[len(frames)-1]))
 	require.NotNil(t, first)
 	require.NotNil(t, last)
-	assert.Equal(t, "1", first[1], "the recording starts at the first step")
+	assert.Equal(t, "0", first[1], "the recording starts at the first step (the header counts from 0)")
 	assert.Equal(t, last[2], last[1], "and ends on the last")
 }
 

@@ -22,6 +22,8 @@ type KeyMap struct {
 	// Choosing a member.
 	Up   key.Binding
 	Down key.Binding
+	// Find selects a member by id or by a partition it consumes.
+	Find key.Binding
 
 	// Events inserted at the current time.
 	AddMember     key.Binding
@@ -47,6 +49,8 @@ type KeyMap struct {
 	// A room served over SSH, and frames for slides.
 	Follow    key.Binding // only in a room with a trainer (kviz serve --trainer-key)
 	SaveFrame key.Binding // not offered over SSH: it writes on the server
+	// WriteScenario writes the scenario built so far to a file (not over SSH either).
+	WriteScenario key.Binding
 
 	// Moving around the screen.
 	Pane       key.Binding
@@ -78,6 +82,7 @@ func DefaultKeyMap() KeyMap {
 
 		Up:   b([]string{"up", "k"}, "↑/k", "member up"),
 		Down: b([]string{"down", "j"}, "↓/j", "member down"),
+		Find: b([]string{"/"}, "/", "find member"),
 
 		AddMember:     b([]string{"a"}, "a", "add a member"),
 		Leave:         b([]string{"d"}, "d", "member leaves"),
@@ -96,8 +101,9 @@ func DefaultKeyMap() KeyMap {
 		Answer: b([]string{"1", "2", "3", "4"}, "1–4", "answer the quiz"),
 		Reveal: b([]string{"0"}, "0", "reveal (trainer)"),
 
-		Follow:    b([]string{"f"}, "f", "follow trainer"),
-		SaveFrame: b([]string{"v"}, "v", "save frame"),
+		Follow:        b([]string{"f"}, "f", "follow trainer"),
+		SaveFrame:     b([]string{"v"}, "v", "save frame"),
+		WriteScenario: b([]string{"W"}, "W", "write scenario"),
 
 		Pane:       b([]string{"tab"}, "tab", "next pane"),
 		ScrollUp:   b([]string{"pgup"}, "pgup", "10 members up"),
@@ -132,7 +138,7 @@ func (k KeyMap) ShortHelp() []key.Binding {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Next, k.Prev, k.NextRebalance, k.PrevRebalance, k.First, k.Last, k.Play, k.Faster, k.Slower, k.Quiz},
-		{k.Up, k.Down, k.ScrollUp, k.ScrollDown, k.AddMember, k.Leave, k.Crash, k.Restart, k.AddPartitions, k.Answer},
-		{k.Strategy, k.Protocol, k.Compare, k.WhatIf, k.Open, k.Import, k.Confirm, k.Back, k.Pane, k.Help, k.Quit, k.Follow, k.Reveal, k.SaveFrame},
+		{k.Up, k.Down, k.ScrollUp, k.ScrollDown, k.Find, k.AddMember, k.Leave, k.Crash, k.Restart, k.AddPartitions, k.Answer},
+		{k.Strategy, k.Protocol, k.Compare, k.WhatIf, k.Open, k.Import, k.Confirm, k.Back, k.Pane, k.Help, k.Quit, k.Follow, k.Reveal, k.SaveFrame, k.WriteScenario},
 	}
 }

@@ -106,21 +106,21 @@ wait_for attendee "Protocol · tab: numbers"
 
 echo "e2e-ssh: the attendee follows the trainer's steps"
 keys trainer n n n
-wait_for trainer "step 4/"
-wait_for attendee "step 4/"
+wait_for trainer "step 3/"
+wait_for attendee "step 3/"
 
 echo "e2e-ssh: f: the attendee explores alone, the trainer goes on"
 keys attendee f
 wait_for attendee "on your own"
 keys trainer n n
-wait_for trainer "step 6/"
+wait_for trainer "step 5/"
 keys attendee n
-wait_for attendee "step 5/"
+wait_for attendee "step 4/"
 
 echo "e2e-ssh: f again rejoins the trainer"
 keys attendee f
 wait_for attendee "following the trainer"
-wait_for attendee "step 6/"
+wait_for attendee "step 5/"
 
 echo "e2e-ssh: the attendee's window grows"
 tmux resize-window -t "$tag-attendee" -x 120 -y 40
@@ -139,7 +139,7 @@ echo "e2e-ssh: q ends the attendee's session, not the room"
 keys attendee q
 wait_for attendee "SSH-EXIT=0"
 keys trainer n
-wait_for trainer "step 7/"
+wait_for trainer "step 6/"
 
 echo "e2e-ssh: SIGTERM closes the room: the trainer is told, the server exits 0"
 kill -TERM "$server"

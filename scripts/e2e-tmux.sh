@@ -114,7 +114,7 @@ wait_for "Example 11"
 wait_gone "Example 9"
 keys Enter
 wait_for "opened demo:example-11-failover"
-wait_for "step 1/"
+wait_for "step 0/"
 
 echo "e2e: a asks for the new member's id and topics"
 keys G a

@@ -21,7 +21,7 @@ func TestTheRoomFollowsTheTrainer(t *testing.T) {
 	r := startRoom(t, Config{TrainerKeys: []ssh.PublicKey{otherPub, pub}})
 
 	trainer := connect(t, r.addr, 120, 40, signer)
-	trainer.waitFor("step 1/")
+	trainer.waitFor("step 0/")
 	assert.NotContains(t, trainer.screen.String(), "following the trainer", "the trainer leads")
 
 	trainer.waitFor("★ trainer · 0 of 0 following")
@@ -29,34 +29,34 @@ func TestTheRoomFollowsTheTrainer(t *testing.T) {
 	attendee.waitFor("following the trainer")
 	trainer.waitFor("1 of 1 following")
 	trainer.press("n", "n", "n")
-	trainer.waitFor("step 4/")
-	attendee.waitFor("step 4/")
+	trainer.waitFor("step 3/")
+	attendee.waitFor("step 3/")
 
 	attendee.press("n") // keys that would leave the trainer's step say how instead
 	attendee.waitFor("the trainer drives")
-	assert.Equal(t, "4", step(t, attendee.screen.String()))
+	assert.Equal(t, "3", step(t, attendee.screen.String()))
 
 	// An attendee with a key of their own is an attendee too.
 	keyed, _ := newKey(t)
 	late := connect(t, r.addr, 100, 30, keyed)
 	late.waitFor("following the trainer")
-	late.waitFor("step 4/") // a latecomer joins at the trainer's step
+	late.waitFor("step 3/") // a latecomer joins at the trainer's step
 
 	trainer.waitFor("2 of 2 following")
 	attendee.press("f")
 	attendee.waitFor("on your own")
 	trainer.waitFor("1 of 2 following")
 	trainer.press("n", "n")
-	trainer.waitFor("step 6/")
-	late.waitFor("step 6/")
-	assert.Equal(t, "4", step(t, attendee.screen.String()), "on their own, the attendee stays")
+	trainer.waitFor("step 5/")
+	late.waitFor("step 5/")
+	assert.Equal(t, "3", step(t, attendee.screen.String()), "on their own, the attendee stays")
 	attendee.press("n")
-	attendee.waitFor("step 5/") // and steps their own timeline
+	attendee.waitFor("step 4/") // and steps their own timeline
 
 	before := stepOf.FindString(trainer.screen.String())
 	trainer.press("a", "\r", "\r") // the trainer inserts an event: followers get the same timeline
 	trainer.waitFor("— step on to see what happens")
-	after := stepOf.FindString(trainer.waitFor("step 6/"))
+	after := stepOf.FindString(trainer.waitFor("step 5/"))
 	assert.NotEqual(t, before, after, "the join makes a longer timeline")
 	late.waitFor(after)
 
@@ -72,9 +72,9 @@ func TestTheRoomFollowsTheTrainer(t *testing.T) {
 	back := connect(t, r.addr, 120, 40, signer)
 	back.waitFor(after)
 	back.press("n")
-	back.waitFor("step 7/")
-	attendee.waitFor("step 7/")
-	late.waitFor("step 7/")
+	back.waitFor("step 6/")
+	attendee.waitFor("step 6/")
+	late.waitFor("step 6/")
 }
 
 func TestWithoutTrainerKeysEverySessionIsIndependent(t *testing.T) {
@@ -82,12 +82,12 @@ func TestWithoutTrainerKeysEverySessionIsIndependent(t *testing.T) {
 	signer, _ := newKey(t)
 	a := connect(t, r.addr, 100, 30, signer)
 	b := connect(t, r.addr, 100, 30, nil)
-	a.waitFor("step 1/")
-	b.waitFor("step 1/")
+	a.waitFor("step 0/")
+	b.waitFor("step 0/")
 	a.press("n", "n")
-	a.waitFor("step 3/")
+	a.waitFor("step 2/")
 	assert.NotContains(t, b.screen.String(), "following")
-	assert.Equal(t, "1", step(t, b.screen.String()))
+	assert.Equal(t, "0", step(t, b.screen.String()))
 	b.press("f") // no room to follow: f does nothing
 	assert.NotContains(t, b.screen.String(), "following")
 }
@@ -159,7 +159,7 @@ func TestTheTrainerGetsIntoAFullRoom(t *testing.T) {
 	trainer := connect(t, r.addr, 120, 40, signer)
 	trainer.waitFor("★ trainer · 1 of 1 following")
 	trainer.press("n")
-	attendee.waitFor("step 2/")
+	attendee.waitFor("step 1/")
 }
 
 // While no trainer is connected the room says so, and waits at the
@@ -172,19 +172,19 @@ func TestTheRoomWaitsForAnAbsentTrainer(t *testing.T) {
 	attendee := connect(t, r.addr, 120, 40, nil)
 	trainer.waitFor("1 of 1 following")
 	trainer.press("n", "n")
-	attendee.waitFor("step 3/")
+	attendee.waitFor("step 2/")
 
 	trainer.press("q")
 	trainer.waitEnded()
 	attendee.waitFor("trainer away")
-	assert.Equal(t, "3", step(t, attendee.screen.String()))
+	assert.Equal(t, "2", step(t, attendee.screen.String()))
 
 	back := connect(t, r.addr, 120, 40, signer)
-	back.waitFor("step 3/")
+	back.waitFor("step 2/")
 	attendee.waitFor("the trainer is back")
 	attendee.waitFor("◉ following the trainer")
 	back.press("n")
-	attendee.waitFor("step 4/")
+	attendee.waitFor("step 3/")
 }
 
 // Two sessions with the trainer's key (a laptop and the projector) drive
@@ -200,11 +200,11 @@ func TestTwoTrainerSessionsDriveTogether(t *testing.T) {
 	attendee.waitFor("following the trainer")
 
 	laptop.press("n", "n")
-	projector.waitFor("step 3/")
-	attendee.waitFor("step 3/")
+	projector.waitFor("step 2/")
+	attendee.waitFor("step 2/")
 	projector.press("n")
-	laptop.waitFor("step 4/")
-	attendee.waitFor("step 4/")
+	laptop.waitFor("step 3/")
+	attendee.waitFor("step 3/")
 }
 
 // idleRoom is a room with a 5-minute idle timeout on a manual clock, its
@@ -274,14 +274,14 @@ func TestTheTrainerGoesBackToTheFile(t *testing.T) {
 	trainer := connect(t, r.addr, 120, 40, signer)
 	attendee := connect(t, r.addr, 80, 24, nil)
 	trainer.waitFor("1 of 1 following")
-	onFile := fmt.Sprintf("step 1/%d", file.Len())
+	onFile := fmt.Sprintf("step 0/%d", file.Len()-1)
 	attendee.waitFor(onFile)
 
 	trainer.press("o")
 	trainer.waitFor("file talks/room.yaml")
 	trainer.press("1", "1", "\r")
 	trainer.waitFor("opened demo:example-11-failover")
-	attendee.waitFor(fmt.Sprintf("step 1/%d", failover.Len()))
+	attendee.waitFor(fmt.Sprintf("step 0/%d", failover.Len()-1))
 
 	trainer.press("o", "z", "e", "b", "r", "a", "\r")
 	trainer.waitFor("opened room.yaml — Zebra dance")

@@ -46,11 +46,11 @@ func TestSessionsAreIndependent(t *testing.T) {
 	r := startRoom(t, Config{})
 	a, b := twoLabs(t, r, 100, 30)
 	a.press("n", "n", "n")
-	a.waitFor("step 4/")
+	a.waitFor("step 3/")
 	b.press("G") // the end of b's timeline
 	sb := b.waitFor("Stable")
-	assert.NotEqual(t, "4", step(t, sb))
-	assert.Equal(t, "4", step(t, a.screen.String()), "b's keys do not move a")
+	assert.NotEqual(t, "3", step(t, sb))
+	assert.Equal(t, "3", step(t, a.screen.String()), "b's keys do not move a")
 
 	a.press("a", "\r", "\r") // a inserts an event: only a's timeline has it
 	a.waitFor("— step on to see what happens")
@@ -60,7 +60,7 @@ func TestSessionsAreIndependent(t *testing.T) {
 func TestSessionOverTheCapIsRefused(t *testing.T) {
 	r := startRoom(t, Config{MaxSessions: 1})
 	first := connect(t, r.addr, 80, 24, nil)
-	first.waitFor("step 1/")
+	first.waitFor("step 0/")
 	second := connect(t, r.addr, 80, 24, nil)
 	second.waitEnded()
 	assert.Contains(t, second.stderr.String(), "the room is full (1 attendee)")
@@ -70,7 +70,7 @@ func TestSessionOverTheCapIsRefused(t *testing.T) {
 	first.waitEnded()
 	require.NoError(t, eventually(func() bool { return r.srv.Room().Len() == 0 }))
 	third := connect(t, r.addr, 80, 24, nil)
-	third.waitFor("step 1/") // the place is free again
+	third.waitFor("step 0/") // the place is free again
 }
 
 // The room's clocks run on an injected clock: the tests move it.
@@ -79,10 +79,10 @@ func TestIdleSessionEnds(t *testing.T) {
 	clk, setup := manualTime()
 	r := startRoom(t, Config{IdleTimeout: 30 * time.Minute}, setup)
 	c := connect(t, r.addr, 80, 24, nil)
-	c.waitFor("step 1/")
+	c.waitFor("step 0/")
 	clk.advance(t, 1, 20*time.Minute)
 	c.press("n") // a key restarts the idle clock
-	c.waitFor("step 2/")
+	c.waitFor("step 1/")
 	clk.advance(t, 1, 10*time.Minute) // 30 min since the start, 10 since the key
 	clk.wait(t, 1)                    // the check has looked and waits again
 	assert.NotContains(t, c.screen.String(), "no key pressed")
@@ -97,10 +97,10 @@ func TestSessionTimeLimit(t *testing.T) {
 	clk, setup := manualTime()
 	r := startRoom(t, Config{MaxSessionTime: 4 * time.Hour}, setup)
 	c := connect(t, r.addr, 80, 24, nil)
-	c.waitFor("step 1/")
+	c.waitFor("step 0/")
 	clk.advance(t, 1, 4*time.Hour-time.Minute)
 	c.press("n") // activity does not extend the session's time
-	c.waitFor("step 2/")
+	c.waitFor("step 1/")
 	assert.NotContains(t, c.screen.String(), "the room's limit")
 	clk.advance(t, 1, time.Minute)
 	c.waitFor("this session has lasted 4h0m0s, the room's limit")
@@ -114,9 +114,9 @@ func TestQuitEndsOneSessionNotTheServer(t *testing.T) {
 	a.press("q")
 	a.waitEnded()
 	b.press("n")
-	b.waitFor("step 2/")
+	b.waitFor("step 1/")
 	c := connect(t, r.addr, 80, 24, nil)
-	c.waitFor("step 1/")
+	c.waitFor("step 0/")
 }
 
 func TestSessionWithoutPTYIsRefused(t *testing.T) {
@@ -159,8 +159,8 @@ func TestPanicEndsOnlyThatSession(t *testing.T) {
 	a.press("!")
 	a.waitEnded()
 	b.press("n")
-	b.waitFor("step 2/")
-	connect(t, r.addr, 80, 24, nil).waitFor("step 1/")
+	b.waitFor("step 1/")
+	connect(t, r.addr, 80, 24, nil).waitFor("step 0/")
 }
 
 func TestClosingTheRoomTellsEverySession(t *testing.T) {
@@ -187,7 +187,7 @@ func TestClosingTheRoomTellsEverySession(t *testing.T) {
 func TestOneLogLinePerConnectAndDisconnect(t *testing.T) {
 	r := startRoom(t, Config{})
 	c := connect(t, r.addr, 80, 24, nil)
-	c.waitFor("step 1/")
+	c.waitFor("step 0/")
 	c.press("q")
 	c.waitEnded()
 	require.NoError(t, eventually(func() bool { return strings.Contains(r.log.String(), "disconnect") }))
@@ -206,8 +206,8 @@ func TestOneLogLinePerConnectAndDisconnect(t *testing.T) {
 func twoLabs(t *testing.T, r *room, w, h int) (a, b *terminal) {
 	t.Helper()
 	a, b = connect(t, r.addr, w, h, nil), connect(t, r.addr, w, h, nil)
-	a.waitFor("step 1/")
-	b.waitFor("step 1/")
+	a.waitFor("step 0/")
+	b.waitFor("step 0/")
 	return a, b
 }
 
@@ -256,7 +256,7 @@ func TestHugeWindowIsClamped(t *testing.T) {
 		assert.LessOrEqual(t, len([]rune(strings.TrimRight(c.row(y), " "))), maxColumns, "row %d", y)
 	}
 	c.press("n")
-	c.waitFor("step 2/")
+	c.waitFor("step 1/")
 }
 
 func TestSizeFilter(t *testing.T) {
@@ -295,7 +295,7 @@ func TestHugeWindowChangeIsClampedAndTheSessionAnswers(t *testing.T) {
 	c.waitFor("╮╭─ Numbers") // redrawn wide: the panes stand side by side
 	require.NoError(t, c.sess.WindowChange(1<<20, 1<<20))
 	c.press("n", "n", "n")
-	c.waitFor("step 4/")
+	c.waitFor("step 3/")
 	for i, line := range strings.Split(c.screen.String(), "\n") {
 		assert.LessOrEqual(t, len([]rune(strings.TrimRight(line, " "))), maxColumns, "row %d", i)
 	}

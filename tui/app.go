@@ -70,7 +70,18 @@ type App struct {
 	info     *simInfo
 	step     int
 
+	// savedEvents is the timeline's length when opened or last written
+	// (W), and quitAsked whether q already warned about the rest
+	// (writescenario.go).
+	savedEvents int
+	quitAsked   bool
+
+	flowScroll int // rows the producer and broker panes are scrolled (scroll.go)
+
 	selected string // member id, so the selection survives steps where members come and go
+	// findQuery is the last search (`/`, find.go) and findTopic the topic
+	// of the partition it named ("" for a member search).
+	findQuery, findTopic string
 
 	playing bool
 	playGen int // tags tick messages: a tick from an earlier play session is dropped
@@ -151,8 +162,13 @@ func newApp(sim simulation) App {
 	a.keys.Reveal.SetEnabled(false) // only the trainer's, in a room (follow.go)
 	a.styles = NewStyles(true).WithNoColor(os.Getenv("NO_COLOR") != "")
 	a.help.Styles = help.DefaultStyles(true)
-	a.setSim(sim)
+	if countLater(sim) {
+		a.installSim(sim, newSimInfoQuick(sim)) // Init counts the rebalances (ledgerlater.go)
+	} else {
+		a.setSim(sim)
+	}
 	a.keepSelection()
+	a.markSaved()
 	a.focus = a.firstPane()
 	if sim.Scenario().Open == scenario.OpenCompare {
 		a.mode = modeCompare // Init computes it: the scenario is a strategy contrast
@@ -205,7 +221,7 @@ func (a App) Init() tea.Cmd {
 	if a.mode == modeCompare && a.compare == nil {
 		return tea.Batch(tea.RequestBackgroundColor, a.compareRun(context.Background(), a.firstEventMs(), a.replies.awaited(replyCompare)))
 	}
-	return tea.RequestBackgroundColor
+	return tea.Batch(tea.RequestBackgroundColor, a.countRebalances())
 }
 
 // firstEventMs is the time of the scenario's first timeline event (0 with none).

@@ -22,6 +22,9 @@ type brokerPane struct {
 	// the pane shows the model's.
 	read string
 	st   *Styles
+	// scroll is how many replica lines are scrolled off the top (the
+	// producer pane's keys scroll both, scroll.go).
+	scroll int
 }
 
 // Render is the pane in w × h cells: one line per broker, then one per
@@ -35,14 +38,18 @@ func (bp brokerPane) Render(w, h int) []string {
 		if !b.Up {
 			state = st.brushes.bad.paint("✗ down")
 		}
-		line := fmt.Sprintf("b%-2d %s %s", b.ID, state, st.brushes.faint.paint(fmt.Sprintf("· holds %d", b.Replicas)))
-		if b.ID == coordinator {
-			line += st.brushes.accent.paint(" · coordinator")
-			if bp.read != "" {
-				line += st.brushes.faint.paint(" (read: " + bp.read + ")")
-			}
+		head := fmt.Sprintf("b%-2d %s ", b.ID, state)
+		holds := st.brushes.faint.paint(fmt.Sprintf("· holds %d", b.Replicas))
+		if b.ID != coordinator {
+			out = append(out, fit(head+holds, w))
+			continue
 		}
-		out = append(out, fit(line, w))
+		// The coordinator keeps its word; the replica count goes first.
+		coord := st.brushes.accent.paint("· coordinator")
+		if bp.read != "" {
+			coord += st.brushes.faint.paint(" (read: " + bp.read + ")")
+		}
+		out = append(out, firstFit(w, head+holds+" "+coord, head+coord))
 	}
 	if bp.read != "" && !slices.ContainsFunc(f.Brokers, func(b model.FlowBroker) bool { return b.ID == coordinator }) {
 		out = append(out, fit(st.brushes.accent.paint("coordinator")+st.brushes.faint.paint(" (read): "+bp.read), w))
@@ -52,6 +59,7 @@ func (bp brokerPane) Render(w, h int) []string {
 	for _, b := range f.Brokers {
 		down[b.ID] = !b.Up
 	}
+	var reps []string
 	for _, t := range f.Topics {
 		if slices.Contains(bp.hidden, t.Name) {
 			if len(out) < h {
@@ -60,13 +68,19 @@ func (bp brokerPane) Render(w, h int) []string {
 			continue
 		}
 		for _, p := range t.Partitions {
-			if len(out) >= h {
-				return out
-			}
-			out = append(out, fit(bp.replicaLine(t.Name, p, down), w))
+			reps = append(reps, fit(bp.replicaLine(t.Name, p, down), w))
 		}
 	}
-	return out
+	return append(out, scrolled(reps, h-len(out), bp.scroll, w, st)...)
+}
+
+// maxScroll is how far the replica lines scroll in h rows.
+func (bp brokerPane) maxScroll(h int) int {
+	n := 0
+	for _, t := range bp.f.Topics {
+		n += len(t.Partitions)
+	}
+	return scrollMax(n, h-len(bp.f.Brokers)-1)
 }
 
 // replicaLine is "orders-4  ⟨2⟩ 0 1": replicas in assignment order (the
@@ -101,8 +115,12 @@ func (bp brokerPane) summary() string {
 	f, st := bp.f, bp.st
 	parts := []string{st.brushes.faint.paint("brokers")}
 	for _, b := range f.Brokers {
+		coord := ""
+		if b.ID == bp.coordinator {
+			coord = st.brushes.accent.paint(" coordinator")
+		}
 		if b.Up {
-			parts = append(parts, fmt.Sprintf("b%d %s leads %d", b.ID, st.Good.Render("●"), b.Leads))
+			parts = append(parts, fmt.Sprintf("b%d %s leads %d", b.ID, st.Good.Render("●"), b.Leads)+coord)
 		} else {
 			parts = append(parts, st.brushes.bad.paint(fmt.Sprintf("b%d ✗ down", b.ID)))
 		}

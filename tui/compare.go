@@ -30,7 +30,7 @@ type compareDoneMsg struct {
 
 // compareMoment is the moment compare mode reads at the step on screen,
 // the one `kviz compare --at-step` reads (model.Ledger.CompareMoment).
-func (a *App) compareMoment() int64 { return a.info.ledger.CompareMoment(a.step) }
+func (a *App) compareMoment() int64 { return a.ledger().CompareMoment(a.step) }
 
 // toggleCompare opens compare mode. Simulating the scenario once per
 // strategy can take seconds on a big group, so it runs as a command and the

@@ -29,7 +29,7 @@ func (a *App) insert(ev scenario.Event, what string, done func(*App)) tea.Cmd {
 // An open prompt waits for the answer: it closes when the event is in,
 // and keeps the model's refusal on screen to fix the answer.
 func (a *App) insertThen(ev scenario.Event, what string, fail func(*App, error), done func(*App)) tea.Cmd {
-	ev.AtMs = a.info.ledger.InsertMoment(a.step)
+	ev.AtMs = a.ledger().InsertMoment(a.step)
 	at := a.step // the steps up to here stay as they are
 	j := a.newJob(fmt.Sprintf("%s at %s: simulating", what, model.FormatMs(ev.AtMs)))
 	j.ask = a.prompt

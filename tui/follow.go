@@ -67,6 +67,7 @@ type RoomCount struct{ Following, Attendees int }
 // disk, so it is not offered.
 func (a App) OverSSH() App {
 	a.keys.SaveFrame.SetEnabled(false)
+	a.keys.WriteScenario.SetEnabled(false)
 	return a
 }
 
@@ -153,7 +154,7 @@ func (a *App) follow(s RoomState) {
 func (a *App) toggleFollow() {
 	if a.seat.following {
 		a.seat.following = false
-		a.setStatus(fmt.Sprintf("on your own from step %d — f follows the trainer again", a.step+1), false)
+		a.setStatus(fmt.Sprintf("on your own from step %d — f follows the trainer again", a.step), false)
 		return
 	}
 	a.seat.following = true

@@ -82,8 +82,9 @@ func scrollMark(arrow string, n, labelW int) string {
 func topicHeader(g *gridData, l *gridLayout, st *Styles) string {
 	var sb strings.Builder
 	ci := 0
-	for ti, t := range g.Topics {
-		if ti > 0 {
+	for ti := l.From; ti < l.Topics; ti++ {
+		t := &g.Topics[ti]
+		if ti > l.From {
 			sb.WriteString(strings.Repeat(" ", topicGap))
 		}
 		n := 0
@@ -97,6 +98,16 @@ func topicHeader(g *gridData, l *gridLayout, st *Styles) string {
 			name += " ×" + strconv.Itoa(t.Partitions)
 		}
 		sb.WriteString(st.brushes.selected.paint(pad(ansi.Truncate(name, span, "…"), span)))
+	}
+	if l.OnePerTopic { // a letter a topic says nothing: name the window
+		name := g.Topics[l.From].Name + " … " + g.Topics[l.Topics-1].Name + ", a column each"
+		if l.From > 0 {
+			name = "+" + strconv.Itoa(l.From) + " " + name
+		}
+		if more := len(g.Topics) - l.Topics; more > 0 {
+			name += " +" + strconv.Itoa(more)
+		}
+		return st.brushes.selected.paint(pad(ansi.Truncate(name, l.GridW+l.CountW+l.TagW, "…"), l.GridW))
 	}
 	return sb.String()
 }
@@ -117,9 +128,12 @@ func numberHeader(g *gridData, l *gridLayout, st *Styles) string {
 		}
 	}
 	var sb strings.Builder
+	if l.OnePerTopic { // every column starts at partition 0
+		return strings.Repeat(" ", l.GridW)
+	}
 	ci := 0
-	for ti := range g.Topics {
-		if ti > 0 {
+	for ti := l.From; ti < l.Topics; ti++ {
+		if ti > l.From {
 			sb.WriteString(strings.Repeat(" ", topicGap))
 		}
 		n := 0
@@ -153,7 +167,7 @@ func numberHeader(g *gridData, l *gridLayout, st *Styles) string {
 // memberRow is one member: label, its cell in every column, count, tag and
 // its partitions as text runs.
 func memberRow(g *gridData, i int, l *gridLayout, st *Styles) string {
-	m := &g.Members[i]
+	m := g.row(i)
 	b := &st.brushes
 	var sb strings.Builder
 	sb.Grow(l.LabelW + 8*l.GridW + 128) // cells with their escapes: no regrowth
@@ -177,8 +191,8 @@ func memberRow(g *gridData, i int, l *gridLayout, st *Styles) string {
 	// fewer escape sequences for the terminal and for us.
 	p := painter{sb: &sb}
 	ci := 0
-	for ti := range g.Topics {
-		if ti > 0 {
+	for ti := l.From; ti < l.Topics; ti++ {
+		if ti > l.From {
 			p.add(b.faint, glyphSep)
 		}
 		for ci < len(l.Cols) && l.Cols[ci].Topic == ti {
@@ -213,15 +227,15 @@ func memberRow(g *gridData, i int, l *gridLayout, st *Styles) string {
 // memberUnderline is the second line of a tall row: the same blocks without
 // letters, so held runs look solid.
 func memberUnderline(g *gridData, i int, l *gridLayout, st *Styles) string {
-	m := &g.Members[i]
+	m := g.row(i)
 	b := &st.brushes
 	col := m.Color % len(b.fg)
 	var sb strings.Builder
 	sb.WriteString(strings.Repeat(" ", l.LabelW))
 	ci := 0
 	blank := strings.Repeat(" ", l.CellW)
-	for ti := range g.Topics {
-		if ti > 0 {
+	for ti := l.From; ti < l.Topics; ti++ {
+		if ti > l.From {
 			sb.WriteString(b.faint.paint(glyphSep))
 		}
 		for ci < len(l.Cols) && l.Cols[ci].Topic == ti {
@@ -260,8 +274,8 @@ func statusRow(g *gridData, l *gridLayout, st *Styles) string {
 func columnRow(g *gridData, l *gridLayout, cell func(t *gridTopic, c gridColumn) string) string {
 	var sb strings.Builder
 	ci := 0
-	for ti := range g.Topics {
-		if ti > 0 {
+	for ti := l.From; ti < l.Topics; ti++ {
+		if ti > l.From {
 			sb.WriteString(strings.Repeat(" ", topicGap))
 		}
 		for ; ci < len(l.Cols) && l.Cols[ci].Topic == ti; ci++ {
@@ -276,7 +290,11 @@ func columnRow(g *gridData, l *gridLayout, cell func(t *gridTopic, c gridColumn)
 func gridLegend(l *gridLayout, st *Styles) string {
 	b := &st.brushes
 	if l.PerCol > 1 {
-		return b.faint.paint("  one column = "+strconv.Itoa(l.PerCol)+" partitions  ") +
+		per := strconv.Itoa(l.PerCol) + " partitions"
+		if l.OnePerTopic {
+			per = "a topic"
+		}
+		return b.faint.paint("  one column = "+per+"  ") +
 			b.fg[0].paint("█▓▒░") + b.faint.paint(" share held  ") +
 			b.new[0].paint("+") + b.faint.paint(" new  ") + b.out[0].paint("-") + b.faint.paint(" revoking  ") +
 			b.fg[0].paint("~") + b.faint.paint(" waiting  ") + b.moved.paint("*") + b.faint.paint(" moved  ") +
@@ -291,7 +309,15 @@ func gridLegend(l *gridLayout, st *Styles) string {
 // partition runs: "orders:0–3,7".
 func runsText(g *gridData, m *gridMember) string {
 	var held []kafka.TP
-	for ti, t := range g.Topics {
+	topics := m.touched
+	if topics == nil {
+		topics = make([]int, len(g.Topics))
+		for ti := range topics {
+			topics[ti] = ti
+		}
+	}
+	for _, ti := range topics {
+		t := g.Topics[ti]
 		for p, c := range m.Cells[ti] {
 			if c != cellEmpty && c != cellPending {
 				held = append(held, kafka.TP{Topic: t.Name, Partition: int32(p)})

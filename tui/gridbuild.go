@@ -9,55 +9,35 @@ import (
 // each cell and each partition shows is the model's answer
 // (MemberView.EachPartition, GroupView.Partitions); the grid only adds
 // what is news in this step and what the last rebalance moved.
+//
+// A member's row (its cells, count, tag) is filled when it is first drawn
+// (gridData.row): a Kafka-scale group of 10,000 members × 500,000
+// partitions has 5·10⁹ cells, of which a screen shows a few dozen rows.
 func buildGrid(v *model.GroupView, info *simInfo, step int, selected string, fresh map[string]bool) *gridData {
-	g := &gridData{Selected: -1}
-	index := map[string]int{}
-	total := 0
+	g := &gridData{Selected: -1, Focus: -1}
+	index := make(map[string]int, len(v.Topics))
+	longest := 0
 	for i, t := range v.Topics {
 		n := int(t.Partitions)
 		g.Topics = append(g.Topics, gridTopic{Name: t.Name, Partitions: n, Unowned: make([]bool, n), Moved: make([]bool, n)})
 		index[t.Name] = i
-		total += n
+		longest = max(longest, n)
 	}
 	for ti, ps := range v.Partitions() {
 		for p, pv := range ps {
 			g.Topics[ti].Unowned[p] = pv.State != kafka.PartitionConsumed
 		}
 	}
-	// Every member's cells in one allocation: on a 200 × 2,000 group,
-	// two thousand small ones cost more than drawing them.
-	cells := make([]cellState, len(v.Members)*total)
-	rows := make([][]cellState, len(v.Members)*len(g.Topics))
-	g.Members = make([]gridMember, 0, len(v.Members))
-	for mi := range v.Members {
+	g.Members = make([]gridMember, len(v.Members))
+	for row, mi := range rowOrder(v) {
 		m := &v.Members[mi]
 		letter, color := info.letter(m.ID)
-		gm := gridMember{ID: m.ID, Letter: letter, Color: color, Rack: info.racks[m.ID]}
-		tag := m.Tag()
-		gm.Tag, gm.TagBad = string(tag), tag.Problem()
-		gm.Gone = !m.Live()
-		gm.Cells, rows = rows[:len(g.Topics):len(g.Topics)], rows[len(g.Topics):]
-		for i, t := range g.Topics {
-			gm.Cells[i], cells = cells[:t.Partitions:t.Partitions], cells[t.Partitions:]
-		}
-		m.EachPartition(func(tp kafka.TP, s kafka.PartitionState) {
-			ti, ok := index[tp.Topic]
-			if !ok || tp.Partition < 0 || int(tp.Partition) >= len(gm.Cells[ti]) {
-				return // a view never names unknown partitions; stay safe if one does
-			}
-			gm.Cells[ti][tp.Partition] = cellOf[s]
-			if s != kafka.PartitionWaiting {
-				gm.Count++
-			}
-		})
-		if fresh[m.ID] {
-			markNew(&gm, m, index)
-		}
+		g.Members[row] = gridMember{ID: m.ID, Letter: letter, Color: color, view: mi}
 		if m.ID == selected {
-			g.Selected = mi
+			g.Selected = row
 		}
-		g.Members = append(g.Members, gm)
 	}
+	g.src = &gridSource{view: v, index: index, fresh: fresh, racks: info.racks, zero: make([]cellState, longest)}
 	addShareRecords(g, v, index) // a share group's records (gridshare.go)
 	if r := info.lastRebalance(step); r >= 0 {
 		for tp := range info.moved[r] {
@@ -67,6 +47,75 @@ func buildGrid(v *model.GroupView, info *simInfo, step int, selected string, fre
 		}
 	}
 	return g
+}
+
+// changedFirstFrom is the group size from which the grid lists the
+// members this step changed first (model.GroupView.ChangedFirst): among
+// thousands of rows, the ones a step is about would be off screen.
+const changedFirstFrom = 1000
+
+// rowOrder is the members' order in the grid and for ↑/↓, as indices into
+// v.Members: start order, or changed first in a group of thousands.
+func rowOrder(v *model.GroupView) []int {
+	if len(v.Members) >= changedFirstFrom {
+		return v.ChangedFirst()
+	}
+	order := make([]int, len(v.Members))
+	for i := range order {
+		order[i] = i
+	}
+	return order
+}
+
+// gridSource is what a grid built from a view fills its rows from.
+type gridSource struct {
+	view  *model.GroupView
+	index map[string]int
+	fresh map[string]bool
+	racks map[string]string
+	// zero is a row of empty cells every member shares for the topics it
+	// has nothing of (never written: only held cells are marked new).
+	zero []cellState
+}
+
+// row is member i's row, filled on first use.
+func (g *gridData) row(i int) *gridMember {
+	gm := &g.Members[i]
+	if gm.Cells == nil && g.src != nil {
+		g.src.fill(gm, &g.src.view.Members[gm.view], g.Topics)
+	}
+	return gm
+}
+
+// fill sets a member's cells, count, tag and rack from the view: the
+// topics it has something of get their own cells, the rest share zero.
+func (s *gridSource) fill(gm *gridMember, m *model.MemberView, topics []gridTopic) {
+	tag := m.Tag()
+	gm.Tag, gm.TagBad = string(tag), tag.Problem()
+	gm.Gone = !m.Live()
+	gm.Rack = s.racks[m.ID]
+	gm.Cells = make([][]cellState, len(topics))
+	for i, t := range topics {
+		gm.Cells[i] = s.zero[:t.Partitions:t.Partitions]
+	}
+	gm.touched = []int{}
+	m.EachPartition(func(tp kafka.TP, st kafka.PartitionState) {
+		ti, ok := s.index[tp.Topic]
+		if !ok || tp.Partition < 0 || int(tp.Partition) >= len(gm.Cells[ti]) {
+			return // a view never names unknown partitions; stay safe if one does
+		}
+		if &gm.Cells[ti][0] == &s.zero[0] {
+			gm.Cells[ti] = make([]cellState, topics[ti].Partitions)
+			gm.touched = append(gm.touched, ti)
+		}
+		gm.Cells[ti][tp.Partition] = cellOf[st]
+		if st != kafka.PartitionWaiting {
+			gm.Count++
+		}
+	})
+	if s.fresh[m.ID] {
+		markNew(gm, m, s.index)
+	}
 }
 
 // markNew draws as new the partitions the member consumes that its last

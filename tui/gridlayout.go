@@ -1,5 +1,7 @@
 package tui
 
+import "sort"
+
 // gridColumn is one drawn column: a run of partitions [Lo, Hi) of a topic.
 // Without condensing, Hi = Lo+1.
 type gridColumn struct {
@@ -16,8 +18,14 @@ type gridLayout struct {
 	CellW         int // cells per column on screen
 	PerCol        int // partitions per column (>1 = condensed)
 	Cols          []gridColumn
-	GridW         int // width of the column area including topic separators
-	RunsW         int // width left for the "orders 0-3, 7" text
+	// From and Topics are the topics with columns, [From, Topics): all of
+	// them unless even one column a topic would not fit (a thousand
+	// topics on 120 columns); then the window starts at the topic in
+	// focus (gridData.focusTopic) and OnePerTopic is set.
+	From, Topics int
+	OnePerTopic  bool
+	GridW        int // width of the column area including topic separators
+	RunsW        int // width left for the "orders 0-3, 7" text
 }
 
 const (
@@ -66,14 +74,34 @@ func layoutGrid(g *gridData, width int) gridLayout {
 	}
 	if l.CellW == 0 { // condense: the smallest run length that fits
 		l.CellW = 1
-		for k := 2; ; k++ {
-			if columnsFor(g, k)+gaps <= avail || k >= total {
-				l.PerCol = k
-				break
-			}
-		}
+		// columnsFor falls as k grows: search for the first k that fits.
+		l.PerCol = 2 + sort.Search(max(total-1, 0), func(i int) bool {
+			k := i + 2
+			return columnsFor(g, k)+gaps <= avail || k >= total
+		})
 	}
-	for ti, t := range g.Topics {
+	l.Topics = len(g.Topics)
+	if l.PerCol >= total && len(g.Topics)*l.CellW+gaps > avail {
+		l.OnePerTopic = true
+		// The window starts at the topic in focus, or early enough to be full.
+		fit := max((avail+topicGap)/(l.CellW+topicGap), 1)
+		l.From = max(min(g.focusTopic(), len(g.Topics)-fit), 0)
+	}
+	gaps = 0
+	for ti := l.From; ti < len(g.Topics); ti++ {
+		t := g.Topics[ti]
+		n := (t.Partitions + l.PerCol - 1) / l.PerCol
+		gap := 0
+		if ti > l.From {
+			gap = topicGap
+		}
+		// Topics that would not fit even at one column each are left for
+		// the topic header to count ("+N topics").
+		if l.OnePerTopic && ti > l.From && len(l.Cols)*l.CellW+gaps+gap+n*l.CellW > avail {
+			l.Topics = ti
+			break
+		}
+		gaps += gap
 		for lo := 0; lo < t.Partitions; lo += l.PerCol {
 			l.Cols = append(l.Cols, gridColumn{Topic: ti, Lo: lo, Hi: min(lo+l.PerCol, t.Partitions)})
 		}

@@ -50,9 +50,9 @@ func (lm *liveMarks) apply(g *gridData) {
 	for ti := range g.Topics {
 		index[g.Topics[ti].Name] = ti
 	}
-	rows := map[string]*gridMember{}
+	rows := map[string]int{}
 	for i := range g.Members {
-		rows[g.Members[i].ID] = &g.Members[i]
+		rows[g.Members[i].ID] = i
 	}
 	for _, mv := range lm.changes {
 		ti, ok := index[mv.Topic]
@@ -61,8 +61,8 @@ func (lm *liveMarks) apply(g *gridData) {
 		}
 		// A change is marked while it still holds: the partition is the
 		// new owner's (or, given up, nobody's) as the grid shows it.
-		if m := rows[mv.To]; m != nil && m.Cells[ti][mv.Partition] == cellOwned {
-			m.Cells[ti][mv.Partition] = cellNew
+		if i, ok := rows[mv.To]; ok && g.row(i).Cells[ti][mv.Partition] == cellOwned {
+			g.Members[i].Cells[ti][mv.Partition] = cellNew
 			g.Topics[ti].Moved[mv.Partition] = true
 		} else if mv.To == "" && g.Topics[ti].Unowned[mv.Partition] {
 			g.Topics[ti].Moved[mv.Partition] = true

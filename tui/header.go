@@ -20,7 +20,13 @@ func (a App) headerLines() []string {
 	if badge != "" {
 		where -= textWidth(badge) + 3
 	}
-	second := fitHeader(a.headerWhere(), &a.styles, max(where, 0))
+	parts := a.headerWhere()
+	second, form := fitHeaderForm(parts, &a.styles, max(where, 0))
+	if a.busy() {
+		if with := drawHeader(append(parts, a.busyPart()), &a.styles, form); textWidth(with) <= max(where, 0) {
+			second = with
+		}
+	}
 	if badge != "" {
 		second = " " + badge + a.styles.Faint.Render(" │") + second
 	}
@@ -77,43 +83,73 @@ func (a App) headerWho() []headerPart {
 	return parts
 }
 
+// Every value of the second line is padded to the widest it takes in the
+// run (the last step's time, the step count, the longest state name and
+// member id), so stepping never moves its parts nor changes its form.
 func (a App) headerWhere() []headerPart {
-	v := a.view()
-	parts := []headerPart{{value: " " + string(v.State) + " ", look: lookState}}
+	v, last := a.view(), a.sim.View(a.sim.Len()-1)
+	states := kafka.GroupStates(v.State.Machine(v.Protocol))
+	stateW := 0
+	for _, s := range states {
+		stateW = max(stateW, textWidth(string(s)))
+	}
+	gen := func(n int32) string {
+		return pad(strconv.Itoa(int(n)), max(len(strconv.Itoa(int(last.Generation))), len(strconv.Itoa(int(n)))))
+	}
+	parts := []headerPart{{value: " " + pad(string(v.State), stateW) + " ", look: lookState}}
 	if m := v.State.Machine(v.Protocol); m == kafka.ProtocolConsumer || m == kafka.ProtocolShare { // the group's kind now (a migration changes it); a share group has epochs too
 		parts = append(parts,
-			headerPart{label: "group epoch", shortLabel: "epoch", value: strconv.Itoa(int(v.Generation))},
-			headerPart{label: "assignment epoch", shortLabel: "target", value: strconv.Itoa(int(v.AssignmentEpoch)), joined: true, drop: 1})
+			headerPart{label: "group epoch", shortLabel: "epoch", value: gen(v.Generation)},
+			headerPart{label: "assignment epoch", shortLabel: "target", value: gen(v.AssignmentEpoch), joined: true, drop: 1})
 	} else {
-		parts = append(parts, headerPart{label: "generation", shortLabel: "gen", value: strconv.Itoa(int(v.Generation))})
-		if v.Leader != "" {
-			parts = append(parts, headerPart{label: "leader", shortLabel: "leader", value: v.Leader, joined: true, drop: 2})
+		parts = append(parts, headerPart{label: "generation", shortLabel: "gen", value: gen(v.Generation)})
+		// The leader's place stays while the group has none ("—").
+		leader := v.Leader
+		if leader == "" {
+			leader = "—"
 		}
+		parts = append(parts, headerPart{label: "leader", shortLabel: "leader", value: pad(leader, a.info.idWidth()), joined: true, drop: 2})
 	}
-	play := headerPart{value: "❚❚ paused " + a.speedLabel(), shortValue: "❚❚ " + a.speedLabel(), look: lookPaused}
+	play := headerPart{value: "❚❚ paused  " + a.speedLabel(), shortValue: "❚❚ " + a.speedLabel(), look: lookPaused}
 	if a.playing {
 		play = headerPart{value: "▶ playing " + a.speedLabel(), shortValue: "▶ " + a.speedLabel(), look: lookPlaying}
 	}
-	parts = append(parts,
-		headerPart{label: "t", shortLabel: "t", value: model.FormatMs(v.TimeMs)},
-		headerPart{label: "step", shortLabel: "step", value: fmt.Sprintf("%d/%d", a.step+1, a.sim.Len())},
-		play)
-	if a.busy() {
-		// The screen stays live on the simulation before; this says a new
-		// one is on its way.
-		spin := a.spin.View()
-		parts = append(parts, headerPart{value: spin + " simulating…", shortValue: spin + " sim…", look: lookBusy})
+	clock := headerPart{label: "t", shortLabel: "t", value: pad(model.FormatMs(v.TimeMs), textWidth(model.FormatMs(last.TimeMs)))}
+	if a.seat.following {
+		// The trainer plays, and the timeline shows the time: beside the
+		// room's badge a follower's header gives those up, never the step.
+		play.drop, clock.drop = 4, 3
 	}
+	steps := strconv.Itoa(a.sim.Len() - 1)
+	parts = append(parts,
+		clock,
+		// 0-based, as kviz export --step and kviz quiz count
+		headerPart{label: "step", shortLabel: "step", value: pad(fmt.Sprintf("%d/%s", a.step, steps), 2*len(steps)+1)},
+		play)
 	return parts
+}
+
+// busyPart says a new simulation is on its way (the screen stays live on
+// the one before); it follows the second line where it fits, so that it
+// never changes the line's form.
+func (a App) busyPart() headerPart {
+	spin := a.spin.View()
+	return headerPart{value: spin + " simulating…", shortValue: spin + " sim…", look: lookBusy}
 }
 
 // fitHeader draws the richest form of the line that fits w.
 func fitHeader(parts []headerPart, st *Styles, w int) string {
+	line, _ := fitHeaderForm(parts, st, w)
+	return line
+}
+
+// fitHeaderForm is fitHeader and the form it chose.
+func fitHeaderForm(parts []headerPart, st *Styles, w int) (string, headerForm) {
 	level := headerForm{}
 	line := drawHeader(parts, st, level)
 	for _, next := range []headerForm{{thin: true}, {thin: true, shortLabels: true}, {thin: true, shortLabels: true, shortValues: true}} {
 		if textWidth(line) <= w {
-			return line
+			return line, level
 		}
 		level = next
 		line = drawHeader(parts, st, level)
@@ -122,7 +158,7 @@ func fitHeader(parts []headerPart, st *Styles, w int) string {
 		level.dropFrom = rank
 		line = drawHeader(parts, st, level)
 	}
-	return fit(line, w)
+	return fit(line, w), level
 }
 
 // headerForm is how much a header line has given up.

@@ -152,8 +152,21 @@ func (a App) helpBody(h int) string {
 	}
 	lines = append(lines, "", a.styles.PaneTitle.Render("Reading the grid"))
 	lines = append(lines, legend...)
+	// The numbers pane's columns, where the screen has the lines.
+	if numbers := wrap(numbersHelp, a.width-5); len(lines)+2+len(numbers) <= h-2 {
+		lines = append(lines, "", a.styles.PaneTitle.Render("Reading the numbers"))
+		for _, l := range numbers {
+			lines = append(lines, a.styles.Faint.Render(l))
+		}
+	}
 	return box(&a.styles, "Keys · ? or esc closes", lines, a.width, h, true)
 }
+
+// numbersHelp explains the numbers pane's columns (numbersPane.table).
+const numbersHelp = "# the rebalance, in order · gen the generation it made (epoch: the group epoch under KIP-848) · " +
+	"when it ran · min–max partitions per live member once it settled · moved partitions that changed owner · " +
+	"worst gap the longest a partition went without a consumer · Σ gap those gaps added up over its partitions · " +
+	"/ finds a member by id or a partition (orders-3) · W writes the scenario with the events added here"
 
 // renderLegendHelp explains every mark, for the help screen.
 func renderLegendHelp(st *Styles) string {

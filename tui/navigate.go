@@ -31,6 +31,10 @@ func (a *App) nextShown(i, dir int) int {
 // cooperative dance stops twice), or back to the start of the one before
 // the cursor.
 func (a *App) jumpRebalance(dir int) {
+	if a.counting() {
+		a.setStatus("still counting the rebalances: try again in a moment", false)
+		return
+	}
 	stops := a.info.roundStarts()
 	if dir > 0 {
 		for _, s := range stops {
@@ -76,13 +80,14 @@ func (a *App) moveSelection(delta int) {
 	if len(ms) == 0 {
 		return
 	}
+	order := rowOrder(a.view()) // as the grid lists them
 	cur := 0
-	for i, m := range ms {
-		if m.ID == a.selected {
-			cur = i
+	for k, i := range order {
+		if ms[i].ID == a.selected {
+			cur = k
 		}
 	}
-	a.selected = ms[max(0, min(cur+delta, len(ms)-1))].ID
+	a.selected = ms[order[max(0, min(cur+delta, len(ms)-1))]].ID
 }
 
 func (a *App) setStatus(s string, bad bool) { a.status, a.statusBad, a.statusMode = s, bad, a.mode }

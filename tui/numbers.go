@@ -15,11 +15,15 @@ type numbersPane struct {
 	consumer bool // KIP-848: the generation column is the group epoch
 	texts    *numbersTexts
 	st       *Styles
+	counting bool // the rebalances are still being counted (ledgerlater.go)
 }
 
 // numbersPane is the pane at the current step; while a quiz question is
 // open, without what would answer it (model.Numbers.Hiding).
 func (a App) numbersPane() numbersPane {
+	if a.counting() {
+		return numbersPane{counting: true, st: &a.styles}
+	}
 	n := a.Numbers()
 	a.info.texts().outages(n.Outages) // the texts are the whole run's, kept once
 	if h, ok := a.quizHides(); ok {
@@ -30,7 +34,20 @@ func (a App) numbersPane() numbersPane {
 
 // Numbers is what the numbers pane shows at the current step: the model's
 // numbers, the ones `kviz rebalances --at-step` prints.
-func (a App) Numbers() model.Numbers { return a.info.ledger.At(a.step) }
+func (a App) Numbers() model.Numbers {
+	key := numbersKey{info: a.info, step: a.step}
+	if m := a.memo; m.numbers == nil || m.numbersKey != key {
+		n := a.ledger().At(a.step)
+		m.numbersKey, m.numbers = key, &n
+	}
+	return *a.memo.numbers
+}
+
+// numbersKey is what the numbers depend on: the simulation and the step.
+type numbersKey struct {
+	info *simInfo
+	step int
+}
 
 // Render is the pane in w × h cells: balance now, one row per rebalance
 // (balance after it, moves, how long partitions went without a consumer:
@@ -39,6 +56,9 @@ func (a App) Numbers() model.Numbers { return a.info.ledger.At(a.step) }
 // drops whole columns, least needed first, instead of cutting them.
 func (p numbersPane) Render(w, h int) []string {
 	st, n := p.st, p.n
+	if p.counting {
+		return []string{st.Faint.Render(fit("counting the rebalances…", w))}
+	}
 	span, share := fmt.Sprintf("%d–%d", n.Balance.Min, n.Balance.Max), fmt.Sprintf("%d/%d", n.Consumed, n.Partitions)
 	out := []string{firstFit(w,
 		st.Label.Render("now ")+st.Value.Render(span)+st.Label.Render(" partitions per live member · ")+st.Value.Render(share)+st.Label.Render(" consumed"),

@@ -27,8 +27,8 @@ type demoPicker struct {
 	input   textField
 	entries []demo.DemoInfo // the files given, then the catalogue
 	files   int             // how many of entries are files
-	shown   []pickerRow // the rows the filter keeps, in its order
-	cursor  int         // into shown
+	shown   []pickerRow     // the rows the filter keeps, in its order
+	cursor  int             // into shown
 	w, h    int
 	st      pickerStyles
 }
@@ -412,6 +412,7 @@ func (a *App) reset(sim simulation) {
 	a.whatIf, a.prompt = nil, nil
 	a.setSim(sim)
 	a.keepSelection()
+	a.markSaved()
 	a.focus = a.firstPane()
 }
 

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/kvizlab/kviz/model"
@@ -61,9 +62,14 @@ func (a App) flowBody(h int) string {
 		// its letter and colour; the grid is one tab away. A scenario that
 		// opens on the brokers (lab: {pane: brokers}) shows their map.
 		if a.sim.Scenario().Pane == scenario.PaneBrokers {
-			return box(&a.styles, "Brokers · replicas, leader first · tab: next pane", a.brokers(f).Render(w-4, h-2), w, h, true)
+			bp := a.brokers(f)
+			bp.scroll = a.flowScroll
+			a.memo.flowMax = bp.maxScroll(h - 2)
+			return box(&a.styles, "Brokers · replicas, leader first · tab: next pane", bp.Render(w-4, h-2), w, h, true)
 		}
-		return box(&a.styles, "Producers · tab: next pane", producerPane{f: f, letters: a.info.letters, brokers: a.brokers(f), st: &a.styles}.Render(w-4, h-2), w, h, true)
+		fp := producerPane{f: f, letters: a.info.letters, brokers: a.brokers(f), st: &a.styles, scroll: a.flowScroll}
+		a.memo.flowMax = fp.maxScroll(w-4, h-2)
+		return box(&a.styles, "Producers · tab: next pane", fp.Render(w-4, h-2), w, h, true)
 	}
 	g := a.grid()
 	gridH := min(2*len(g.Members)+4, max(6, h*2/5))
@@ -73,13 +79,17 @@ func (a App) flowBody(h int) string {
 	restH := h - gridH
 	if w >= brokerPaneMinWidth {
 		bw := min(48, w/3)
-		producers := producerPane{f: f, letters: a.info.letters, brokersBeside: true, st: &a.styles}
+		producers := producerPane{f: f, letters: a.info.letters, brokersBeside: true, st: &a.styles, scroll: a.flowScroll}
 		brokers := a.brokers(f)
+		brokers.scroll = a.flowScroll
+		a.memo.flowMax = max(producers.maxScroll(w-bw-4, restH-2), brokers.maxScroll(restH-2))
 		left := box(&a.styles, "Producers · tab: next pane", producers.Render(w-bw-4, restH-2), w-bw, restH, true)
 		right := box(&a.styles, "Brokers · replicas, leader first", brokers.Render(bw-4, restH-2), bw, restH, false)
 		return grid + "\n" + besides(left, right)
 	}
-	lines = producerPane{f: f, letters: a.info.letters, brokers: a.brokers(f), st: &a.styles}.Render(w-4, restH-2)
+	fp := producerPane{f: f, letters: a.info.letters, brokers: a.brokers(f), st: &a.styles, scroll: a.flowScroll}
+	a.memo.flowMax = fp.maxScroll(w-4, restH-2)
+	lines = fp.Render(w-4, restH-2)
 	return grid + "\n" + box(&a.styles, "Producers · tab: next pane", lines, w, restH, true)
 }
 
@@ -94,14 +104,21 @@ type producerPane struct {
 	brokersBeside bool
 	brokers       brokerPane // for that line
 	st            *Styles
+	scroll        int // partition rows scrolled off the top (scroll.go)
 }
 
 // Render is the pane in w × h cells, most important first so a short pane
 // cuts the least useful lines: the producers and their latest record, then
 // each partition's flow and lag, then the latest key's murmur2 path.
 func (fp producerPane) Render(w, h int) []string {
+	out, rows, route := fp.parts(w)
+	return fp.rest(out, rows, route, h-len(out), w, h)
+}
+
+// parts are the pane's lines: the producers' and readers' (always shown),
+// the partition rows and the murmur2 path of the latest keyed record.
+func (fp producerPane) parts(w int) (out, rows, route []string) {
 	f, st := fp.f, fp.st
-	var out []string
 	if f.Err != "" {
 		out = append(out, fit(st.brushes.bad.paint("the data path stopped: "+f.Err), w))
 	}
@@ -123,6 +140,12 @@ func (fp producerPane) Render(w, h int) []string {
 	if !fp.brokersBeside { // one line of broker health instead
 		out = append(out, fit(fp.brokers.summary(), w))
 	}
+	return out, fp.partitionRows(w), fp.routeLines(f, w)
+}
+
+// partitionRows are every topic's header and partition rows.
+func (fp producerPane) partitionRows(w int) []string {
+	f := fp.f
 	rows := []string{}
 	maxLag := int64(lagScaleFloor)
 	for _, t := range f.Topics {
@@ -136,8 +159,12 @@ func (fp producerPane) Render(w, h int) []string {
 			rows = append(rows, fp.partitionRow(p, t, maxLag, w))
 		}
 	}
-	route := fp.routeLines(f, w)
-	room := h - len(out)
+	return rows
+}
+
+// rest is Render after its parts.
+func (fp producerPane) rest(out, rows, route []string, room, w, h int) []string {
+	st := fp.st
 	if room >= len(rows)+len(route) {
 		out = append(out, rows...)
 		if room > len(rows)+len(route) {
@@ -152,10 +179,38 @@ func (fp producerPane) Render(w, h int) []string {
 		}
 		return out
 	}
-	if room < len(rows) && room > 0 {
-		rows = append(rows[:room-1], st.brushes.faint.paint(fmt.Sprintf("… %d more rows: make the terminal taller", len(rows)-room+1)))
+	// Too short for all: the murmur2 path first (the lesson of a keyed
+	// record), then the partition rows, scrolled by the pane's keys; the
+	// producers scroll too when they leave less than a few rows.
+	if room < minScrollRoom {
+		return scrolled(append(slices.Clone(out), fp.body(rows, route)...), h, fp.scroll, w, st)
 	}
-	return append(out, rows...)
+	return append(out, scrolled(fp.body(rows, route), room, fp.scroll, w, st)...)
+}
+
+// minScrollRoom is the fewest rows the partitions scroll in under the
+// producers; with less, the whole pane scrolls.
+const minScrollRoom = 8
+
+// body is what scrolls when the pane is too short: the route, then the rows.
+func (fp producerPane) body(rows, route []string) []string {
+	if len(route) == 0 {
+		return rows
+	}
+	return append(append(slices.Clone(route), ""), rows...)
+}
+
+// maxScroll is how far the pane scrolls in w × h.
+func (fp producerPane) maxScroll(w, h int) int {
+	head, rows, route := fp.parts(w)
+	room := h - len(head)
+	switch {
+	case room >= len(rows)+len(route):
+		return 0
+	case room < minScrollRoom:
+		return scrollMax(len(head)+len(fp.body(rows, route)), h)
+	}
+	return scrollMax(len(fp.body(rows, route)), room)
 }
 
 // flowLegend reads the partition rows.

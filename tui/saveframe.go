@@ -14,6 +14,7 @@ import (
 // frameSavedMsg reports where v wrote the frame.
 type frameSavedMsg struct {
 	svg, txt string
+	kept     string // the earlier frame's file this one did not overwrite ("" for none)
 	err      error
 }
 
@@ -28,11 +29,21 @@ func (a App) saveFrame() tea.Cmd {
 		if err != nil {
 			return frameSavedMsg{err: err}
 		}
-		msg := frameSavedMsg{svg: filepath.Join(dir, base+".svg"), txt: filepath.Join(dir, base+".txt")}
-		if err := os.WriteFile(msg.svg, g.SVG(), 0o644); err != nil {
+		// A frame saved before at this step keeps its files: this one
+		// takes the next free name (…-step3-2.svg) and says so.
+		name := filepath.Join(dir, base)
+		free := name
+		for n := 2; exists(free+".svg") || exists(free+".txt"); n++ {
+			free = fmt.Sprintf("%s-%d", name, n)
+		}
+		msg := frameSavedMsg{svg: free + ".svg", txt: free + ".txt"}
+		if free != name {
+			msg.kept = filepath.Base(name + ".svg")
+		}
+		if err := writeNew(msg.svg, g.SVG()); err != nil {
 			return frameSavedMsg{err: err}
 		}
-		if err := os.WriteFile(msg.txt, []byte(g.Text()), 0o644); err != nil {
+		if err := writeNew(msg.txt, []byte(g.Text())); err != nil {
 			return frameSavedMsg{err: err}
 		}
 		return msg
@@ -44,7 +55,11 @@ func (a *App) onFrameSaved(msg frameSavedMsg) {
 		a.setStatus("cannot save the frame: "+msg.err.Error(), true)
 		return
 	}
-	a.setStatus(fmt.Sprintf("saved %s and %s", msg.svg, filepath.Base(msg.txt)), false)
+	status := fmt.Sprintf("saved %s and %s", msg.svg, filepath.Base(msg.txt))
+	if msg.kept != "" { // first: a long path may be cut
+		status = "kept the earlier " + msg.kept + "; " + status
+	}
+	a.setStatus(status, false)
 }
 
 // fileSlug keeps a scenario file's letters, digits and dashes, for a file name.

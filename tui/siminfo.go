@@ -31,9 +31,18 @@ type simInfo struct {
 	messages []int
 
 	numbers *numbersTexts // the numbers pane's texts, made on first use
+	idW     int           // idWidth, once measured
 }
 
 func newSimInfo(sim simulation) *simInfo {
+	info := newSimInfoQuick(sim)
+	info.setLedger(model.NewLedger(sim))
+	return info
+}
+
+// newSimInfoQuick is the simulation's info without its rebalances: a
+// Kafka-scale group's first frame does not wait for them (countLater).
+func newSimInfoQuick(sim simulation) *simInfo {
 	info := &simInfo{letters: map[string]int{}}
 	add := func(id string) {
 		if _, ok := info.letters[id]; !ok && id != "" {
@@ -66,7 +75,12 @@ func newSimInfo(sim simulation) *simInfo {
 		prev = st.GroupState
 	}
 	info.racks = sc.MemberRacks()
-	info.ledger = model.NewLedger(sim)
+	return info
+}
+
+// setLedger installs the run's rebalances and the partitions each moved.
+func (info *simInfo) setLedger(l *model.Ledger) {
+	info.ledger = l
 	info.rebalances = info.ledger.Rebalances()
 	for _, r := range info.rebalances {
 		moved := map[kafka.TP]bool{}
@@ -77,7 +91,18 @@ func newSimInfo(sim simulation) *simInfo {
 		}
 		info.moved = append(info.moved, moved)
 	}
-	return info
+}
+
+// idWidth is the widest member id the run names (at most 12 cells): the
+// header keeps the leader's place that wide.
+func (info *simInfo) idWidth() int {
+	if info.idW == 0 {
+		for id := range info.letters {
+			info.idW = max(info.idW, min(textWidth(id), 12))
+		}
+		info.idW = max(info.idW, 1)
+	}
+	return info.idW
 }
 
 // nextShown is the next step after i in direction dir that is not
@@ -131,11 +156,21 @@ func (info *simInfo) letter(id string) (string, int) {
 }
 
 // lastRebalance is the index of the latest rebalance finished by step i, or -1.
-func (info *simInfo) lastRebalance(step int) int { return info.ledger.Last(step) }
+func (info *simInfo) lastRebalance(step int) int {
+	if info.ledger == nil { // still being counted: none drawn yet
+		return -1
+	}
+	return info.ledger.Last(step)
+}
 
 // currentRebalance is the index of the rebalance under way at step (start
 // and end included), or -1.
-func (info *simInfo) currentRebalance(step int) int { return info.ledger.Current(step) }
+func (info *simInfo) currentRebalance(step int) int {
+	if info.ledger == nil {
+		return -1
+	}
+	return info.ledger.Current(step)
+}
 
 // roundStarts are the steps ] and [ stop at: the start of every round of
 // every rebalance (a cooperative dance has two).

@@ -62,6 +62,8 @@ func (a App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		a.seat.count = msg
 	case TrainerPresence:
 		a.onTrainerPresence(msg)
+	case ledgerMsg:
+		a.onLedger(msg)
 	case frameSavedMsg:
 		a.onFrameSaved(msg)
 	case tea.KeyPressMsg:
@@ -88,7 +90,7 @@ func (a App) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	// Screens that take text get every typed key (q is a letter there);
 	// ctrl+c still quits.
 	if key.Matches(msg, k.Quit) && !typed(msg) {
-		return a, tea.Quit
+		return a, tea.Quit // ctrl+c: always at once
 	}
 	switch {
 	case a.prompt != nil:
@@ -98,7 +100,7 @@ func (a App) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	switch {
 	case key.Matches(msg, k.Quit):
-		return a, tea.Quit
+		return a.onQuit()
 	case key.Matches(msg, k.Help):
 		a.help.ShowAll = !a.help.ShowAll
 		return a, nil
@@ -148,10 +150,14 @@ func (a App) onLabKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Slower):
 		a.speed = max(a.speed-1, 0)
 		a.setStatus("speed "+a.speedLabel(), false)
+	case a.focus == paneFlow && a.hasFlow() && key.Matches(msg, k.Up, k.Down, k.ScrollUp, k.ScrollDown):
+		a.scrollFlow(flowDelta(k, msg))
 	case key.Matches(msg, k.Up):
 		a.moveSelection(-1)
 	case key.Matches(msg, k.Down):
 		a.moveSelection(+1)
+	case key.Matches(msg, k.Find):
+		a.askFind()
 	case key.Matches(msg, k.ScrollUp):
 		a.moveSelection(-10)
 	case key.Matches(msg, k.ScrollDown):
@@ -180,6 +186,8 @@ func (a App) onLabKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		a.openPicker()
 	case key.Matches(msg, k.Follow):
 		a.toggleFollow()
+	case key.Matches(msg, k.WriteScenario):
+		a.askWrite()
 	case key.Matches(msg, k.SaveFrame):
 		return a, a.saveFrame()
 	}

@@ -2,10 +2,14 @@ package tui
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+
+	"github.com/kvizlab/kviz/model"
 )
 
 // View draws the whole screen. The alt screen keeps the user's terminal
@@ -93,17 +97,25 @@ func (a App) labBody(h int) string {
 // frame drawn again with nothing moved (a spinner turning, a status line)
 // does not rebuild it.
 func (a App) grid() *gridData {
-	key := gridKey{info: a.info, step: a.step, selected: a.selected, live: a.liveMarks}
-	if m := a.memo; m.grid != nil && m.gridKey == key {
-		return m.grid
+	key := gridKey{info: a.info, step: a.step, live: a.liveMarks}
+	m := a.memo
+	if m.grid == nil || m.gridKey != key {
+		g := buildGrid(a.view(), a.info, a.step, a.selected, freshMembers(a.sim, a.info, a.step))
+		if a.liveMarks != nil && a.step == 0 {
+			a.liveMarks.apply(g)
+		}
+		m.gridKey, m.grid, m.selGrid, m.selFor = key, g, nil, ""
+		m.gridText = nil
 	}
-	g := buildGrid(a.view(), a.info, a.step, a.selected, freshMembers(a.sim, a.info, a.step))
-	if a.liveMarks != nil && a.step == 0 {
-		a.liveMarks.apply(g)
+	// Moving the selection draws the same grid with another row marked: a
+	// copy that shares the rows (and the rows filled so far).
+	if sel := a.selected + "\x00" + a.findTopic; m.selGrid == nil || m.selFor != sel {
+		g := *m.grid
+		g.Selected = g.indexOf(a.selected)
+		g.Focus = slices.IndexFunc(g.Topics, func(t gridTopic) bool { return t.Name == a.findTopic })
+		m.selGrid, m.selFor = &g, sel
 	}
-	a.memo.gridKey, a.memo.grid = key, g
-	a.memo.gridText = nil
-	return g
+	return m.selGrid
 }
 
 // gridLines is the grid drawn in w × h (renderGrid), kept while the grid
@@ -121,10 +133,9 @@ func (a App) gridLines(g *gridData, w, h int) []string {
 // gridKey is what the grid's data depends on: the simulation (its info is
 // made once per simulation), the step and the selected member.
 type gridKey struct {
-	info     *simInfo
-	step     int
-	selected string
-	live     *liveMarks // the live lab's marks: each read brings new ones
+	info *simInfo
+	step int
+	live *liveMarks // the live lab's marks: each read brings new ones
 }
 
 // gridTextKey is what the drawn grid depends on.
@@ -136,7 +147,23 @@ type gridTextKey struct {
 
 func (a App) gridTitle(g *gridData) string {
 	v := a.view()
-	return fmt.Sprintf("Assignment · %d members · %d partitions · %s", len(v.Members), g.totalPartitions(), v.Strategy)
+	return "Assignment · " + liveMembers(v) + " · " + plural(g.totalPartitions(), "partition") + " · " + v.Strategy
+}
+
+// liveMembers counts the members that are live (not crashed, left or
+// fenced: MemberView.Live), and the rest when there are any: "3 members",
+// "2 live members of 3".
+func liveMembers(v *model.GroupView) string {
+	live := 0
+	for i := range v.Members {
+		if v.Members[i].Live() {
+			live++
+		}
+	}
+	if live == len(v.Members) {
+		return plural(live, "member")
+	}
+	return plural(live, "live member") + " of " + strconv.Itoa(len(v.Members))
 }
 
 // lowerPanes shows protocol and numbers side by side when there is room,

@@ -53,7 +53,7 @@ func (a *App) openWhatIf() tea.Cmd {
 	a.mode = modeWhatIf
 	a.setStatus("what-if: d commits the leave, x the crash, w or esc closes", false)
 	if a.job != nil {
-		a.whatIf = &whatIfPreview{Member: a.selected, AtMs: a.info.ledger.InsertMoment(a.step), Strategy: a.job.strategy}
+		a.whatIf = &whatIfPreview{Member: a.selected, AtMs: a.ledger().InsertMoment(a.step), Strategy: a.job.strategy}
 		return nil
 	}
 	return a.whatIfCmd()
@@ -62,7 +62,7 @@ func (a *App) openWhatIf() tea.Cmd {
 // whatIfCmd forecasts the selected member leaving and crashing now, on the
 // simulation on screen.
 func (a *App) whatIfCmd() tea.Cmd {
-	now := a.info.ledger.InsertMoment(a.step) // where insert puts it
+	now := a.ledger().InsertMoment(a.step) // where insert puts it
 	p := &whatIfPreview{Member: a.selected, AtMs: now, Strategy: a.sim.Scenario().Strategy}
 	a.whatIf = p
 	sim, step, member := a.sim, a.step, a.selected
