@@ -70,6 +70,13 @@ const (
 	// KindGroupConverted: the coordinator converts the group between the
 	// classic and the consumer protocol (KIP-848 online migration).
 	KindGroupConverted StepKind = "GroupConverted"
+	// KindTopicCreated and KindTopicDeleted: a topic created or deleted
+	// during the run (CreateTopics, DeleteTopics); KindRegexResolved: the
+	// KIP-848 coordinator's asynchronous resolution of the group's
+	// regular expressions (SubscribedTopicRegex) changed what one matches.
+	KindTopicCreated  StepKind = "TopicCreated"
+	KindTopicDeleted  StepKind = "TopicDeleted"
+	KindRegexResolved StepKind = "RegexResolved"
 	// KindQuietStretch stands for the routine heartbeats of a stretch in
 	// which nothing changed (quiet.go); routine, like them.
 	KindQuietStretch StepKind = "QuietStretch"
