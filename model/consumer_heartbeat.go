@@ -62,7 +62,7 @@ func (g *consumerGroup) heartbeat(c *client, req kRequest) (kResponse, bool) {
 	if m.unwritten {
 		g.writeJoin(m, req.owned)
 	} else {
-		subscribed := req.topics != nil && !slices.Equal(req.topics, m.topics)
+		subscribed := req.topics != nil && !slices.Equal(req.topics, m.topics) && !regexAfter(m, req.regex)
 		if subscribed {
 			m.topics = req.topics
 		}

@@ -55,7 +55,7 @@ func (c *client) matched() []string { return scenario.MatchTopics(c.pattern, c.w
 // metadata it fetches first; a consumer-protocol one sends the regex.
 func (c *client) startPattern(kind string) string {
 	if c.consumerProto {
-		c.topics = nil // the coordinator resolves the regex; the client lists no topic
+		c.topics = []string{} // the coordinator resolves the regex; the client names no topic
 		return fmt.Sprintf("%s starts (%s), subscribing to the pattern %q (RE2J): its heartbeat sends it as SubscribedTopicRegex, and the coordinator resolves it against its metadata.", c.id, kind, c.cfg.Pattern)
 	}
 	c.topics = c.matched()
@@ -78,7 +78,7 @@ func (c *client) subscribePattern(src string) {
 	}
 	c.changed()
 	if c.consumerProto {
-		c.topics = nil
+		c.topics = []string{}
 		c.w.record(kafka.KindSubscriptionChanged, c.id, "", false, fmt.Sprintf(
 			"%s subscribes to the pattern %q: no callback; its next heartbeat sends it as SubscribedTopicRegex.", c.id, src))
 		return

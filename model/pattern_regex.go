@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -31,9 +32,10 @@ import (
 // scheduled it; its result (handleRegularExpressionsResult) bumps the
 // group epoch when a resolved set changed, and the next heartbeat computes
 // the target. kviz runs the executor at the heartbeat's millisecond, after
-// its write. An unchanged refresh shows nothing; one that would fall in a
-// jumped quiet stretch (quiet.go) is skipped, which can make a later
-// refresh up to 10 s earlier than Kafka's.
+// its write. A refresh that would change nothing is not run
+// (scheduleRegexRefresh): kviz's last refresh time is that of the last one
+// that changed a resolution, which can make a later refresh up to 10 s
+// earlier than Kafka's.
 
 const (
 	regexMinIntervalMs     = 10_000          // REGEX_BATCH_REFRESH_MIN_INTERVAL_MS
@@ -47,6 +49,8 @@ type regexState struct {
 	version   int                 // the metadata image it read (lastResolvedRegularExpressionVersion)
 	scheduled bool                // a refresh runs on the executor
 	used      bool                // some member ever subscribed to a regex: the checks are worth making
+	compiled  map[string]*regexp.Regexp
+	due       *event // armRegexDue's mark
 }
 
 // regex is the SubscribedTopicRegex the client sends ("" = none).
@@ -108,6 +112,10 @@ func (g *consumerGroup) heartbeatRegex(m *kMember, rx *string) {
 	old := m.regex
 	requireRefresh := false
 	if old != newer {
+		if old == "" && len(m.topics) > 0 {
+			// SubscribedTopicNames goes empty: hasMemberSubscriptionChanged bumps.
+			g.regexWhy = fmt.Sprintf("%s drops its topic names for the regex %q", g.displayName(m.id), newer)
+		}
 		g.regex.used = true
 		if old != "" && g.regexUsers(old, m) == 0 {
 			delete(g.regex.resolved, old) // the last member of it: its resolution is deleted
@@ -116,15 +124,20 @@ func (g *consumerGroup) heartbeatRegex(m *kMember, rx *string) {
 		if newer != "" {
 			if g.regexUsers(newer, m) == 0 {
 				requireRefresh = true // throwIfRegularExpressionIsInvalid: the parser checked it
-				m.topics = nil
+				g.setRegexTopics(m, nil)
 			} else if ts, ok := g.regex.resolved[newer]; ok {
-				m.topics = ts
+				g.setRegexTopics(m, ts)
 				g.filterTargets = true
 				g.regexWhy = fmt.Sprintf("%s subscribes to the regex %q, resolved to %v", g.displayName(m.id), newer, ts)
+			} else {
+				g.setRegexTopics(m, nil)
 			}
 		} else if old != "" && g.w.sc.KafkaVersion.OrLatest().AtLeast(4, 1, 0) {
 			g.regexWhy = fmt.Sprintf("%s no longer subscribes to the regex %q", g.displayName(m.id), old)
 		}
+	}
+	if old != newer {
+		defer g.armRegexDue()
 	}
 	regexes := g.subscribedRegexes()
 	if !requireRefresh && len(regexes) == 0 || g.regex.scheduled {
@@ -144,19 +157,47 @@ func (g *consumerGroup) heartbeatRegex(m *kMember, rx *string) {
 
 // scheduleRegexRefresh runs refreshRegularExpressions on the executor
 // against the metadata image of now.
+//
+// A refresh that would change nothing (every regex resolved, each to what
+// it matches now) is not run: Kafka would only move the refresh's time and
+// version on, and kviz keeps those of the last refresh that changed a
+// resolution, so that a refresh is decided the same way whether or not a
+// quiet stretch was jumped (quiet.go).
 func (g *consumerGroup) scheduleRegexRefresh(regexes []string) {
-	g.regex.scheduled = true
 	result := make(map[string][]string, len(regexes))
+	same := len(g.regex.resolved) == len(regexes)
 	for _, rx := range regexes {
-		re, err := scenario.CompilePattern(rx)
+		re, err := g.compiled(rx)
 		if err != nil {
 			g.w.fail("regex %q: %v", rx, err)
 			return
 		}
 		result[rx] = scenario.MatchTopics(re, g.w.topics)
+		if old, ok := g.regex.resolved[rx]; !ok || !slices.Equal(old, result[rx]) {
+			same = false
+		}
 	}
+	if same {
+		return
+	}
+	g.regex.scheduled = true
 	version, at := g.w.topicGen+1, g.w.clock.now
 	g.w.clock.after(0, false, func() { g.regexResult(result, version, at) })
+}
+
+// compiled is the regex compiled once.
+func (g *consumerGroup) compiled(rx string) (*regexp.Regexp, error) {
+	if re, ok := g.regex.compiled[rx]; ok {
+		return re, nil
+	}
+	re, err := scenario.CompilePattern(rx)
+	if err == nil {
+		if g.regex.compiled == nil {
+			g.regex.compiled = map[string]*regexp.Regexp{}
+		}
+		g.regex.compiled[rx] = re
+	}
+	return re, err
 }
 
 // regexResult is handleRegularExpressionsResult.
@@ -183,11 +224,12 @@ func (g *consumerGroup) regexResult(result map[string][]string, version int, at 
 		parts = append(parts, fmt.Sprintf("%q matches %v", rx, ts))
 		for _, m := range g.order {
 			if m.regex == rx {
-				m.topics = ts
+				g.setRegexTopics(m, ts)
 			}
 		}
 	}
 	g.regex.at, g.regex.version = at, version
+	defer g.armRegexDue()
 	if !bump && !first {
 		return
 	}
@@ -207,6 +249,48 @@ func (g *consumerGroup) regexResult(result map[string][]string, version int, at 
 	}
 	g.bumpEpoch(why)
 	g.updateState()
+}
+
+// setRegexTopics gives a regex member the topics its regex resolves to;
+// its client's view shows them.
+func (g *consumerGroup) setRegexTopics(m *kMember, ts []string) {
+	m.topics = ts
+	if c := g.w.byID[m.client]; c != nil {
+		c.changed()
+	}
+}
+
+// regexAfter reports whether m subscribes to a regex once req is handled:
+// its topic names then do not count (the client sends none).
+func regexAfter(m *kMember, rx *string) bool {
+	if rx != nil {
+		return *rx != ""
+	}
+	return m.regex != ""
+}
+
+// armRegexDue marks on the clock the first moment a heartbeat could run
+// a refresh that changes a resolution, so that no quiet stretch (quiet.go)
+// jumps over it: heartbeats are jumped only up to the next event that is
+// not routine.
+func (g *consumerGroup) armRegexDue() {
+	g.w.clock.cancel(g.regex.due)
+	g.regex.due = nil
+	if !g.regex.used || g.regex.scheduled || !g.regexUnsettled() {
+		return
+	}
+	last := g.lastRefresh()
+	due := last + regexMinIntervalMs + 1
+	if last == math.MinInt64 {
+		due = g.w.clock.now
+	}
+	stale := len(g.subscribedRegexes()) != len(g.regex.resolved) || g.resolvedVersion() < g.w.newTopicsImage
+	if !stale {
+		due = max(due, last+regexRefreshIntervalMs+1) // 4.1's periodic refresh
+	}
+	if due > g.w.clock.now {
+		g.regex.due = g.w.clock.after(due-g.w.clock.now, false, func() { g.regex.due = nil })
+	}
 }
 
 // regexMemberGone: a member leaving takes its regex's resolution with it
@@ -235,7 +319,7 @@ func (g *consumerGroup) regexUnsettled() bool {
 		if !periodic && g.resolvedVersion() >= g.w.newTopicsImage {
 			continue // no refresh will come
 		}
-		re, err := scenario.CompilePattern(rx)
+		re, err := g.compiled(rx)
 		if err == nil && !slices.Equal(ts, scenario.MatchTopics(re, g.w.topics)) {
 			return true
 		}
@@ -248,6 +332,7 @@ func (g *consumerGroup) regexUnsettled() bool {
 // metadata at the next heartbeat (onNewMetadataImage: requestMetadataRefresh);
 // a regex picks up a new topic at its next refresh (heartbeatRegex).
 func (g *consumerGroup) topicChangedFor(topic, why string) {
+	defer g.armRegexDue()
 	for _, m := range g.order {
 		if slices.Contains(m.topics, topic) {
 			g.metaStale, g.filterTargets = true, true
