@@ -102,12 +102,12 @@ func (g *consumerGroup) resolvedVersion() int {
 // heartbeatRegex is maybeUpdateRegularExpressions for m's heartbeat (rx:
 // the regex it sent, nil = unchanged). A bump it asks for is in regexWhy.
 func (g *consumerGroup) heartbeatRegex(m *kMember, rx *string) {
-	if rx == nil && !g.regex.used {
-		return
-	}
 	newer := m.regex
 	if rx != nil {
 		newer = *rx
+	}
+	if newer == m.regex && !g.regex.used {
+		return // no regex in the group: nothing to check (a join of a large group stays linear)
 	}
 	old := m.regex
 	requireRefresh := false
