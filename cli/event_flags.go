@@ -14,6 +14,9 @@ import (
 type eventFlags struct {
 	leave, crash, restart, join, addPartitions string
 	restartAs                                  string // M:classic|consumer, a rolling bounce to that group.protocol
+	// issue 23's events: an admin's removal, one member cut off, wakeup(),
+	// topics created and deleted during the run
+	removeMembers, disconnect, wakeup, createTopic, deleteTopic string
 }
 
 func (f *eventFlags) add(cmd *cobra.Command) {
@@ -24,11 +27,17 @@ func (f *eventFlags) add(cmd *cobra.Command) {
 	fl.StringVar(&f.join, "join", "", "a new member joins: ID or ID:t1,t2 (default: every topic)")
 	fl.StringVar(&f.addPartitions, "add-partitions", "", "a topic grows: TOPIC:N (the new total)")
 	fl.StringVar(&f.restartAs, "restart-as", "", "the member's rolling bounce to a group.protocol: M:consumer or M:classic (KIP-848's online migration)")
+	fl.StringVar(&f.removeMembers, "remove-members", "", "an administrator removes members: I1,I2 (group.instance.ids) or all (kafka-consumer-groups --delete-members)")
+	fl.StringVar(&f.disconnect, "disconnect", "", "the member is cut off from every broker while it runs: M:MS")
+	fl.StringVar(&f.wakeup, "wakeup", "", "KafkaConsumer.wakeup(): the member's poll() throws")
+	fl.StringVar(&f.createTopic, "create-topic", "", "a topic is created: TOPIC:N (N partitions; pattern subscriptions may match it)")
+	fl.StringVar(&f.deleteTopic, "delete-topic", "", "a topic is deleted: TOPIC (its partitions are revoked at the next rebalance)")
 }
 
 // given reports whether an event flag is set.
 func (f *eventFlags) given() bool {
-	return f.leave != "" || f.crash != "" || f.restart != "" || f.join != "" || f.addPartitions != ""
+	return f.leave != "" || f.crash != "" || f.restart != "" || f.join != "" || f.addPartitions != "" ||
+		f.removeMembers != "" || f.disconnect != "" || f.wakeup != "" || f.createTopic != "" || f.deleteTopic != ""
 }
 
 // event is the event the flags name at atMs, or nil when none is given.
@@ -65,6 +74,11 @@ func (f *eventFlags) event(atMs int64) (*scenario.Event, error) {
 		}
 		evs = append(evs, scenario.Event{Kind: "add_partitions", Topic: topic, Count: int32(count)})
 	}
+	more, err := f.issue23Events()
+	if err != nil {
+		return nil, err
+	}
+	evs = append(evs, more...)
 	switch len(evs) {
 	case 0:
 		return nil, nil
@@ -86,6 +100,20 @@ func eventJSON(ev scenario.Event) map[string]any {
 	}
 	if ev.Kind == "add_partitions" {
 		out["topic"], out["count"] = ev.Topic, ev.Count
+	}
+	switch ev.Kind {
+	case "create_topic":
+		out["topic"], out["partitions"] = ev.Topic, ev.Count
+	case "delete_topic":
+		out["topic"] = ev.Topic
+	case "disconnect":
+		out["ms"] = ev.Ms
+	case "remove_members":
+		if ev.All {
+			out["all"] = true
+		} else {
+			out["instances"] = ev.Instances
+		}
 	}
 	if ev.Settings.Protocol != "" {
 		out["protocol"] = ev.Settings.Protocol
@@ -112,4 +140,48 @@ func resolveMember(sc *scenario.Scenario, ev *scenario.Event) {
 			return
 		}
 	}
+}
+
+// issue23Events is the events of the issue 23 flags.
+func (f *eventFlags) issue23Events() ([]scenario.Event, error) {
+	var evs []scenario.Event
+	if f.removeMembers != "" {
+		ev := scenario.Event{Kind: "remove_members"}
+		if f.removeMembers == "all" {
+			ev.All = true
+		} else {
+			for _, s := range strings.Split(f.removeMembers, ",") {
+				if s = strings.TrimSpace(s); s != "" {
+					ev.Instances = append(ev.Instances, s)
+				}
+			}
+		}
+		if !ev.All && len(ev.Instances) == 0 {
+			return nil, usageErrf("--remove-members must list group.instance.ids (i1,i2) or be all, got %q", f.removeMembers)
+		}
+		evs = append(evs, ev)
+	}
+	if f.disconnect != "" {
+		id, n, ok := strings.Cut(f.disconnect, ":")
+		ms, err := strconv.ParseInt(n, 10, 64)
+		if !ok || id == "" || err != nil || ms <= 0 {
+			return nil, usageErrf("--disconnect must look like M:MS (how long it is cut off), got %q", f.disconnect)
+		}
+		evs = append(evs, scenario.Event{Kind: "disconnect", Member: id, Ms: ms})
+	}
+	if f.wakeup != "" {
+		evs = append(evs, scenario.Event{Kind: "wakeup", Member: f.wakeup})
+	}
+	if f.createTopic != "" {
+		topic, n, ok := strings.Cut(f.createTopic, ":")
+		count, err := strconv.ParseInt(n, 10, 32)
+		if !ok || topic == "" || err != nil {
+			return nil, usageErrf("--create-topic must look like TOPIC:N (its partitions), got %q", f.createTopic)
+		}
+		evs = append(evs, scenario.Event{Kind: "create_topic", Topic: topic, Count: int32(count)})
+	}
+	if f.deleteTopic != "" {
+		evs = append(evs, scenario.Event{Kind: "delete_topic", Topic: f.deleteTopic})
+	}
+	return evs, nil
 }

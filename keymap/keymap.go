@@ -31,6 +31,13 @@ type KeyMap struct {
 	Crash         key.Binding
 	Restart       key.Binding
 	AddPartitions key.Binding
+	// Issue 23's events: an administrator removes members, one member is
+	// cut off from the brokers, wakeup() interrupts its poll, a rolling
+	// restart to the other group.protocol.
+	RemoveMembers key.Binding
+	Disconnect    key.Binding
+	Wakeup        key.Binding
+	RestartAs     key.Binding
 
 	// Changing the experiment.
 	Strategy key.Binding
@@ -89,6 +96,10 @@ func DefaultKeyMap() KeyMap {
 		Crash:         b([]string{"x"}, "x", "member crashes"),
 		Restart:       b([]string{"r"}, "r", "member restarts"),
 		AddPartitions: b([]string{"t"}, "t", "add partitions"),
+		RemoveMembers: b([]string{"m"}, "m", "admin removes"),
+		Disconnect:    b([]string{"u"}, "u", "cut network"),
+		Wakeup:        b([]string{"Z"}, "Z", "wakeup member"),
+		RestartAs:     b([]string{"R"}, "R", "roll protocol"),
 
 		Strategy: b([]string{"s"}, "s", "next strategy"),
 		Protocol: b([]string{"e"}, "e", "next protocol"),
@@ -137,8 +148,9 @@ func (k KeyMap) ShortHelp() []key.Binding {
 // so that it fits an 80-column terminal whole.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Next, k.Prev, k.NextRebalance, k.PrevRebalance, k.First, k.Last, k.Play, k.Faster, k.Slower, k.Quiz},
-		{k.Up, k.Down, k.ScrollUp, k.ScrollDown, k.Find, k.AddMember, k.Leave, k.Crash, k.Restart, k.AddPartitions, k.Answer},
+		{k.Next, k.Prev, k.NextRebalance, k.PrevRebalance, k.First, k.Last, k.Play, k.Faster, k.Slower, k.Quiz, k.Wakeup, k.RestartAs},
+		{k.Up, k.Down, k.ScrollUp, k.ScrollDown, k.Find, k.AddMember, k.Leave, k.Crash, k.Restart, k.AddPartitions,
+			k.RemoveMembers, k.Disconnect, k.Answer},
 		{k.Strategy, k.Protocol, k.Compare, k.WhatIf, k.Open, k.Import, k.Confirm, k.Back, k.Pane, k.Help, k.Quit, k.Follow, k.Reveal, k.SaveFrame, k.WriteScenario},
 	}
 }

@@ -18,6 +18,7 @@ func (c *client) joinGroup() {
 		c.findCoordinator(c.joinGroup)
 		return
 	}
+	c.rematchBeforeJoin() // a pattern subscription fetches fresh metadata first
 	if c.prepCommit.pending {
 		return // onJoinPrepare waits for its auto-commit
 	}
@@ -276,6 +277,9 @@ func (c *client) assign(r joinResponse) (map[string][]kafka.TP, []strategies.Wit
 	}
 	res, runs := c.runAssignor(r.assignor, grp)
 	c.assignTopicGen = gen // assignmentSnapshot
+	if c.w.sc.ChangesTopics() {
+		c.assignSubs = groupSubscription(members)
+	}
 	if gen != c.w.topicGen {
 		c.scheduleMetadataRefresh() // its next refresh will show what it missed
 	}

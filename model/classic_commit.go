@@ -106,7 +106,16 @@ func (c *client) scheduleMetadataRefresh() {
 		if c.inc != inc || !c.isLeader || c.assignTopicGen == c.w.topicGen {
 			return
 		}
+		if c.assignSubs != nil && !c.w.relevantSince(c.assignTopicGen, c.assignSubs) {
+			return // topics created or deleted outside the group's subscription
+		}
+		if c.patternAt == c.w.clock.now && c.rejoinNeeded {
+			return // the same refresh changed its pattern subscription: it rejoins already
+		}
 		what, why := "partition counts its assignment did not cover", "the leader saw new partitions"
+		if t := c.w.lifecycleSince(c.assignTopicGen, c.assignSubs); t != "" {
+			what, why = t, "the leader saw the group's topics change"
+		}
 		if c.assignTopicGen < 0 { // a given start whose assignment predates a topic's deletion (given.go)
 			what, why = "that a topic its assignment covered no longer exists", "the leader saw a topic deleted"
 		}

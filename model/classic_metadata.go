@@ -20,7 +20,9 @@ import (
 type topicChange struct {
 	at    int64
 	topic string
-	count int32
+	count int32 // 0: the topic was deleted
+	// lifecycle: a create_topic or delete_topic (pattern.go), not a count change
+	lifecycle bool
 }
 
 // topicsAsOf returns the partition counts as they were at time t, and the
@@ -38,7 +40,11 @@ func (w *world) topicsAsOf(t int64) (map[string]int32, int) {
 		counts[topic] = n
 	}
 	for _, ch := range w.topicLog[:gen] {
-		counts[ch.topic] = ch.count
+		if ch.count == 0 {
+			delete(counts, ch.topic)
+		} else {
+			counts[ch.topic] = ch.count
+		}
 	}
 	return counts, gen
 }

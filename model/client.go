@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 
 	"github.com/kvizlab/kviz/model/kafka"
@@ -47,6 +48,9 @@ type client struct {
 	rejoinReason     string
 	isLeader         bool
 	assignTopicGen   int // the leader's metadata at its last assignment
+	// assignSubs: the group's subscription at its last assignment, kept
+	// when the timeline creates or deletes topics (pattern.go)
+	assignSubs map[string]bool
 
 	owned           []kafka.TP
 	lastAssigned    []kafka.TP // sticky's userData: previous assignment
@@ -77,6 +81,13 @@ type client struct {
 
 	strategies []string // partition.assignment.strategy, kviz names
 	eager      bool     // its rebalance protocol (from strategies)
+
+	// pattern is its pattern subscription (cfg.Pattern compiled; nil =
+	// none), patternTimer its next metadata refresh matching it and
+	// patternAt when a refresh last changed its subscription (pattern.go).
+	pattern      *regexp.Regexp
+	patternTimer *event
+	patternAt    int64
 }
 
 func newClient(w *world, id, instance string, topics []string) *client {
@@ -192,7 +203,11 @@ func (c *client) start() {
 	if c.instance != "" {
 		kind = fmt.Sprintf("static, group.instance.id %s", c.instance)
 	}
-	c.w.record(kafka.KindMemberStarted, c.id, "", false, fmt.Sprintf("%s starts (%s), subscribing to %v.", c.id, kind, c.topics)+c.w.missingTopicsNote(c.topics))
+	if c.pattern != nil {
+		c.w.record(kafka.KindMemberStarted, c.id, "", false, c.startPattern(kind))
+	} else {
+		c.w.record(kafka.KindMemberStarted, c.id, "", false, fmt.Sprintf("%s starts (%s), subscribing to %v.", c.id, kind, c.topics)+c.w.missingTopicsNote(c.topics))
+	}
 	c.rejoinNeeded = true
 	c.rejoinReason = "it is starting"
 	c.poll()
@@ -370,16 +385,17 @@ func (c *client) maxPoll() int64 { return c.w.sc.MaxPollInterval(c.cfg) }
 func (c *client) configure(cfg scenario.MemberSettings) {
 	c.cfg = cfg
 	c.consumerProto = c.w.sc.MemberProtocol(cfg) == scenario.ProtocolConsumer
+	c.setPattern(cfg.Pattern)
 }
 
 // stop ends the process and its timers.
 func (c *client) stop(status kafka.MemberStatus) {
 	c.inc++
 	c.running = false
-	for _, e := range []*event{c.stallEnd, c.pollTimer, c.hbTimer, c.metaTimer} {
+	for _, e := range []*event{c.stallEnd, c.pollTimer, c.hbTimer, c.metaTimer, c.patternTimer} {
 		c.w.clock.cancel(e)
 	}
-	c.stallEnd, c.pollTimer, c.hbTimer, c.metaTimer = nil, nil, nil, nil
+	c.stallEnd, c.pollTimer, c.hbTimer, c.metaTimer, c.patternTimer = nil, nil, nil, nil, nil
 	c.stalled, c.findingCoord, c.rejoinNeeded = false, false, false
 	c.owned, c.heldLost, c.revoking, c.pending, c.newlyAssigned = nil, nil, nil, nil, nil
 	if c.consumer != nil {
@@ -401,6 +417,9 @@ func (c *client) restart() {
 
 // subscribe changes the subscription; the next poll rejoins.
 func (c *client) subscribe(topics []string) {
+	if c.pattern != nil {
+		c.dropPattern() // subscribe(Collection) replaces subscribe(Pattern)
+	}
 	if !c.running {
 		c.topics = topics
 		c.w.record(kafka.KindMemberStarted, c.id, "", false, fmt.Sprintf("%s is not running; it will subscribe to %v when it starts.", c.id, topics))

@@ -18,6 +18,9 @@ func (c *client) view() *MemberView {
 		if c.consumer != nil {
 			v.Pending = c.consumer.pendingView()
 		}
+		if m := c.w.consumerGroup.members[c.memberID]; m != nil && c.regex() != "" {
+			v.Topics = m.topics // what the coordinator resolved its regex to (pattern_regex.go)
+		}
 	case c.memberID != "":
 		v.InGroup = c.w.classic.members[c.memberID] != nil
 	}

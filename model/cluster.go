@@ -207,6 +207,14 @@ func (c *cluster) grow(topic string, count int32) {
 	_ = c.k.AddPartitions(topic, int(count))
 }
 
+// create places a topic created during the run, its start index and
+// shift drawn from the seed and the topic's name (so no other topic moves).
+func (c *cluster) create(topic string, count int32) {
+	n := c.w.sc.Brokers
+	r := rand.New(rand.NewPCG(uint64(c.w.sc.Seed), topicStream^uint64(uint32(strategies.JavaHashCode(topic)))))
+	_ = c.k.CreateTopic(topic, int(count), replicationFactor(n), r.IntN(n), r.IntN(n))
+}
+
 // coordinatorMoved unloads the group from the old coordinator and loads it
 // on the new one from what was stored.
 func (w *world) coordinatorMoved(from, to int) {

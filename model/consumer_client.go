@@ -15,6 +15,7 @@ type consumerClient struct {
 	state        kafka.MemberState // the coordinator's view of the member, shown in the lab
 	assigned     []kafka.TP        // the last assignment the coordinator sent
 	sentTopics   []string
+	sentRegex    string // the SubscribedTopicRegex the coordinator has (pattern_regex.go)
 	joined       bool
 	inflight     bool
 	reconcileDue bool // an assignment arrived while poll() was not running
@@ -63,7 +64,7 @@ func (k *consumerClient) stop() { k.c.w.clock.cancel(k.hbTimer) }
 // the coordinator's side is settled too, so it does not keep the run going.
 func (k *consumerClient) settled() bool {
 	return k.joined && !k.reconcileDue && k.state == kafka.MStable && (sameSlice(k.assigned, k.c.owned) || slices.Equal(k.assigned, k.c.owned)) &&
-		slices.Equal(k.sentTopics, k.c.topics)
+		slices.Equal(k.sentTopics, k.c.topics) && k.sentRegex == k.c.regex()
 }
 
 func (k *consumerClient) pendingView() []kafka.TP {
@@ -140,6 +141,9 @@ func (c *client) consumerHeartbeat() {
 	if !k.joined || !slices.Equal(k.sentTopics, c.topics) {
 		req.topics = c.topics
 	}
+	if rx := c.regex(); !k.joined || rx != k.sentRegex {
+		req.regex = &rx
+	}
 	k.inflight = true
 	k.ackDue, k.timerDue = false, false
 	c.consumerResetTimer()
@@ -199,6 +203,9 @@ func (c *client) consumerResponse(req kRequest, r kResponse, routine bool) {
 	}
 	if req.topics != nil {
 		k.sentTopics = req.topics
+	}
+	if req.regex != nil {
+		k.sentRegex = *req.regex
 	}
 	// The answer carries an assignment to a full request (a join) or when
 	// the member's assignment changed (GroupMetadataManager.consumerGroupHeartbeat).

@@ -50,6 +50,13 @@ type consumerGroup struct {
 	partTexts     map[string]partText // client -> its last "client target" text
 	unwritten     *kMember            // the member whose join is being handled (kMember.unwritten)
 	pendingBump   string              // why the joining heartbeat bumped the group epoch, told by writeJoin
+	// metaWhy says why metaStale was set, when not a partition count
+	// (a topic created or deleted: pattern.go); regex is the group's
+	// resolved regular expressions (pattern_regex.go), regexWhy why the
+	// heartbeat being handled bumps the epoch for one.
+	metaWhy  string
+	regex    regexState
+	regexWhy string
 }
 
 // kMember is one member as the coordinator keeps it.
@@ -82,6 +89,9 @@ type kMember struct {
 	// Heartbeat) in this consumer group (consumer_classic.go); nil for a
 	// consumer-protocol member.
 	classic *classicMeta
+	// regex is its SubscribedTopicRegex ("" = none): its topics are what
+	// the coordinator resolved it to (pattern_regex.go).
+	regex string
 }
 
 // awayMember is a member the coordinator holds that no client view shows:
@@ -235,7 +245,7 @@ func (g *consumerGroup) displayName(id string) string {
 }
 
 func (g *consumerGroup) settled() bool {
-	if st := g.derive(); (st != kafka.KStable && st != kafka.KEmpty) || (g.metaStale && len(g.members) > 0) {
+	if st := g.derive(); (st != kafka.KStable && st != kafka.KEmpty) || (g.metaStale && len(g.members) > 0) || g.regexUnsettled() {
 		return false
 	}
 	for _, m := range g.order {
@@ -283,6 +293,7 @@ func (g *consumerGroup) remove(id string) {
 	g.w.clock.cancel(m.session)
 	g.w.clock.cancel(m.revokeTimer)
 	m.classic.cancel(g.w)
+	g.regexMemberGone(m)
 	g.w.orphan(m.client, id)
 	g.setHeld(m, nil, nil)
 	m.epoch = leaveEpoch

@@ -14,7 +14,8 @@ type kRequest struct {
 	epoch              int32
 	topics             []string // nil = unchanged
 	owned              []kafka.TP
-	rebalanceTimeout   int64 // max.poll.interval.ms, in a full request (a join)
+	rebalanceTimeout   int64   // max.poll.interval.ms, in a full request (a join)
+	regex              *string // SubscribedTopicRegex; nil = unchanged (pattern_regex.go)
 }
 
 type kResponse struct {
@@ -61,10 +62,11 @@ func (g *consumerGroup) heartbeat(c *client, req kRequest) (kResponse, bool) {
 	if m.unwritten {
 		g.writeJoin(m, req.owned)
 	} else {
-		subscribed := req.topics != nil && !slices.Equal(req.topics, m.topics)
+		subscribed := req.topics != nil && !slices.Equal(req.topics, m.topics) && !regexAfter(m, req.regex)
 		if subscribed {
 			m.topics = req.topics
 		}
+		g.heartbeatRegex(m, req.regex)
 		g.bumpAndReconcile(m, c.id, subscribed, req.owned)
 	}
 	g.updateState()
@@ -134,6 +136,8 @@ func (g *consumerGroup) join(c *client, req kRequest) (kResponse, bool) {
 		rebalanceTimeout: req.rebalanceTimeout}
 	g.unwritten = m
 	g.add(m)
+	g.heartbeatRegex(m, req.regex)
+	g.regexWhy = "" // the join bumps the epoch anyway
 	g.touchSession(m)
 	g.groupEpoch++ // told with the member's write (writeJoin)
 	g.pendingBump = fmt.Sprintf("%s joined", c.id)
@@ -151,9 +155,13 @@ func (g *consumerGroup) bumpAndReconcile(m *kMember, client string, subscribed b
 		g.filterTargets = true
 		why = append(why, fmt.Sprintf("%s subscribes to %v", client, m.topics))
 	}
+	if g.regexWhy != "" {
+		why = append(why, g.regexWhy)
+		g.regexWhy = ""
+	}
 	if g.metaStale {
 		g.metaStale = false
-		why = append(why, "a subscribed topic's partition count changed")
+		why = append(why, g.metaText())
 	}
 	if len(why) > 0 {
 		g.bumpEpoch(strings.Join(why, "; "))
@@ -179,9 +187,9 @@ func (g *consumerGroup) writeJoin(m *kMember, owned []kafka.TP) {
 		g.metaStale = false
 		if bump == "" {
 			g.groupEpoch++
-			bump = "a subscribed topic's partition count changed"
+			bump = g.metaText()
 		} else {
-			bump += "; a subscribed topic's partition count changed"
+			bump += "; " + g.metaText()
 		}
 	}
 	settle := func() {

@@ -112,6 +112,7 @@ func (s *ownershipScan) readTopics(topics []TopicView) {
 		}
 		s.owner = make(map[kafka.TP]string, total)
 	}
+	s.dropDeleted(topics)
 	for _, t := range topics {
 		old := s.parts[t.Name]
 		if t.Partitions <= old {
@@ -121,6 +122,31 @@ func (s *ownershipScan) readTopics(topics []TopicView) {
 		if s.subs[t.Name] > 0 {
 			s.markUnowned(t.Name, old, t.Partitions)
 		}
+	}
+}
+
+// dropDeleted stops counting the partitions of topics deleted during the
+// run (delete_topic): a gap ends with its topic, as the views count it.
+func (s *ownershipScan) dropDeleted(topics []TopicView) {
+	if len(s.parts) <= len(topics) {
+		return // only a deletion shrinks the list
+	}
+	live := make(map[string]bool, len(topics))
+	for _, t := range topics {
+		live[t.Name] = true
+	}
+	for name, n := range s.parts {
+		if live[name] {
+			continue
+		}
+		for p := int32(0); p < n; p++ {
+			tp := kafka.TP{Topic: name, Partition: p}
+			if from, ok := s.since[tp]; ok {
+				s.accrue(tp, from)
+				delete(s.since, tp)
+			}
+		}
+		delete(s.parts, name)
 	}
 }
 

@@ -45,6 +45,10 @@ type world struct {
 	topics   map[string]int32
 	topicGen int           // bumps when a partition count changes
 	topicLog []topicChange // every count change, in time order (len = topicGen)
+	// newTopicsImage is the metadata image version (topicGen+1) of the
+	// last topic creation, 1 before any: GroupMetadataManager's
+	// lastMetadataImageWithNewTopics (pattern_regex.go).
+	newTopicsImage int
 
 	clients []*client // in start order
 	byID    map[string]*client
@@ -83,6 +87,8 @@ func newWorld(sc *scenario.Scenario) (*world, error) {
 		eager:    sc.Protocol == string(kafka.ProtocolEager),
 		topics:   map[string]int32{},
 		byID:     map[string]*client{},
+
+		newTopicsImage: 1,
 	}
 	for t, n := range sc.Topics {
 		w.topics[t] = n
@@ -260,6 +266,10 @@ func (w *world) apply(ev scenario.Event) {
 		w.addPartitions(ev.Topic, ev.Count)
 	case "remove_members":
 		w.removeMembers(ev)
+	case "create_topic":
+		w.createTopic(ev.Topic, ev.Count)
+	case "delete_topic":
+		w.deleteTopic(ev.Topic)
 	default:
 		if c == nil {
 			w.record(kafka.KindMemberStarted, ev.Member, "", false, fmt.Sprintf("There is no member %s; the %s does nothing.", ev.Member, ev.Kind))
@@ -284,6 +294,10 @@ func (w *world) memberEvent(c *client, ev scenario.Event) {
 	case "stall":
 		c.stall(ev.Ms)
 	case "subscribe":
+		if ev.Settings.Pattern != "" {
+			c.subscribePattern(ev.Settings.Pattern)
+			return
+		}
 		c.subscribe(ev.Topics)
 	case "commit":
 		c.commit(ev.Generation)
@@ -333,7 +347,7 @@ func (w *world) addPartitions(topic string, count int32) {
 	w.topics[topic] = count
 	w.cluster.grow(topic, count)
 	w.topicGen++
-	w.topicLog = append(w.topicLog, topicChange{w.clock.now, topic, count})
+	w.topicLog = append(w.topicLog, topicChange{w.clock.now, topic, count, false})
 	w.hist.topicsChanged()
 	w.record(kafka.KindCreatePartitions, "", "", false, fmt.Sprintf("%s grows from %d to %d partitions.", topic, old, count))
 	if w.share != nil {

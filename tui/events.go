@@ -155,7 +155,7 @@ func (a *App) memberEvent(kind string) tea.Cmd {
 		a.setStatus(a.selected+" is not running", true)
 		return nil
 	}
-	verb := map[string]string{"leave": "leaves", "crash": "crashes", "restart": "restarts"}[kind]
+	verb := map[string]string{"leave": "leaves", "crash": "crashes", "restart": "restarts", "wakeup": "is woken up"}[kind]
 	return a.insertThen(scenario.Event{Kind: kind, Member: a.selected}, a.selected+" "+verb,
 		func(a *App, err error) { a.setStatus(err.Error(), true) }, nil)
 }

@@ -173,7 +173,8 @@ func (a *App) heldByTrainer(msg tea.KeyPressMsg) bool {
 	}
 	k := &a.keys
 	for _, b := range []key.Binding{k.Next, k.Prev, k.First, k.Last, k.NextRebalance, k.PrevRebalance, k.Play,
-		k.AddMember, k.Leave, k.Crash, k.Restart, k.AddPartitions, k.Strategy, k.Protocol} {
+		k.AddMember, k.Leave, k.Crash, k.Restart, k.AddPartitions, k.RemoveMembers, k.Disconnect, k.Wakeup, k.RestartAs,
+		k.Strategy, k.Protocol} {
 		if key.Matches(msg, b) {
 			a.setStatus("the trainer drives — f to explore on your own", true)
 			return true

@@ -149,6 +149,9 @@ func (a App) helpBody(h int) string {
 		// A short terminal: the marks on one line, as under the grid, so
 		// every row of the legend still shows.
 		legend = strings.Split(renderLegendCompact(&a.styles), "\n")
+		if len(lines)+2+len(legend) > h-2 {
+			legend = strings.Split(renderLegendTwoRows(&a.styles), "\n")
+		}
 	}
 	lines = append(lines, "", a.styles.PaneTitle.Render("Reading the grid"))
 	lines = append(lines, legend...)
@@ -180,6 +183,16 @@ func renderLegendHelp(st *Styles) string {
 		b.warn.paint("━━") + b.bad.paint("┃") + b.selected.paint("●") + " timeline (tall terminals): rebalances, scenario events, now",
 		b.fg[0].paint("█▓▒░") + " condensed columns: share of the run held",
 	}
+	return strings.Join(rows, "\n")
+}
+
+// renderLegendTwoRows is renderLegendCompact in two rows, for a terminal
+// whose keys leave only those (80×24 with every lab key).
+func renderLegendTwoRows(st *Styles) string {
+	b := &st.brushes
+	rows := strings.Split(renderLegendCompact(st), "\n")[:1]
+	rows = append(rows, b.warn.paint("━━")+b.bad.paint("┃")+b.selected.paint("●")+" timeline: rebalances, events · "+
+		b.fg[0].paint("█▓▒░")+" condensed columns: share held")
 	return strings.Join(rows, "\n")
 }
 

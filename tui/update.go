@@ -174,6 +174,14 @@ func (a App) onLabKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return a, a.memberEvent("restart")
 	case key.Matches(msg, k.AddPartitions):
 		a.askPartitions()
+	case key.Matches(msg, k.RemoveMembers):
+		a.askRemoveMembers()
+	case key.Matches(msg, k.Disconnect):
+		a.askDisconnect()
+	case key.Matches(msg, k.Wakeup):
+		return a, a.memberEvent("wakeup")
+	case key.Matches(msg, k.RestartAs):
+		return a, a.restartAs()
 	case key.Matches(msg, k.Strategy):
 		return a, a.nextStrategy()
 	case key.Matches(msg, k.Protocol):

@@ -121,6 +121,9 @@ func (c *Cluster) CreateTopic(name string, partitions, replicationFactor, startI
 	return c.CreateTopicWithAssignment(name, placed)
 }
 
+// DeleteTopic removes a topic and its partitions (DeleteTopics).
+func (c *Cluster) DeleteTopic(name string) { delete(c.topics, name) }
+
 // CreateTopicWithAssignment creates a topic with given replicas per partition.
 func (c *Cluster) CreateTopicWithAssignment(name string, replicas [][]int) error {
 	if name == "" {

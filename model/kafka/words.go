@@ -95,6 +95,13 @@ const (
 	KindRecordsProduced StepKind = "RecordsProduced"
 	KindReaderStarted   StepKind = "ReaderStarted"
 	KindRecordsConsumed StepKind = "RecordsConsumed"
+	// KindTopicCreated and KindTopicDeleted: a topic created or deleted
+	// during the run (CreateTopics, DeleteTopics); KindRegexResolved: the
+	// KIP-848 coordinator's asynchronous resolution of the group's
+	// regular expressions (SubscribedTopicRegex) changed what one matches.
+	KindTopicCreated  StepKind = "TopicCreated"
+	KindTopicDeleted  StepKind = "TopicDeleted"
+	KindRegexResolved StepKind = "RegexResolved"
 	// KindQuietStretch stands for the routine heartbeats of a stretch in
 	// which nothing changed (quiet.go); routine, like them.
 	KindQuietStretch StepKind = "QuietStretch"

@@ -14,8 +14,8 @@ type Event struct {
 	// Strategies, on a join: the member's assignor list (nil = the group's).
 	Strategies []string
 	Client     string // join: the member's client library ("" = the group's)
-	Topic      string // add_partitions
-	Count      int32  // add_partitions: the new total
+	Topic      string // add_partitions, create_topic, delete_topic
+	Count      int32  // add_partitions: the new total; create_topic: its partitions
 	Ms         int64  // stall: how long poll() is not called
 	Broker     int    // fail_broker, recover_broker
 	// Generation, when set on a commit, is the generation the commit carries
@@ -23,7 +23,9 @@ type Event struct {
 	Generation *int32
 	// Settings, on a join, are the member's own configuration; on a
 	// restart, Settings.Protocol (when set) is the group.protocol the
-	// process comes back with (a rolling upgrade or downgrade).
+	// process comes back with (a rolling upgrade or downgrade); on a
+	// subscribe, Settings.Pattern (when set) is the pattern it subscribes
+	// to instead of Topics (subscribe(Pattern)).
 	Settings MemberSettings
 	// Instances, on remove_members, are the group.instance.ids an
 	// administrator removes (Admin.removeMembersFromConsumerGroup); All
@@ -41,4 +43,5 @@ func (e Event) Line() int { return e.line }
 
 // EventKinds lists the event kinds in the order the docs present them.
 var EventKinds = []string{"join", "leave", "crash", "restart", "stall", "subscribe",
-	"add_partitions", "commit", "fail_broker", "recover_broker", "remove_members", "disconnect", "wakeup"}
+	"add_partitions", "commit", "fail_broker", "recover_broker", "remove_members", "disconnect", "wakeup",
+	"create_topic", "delete_topic"}

@@ -10,6 +10,9 @@ import (
 // countAt is the topic's partition count at atMs: its count at the start,
 // grown by the timeline's add_partitions up to then.
 func countAt(sc *Scenario, topic string, atMs int64) int32 {
+	if sc.ChangesTopics() {
+		return TopicsBefore(sc, Event{AtMs: atMs})[topic]
+	}
 	n := sc.Topics[topic]
 	for _, ev := range sc.Timeline {
 		if ev.AtMs <= atMs && ev.Kind == "add_partitions" && ev.Topic == topic {
@@ -47,9 +50,15 @@ func checkEventAmong(sc *Scenario, ev Event, started map[string]bool) error {
 			return fmt.Errorf("%s: broker %d does not exist (0..%d)", ev.Kind, ev.Broker, sc.Brokers-1)
 		}
 		return nil
+	case "create_topic", "delete_topic":
+		return checkTopicEvent(sc, ev)
 	case "add_partitions":
-		if _, ok := sc.Topics[ev.Topic]; !ok {
-			return fmt.Errorf("add_partitions: unknown topic %q%s", ev.Topic, Suggest(ev.Topic, strategies.SortedTopics(sc.Topics)))
+		counts := sc.Topics
+		if sc.ChangesTopics() {
+			counts = TopicsBefore(sc, ev) // a topic the timeline creates may grow
+		}
+		if _, ok := counts[ev.Topic]; !ok {
+			return fmt.Errorf("add_partitions: unknown topic %q%s", ev.Topic, Suggest(ev.Topic, strategies.SortedTopics(counts)))
 		}
 		if ev.Count < 1 || ev.Count > strategies.MaxPartitions {
 			return fmt.Errorf("add_partitions.count must be between 1 and %d, got %d", strategies.MaxPartitions, ev.Count)
@@ -63,7 +72,11 @@ func checkEventAmong(sc *Scenario, ev Event, started map[string]bool) error {
 			return fmt.Errorf("stall needs a positive ms")
 		}
 	case "subscribe":
-		if len(ev.Topics) == 0 {
+		if ev.Settings.Pattern != "" {
+			if err := checkSubscribePattern(sc, ev); err != nil {
+				return err
+			}
+		} else if len(ev.Topics) == 0 {
 			return fmt.Errorf("subscribe needs at least one topic (an empty subscription is unsubscribe(); use leave)")
 		}
 	case "disconnect":
@@ -136,9 +149,16 @@ func (ev Event) Label() string {
 	case "stall":
 		return fmt.Sprintf("%s stalls %d ms", ev.Member, ev.Ms)
 	case "subscribe":
+		if ev.Settings.Pattern != "" {
+			return fmt.Sprintf("%s subscribes to pattern %q", ev.Member, ev.Settings.Pattern)
+		}
 		return fmt.Sprintf("%s subscribes to %v", ev.Member, ev.Topics)
 	case "add_partitions":
 		return fmt.Sprintf("%s grows to %d partitions", ev.Topic, ev.Count)
+	case "create_topic":
+		return fmt.Sprintf("topic %s is created (%d partitions)", ev.Topic, ev.Count)
+	case "delete_topic":
+		return fmt.Sprintf("topic %s is deleted", ev.Topic)
 	case "fail_broker":
 		return fmt.Sprintf("broker %d fails", ev.Broker)
 	case "recover_broker":

@@ -322,7 +322,7 @@ func (f *formatter) memberBody(id, instance, rack string, topics, strats []strin
 	if rack != "" {
 		put(n, "rack", fStr(rack))
 	}
-	if !slices.Equal(topics, strategies.SortedTopics(f.sc.Topics)) {
+	if settings.Pattern == "" && !slices.Equal(topics, strategies.SortedTopics(f.sc.Topics)) {
 		put(n, "topics", fStrs(topics))
 	}
 	if strats != nil {
@@ -427,7 +427,14 @@ func (f *formatter) action(ev Event, i int) (*yaml.Node, error) {
 	case "stall":
 		return fMap(true, "id", fStr(ev.Member), "ms", fInt(ev.Ms)), nil
 	case "subscribe":
+		if ev.Settings.Pattern != "" {
+			return fMap(true, "id", fStr(ev.Member), "pattern", fStr(ev.Settings.Pattern)), nil
+		}
 		return fMap(true, "id", fStr(ev.Member), "topics", fStrs(ev.Topics)), nil
+	case "create_topic":
+		return fMap(true, "topic", fStr(ev.Topic), "partitions", fInt(int64(ev.Count))), nil
+	case "delete_topic":
+		return fStr(ev.Topic), nil
 	case "add_partitions":
 		return fMap(true, "topic", fStr(ev.Topic), "count", fInt(int64(ev.Count))), nil
 	case "fail_broker", "recover_broker":

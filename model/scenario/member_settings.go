@@ -33,6 +33,12 @@ type MemberSettings struct {
 	// the network round trip (a slow __consumer_offsets append). nil: not
 	// modelled (kviz's group trace leaves commits to the data path).
 	RejoinCommitMs *int64
+	// Pattern is a pattern subscription (`pattern: "orders-.*"`, pattern.go):
+	// a classic member's subscribe(java.util.regex.Pattern), matched by the
+	// client; a consumer-protocol member's subscribe(SubscriptionPattern),
+	// the SubscribedTopicRegex the coordinator resolves with RE2J. "" = the
+	// member subscribes to its topics list.
+	Pattern string
 }
 
 // Listener is a ConsumerRebalanceListener: how long each callback runs
@@ -200,9 +206,9 @@ func (sc *Scenario) Mixed() bool {
 	return slices.ContainsFunc(sc.Timeline, func(ev Event) bool { return ev.Settings.Protocol != "" })
 }
 
-// memberSetting reads one of the member and join keys of issue 23
+// memberSetting reads one of the member and join keys of issues 23
 // (session_timeout_ms, heartbeat_interval_ms, max_poll_interval_ms,
-// protocol, listener, rejoin_commit_ms) into s.
+// protocol, listener, rejoin_commit_ms, pattern) into s.
 func (p *parser) memberSetting(s *MemberSettings, key, what string, v *yaml.Node) error {
 	var err error
 	switch key {
@@ -220,6 +226,8 @@ func (p *parser) memberSetting(s *MemberSettings, key, what string, v *yaml.Node
 		s.RejoinCommitMs = &ms
 	case "listener":
 		err = p.listener(&s.Listener, what+".listener", v)
+	case "pattern":
+		s.Pattern, err = p.str(v, what+".pattern")
 	}
 	return err
 }
@@ -258,6 +266,12 @@ func (p *parser) listener(l *Listener, what string, n *yaml.Node) error {
 // Scenario.WithStrategy every variation.
 func CheckSettings(sc *Scenario, id string, s MemberSettings) error {
 	proto := sc.MemberProtocol(s)
+	if s.Pattern != "" {
+		syntax := PatternSyntax(proto)
+		if why := CheckPattern(s.Pattern, syntax); why != "" {
+			return &PatternError{Member: id, Pattern: s.Pattern, Syntax: syntax, Why: why}
+		}
+	}
 	if proto == ProtocolConsumer {
 		for _, bad := range []struct {
 			key string
@@ -296,6 +310,9 @@ func settingsFields(n *yaml.Node, s MemberSettings) {
 	}
 	if s.Protocol != "" {
 		put(n, "protocol", fStr(s.Protocol))
+	}
+	if s.Pattern != "" {
+		put(n, "pattern", fStr(s.Pattern))
 	}
 	if s.RejoinCommitMs != nil {
 		put(n, "rejoin_commit_ms", fInt(*s.RejoinCommitMs))
@@ -349,6 +366,8 @@ func settingsBy(sc *Scenario, id string, ms int64) (MemberSettings, []string) {
 				s, strats = ev.Settings, ev.Strategies
 			case ev.Kind == "restart" && ev.Settings.Protocol != "" && ev.AtMs < ms:
 				s.Protocol = ev.Settings.Protocol
+			case ev.Kind == "subscribe" && ev.AtMs < ms:
+				s.Pattern = ev.Settings.Pattern // subscribe(Collection) drops a pattern
 			}
 		}
 	}

@@ -73,6 +73,9 @@ type parser struct {
 	// allTopics: every topic, sorted, once the topics are read: the list of
 	// a member or reader given none, one shared slice (see topicsOrAll)
 	allTopics []string
+	// created: the topics the timeline's create_topic entries name
+	// (pattern_parse.go), which an add_partitions may grow
+	created map[string]bool
 }
 
 func (p *parser) errf(n *yaml.Node, format string, args ...any) error {
@@ -236,6 +239,9 @@ func (p *parser) scenario(root *yaml.Node) (*Scenario, error) {
 		return nil, err
 	}
 	if err := p.checkPane(sc); err != nil {
+		return nil, err
+	}
+	if err := p.topicEventsWithFlow(sc); err != nil {
 		return nil, err
 	}
 	return sc, nil

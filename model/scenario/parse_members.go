@@ -12,7 +12,7 @@ import (
 
 var memberKeys = []string{"id", "topics", "instance", "rack", "strategies",
 	// its own configuration (member_settings.go)
-	"session_timeout_ms", "heartbeat_interval_ms", "max_poll_interval_ms", "protocol", "listener", "rejoin_commit_ms",
+	"session_timeout_ms", "heartbeat_interval_ms", "max_poll_interval_ms", "protocol", "listener", "rejoin_commit_ms", "pattern",
 	// a given start (parse_given.go)
 	"owned", "member_id", "target", "revoking", "member_epoch",
 	// a real group's members (live_start.go)
@@ -55,7 +55,7 @@ func (p *parser) memberSpec(n *yaml.Node, sc *Scenario, what string) (MemberSpec
 	var idNode, strategiesNode *yaml.Node
 	var gn givenNodes
 	var consumer consumerSettings
-	var rejoined *yaml.Node
+	var rejoined, topicsNode, patternNode *yaml.Node
 	err := p.fields(n, what, memberKeys, func(key string, k, v *yaml.Node) error {
 		var err error
 		switch key {
@@ -67,11 +67,15 @@ func (p *parser) memberSpec(n *yaml.Node, sc *Scenario, what string) (MemberSpec
 		case "rack":
 			m.Rack, err = p.rack(v, what+".rack")
 		case "topics":
+			topicsNode = k
 			m.Topics, err = p.topicList(v, sc, what+".topics")
 		case "strategies":
 			strategiesNode = v
 			m.Strategies, err = p.strategyList(v, what+".strategies")
-		case "session_timeout_ms", "heartbeat_interval_ms", "max_poll_interval_ms", "protocol", "listener", "rejoin_commit_ms":
+		case "session_timeout_ms", "heartbeat_interval_ms", "max_poll_interval_ms", "protocol", "listener", "rejoin_commit_ms", "pattern":
+			if key == "pattern" {
+				patternNode = v
+			}
 			err = p.memberSetting(&m.Settings, key, what, v)
 		case "owned":
 			gn.owned = v
@@ -98,6 +102,14 @@ func (p *parser) memberSpec(n *yaml.Node, sc *Scenario, what string) (MemberSpec
 	if m.ID == "" {
 		return m, p.errf(orNode(idNode, n), "%s: every member needs an id", what)
 	}
+	if patternNode != nil && m.Topics != nil {
+		return m, p.errf(topicsNode, "%s: give topics or pattern, not both (subscribe(Collection) and subscribe(Pattern) replace each other)", what)
+	}
+	if patternNode != nil {
+		if err := p.patternMember(&m, what, patternNode, sc); err != nil {
+			return m, err
+		}
+	}
 	if m.Topics == nil {
 		m.Topics = p.topicsOrAll(sc)
 	}
@@ -105,6 +117,9 @@ func (p *parser) memberSpec(n *yaml.Node, sc *Scenario, what string) (MemberSpec
 		return m, p.errf(strategiesNode, "%s.strategies: %s", what, noMemberAssignors)
 	}
 	if err := CheckSettings(sc, m.ID, m.Settings); err != nil {
+		if _, ok := err.(*PatternError); ok {
+			return m, p.errf(patternNode, "%s: %v", what, err)
+		}
 		return m, p.errf(n, "%s: %v", what, err)
 	}
 	if m.Settings.Protocol != "" && sc.GivenStart() && what == "members" {

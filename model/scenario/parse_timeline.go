@@ -20,6 +20,7 @@ func (p *parser) timeline(n *yaml.Node, sc *Scenario) error {
 	if n.Kind != yaml.SequenceNode {
 		return p.errf(n, "timeline must be a list, like - {at_ms: 60000, join: {id: c3}}")
 	}
+	p.created = createdTopics(n)
 	for _, c := range n.Content {
 		ev, err := p.event(c, sc)
 		if err != nil {
@@ -213,6 +214,8 @@ func (p *parser) action(ev *Event, v *yaml.Node, sc *Scenario) error {
 		return p.subscribe(ev, v, sc)
 	case "add_partitions":
 		return p.addPartitions(ev, v, sc)
+	case "create_topic", "delete_topic":
+		return p.topicEvent(ev, v)
 	default: // fail_broker, recover_broker
 		b, err := p.int64(v, what, 0, int64(sc.Brokers-1))
 		ev.Broker = int(b)
@@ -257,15 +260,26 @@ func (p *parser) stall(ev *Event, v *yaml.Node) error {
 }
 
 func (p *parser) subscribe(ev *Event, v *yaml.Node, sc *Scenario) error {
-	err := p.fields(v, "subscribe", []string{"id", "topics"}, func(key string, _, x *yaml.Node) error {
+	var patternNode *yaml.Node
+	err := p.fields(v, "subscribe", []string{"id", "topics", "pattern"}, func(key string, _, x *yaml.Node) error {
 		var err error
-		if key == "id" {
+		switch key {
+		case "id":
 			ev.Member, err = p.str(x, "subscribe.id")
-		} else {
+		case "pattern":
+			patternNode = x
+			ev.Settings.Pattern, err = p.str(x, "subscribe.pattern")
+		default:
 			ev.Topics, err = p.topicList(x, sc, "subscribe.topics")
 		}
 		return err
 	})
+	if err == nil && patternNode != nil {
+		if ev.Topics != nil {
+			return p.errf(v, "subscribe: give topics or pattern, not both")
+		}
+		return nil
+	}
 	if err == nil && (ev.Member == "" || ev.Topics == nil) {
 		err = p.errf(v, "subscribe needs id and topics, like {id: c2, topics: [t0, t1]}")
 	}
@@ -279,7 +293,7 @@ func (p *parser) addPartitions(ev *Event, v *yaml.Node, sc *Scenario) error {
 		if key == "topic" {
 			ev.Topic, err = p.str(x, "add_partitions.topic")
 			if err == nil {
-				if _, ok := sc.Topics[ev.Topic]; !ok {
+				if _, ok := sc.Topics[ev.Topic]; !ok && !p.created[ev.Topic] {
 					err = p.errf(x, "add_partitions: unknown topic %q%s", ev.Topic, Suggest(ev.Topic, strategies.SortedTopics(sc.Topics)))
 				}
 			}
