@@ -60,6 +60,9 @@ func (s *Sim) ownersAt(i int) kafka.Owners {
 // leads into the rebalance after it), or, when it started none before the
 // next scripted event, the end of any outage it caused.
 func (s *Sim) OutcomeOfEvent(atMs int64) Outcome {
+	if scenario.IsShare(s.sc) {
+		return s.shareOutcomeOfEvent(atMs) // several holders per partition (share_outcome.go)
+	}
 	e := s.stepAtOrAfter(atMs)
 	if e == 0 && s.sc.GivenStart() && len(s.steps) > 1 {
 		e = 1 // step 0 is the given state: what the group was before anything at time 0
@@ -111,6 +114,9 @@ func (s *Sim) OutcomeOfEvent(atMs int64) Outcome {
 // atMs did, with the outage that led into it (a crashed member's session
 // timeout); ok is false when no rebalance starts then.
 func (s *Sim) OutcomeOfRebalance(atMs int64) (o Outcome, ok bool) {
+	if scenario.IsShare(s.sc) {
+		return s.shareOutcomeOfRebalance(atMs) // share_outcome.go
+	}
 	sc := s.scan()
 	for _, r := range sc.done {
 		if r.StartMs < atMs {
