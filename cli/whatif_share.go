@@ -46,3 +46,12 @@ func sharedText(a kafka.Assignment) string {
 	}
 	return strings.Join(parts, " · ")
 }
+
+// rowName is a compare row's strategy, with its release for a share
+// group's rows ("simple 4.2+").
+func rowName(r model.CompareRow) string {
+	if r.Variant.Label != "" {
+		return r.Strategy + " " + r.Variant.Label
+	}
+	return r.Strategy
+}
