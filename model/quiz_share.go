@@ -107,8 +107,8 @@ func (q *quizzer) shareHoldersQuestion() (Question, bool) {
 	return Question{Step: ask, RevealStep: reveal, Kind: QuizShareHolders, Partition: tp.String(),
 		Text:    fmt.Sprintf("Share group %s (simple, Kafka %s): which members get records of %s once it is assigned?", q.s.sc.GroupID, version, tp),
 		Choices: choices, Answer: answer,
-		Explain: fmt.Sprintf("%s get records of %s: a share group lets several members consume one partition, each fetch locking its own records. %s%s",
-			list(got), tp, q.s.steps[computed].text, c.origins()),
+		Explain: fmt.Sprintf("%s get records of %s: a share group lets several members consume one partition, each fetch locking its own records. %s %s%s",
+			list(got), tp, q.s.steps[computed].text, q.s.steps[reveal].text, c.origins()),
 	}, true
 }
 

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/kvizlab/kviz/model"
 	"github.com/kvizlab/kviz/model/kafka"
 )
@@ -105,5 +107,31 @@ timeline:
 		if got, want := qs[0].Choices[qs[0].Answer], itoa(limit)+" deliveries"; got != want {
 			t.Errorf("limit %d: answer %q, want %q (choices %q)", limit, got, want, qs[0].Choices)
 		}
+	}
+}
+
+// checkShareAnswer reads the trace to confirm a share question's right
+// choice (TestQuizAnswersAreWhatTheTraceShows, TestRandomQuizzes).
+func checkShareAnswer(t quizT, sim *model.Sim, q model.Question, where string) {
+	t.Helper()
+	right := q.Choices[q.Answer]
+	st := sim.StepLine(q.RevealStep)
+	switch q.Kind {
+	case model.QuizShareHolders:
+		topic, p := splitTP(t, q.Partition)
+		var holders []string
+		for _, m := range sim.View(q.RevealStep).Members {
+			if slices.Contains(m.Owned, kafka.TP{Topic: topic, Partition: p}) {
+				holders = append(holders, m.ID)
+			}
+		}
+		slices.Sort(holders)
+		assert.Equal(t, strings.Join(holders, ", "), right, "%s: the holders of %s at the reveal", where, q.Partition)
+	case model.QuizShareLock:
+		assert.Equal(t, kafka.KindAcquisitionLockTimeout, st.Kind, where)
+		assert.Contains(t, right, model.FormatMs(st.TimeMs), "%s: the lock times out at %d ms", where, st.TimeMs)
+	case model.QuizShareArchive:
+		assert.Contains(t, st.Text, "ARCHIVED", where)
+		assert.Contains(t, st.Text, "delivered "+strings.Fields(right)[0]+" times", where)
 	}
 }
