@@ -70,6 +70,9 @@ lab's keys insert it, 1 ms after the step.`,
 				return err
 			}
 			resolveMember(sc, event)
+			if list == "" && scenario.IsShare(sc) {
+				variants = model.ShareVariants(sc) // simple per release (model/share_compare.go)
+			}
 			rows := model.Compare(sc, atMs, event, variants)
 			if format == "json" {
 				out := newCompareJSON(sc, atMs, event, rows)
@@ -133,10 +136,13 @@ func parseVariants(list, protocol string) ([]model.Variant, error) {
 }
 
 type compareRowJSON struct {
-	Strategy string  `json:"strategy"`
-	Protocol string  `json:"protocol"`
-	Error    *string `json:"error,omitempty"`
-	Found    bool    `json:"found"`
+	Strategy string `json:"strategy"`
+	// KafkaVersion is the release a share group's row runs (its label:
+	// "4.0", "4.1", "4.2+"); absent for other groups' rows.
+	KafkaVersion string  `json:"kafka_version,omitempty"`
+	Protocol     string  `json:"protocol"`
+	Error        *string `json:"error,omitempty"`
+	Found        bool    `json:"found"`
 	// Start says how a given start became this row's, when the row runs
 	// the other protocol family (classic ↔ KIP-848).
 	Start string `json:"start,omitempty"`
@@ -162,7 +168,7 @@ func newCompareJSON(sc *scenario.Scenario, atMs int64, ev *scenario.Event, rows 
 		out.Event = eventJSON(*ev)
 	}
 	for _, r := range rows {
-		j := compareRowJSON{Strategy: r.Strategy, Protocol: r.Protocol, Found: r.Found, outcomeJSON: newOutcomeJSON(r.Outcome),
+		j := compareRowJSON{Strategy: r.Strategy, KafkaVersion: r.Variant.Label, Protocol: r.Protocol, Found: r.Found, outcomeJSON: newOutcomeJSON(r.Outcome),
 			Start: sc.FamilyNote(r.Strategy, r.Protocol), Timings: rowTimings(sc, r), Client: rowClient(sc, r)}
 		if r.Err != nil {
 			msg := strings.TrimPrefix(r.Err.Error(), "insert: ")
@@ -197,7 +203,7 @@ func rowTimings(sc *scenario.Scenario, r model.CompareRow) []scenario.Timing {
 	if r.Err != nil {
 		return nil
 	}
-	varied, err := sc.AcrossFamilies(r.Strategy, r.Protocol)
+	varied, err := r.Variant.WithVersion(sc).AcrossFamilies(r.Strategy, r.Protocol)
 	if err != nil {
 		return nil
 	}
@@ -209,7 +215,7 @@ func rowClient(sc *scenario.Scenario, r model.CompareRow) string {
 	if r.Err != nil {
 		return ""
 	}
-	varied, err := sc.WithStrategy(r.Strategy, r.Protocol)
+	varied, err := r.Variant.WithVersion(sc).WithStrategy(r.Strategy, r.Protocol)
 	if err != nil {
 		return ""
 	}
@@ -254,7 +260,7 @@ func writeRowTimings(b *strings.Builder, sc *scenario.Scenario, rows []model.Com
 		if by[text] == nil {
 			order = append(order, text)
 		}
-		by[text] = append(by[text], r.Strategy)
+		by[text] = append(by[text], rowName(r))
 	}
 	for _, text := range order {
 		fmt.Fprintf(b, "\ntimings (%s): %s\n", strings.Join(by[text], ", "), text)
@@ -268,7 +274,7 @@ func writeCompareTable(w io.Writer, sc *scenario.Scenario, atMs int64, ev *scena
 	if ev == nil && noneFound(rows) {
 		var names []string
 		for _, r := range rows {
-			names = append(names, r.Strategy)
+			names = append(names, rowName(r))
 		}
 		fmt.Fprintf(&b, "strategies: %s\n", strings.Join(names, ", "))
 		_, err := io.WriteString(w, b.String())
@@ -285,11 +291,11 @@ func writeCompareTable(w io.Writer, sc *scenario.Scenario, atMs int64, ev *scena
 			if r.Err != nil {
 				why = strings.TrimPrefix(r.Err.Error(), "insert: ")
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Strategy, orDash(r.Protocol), why)
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", rowName(r), orDash(r.Protocol), why)
 			continue
 		}
 		o := r.Outcome
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d ms\t%d ms\t%d–%d\t%s\n", r.Strategy, r.Protocol, o.Moved, len(o.Rounds),
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d ms\t%d ms\t%d–%d\t%s\n", rowName(r), r.Protocol, o.Moved, len(o.Rounds),
 			o.WorstGapMs, o.TotalGapMs, o.Balance.Min, o.Balance.Max, model.FormatMs(o.SettledMs))
 	}
 	if err := tw.Flush(); err != nil {
@@ -299,7 +305,11 @@ func writeCompareTable(w io.Writer, sc *scenario.Scenario, atMs int64, ev *scena
 		if r.Err != nil || !r.Found {
 			continue
 		}
-		fmt.Fprintf(&b, "\n%s: %s\n  moves  %s\n", r.Strategy, assignmentText(r.Outcome.After), movesText(r.Outcome.Moves))
+		if r.Protocol == string(kafka.ProtocolShare) {
+			fmt.Fprintf(&b, "\n%s: %s\n  moves  %s\n  shared %s\n", rowName(r), assignmentText(r.Outcome.After), shareMovesText(r.Outcome.Moves), sharedText(r.Outcome.After))
+		} else {
+			fmt.Fprintf(&b, "\n%s: %s\n  moves  %s\n", r.Strategy, assignmentText(r.Outcome.After), movesText(r.Outcome.Moves))
+		}
 		if note := sc.FamilyNote(r.Strategy, r.Protocol); note != "" {
 			fmt.Fprintf(&b, "  start  %s\n", note)
 		}

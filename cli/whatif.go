@@ -112,7 +112,12 @@ func writeWhatIfText(w io.Writer, sc *scenario.Scenario, f *model.Forecast) erro
 	fmt.Fprintf(&b, "what if %s at %s (%s, %s protocol)\n", f.Event.Label(), model.FormatMs(f.Event.AtMs), sc.Strategy, sc.Protocol)
 	fmt.Fprintf(&b, "  before  %s\n", assignmentText(o.Before))
 	fmt.Fprintf(&b, "  after   %s\n", assignmentText(o.After))
-	fmt.Fprintf(&b, "  moves   %s\n", movesText(o.Moves))
+	if sc.Protocol == string(kafka.ProtocolShare) {
+		fmt.Fprintf(&b, "  moves   %s\n", shareMovesText(o.Moves)) // whatif_share.go
+		fmt.Fprintf(&b, "  shared  %s\n", sharedText(o.After))
+	} else {
+		fmt.Fprintf(&b, "  moves   %s\n", movesText(o.Moves))
+	}
 	fmt.Fprintf(&b, "  %s\n", outcomeSummary(o))
 	fmt.Fprintf(&b, "  timings %s\n", timingsText(scenario.Timings(sc)))
 	fmt.Fprintf(&b, "  client  %s\n", model.ClientModel(sc))

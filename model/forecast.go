@@ -9,6 +9,7 @@ import (
 
 	"github.com/kvizlab/kviz/model/kafka"
 	"github.com/kvizlab/kviz/model/scenario"
+	"github.com/kvizlab/kviz/strategies"
 )
 
 // Outcome is what a moment of a run led to: who consumed what just before
@@ -60,6 +61,9 @@ func (s *Sim) ownersAt(i int) kafka.Owners {
 // leads into the rebalance after it), or, when it started none before the
 // next scripted event, the end of any outage it caused.
 func (s *Sim) OutcomeOfEvent(atMs int64) Outcome {
+	if scenario.IsShare(s.sc) {
+		return s.shareOutcomeOfEvent(atMs) // several holders per partition (share_outcome.go)
+	}
 	e := s.stepAtOrAfter(atMs)
 	if e == 0 && s.sc.GivenStart() && len(s.steps) > 1 {
 		e = 1 // step 0 is the given state: what the group was before anything at time 0
@@ -111,6 +115,9 @@ func (s *Sim) OutcomeOfEvent(atMs int64) Outcome {
 // atMs did, with the outage that led into it (a crashed member's session
 // timeout); ok is false when no rebalance starts then.
 func (s *Sim) OutcomeOfRebalance(atMs int64) (o Outcome, ok bool) {
+	if scenario.IsShare(s.sc) {
+		return s.shareOutcomeOfRebalance(atMs) // share_outcome.go
+	}
 	sc := s.scan()
 	for _, r := range sc.done {
 		if r.StartMs < atMs {
@@ -215,13 +222,20 @@ func forecast(ctx context.Context, sc *scenario.Scenario, ev scenario.Event) (*F
 
 // Variant is a strategy and the protocol to run it under ("" = the one it
 // prefers).
-type Variant struct{ Strategy, Protocol string }
+type Variant struct {
+	Strategy, Protocol string
+	// KafkaVersion: run under this release (zero: the scenario's), and
+	// Label names it in a row ("4.2+"); share groups' rows (ShareVariants).
+	KafkaVersion strategies.ClientVersion
+	Label        string
+}
 
 // CompareRow is one variant's outcome.
 type CompareRow struct {
 	Strategy, Protocol string
-	Err                error // the variant cannot run this scenario (or the event)
-	Found              bool  // without an event: a rebalance started at or after the time
+	Variant            Variant // what the row was asked to run
+	Err                error   // the variant cannot run this scenario (or the event)
+	Found              bool    // without an event: a rebalance started at or after the time
 	Outcome            Outcome
 }
 
@@ -255,8 +269,8 @@ func CompareContext(ctx context.Context, sc *scenario.Scenario, atMs int64, ev *
 }
 
 func compareOne(ctx context.Context, sc *scenario.Scenario, atMs int64, ev *scenario.Event, v Variant) CompareRow {
-	row := CompareRow{Strategy: v.Strategy, Protocol: v.Protocol}
-	varied, err := sc.AcrossFamilies(v.Strategy, v.Protocol)
+	row := CompareRow{Strategy: v.Strategy, Protocol: v.Protocol, Variant: v}
+	varied, err := v.WithVersion(sc).AcrossFamilies(v.Strategy, v.Protocol)
 	if err != nil {
 		row.Err = err
 		return row

@@ -87,6 +87,7 @@ func (s *Sim) Quiz() []Question {
 		}
 	}
 	out = append(out, q.dataQuestions()...)
+	out = append(out, q.shareQuestions()...) // share groups (quiz_share.go)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Step < out[j].Step })
 	kept := out[:0]
 	for _, qu := range out {

@@ -152,6 +152,8 @@ func checkAnswer(t quizT, sim *model.Sim, q model.Question, where string) {
 		assert.Contains(t, sim.Step(r.EndStep).Owned[right][topic], p, where)
 		assert.Contains(t, sim.Step(q.Step - 1).Owned[q.Member][topic], p, "%s: %s held it before its crash", where, q.Member)
 		assert.NotContains(t, q.Choices, q.Member, "%s: the crashed member is offered", where)
+	case model.QuizShareHolders, model.QuizShareLock, model.QuizShareArchive:
+		checkShareAnswer(t, sim, q, where) // quiz_share_test.go
 	default:
 		checkDataAnswer(t, sim, q, where)
 	}
