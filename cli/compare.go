@@ -70,8 +70,8 @@ lab's keys insert it, 1 ms after the step.`,
 				return err
 			}
 			resolveMember(sc, event)
-			if list == "" && scenario.IsShare(sc) {
-				variants = model.ShareVariants(sc) // simple per release (model/share_compare.go)
+			if list == "" && (protocol == "" || scenario.IsShare(sc)) {
+				variants = model.DefaultVariants(sc) // the lab's c rows too
 			}
 			rows := model.Compare(sc, atMs, event, variants)
 			if format == "json" {

@@ -51,6 +51,9 @@ func (c *client) libraryJoin(req *joinRequest) {
 // assignments at the start: the leader's under the classic protocol, the
 // coordinator's under KIP-848.
 func ClientModel(sc *scenario.Scenario) string {
+	if scenario.IsShare(sc) {
+		return "the coordinator's " + sc.Strategy + " assignor (share group: the members' client library does not assign)"
+	}
 	if scenario.IsConsumer(sc) {
 		return "the coordinator's " + sc.Strategy + " assignor (KIP-848: the members' client library does not assign)"
 	}

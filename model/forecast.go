@@ -230,6 +230,21 @@ type Variant struct {
 	Label        string
 }
 
+// DefaultVariants are compare's rows when nobody names strategies: a share
+// group's one assignor per release (ShareVariants), else every strategy
+// under its preferred protocol. The lab's c and kviz compare both start
+// here.
+func DefaultVariants(sc *scenario.Scenario) []Variant {
+	if scenario.IsShare(sc) {
+		return ShareVariants(sc)
+	}
+	var vs []Variant
+	for _, name := range kafka.CompareStrategies() {
+		vs = append(vs, Variant{Strategy: name})
+	}
+	return vs
+}
+
 // CompareRow is one variant's outcome.
 type CompareRow struct {
 	Strategy, Protocol string

@@ -9,7 +9,6 @@ import (
 
 	"github.com/kvizlab/kviz/keymap"
 	"github.com/kvizlab/kviz/model"
-	"github.com/kvizlab/kviz/model/kafka"
 )
 
 // compareTable is compare mode's data: the model's rows for one moment of
@@ -71,11 +70,7 @@ func (a App) compareRun(ctx context.Context, at int64, seq int) tea.Cmd {
 				msg = compareDoneMsg{table: t, sim: sim, seq: seq}
 			}
 		}()
-		var vs []model.Variant
-		for _, name := range kafka.CompareStrategies() {
-			vs = append(vs, model.Variant{Strategy: name})
-		}
-		t.Rows = sim.Compare(ctx, at, nil, vs)
+		t.Rows = sim.Compare(ctx, at, nil, model.DefaultVariants(sim.Scenario()))
 		for i, r := range t.Rows {
 			if r.Strategy == current {
 				t.Cursor = i
@@ -102,6 +97,12 @@ func (a *App) onCompareKey(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 		r := t.Rows[t.Cursor]
 		if r.Err != nil {
 			a.setStatus(fmt.Sprintf("%s cannot run this scenario: %v", r.Strategy, r.Err), true)
+			return true, nil
+		}
+		if r.Variant.Label != "" {
+			// A share group's rows are releases of one assignor: the lab
+			// runs the file's own (group.kafka_version).
+			a.setStatus(fmt.Sprintf("this row is %s under Kafka %s; the lab runs the file's release (set group.kafka_version to switch)", r.Strategy, r.Variant.Label), false)
 			return true, nil
 		}
 		a.mode = modeLab
