@@ -210,9 +210,6 @@ func (a App) Scenario() *scenario.Scenario { return a.sim.Scenario() }
 // Selected is the selected member's id.
 func (a App) Selected() string { return a.selected }
 
-// Playing reports whether autoplay runs.
-func (a App) Playing() bool { return a.playing }
-
 // Init asks the terminal for its background colour; until it answers (or
 // if it never does) the lab uses its dark styles. A scenario that opens in
 // compare mode (lab: {open: compare}) compares the rebalance its first

@@ -382,9 +382,3 @@ func oneLineErr(err error) string { return strings.ReplaceAll(err.Error(), "\n",
 
 // Imported reports whether the simulator stopped following the cluster.
 func (l Live) Imported() bool { return l.imported }
-
-// Disconnected is the last read's error (nil when it worked).
-func (l Live) Disconnected() error { return l.err }
-
-// Lab is the lab under the live line.
-func (l Live) Lab() App { return l.app }

@@ -61,17 +61,6 @@ func (a App) WithQuiz(on bool) App {
 	return a
 }
 
-// QuizQuestion is the question waiting for an answer on screen, if any.
-func (a App) QuizQuestion() (model.Question, bool) {
-	if k := a.quizPending(); k >= 0 {
-		return a.quiz.questions[k], true
-	}
-	return model.Question{}, false
-}
-
-// QuizScore is how many answers were right, of how many given.
-func (a App) QuizScore() (right, answered int) { return a.quiz.right, a.quiz.answered }
-
 // quizReady: the questions on hand are the simulation's on screen.
 func (a *App) quizReady() bool { return a.quiz.sim == a.sim }
 

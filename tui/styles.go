@@ -147,15 +147,6 @@ func (s Styles) WithNoColor(noColor bool) Styles {
 // MemberFg is a member's colour as text (its name, its letter).
 func (s Styles) MemberFg(i int) lipgloss.Style { return s.memberFg[i%len(s.memberFg)] }
 
-// MemberCell is a member's colour as a filled cell (a partition it holds).
-func (s Styles) MemberCell(i int) lipgloss.Style { return s.memberCell[i%len(s.memberCell)] }
-
-// MemberNew is a filled cell for a partition the member just received.
-func (s Styles) MemberNew(i int) lipgloss.Style { return s.memberNew[i%len(s.memberNew)] }
-
-// MemberOut is a hollow cell for a partition the member is giving up.
-func (s Styles) MemberOut(i int) lipgloss.Style { return s.memberOut[i%len(s.memberOut)] }
-
 // brush is a style split into its opening and closing escape sequences, so
 // that painting thousands of grid cells costs a string concatenation each
 // rather than a full lipgloss.Render.
