@@ -33,14 +33,6 @@ func (s *Sim) SharePartitions(i int) []SharePartitionView {
 	return s.steps[s.clamp(i)].g.shares
 }
 
-// logEnds keeps the log end of partitions no share-partition exists for yet.
-func (g *shareGroup) logEnd(tp kafka.TP) int64 {
-	if p := g.parts[tp]; p != nil {
-		return p.LogEnd()
-	}
-	return g.logEnds[tp]
-}
-
 // part is tp's share-partition, made on first use at the start offset
 // share.auto.offset.reset gives (SharePartition.startOffsetDuringInitialization).
 func (g *shareGroup) part(tp kafka.TP) *sharepart.Partition {

@@ -290,11 +290,10 @@ func checkShareEvent(sc *Scenario, ev Event) error {
 			return fmt.Errorf("%s needs its settings", ev.Kind)
 		}
 		if ev.Kind != EventFetch {
-			n, ok := sc.Topics[ev.Topic]
-			if !ok {
+			if _, ok := sc.Topics[ev.Topic]; !ok {
 				return fmt.Errorf("%s: unknown topic %q%s", ev.Kind, ev.Topic, Suggest(ev.Topic, strategies.SortedTopics(sc.Topics)))
 			}
-			if n = countAt(sc, ev.Topic, ev.AtMs); ev.Share.Partition < 0 || ev.Share.Partition >= n {
+			if n := countAt(sc, ev.Topic, ev.AtMs); ev.Share.Partition < 0 || ev.Share.Partition >= n {
 				return fmt.Errorf("%s: %s has partitions 0..%d at %d ms, not %d", ev.Kind, ev.Topic, n-1, ev.AtMs, ev.Share.Partition)
 			}
 		}
