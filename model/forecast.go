@@ -139,20 +139,24 @@ func (s *Sim) OutcomeOfRebalance(atMs int64) (o Outcome, ok bool) {
 // fillOutcome reads the owners before (after step `before`) and at the end
 // step, and sums the gaps.
 func (s *Sim) fillOutcome(o *Outcome, before, end int, gaps map[kafka.TP]int64) {
-	b, a := s.ownersAt(before), s.ownersAt(end)
-	o.Moves = kafka.Diff(b, a)
-	o.Moved = kafka.Taken(o.Moves)
+	// Dense tables, not 500,000-entry maps: at Kafka's scale one leave can
+	// move nearly every partition (range-server).
+	x := newTPIndex()
+	var b, a ownerTable
 	var bIDs, aIDs []string
 	if before >= 0 && len(s.steps) > 0 {
-		bIDs = liveIDs(s.View(min(before, len(s.steps)-1)))
+		v := s.View(min(before, len(s.steps)-1))
+		b, bIDs = ownerTableOf(v, x), liveIDs(v)
 	}
 	if len(s.steps) > 0 {
 		v := s.View(end)
-		aIDs = liveIDs(v)
+		a, aIDs = ownerTableOf(v, x), liveIDs(v)
 		o.Balance = balanceOf(v)
 		o.SettledMs, o.SettledStep = v.TimeMs, end
 	}
-	o.Before, o.After = assignmentOf(b, bIDs), assignmentOf(a, aIDs)
+	o.Moves = diffTables(b, a, x)
+	o.Moved = kafka.Taken(o.Moves)
+	o.Before, o.After = assignmentOfTable(b, x, bIDs), assignmentOfTable(a, x, aIDs)
 	for tp, ms := range gaps {
 		if ms <= 0 {
 			continue
