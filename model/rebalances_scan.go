@@ -28,11 +28,12 @@ type ownershipScan struct {
 	// lastTopics and lastKey: the subscription last counted, and its key
 	lastTopics []string
 	lastKey    string
-	owner      map[kafka.TP]string // partition -> member consuming it now
+	x          *tpIndex            // numbers the partitions densely for owner and before
+	owner      ownerTable          // partition -> member consuming it now ("" nobody)
 	holds      map[string]int      // member id -> partitions owner gives it
 	views1     map[string]int      // member id -> positions (clients) with a view of that id
 	undo       []ownerChange       // this step's changes to owner, to see the step before
-	outPre     map[kafka.TP]string // owners just before the open outage began
+	outPre     ownerTable          // owners just before the open outage began
 	since      map[kafka.TP]int64  // subscribed partitions nobody consumes, since when
 	// sinceHigh is the most since held since it was last rebuilt: a map
 	// keeps the room it once needed, and walking 500,000 empty slots at
@@ -47,7 +48,7 @@ type ownershipScan struct {
 	startG    int32               // generation when the open rebalance started
 	prevG     int32               // generation (group epoch) at the previous snapshot
 	prevS     kafka.GroupState    // group state at the previous snapshot
-	before    map[kafka.TP]string // last consumers when the open rebalance started
+	before    ownerTable          // last consumers when the open rebalance started
 	cur       *Rebalance          // the rebalance under way
 	round     *Round              // its round under way (nil between classic rounds)
 	prevI     int                 // the previous step read
@@ -67,7 +68,7 @@ func (s *ownershipScan) isConsumer(g groupSnap) bool {
 
 func newOwnershipScan(consumer bool) *ownershipScan {
 	return &ownershipScan{consumer: consumer, parts: map[string]int32{}, subs: map[string]int{}, lists: map[string]int{},
-		owner: map[kafka.TP]string{}, holds: map[string]int{}, views1: map[string]int{}, since: map[kafka.TP]int64{}, stable: map[int32]int{}, down: map[string]int{}}
+		x: newTPIndex(), holds: map[string]int{}, views1: map[string]int{}, since: map[kafka.TP]int64{}, stable: map[int32]int{}, down: map[string]int{}}
 }
 
 func (s *ownershipScan) run(steps []stepRec, views *viewLog, targets *targetLog, tids *targetNames) {
@@ -104,13 +105,15 @@ func (s *ownershipScan) readTopics(topics []TopicView) {
 	}
 	s.topics = topics
 	if len(s.owner) == 0 && len(s.parts) == 0 {
-		// The first topics: size the partitions' maps once, not by
+		// The first topics: size the owners' rows once, not by
 		// growing them to 500,000.
-		total := 0
 		for _, t := range topics {
-			total += int(t.Partitions)
+			ti := s.x.topic(t.Name)
+			for int(ti) >= len(s.owner) {
+				s.owner = append(s.owner, nil)
+			}
+			s.owner[ti] = make([]string, t.Partitions)
 		}
-		s.owner = make(map[kafka.TP]string, total)
 	}
 	for _, t := range topics {
 		old := s.parts[t.Name]
@@ -148,9 +151,9 @@ func (s *ownershipScan) replace(old, v *MemberView) {
 	if old != nil {
 		s.count(old, -1)
 		for _, tp := range consumedBy(old) {
-			if s.owner[tp] == old.ID {
-				s.undo = append(s.undo, ownerChange{tp, old.ID})
-				delete(s.owner, tp)
+			if ti := s.x.topic(tp.Topic); s.owner.get(ti, tp.Partition) == old.ID {
+				s.undo = append(s.undo, ownerChange{ti, tp.Partition, old.ID})
+				s.owner.set(ti, tp.Partition, "")
 				s.holds[old.ID]--
 				if s.wanted(tp) {
 					s.unowned(tp)
@@ -167,9 +170,10 @@ func (s *ownershipScan) replace(old, v *MemberView) {
 			s.accrue(tp, from)
 			delete(s.since, tp)
 		}
-		was := s.owner[tp]
-		s.undo = append(s.undo, ownerChange{tp, was})
-		s.owner[tp] = v.ID
+		ti := s.x.topic(tp.Topic)
+		was := s.owner.get(ti, tp.Partition)
+		s.undo = append(s.undo, ownerChange{ti, tp.Partition, was})
+		s.owner.set(ti, tp.Partition, v.ID)
 		if was != v.ID {
 			gained++
 			if was != "" {
@@ -200,7 +204,7 @@ func (s *ownershipScan) sameConsumption(old, v *MemberView) bool {
 		return true
 	}
 	for _, tp := range is {
-		if s.owner[tp] != v.ID {
+		if s.owner.get(s.x.topic(tp.Topic), tp.Partition) != v.ID {
 			return false
 		}
 	}
@@ -276,10 +280,10 @@ func (s *ownershipScan) subscribe(topic string, d int) {
 // markUnowned starts the clock on partitions [lo, hi) of a subscribed topic
 // that nobody consumes.
 func (s *ownershipScan) markUnowned(topic string, lo, hi int32) {
+	ti := s.x.topic(topic)
 	for p := lo; p < hi; p++ {
-		tp := kafka.TP{Topic: topic, Partition: p}
-		if _, held := s.owner[tp]; !held {
-			s.unowned(tp)
+		if s.owner.get(ti, p) == "" {
+			s.unowned(kafka.TP{Topic: topic, Partition: p})
 		}
 	}
 }
@@ -466,7 +470,7 @@ func (s *ownershipScan) finish(i int, g groupSnap) {
 		s.closeRound(i, g.generation)
 	}
 	s.round = nil
-	r.Moves = kafka.Diff(s.before, s.owner)
+	r.Moves = diffTables(s.before, s.owner, s.x)
 	r.Moved = kafka.Taken(r.Moves)
 	s.done = append(s.done, *r)
 	s.cur, s.before = nil, nil
@@ -490,19 +494,16 @@ func (s *ownershipScan) closeOutage(i int) {
 }
 
 type ownerChange struct {
-	tp  kafka.TP
-	was string // "" when nobody consumed it
+	topic, partition int32  // in the scan's tpIndex
+	was              string // "" when nobody consumed it
 }
 
 // ownersBefore is who consumed what before the step being read.
-func (s *ownershipScan) ownersBefore() map[kafka.TP]string {
-	out := maps.Clone(s.owner)
+func (s *ownershipScan) ownersBefore() ownerTable {
+	out := s.owner.clone()
 	for k := len(s.undo) - 1; k >= 0; k-- {
-		if c := s.undo[k]; c.was == "" {
-			delete(out, c.tp)
-		} else {
-			out[c.tp] = c.was
-		}
+		c := s.undo[k]
+		out.set(c.topic, c.partition, c.was)
 	}
 	return out
 }
