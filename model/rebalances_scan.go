@@ -28,34 +28,34 @@ type ownershipScan struct {
 	// lastTopics and lastKey: the subscription last counted, and its key
 	lastTopics []string
 	lastKey    string
-	x          *tpIndex            // numbers the partitions densely for owner and before
-	owner      ownerTable          // partition -> member consuming it now ("" nobody)
-	holds      map[string]int      // member id -> partitions owner gives it
-	views1     map[string]int      // member id -> positions (clients) with a view of that id
-	undo       []ownerChange       // this step's changes to owner, to see the step before
-	outPre     ownerTable          // owners just before the open outage began
-	since      map[kafka.TP]int64  // subscribed partitions nobody consumes, since when
+	x          *tpIndex        // numbers the partitions densely for owner and before
+	owner      ownerTable      // partition -> member consuming it now ("" nobody)
+	holds      map[string]int  // member id -> partitions owner gives it
+	views1     map[string]int  // member id -> positions (clients) with a view of that id
+	undo       []ownerChange   // this step's changes to owner, to see the step before
+	outPre     ownerTable      // owners just before the open outage began
+	since      map[tpKey]int64 // subscribed partitions nobody consumes, since when
 	// sinceHigh is the most since held since it was last rebuilt: a map
 	// keeps the room it once needed, and walking 500,000 empty slots at
 	// every step of a rebalance costs more than the rebalance.
 	sinceHigh int
-	down      map[string]int      // in-group members that are not consuming (crashed, stalled), by member id
-	groupN    int                 // members the coordinator counts
-	busy      int                 // classic: in-group members joining, rejoining or waiting for a partition
-	giving    int                 // in-group members inside a revoke or lost callback
-	stable    map[int32]int       // consumer protocol: in-group members STABLE at each member epoch
-	at        int64               // time of the step being read
-	startG    int32               // generation when the open rebalance started
-	prevG     int32               // generation (group epoch) at the previous snapshot
-	prevS     kafka.GroupState    // group state at the previous snapshot
-	before    ownerTable          // last consumers when the open rebalance started
-	cur       *Rebalance          // the rebalance under way
-	round     *Round              // its round under way (nil between classic rounds)
-	prevI     int                 // the previous step read
-	prevAt    int64               // and its time
-	out       *Outage             // the outage under way
-	done      []Rebalance         // completed rebalances
-	outs      []Outage            // completed outages
+	down      map[string]int   // in-group members that are not consuming (crashed, stalled), by member id
+	groupN    int              // members the coordinator counts
+	busy      int              // classic: in-group members joining, rejoining or waiting for a partition
+	giving    int              // in-group members inside a revoke or lost callback
+	stable    map[int32]int    // consumer protocol: in-group members STABLE at each member epoch
+	at        int64            // time of the step being read
+	startG    int32            // generation when the open rebalance started
+	prevG     int32            // generation (group epoch) at the previous snapshot
+	prevS     kafka.GroupState // group state at the previous snapshot
+	before    ownerTable       // last consumers when the open rebalance started
+	cur       *Rebalance       // the rebalance under way
+	round     *Round           // its round under way (nil between classic rounds)
+	prevI     int              // the previous step read
+	prevAt    int64            // and its time
+	out       *Outage          // the outage under way
+	done      []Rebalance      // completed rebalances
+	outs      []Outage         // completed outages
 }
 
 // isConsumer: the group is a consumer group at this step.
@@ -68,7 +68,7 @@ func (s *ownershipScan) isConsumer(g groupSnap) bool {
 
 func newOwnershipScan(consumer bool) *ownershipScan {
 	return &ownershipScan{consumer: consumer, parts: map[string]int32{}, subs: map[string]int{}, lists: map[string]int{},
-		x: newTPIndex(), holds: map[string]int{}, views1: map[string]int{}, since: map[kafka.TP]int64{}, stable: map[int32]int{}, down: map[string]int{}}
+		x: newTPIndex(), holds: map[string]int{}, views1: map[string]int{}, since: map[tpKey]int64{}, stable: map[int32]int{}, down: map[string]int{}}
 }
 
 func (s *ownershipScan) run(steps []stepRec, views *viewLog, targets *targetLog, tids *targetNames) {
@@ -84,7 +84,7 @@ func (s *ownershipScan) run(steps []stepRec, views *viewLog, targets *targetLog,
 		s.advance(i, *r.g)
 		s.prevI, s.prevAt = i, r.at
 		if s.sinceHigh > 1024 && len(s.since) < s.sinceHigh/8 {
-			since := make(map[kafka.TP]int64, len(s.since))
+			since := make(map[tpKey]int64, len(s.since))
 			maps.Copy(since, s.since)
 			s.since, s.sinceHigh = since, len(since)
 		}
@@ -92,8 +92,8 @@ func (s *ownershipScan) run(steps []stepRec, views *viewLog, targets *targetLog,
 }
 
 // unowned starts tp's clock: subscribed and nobody consumes it.
-func (s *ownershipScan) unowned(tp kafka.TP) {
-	s.since[tp] = s.at
+func (s *ownershipScan) unowned(k tpKey) {
+	s.since[k] = s.at
 	s.sinceHigh = max(s.sinceHigh, len(s.since))
 }
 
@@ -156,7 +156,7 @@ func (s *ownershipScan) replace(old, v *MemberView) {
 				s.owner.set(ti, tp.Partition, "")
 				s.holds[old.ID]--
 				if s.wanted(tp) {
-					s.unowned(tp)
+					s.unowned(keyOf(ti, tp.Partition))
 				}
 			}
 		}
@@ -166,11 +166,13 @@ func (s *ownershipScan) replace(old, v *MemberView) {
 	s.count(v, 1)
 	gained := 0
 	for _, tp := range consumedBy(v) {
-		if from, ok := s.since[tp]; ok {
-			s.accrue(tp, from)
-			delete(s.since, tp)
-		}
 		ti := s.x.topic(tp.Topic)
+		if k := keyOf(ti, tp.Partition); len(s.since) > 0 {
+			if from, ok := s.since[k]; ok {
+				s.accrue(k, from)
+				delete(s.since, k)
+			}
+		}
 		was := s.owner.get(ti, tp.Partition)
 		s.undo = append(s.undo, ownerChange{ti, tp.Partition, was})
 		s.owner.set(ti, tp.Partition, v.ID)
@@ -267,11 +269,12 @@ func (s *ownershipScan) subscribe(topic string, d int) {
 	case n == 0 && d > 0:
 		s.markUnowned(topic, 0, s.parts[topic])
 	case n+d == 0:
+		ti := s.x.topic(topic)
 		for p := int32(0); p < s.parts[topic]; p++ {
-			tp := kafka.TP{Topic: topic, Partition: p}
-			if from, ok := s.since[tp]; ok {
-				s.accrue(tp, from)
-				delete(s.since, tp)
+			k := keyOf(ti, p)
+			if from, ok := s.since[k]; ok {
+				s.accrue(k, from)
+				delete(s.since, k)
 			}
 		}
 	}
@@ -283,7 +286,7 @@ func (s *ownershipScan) markUnowned(topic string, lo, hi int32) {
 	ti := s.x.topic(topic)
 	for p := lo; p < hi; p++ {
 		if s.owner.get(ti, p) == "" {
-			s.unowned(kafka.TP{Topic: topic, Partition: p})
+			s.unowned(keyOf(ti, p))
 		}
 	}
 }
@@ -294,7 +297,8 @@ func (s *ownershipScan) wanted(tp kafka.TP) bool {
 
 // accrue adds the time a partition went unconsumed, from `from` to now, to
 // the rebalance or outage under way (only the part inside it).
-func (s *ownershipScan) accrue(tp kafka.TP, from int64) {
+func (s *ownershipScan) accrue(k tpKey, from int64) {
+	tp := kafka.TP{Topic: s.x.names[k>>32], Partition: int32(uint32(k))}
 	switch {
 	case s.cur != nil:
 		if f := max(from, s.cur.StartMs); s.at > f {
@@ -392,17 +396,17 @@ func (s *ownershipScan) consumedByUp(g groupSnap) bool {
 	if len(s.since) == 0 {
 		return true
 	}
-	down := map[kafka.TP]bool{}
+	down := map[tpKey]bool{}
 	targets := s.targets.seek(s.views.step)
 	for id := range s.down {
 		if p, ok := s.tids.pos[id]; ok && int(p) < len(targets) {
 			for _, tp := range s.tids.decode(targets[p]) {
-				down[tp] = true
+				down[keyOf(s.x.topic(tp.Topic), tp.Partition)] = true
 			}
 		}
 	}
-	for tp := range s.since {
-		if !down[tp] {
+	for k := range s.since {
+		if !down[k] {
 			return false
 		}
 	}
@@ -458,8 +462,8 @@ func (s *ownershipScan) lastRoundGen() int32 {
 }
 
 func (s *ownershipScan) finish(i int, g groupSnap) {
-	for tp, from := range s.since {
-		s.accrue(tp, from)
+	for k, from := range s.since {
+		s.accrue(k, from)
 	}
 	r := s.cur
 	r.EndStep, r.EndMs, r.Generation = i, s.at, g.generation
@@ -480,8 +484,8 @@ func (s *ownershipScan) closeOutage(i int) {
 	if s.out == nil {
 		return
 	}
-	for tp, from := range s.since {
-		s.accrue(tp, from)
+	for k, from := range s.since {
+		s.accrue(k, from)
 	}
 	s.out.EndStep, s.out.EndMs = i, s.at
 	for _, ms := range s.out.UnownedMs {
@@ -492,6 +496,12 @@ func (s *ownershipScan) closeOutage(i int) {
 	}
 	s.out = nil
 }
+
+// tpKey is a partition in the scan's tpIndex: the topic's index in the
+// high half, the partition number in the low, hashed as one word.
+type tpKey uint64
+
+func keyOf(topic, partition int32) tpKey { return tpKey(uint32(topic))<<32 | tpKey(uint32(partition)) }
 
 type ownerChange struct {
 	topic, partition int32  // in the scan's tpIndex
