@@ -233,21 +233,34 @@ func ownerTableOf(v *GroupView, x *tpIndex) ownerTable {
 // diffTables is kafka.Diff of two tables in x's numbering: the partitions
 // whose consumer differs, in partition order.
 func diffTables(before, after ownerTable, x *tpIndex) []kafka.Move {
-	var out []kafka.Move
-	for _, ti := range x.order() {
-		n := 0
-		if int(ti) < len(before) {
-			n = len(before[ti])
-		}
-		if int(ti) < len(after) {
-			n = max(n, len(after[ti]))
-		}
-		for p := int32(0); int(p) < n; p++ {
-			if from, to := before.get(ti, p), after.get(ti, p); from != to {
-				out = append(out, kafka.Move{Topic: x.names[ti], Partition: p, From: from, To: to})
+	// Two passes, counting then filling: one leave can move 500,000
+	// partitions, and growing the list to that copies it over and over.
+	order := x.order()
+	each := func(f func(ti, p int32, from, to string)) {
+		for _, ti := range order {
+			n := 0
+			if int(ti) < len(before) {
+				n = len(before[ti])
+			}
+			if int(ti) < len(after) {
+				n = max(n, len(after[ti]))
+			}
+			for p := int32(0); int(p) < n; p++ {
+				if from, to := before.get(ti, p), after.get(ti, p); from != to {
+					f(ti, p, from, to)
+				}
 			}
 		}
 	}
+	n := 0
+	each(func(int32, int32, string, string) { n++ })
+	if n == 0 {
+		return nil
+	}
+	out := make([]kafka.Move, 0, n)
+	each(func(ti, p int32, from, to string) {
+		out = append(out, kafka.Move{Topic: x.names[ti], Partition: p, From: from, To: to})
+	})
 	return out
 }
 
