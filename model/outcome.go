@@ -17,22 +17,6 @@ type Round struct {
 	Generation         int32
 }
 
-// assignmentOf turns owners into an Assignment, listing every member of ids.
-func assignmentOf(o kafka.Owners, ids []string) kafka.Assignment {
-	out := kafka.Assignment{}
-	for _, id := range ids {
-		out[id] = map[string][]int32{}
-	}
-	byMember := map[string][]kafka.TP{}
-	for tp, id := range o {
-		byMember[id] = append(byMember[id], tp)
-	}
-	for id, tps := range byMember {
-		out[id] = kafka.TPMap(kafka.SortTPs(tps))
-	}
-	return out
-}
-
 // ownersOf is who consumes what in a view: what each consuming member holds
 // less what its revoke or lost callback is giving up (consumedBy, the rule
 // the rebalance scan follows).
