@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"sync"
@@ -71,12 +72,8 @@ func (s *Sim) OutcomeOfEvent(atMs int64) Outcome {
 	next := s.nextEventAfter(atMs)
 	sc := s.scan()
 	o := Outcome{AtMs: atMs, StartMs: atMs}
-	gaps := map[kafka.TP]int64{}
-	add := func(unowned map[kafka.TP]int64) {
-		for tp, ms := range unowned {
-			gaps[tp] += ms
-		}
-	}
+	var parts []map[kafka.TP]int64 // the gaps to sum, merged once at the end
+	add := func(unowned map[kafka.TP]int64) { parts = append(parts, unowned) }
 	var ledTo = -1 // start step of the rebalance an outage of this event runs into
 	endStep := e
 	for _, out := range sc.outs {
@@ -107,8 +104,36 @@ func (s *Sim) OutcomeOfEvent(atMs int64) Outcome {
 		o.Rebalanced, o.Settled, endStep = true, false, len(s.steps)-1
 	}
 	// Step 0 is the opening state, recorded before any event at time 0.
-	s.fillOutcome(&o, max(e-1, 0), min(endStep, len(s.steps)-1), gaps)
+	s.fillOutcome(&o, max(e-1, 0), min(endStep, len(s.steps)-1), sumGaps(parts))
 	return o
+}
+
+// sumGaps adds up per-partition gaps. The maps are the scan's (read only):
+// one is returned as it is, several summed into a copy of the largest,
+// which copies its table whole instead of growing one to 500,000 entries.
+func sumGaps(parts []map[kafka.TP]int64) map[kafka.TP]int64 {
+	switch len(parts) {
+	case 0:
+		return map[kafka.TP]int64{}
+	case 1:
+		return parts[0]
+	}
+	big := 0
+	for i, p := range parts {
+		if len(p) > len(parts[big]) {
+			big = i
+		}
+	}
+	out := maps.Clone(parts[big])
+	for i, p := range parts {
+		if i == big {
+			continue
+		}
+		for tp, ms := range p {
+			out[tp] += ms
+		}
+	}
+	return out
 }
 
 // OutcomeOfRebalance is what the first rebalance that starts at or after
@@ -146,20 +171,24 @@ func (s *Sim) OutcomeOfRebalance(atMs int64) (o Outcome, ok bool) {
 // fillOutcome reads the owners before (after step `before`) and at the end
 // step, and sums the gaps.
 func (s *Sim) fillOutcome(o *Outcome, before, end int, gaps map[kafka.TP]int64) {
-	b, a := s.ownersAt(before), s.ownersAt(end)
-	o.Moves = kafka.Diff(b, a)
-	o.Moved = kafka.Taken(o.Moves)
+	// Dense tables, not 500,000-entry maps: at Kafka's scale one leave can
+	// move nearly every partition (range-server).
+	x := newTPIndex()
+	var b, a ownerTable
 	var bIDs, aIDs []string
 	if before >= 0 && len(s.steps) > 0 {
-		bIDs = liveIDs(s.View(min(before, len(s.steps)-1)))
+		v := s.View(min(before, len(s.steps)-1))
+		b, bIDs = ownerTableOf(v, x), liveIDs(v)
 	}
 	if len(s.steps) > 0 {
 		v := s.View(end)
-		aIDs = liveIDs(v)
+		a, aIDs = ownerTableOf(v, x), liveIDs(v)
 		o.Balance = balanceOf(v)
 		o.SettledMs, o.SettledStep = v.TimeMs, end
 	}
-	o.Before, o.After = assignmentOf(b, bIDs), assignmentOf(a, aIDs)
+	o.Moves = diffTables(b, a, x)
+	o.Moved = kafka.Taken(o.Moves)
+	o.Before, o.After = assignmentOfTable(b, x, bIDs), assignmentOfTable(a, x, aIDs)
 	for tp, ms := range gaps {
 		if ms <= 0 {
 			continue

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/strategies"
 )
 
 // Round is one generation of a rebalance (KIP-848: one group epoch): from
@@ -14,22 +15,6 @@ type Round struct {
 	StartStep, EndStep int
 	StartMs, EndMs     int64
 	Generation         int32
-}
-
-// assignmentOf turns owners into an Assignment, listing every member of ids.
-func assignmentOf(o kafka.Owners, ids []string) kafka.Assignment {
-	out := kafka.Assignment{}
-	for _, id := range ids {
-		out[id] = map[string][]int32{}
-	}
-	byMember := map[string][]kafka.TP{}
-	for tp, id := range o {
-		byMember[id] = append(byMember[id], tp)
-	}
-	for id, tps := range byMember {
-		out[id] = kafka.TPMap(kafka.SortTPs(tps))
-	}
-	return out
 }
 
 // ownersOf is who consumes what in a view: what each consuming member holds
@@ -144,6 +129,155 @@ func (s *Sim) AssignedIn(from, to int) map[string]bool {
 		if s.steps[i].kind == kafka.KindPartitionsAssigned {
 			out[s.steps[i].member] = true
 		}
+	}
+	return out
+}
+
+// tpIndex numbers partitions densely, a topic by its index and then its
+// partition number, so a table of 500,000 partitions is slices, not a map
+// keyed by (topic string, partition) that every lookup hashes.
+type tpIndex struct {
+	ids   map[string]int32
+	names []string
+}
+
+func newTPIndex() *tpIndex { return &tpIndex{ids: map[string]int32{}} }
+
+// topic is the topic's index, given one on first sight.
+func (x *tpIndex) topic(name string) int32 {
+	if i, ok := x.ids[name]; ok {
+		return i
+	}
+	i := int32(len(x.names))
+	x.ids[name] = i
+	x.names = append(x.names, name)
+	return i
+}
+
+// order is the topics' indexes in partition order (kafka.CompareTPs: by
+// topic name as Java compares them).
+func (x *tpIndex) order() []int32 {
+	out := make([]int32, len(x.names))
+	for i := range out {
+		out[i] = int32(i)
+	}
+	slices.SortFunc(out, func(a, b int32) int { return strategies.JavaCompare(x.names[a], x.names[b]) })
+	return out
+}
+
+// ownerTable is who consumes each partition ("" nobody), by topic index
+// and partition number.
+type ownerTable [][]string
+
+func (t ownerTable) get(ti, p int32) string {
+	if int(ti) < len(t) && int(p) < len(t[ti]) {
+		return t[ti][p]
+	}
+	return ""
+}
+
+// set names id the consumer of partition p of topic ti, growing the table.
+func (t *ownerTable) set(ti, p int32, id string) {
+	for int(ti) >= len(*t) {
+		*t = append(*t, nil)
+	}
+	row := (*t)[ti]
+	if int(p) >= len(row) {
+		row = slices.Grow(row, int(p)+1-len(row))[:p+1]
+		(*t)[ti] = row
+	}
+	row[p] = id
+}
+
+// clone is a copy of the table that shares nothing with it.
+func (t ownerTable) clone() ownerTable {
+	out := make(ownerTable, len(t))
+	for i, row := range t {
+		out[i] = slices.Clone(row)
+	}
+	return out
+}
+
+// ownerTableOf is ownersOf as a table in x's numbering.
+func ownerTableOf(v *GroupView, x *tpIndex) ownerTable {
+	var t ownerTable
+	share := v.Protocol == kafka.ProtocolShare
+	for i := range v.Members {
+		for _, tp := range consumedBy(&v.Members[i]) {
+			ti := x.topic(tp.Topic)
+			if share && t.get(ti, tp.Partition) != "" {
+				continue
+			}
+			t.set(ti, tp.Partition, v.Members[i].ID)
+		}
+	}
+	return t
+}
+
+// diffTables is kafka.Diff of two tables in x's numbering: the partitions
+// whose consumer differs, in partition order.
+func diffTables(before, after ownerTable, x *tpIndex) []kafka.Move {
+	// Two passes, counting then filling: one leave can move 500,000
+	// partitions, and growing the list to that copies it over and over.
+	order := x.order()
+	each := func(f func(ti, p int32, from, to string)) {
+		for _, ti := range order {
+			n := 0
+			if int(ti) < len(before) {
+				n = len(before[ti])
+			}
+			if int(ti) < len(after) {
+				n = max(n, len(after[ti]))
+			}
+			for p := int32(0); int(p) < n; p++ {
+				if from, to := before.get(ti, p), after.get(ti, p); from != to {
+					f(ti, p, from, to)
+				}
+			}
+		}
+	}
+	n := 0
+	each(func(int32, int32, string, string) { n++ })
+	if n == 0 {
+		return nil
+	}
+	out := make([]kafka.Move, 0, n)
+	each(func(ti, p int32, from, to string) {
+		out = append(out, kafka.Move{Topic: x.names[ti], Partition: p, From: from, To: to})
+	})
+	return out
+}
+
+// assignmentOfTable is assignmentOf for a table in x's numbering.
+func assignmentOfTable(t ownerTable, x *tpIndex, ids []string) kafka.Assignment {
+	out := kafka.Assignment{}
+	for _, id := range ids {
+		out[id] = map[string][]int32{}
+	}
+	byMember := map[string][]kafka.TP{}
+	last, lastID := []kafka.TP(nil), ""
+	for _, ti := range x.order() {
+		if int(ti) >= len(t) {
+			continue
+		}
+		for p, id := range t[ti] {
+			if id == "" {
+				continue
+			}
+			if id != lastID {
+				if lastID != "" {
+					byMember[lastID] = last
+				}
+				last, lastID = byMember[id], id
+			}
+			last = append(last, kafka.TP{Topic: x.names[ti], Partition: int32(p)})
+		}
+	}
+	if lastID != "" {
+		byMember[lastID] = last
+	}
+	for id, tps := range byMember {
+		out[id] = kafka.TPMap(tps) // in partition order already
 	}
 	return out
 }

@@ -28,33 +28,34 @@ type ownershipScan struct {
 	// lastTopics and lastKey: the subscription last counted, and its key
 	lastTopics []string
 	lastKey    string
-	owner      map[kafka.TP]string // partition -> member consuming it now
-	holds      map[string]int      // member id -> partitions owner gives it
-	views1     map[string]int      // member id -> positions (clients) with a view of that id
-	undo       []ownerChange       // this step's changes to owner, to see the step before
-	outPre     map[kafka.TP]string // owners just before the open outage began
-	since      map[kafka.TP]int64  // subscribed partitions nobody consumes, since when
+	x          *tpIndex        // numbers the partitions densely for owner and before
+	owner      ownerTable      // partition -> member consuming it now ("" nobody)
+	holds      map[string]int  // member id -> partitions owner gives it
+	views1     map[string]int  // member id -> positions (clients) with a view of that id
+	undo       []ownerChange   // this step's changes to owner, to see the step before
+	outPre     ownerTable      // owners just before the open outage began
+	since      map[tpKey]int64 // subscribed partitions nobody consumes, since when
 	// sinceHigh is the most since held since it was last rebuilt: a map
 	// keeps the room it once needed, and walking 500,000 empty slots at
 	// every step of a rebalance costs more than the rebalance.
 	sinceHigh int
-	down      map[string]int      // in-group members that are not consuming (crashed, stalled), by member id
-	groupN    int                 // members the coordinator counts
-	busy      int                 // classic: in-group members joining, rejoining or waiting for a partition
-	giving    int                 // in-group members inside a revoke or lost callback
-	stable    map[int32]int       // consumer protocol: in-group members STABLE at each member epoch
-	at        int64               // time of the step being read
-	startG    int32               // generation when the open rebalance started
-	prevG     int32               // generation (group epoch) at the previous snapshot
-	prevS     kafka.GroupState    // group state at the previous snapshot
-	before    map[kafka.TP]string // last consumers when the open rebalance started
-	cur       *Rebalance          // the rebalance under way
-	round     *Round              // its round under way (nil between classic rounds)
-	prevI     int                 // the previous step read
-	prevAt    int64               // and its time
-	out       *Outage             // the outage under way
-	done      []Rebalance         // completed rebalances
-	outs      []Outage            // completed outages
+	down      map[string]int   // in-group members that are not consuming (crashed, stalled), by member id
+	groupN    int              // members the coordinator counts
+	busy      int              // classic: in-group members joining, rejoining or waiting for a partition
+	giving    int              // in-group members inside a revoke or lost callback
+	stable    map[int32]int    // consumer protocol: in-group members STABLE at each member epoch
+	at        int64            // time of the step being read
+	startG    int32            // generation when the open rebalance started
+	prevG     int32            // generation (group epoch) at the previous snapshot
+	prevS     kafka.GroupState // group state at the previous snapshot
+	before    ownerTable       // last consumers when the open rebalance started
+	cur       *Rebalance       // the rebalance under way
+	round     *Round           // its round under way (nil between classic rounds)
+	prevI     int              // the previous step read
+	prevAt    int64            // and its time
+	out       *Outage          // the outage under way
+	done      []Rebalance      // completed rebalances
+	outs      []Outage         // completed outages
 }
 
 // isConsumer: the group is a consumer group at this step.
@@ -67,7 +68,7 @@ func (s *ownershipScan) isConsumer(g groupSnap) bool {
 
 func newOwnershipScan(consumer bool) *ownershipScan {
 	return &ownershipScan{consumer: consumer, parts: map[string]int32{}, subs: map[string]int{}, lists: map[string]int{},
-		owner: map[kafka.TP]string{}, holds: map[string]int{}, views1: map[string]int{}, since: map[kafka.TP]int64{}, stable: map[int32]int{}, down: map[string]int{}}
+		x: newTPIndex(), holds: map[string]int{}, views1: map[string]int{}, since: map[tpKey]int64{}, stable: map[int32]int{}, down: map[string]int{}}
 }
 
 func (s *ownershipScan) run(steps []stepRec, views *viewLog, targets *targetLog, tids *targetNames) {
@@ -83,7 +84,7 @@ func (s *ownershipScan) run(steps []stepRec, views *viewLog, targets *targetLog,
 		s.advance(i, *r.g)
 		s.prevI, s.prevAt = i, r.at
 		if s.sinceHigh > 1024 && len(s.since) < s.sinceHigh/8 {
-			since := make(map[kafka.TP]int64, len(s.since))
+			since := make(map[tpKey]int64, len(s.since))
 			maps.Copy(since, s.since)
 			s.since, s.sinceHigh = since, len(since)
 		}
@@ -91,8 +92,8 @@ func (s *ownershipScan) run(steps []stepRec, views *viewLog, targets *targetLog,
 }
 
 // unowned starts tp's clock: subscribed and nobody consumes it.
-func (s *ownershipScan) unowned(tp kafka.TP) {
-	s.since[tp] = s.at
+func (s *ownershipScan) unowned(k tpKey) {
+	s.since[k] = s.at
 	s.sinceHigh = max(s.sinceHigh, len(s.since))
 }
 
@@ -104,13 +105,15 @@ func (s *ownershipScan) readTopics(topics []TopicView) {
 	}
 	s.topics = topics
 	if len(s.owner) == 0 && len(s.parts) == 0 {
-		// The first topics: size the partitions' maps once, not by
+		// The first topics: size the owners' rows once, not by
 		// growing them to 500,000.
-		total := 0
 		for _, t := range topics {
-			total += int(t.Partitions)
+			ti := s.x.topic(t.Name)
+			for int(ti) >= len(s.owner) {
+				s.owner = append(s.owner, nil)
+			}
+			s.owner[ti] = make([]string, t.Partitions)
 		}
-		s.owner = make(map[kafka.TP]string, total)
 	}
 	s.dropDeleted(topics)
 	for _, t := range topics {
@@ -139,11 +142,12 @@ func (s *ownershipScan) dropDeleted(topics []TopicView) {
 		if live[name] {
 			continue
 		}
+		ti := s.x.topic(name)
 		for p := int32(0); p < n; p++ {
-			tp := kafka.TP{Topic: name, Partition: p}
-			if from, ok := s.since[tp]; ok {
-				s.accrue(tp, from)
-				delete(s.since, tp)
+			k := keyOf(ti, p)
+			if from, ok := s.since[k]; ok {
+				s.accrue(k, from)
+				delete(s.since, k)
 			}
 		}
 		delete(s.parts, name)
@@ -174,12 +178,12 @@ func (s *ownershipScan) replace(old, v *MemberView) {
 	if old != nil {
 		s.count(old, -1)
 		for _, tp := range consumedBy(old) {
-			if s.owner[tp] == old.ID {
-				s.undo = append(s.undo, ownerChange{tp, old.ID})
-				delete(s.owner, tp)
+			if ti := s.x.topic(tp.Topic); s.owner.get(ti, tp.Partition) == old.ID {
+				s.undo = append(s.undo, ownerChange{ti, tp.Partition, old.ID})
+				s.owner.set(ti, tp.Partition, "")
 				s.holds[old.ID]--
 				if s.wanted(tp) {
-					s.unowned(tp)
+					s.unowned(keyOf(ti, tp.Partition))
 				}
 			}
 		}
@@ -189,13 +193,16 @@ func (s *ownershipScan) replace(old, v *MemberView) {
 	s.count(v, 1)
 	gained := 0
 	for _, tp := range consumedBy(v) {
-		if from, ok := s.since[tp]; ok {
-			s.accrue(tp, from)
-			delete(s.since, tp)
+		ti := s.x.topic(tp.Topic)
+		if k := keyOf(ti, tp.Partition); len(s.since) > 0 {
+			if from, ok := s.since[k]; ok {
+				s.accrue(k, from)
+				delete(s.since, k)
+			}
 		}
-		was := s.owner[tp]
-		s.undo = append(s.undo, ownerChange{tp, was})
-		s.owner[tp] = v.ID
+		was := s.owner.get(ti, tp.Partition)
+		s.undo = append(s.undo, ownerChange{ti, tp.Partition, was})
+		s.owner.set(ti, tp.Partition, v.ID)
 		if was != v.ID {
 			gained++
 			if was != "" {
@@ -226,7 +233,7 @@ func (s *ownershipScan) sameConsumption(old, v *MemberView) bool {
 		return true
 	}
 	for _, tp := range is {
-		if s.owner[tp] != v.ID {
+		if s.owner.get(s.x.topic(tp.Topic), tp.Partition) != v.ID {
 			return false
 		}
 	}
@@ -289,11 +296,12 @@ func (s *ownershipScan) subscribe(topic string, d int) {
 	case n == 0 && d > 0:
 		s.markUnowned(topic, 0, s.parts[topic])
 	case n+d == 0:
+		ti := s.x.topic(topic)
 		for p := int32(0); p < s.parts[topic]; p++ {
-			tp := kafka.TP{Topic: topic, Partition: p}
-			if from, ok := s.since[tp]; ok {
-				s.accrue(tp, from)
-				delete(s.since, tp)
+			k := keyOf(ti, p)
+			if from, ok := s.since[k]; ok {
+				s.accrue(k, from)
+				delete(s.since, k)
 			}
 		}
 	}
@@ -302,10 +310,10 @@ func (s *ownershipScan) subscribe(topic string, d int) {
 // markUnowned starts the clock on partitions [lo, hi) of a subscribed topic
 // that nobody consumes.
 func (s *ownershipScan) markUnowned(topic string, lo, hi int32) {
+	ti := s.x.topic(topic)
 	for p := lo; p < hi; p++ {
-		tp := kafka.TP{Topic: topic, Partition: p}
-		if _, held := s.owner[tp]; !held {
-			s.unowned(tp)
+		if s.owner.get(ti, p) == "" {
+			s.unowned(keyOf(ti, p))
 		}
 	}
 }
@@ -316,7 +324,8 @@ func (s *ownershipScan) wanted(tp kafka.TP) bool {
 
 // accrue adds the time a partition went unconsumed, from `from` to now, to
 // the rebalance or outage under way (only the part inside it).
-func (s *ownershipScan) accrue(tp kafka.TP, from int64) {
+func (s *ownershipScan) accrue(k tpKey, from int64) {
+	tp := kafka.TP{Topic: s.x.names[k>>32], Partition: int32(uint32(k))}
 	switch {
 	case s.cur != nil:
 		if f := max(from, s.cur.StartMs); s.at > f {
@@ -414,17 +423,17 @@ func (s *ownershipScan) consumedByUp(g groupSnap) bool {
 	if len(s.since) == 0 {
 		return true
 	}
-	down := map[kafka.TP]bool{}
+	down := map[tpKey]bool{}
 	targets := s.targets.seek(s.views.step)
 	for id := range s.down {
 		if p, ok := s.tids.pos[id]; ok && int(p) < len(targets) {
 			for _, tp := range s.tids.decode(targets[p]) {
-				down[tp] = true
+				down[keyOf(s.x.topic(tp.Topic), tp.Partition)] = true
 			}
 		}
 	}
-	for tp := range s.since {
-		if !down[tp] {
+	for k := range s.since {
+		if !down[k] {
 			return false
 		}
 	}
@@ -484,8 +493,8 @@ func (s *ownershipScan) lastRoundGen() int32 {
 }
 
 func (s *ownershipScan) finish(i int, g groupSnap) {
-	for tp, from := range s.since {
-		s.accrue(tp, from)
+	for k, from := range s.since {
+		s.accrue(k, from)
 	}
 	r := s.cur
 	r.EndStep, r.EndMs, r.Generation = i, s.at, g.generation
@@ -496,7 +505,7 @@ func (s *ownershipScan) finish(i int, g groupSnap) {
 		s.closeRound(i, g.generation)
 	}
 	s.round = nil
-	r.Moves = kafka.Diff(s.before, s.owner)
+	r.Moves = diffTables(s.before, s.owner, s.x)
 	r.Moved = kafka.Taken(r.Moves)
 	s.done = append(s.done, *r)
 	s.cur, s.before = nil, nil
@@ -506,8 +515,8 @@ func (s *ownershipScan) closeOutage(i int) {
 	if s.out == nil {
 		return
 	}
-	for tp, from := range s.since {
-		s.accrue(tp, from)
+	for k, from := range s.since {
+		s.accrue(k, from)
 	}
 	s.out.EndStep, s.out.EndMs = i, s.at
 	for _, ms := range s.out.UnownedMs {
@@ -519,20 +528,23 @@ func (s *ownershipScan) closeOutage(i int) {
 	s.out = nil
 }
 
+// tpKey is a partition in the scan's tpIndex: the topic's index in the
+// high half, the partition number in the low, hashed as one word.
+type tpKey uint64
+
+func keyOf(topic, partition int32) tpKey { return tpKey(uint32(topic))<<32 | tpKey(uint32(partition)) }
+
 type ownerChange struct {
-	tp  kafka.TP
-	was string // "" when nobody consumed it
+	topic, partition int32  // in the scan's tpIndex
+	was              string // "" when nobody consumed it
 }
 
 // ownersBefore is who consumed what before the step being read.
-func (s *ownershipScan) ownersBefore() map[kafka.TP]string {
-	out := maps.Clone(s.owner)
+func (s *ownershipScan) ownersBefore() ownerTable {
+	out := s.owner.clone()
 	for k := len(s.undo) - 1; k >= 0; k-- {
-		if c := s.undo[k]; c.was == "" {
-			delete(out, c.tp)
-		} else {
-			out[c.tp] = c.was
-		}
+		c := s.undo[k]
+		out.set(c.topic, c.partition, c.was)
 	}
 	return out
 }
