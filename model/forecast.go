@@ -189,17 +189,7 @@ func (s *Sim) fillOutcome(o *Outcome, before, end int, gaps map[kafka.TP]int64) 
 	o.Moves = diffTables(b, a, x)
 	o.Moved = kafka.Taken(o.Moves)
 	o.Before, o.After = assignmentOfTable(b, x, bIDs), assignmentOfTable(a, x, aIDs)
-	for tp, ms := range gaps {
-		if ms <= 0 {
-			continue
-		}
-		o.TotalGapMs += ms
-		o.WorstGapMs = max(o.WorstGapMs, ms)
-		o.Gaps = append(o.Gaps, Gap{tp.Topic, tp.Partition, ms})
-	}
-	slices.SortFunc(o.Gaps, func(a, b Gap) int {
-		return kafka.CompareTPs(kafka.TP{Topic: a.Topic, Partition: a.Partition}, kafka.TP{Topic: b.Topic, Partition: b.Partition})
-	})
+	o.addGaps(gaps)
 }
 
 // nextEventAfter is the time of the first scripted event after atMs
@@ -336,4 +326,20 @@ func compareOne(ctx context.Context, sc *scenario.Scenario, atMs int64, ev *scen
 	}
 	row.Outcome, row.Found = f.Outcome, true
 	return row
+}
+
+// addGaps sets the outcome's gaps from each partition's time without a
+// consumer: total, worst, and the list in partition order.
+func (o *Outcome) addGaps(gaps map[kafka.TP]int64) {
+	for tp, ms := range gaps {
+		if ms <= 0 {
+			continue
+		}
+		o.TotalGapMs += ms
+		o.WorstGapMs = max(o.WorstGapMs, ms)
+		o.Gaps = append(o.Gaps, Gap{tp.Topic, tp.Partition, ms})
+	}
+	slices.SortFunc(o.Gaps, func(a, b Gap) int {
+		return kafka.CompareTPs(kafka.TP{Topic: a.Topic, Partition: a.Partition}, kafka.TP{Topic: b.Topic, Partition: b.Partition})
+	})
 }

@@ -216,17 +216,7 @@ func (s *Sim) shareFill(o *Outcome, e int) {
 	o.After = shareAssignment(ah, liveIDs(av))
 	o.Balance = balanceOf(av)
 	o.SettledMs, o.SettledStep = av.TimeMs, end
-	for tp, ms := range gaps {
-		if ms <= 0 {
-			continue
-		}
-		o.TotalGapMs += ms
-		o.WorstGapMs = max(o.WorstGapMs, ms)
-		o.Gaps = append(o.Gaps, Gap{tp.Topic, tp.Partition, ms})
-	}
-	slices.SortFunc(o.Gaps, func(a, b Gap) int {
-		return kafka.CompareTPs(kafka.TP{Topic: a.Topic, Partition: a.Partition}, kafka.TP{Topic: b.Topic, Partition: b.Partition})
-	})
+	o.addGaps(gaps)
 }
 
 // Holders is every member consuming each partition in the assignment, ids

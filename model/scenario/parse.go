@@ -402,19 +402,9 @@ func (p *parser) group(n, root *yaml.Node, sc *Scenario) error {
 		at = root
 	}
 	sc.groupSet = set
-	if gerr := deriveGroup(sc); gerr != nil {
-		node := at
-		switch gerr.field {
-		case "strategy":
-			node = orNode(strategyNode, at)
-		case "protocol":
-			node = orNode(protoNode, at)
-		case "session_timeout_ms":
-			node = orNode(sessionNode, at)
-		case "kafka_version":
-			node = orNode(versionNode, at)
-		}
-		return p.errf(node, "%s", gerr.msg)
+	if err := p.derive(sc, at, map[string]*yaml.Node{"strategy": strategyNode, "protocol": protoNode,
+		"session_timeout_ms": sessionNode, "kafka_version": versionNode}); err != nil {
+		return err
 	}
 	if err := p.assignmentIntervalApplies(intervalNode, sc); err != nil {
 		return err
@@ -488,6 +478,16 @@ func deriveGroup(sc *Scenario) *groupError {
 		return &groupError{sc.givenEpochKey, msg}
 	}
 	return nil
+}
+
+// derive settles the group's derived fields (deriveGroup); a fault is
+// reported at the node of the key it is about (nodes), else at at.
+func (p *parser) derive(sc *Scenario, at *yaml.Node, nodes map[string]*yaml.Node) error {
+	gerr := deriveGroup(sc)
+	if gerr == nil {
+		return nil
+	}
+	return p.errf(orNode(nodes[gerr.field], at), "%s", gerr.msg)
 }
 
 func orNode(n, fallback *yaml.Node) *yaml.Node {

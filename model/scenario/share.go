@@ -174,17 +174,8 @@ func (p *parser) shareGroup(n, typeNode *yaml.Node, sc *Scenario) error {
 	}
 	sc.Share = sh
 	sc.groupSet = set
-	if gerr := deriveGroup(sc); gerr != nil {
-		node := n
-		switch gerr.field {
-		case "strategy":
-			node = orNode(strategyNode, n)
-		case "protocol":
-			node = orNode(protoNode, n)
-		case "kafka_version":
-			node = orNode(versionNode, n)
-		}
-		return p.errf(node, "%s", gerr.msg)
+	if err := p.derive(sc, n, map[string]*yaml.Node{"strategy": strategyNode, "protocol": protoNode, "kafka_version": versionNode}); err != nil {
+		return err
 	}
 	if _, given := set["assignment_interval_ms"]; given && !sc.KafkaVersion.OrLatest().AtLeast(4, 3, 0) {
 		return p.errf(intervalNode, "group.assignment_interval_ms: group.share.assignment.interval.ms is Kafka 4.3's (KIP-1263); Kafka %s computes a target at every heartbeat that finds the group epoch ahead", sc.KafkaVersion.OrLatest())
