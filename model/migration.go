@@ -274,8 +274,18 @@ func (w *world) downgrade(joiner *kMember, joinerTarget []kafka.TP, rebalance bo
 	cg.store()
 	w.classic, w.consumerGroup, w.consumer = cg, newConsumerGroup(w), false
 	for _, c := range w.clients {
-		if c.running && !c.consumerProto && cg.members[c.memberID] != nil {
+		if m := cg.members[c.memberID]; c.running && !c.consumerProto && m != nil {
 			c.isLeader = c.memberID == cg.leader
+			// Each member's assignment is its target: what a member still
+			// holds beyond it (a revocation the consumer coordinator was
+			// waiting for) may be another's now. Its client learns so at its
+			// next heartbeat (ILLEGAL_GENERATION, then onPartitionsLost);
+			// until then the group does not count them, as a zombie's.
+			if extra := kafka.MinusTPs(c.owned, m.assignment); len(extra) > 0 {
+				c.heldLost = kafka.UnionTPs(c.heldLost, extra)
+				c.owned = kafka.MinusTPs(c.owned, extra)
+				c.changed()
+			}
 		}
 	}
 	w.record(kafka.KindGroupConverted, "", "", false, fmt.Sprintf(
