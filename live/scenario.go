@@ -213,10 +213,10 @@ func (g *Group) memberSpecs(exist map[string]int32) ([]scenario.MemberSpec, []st
 			spec.Rack = *m.Rack
 		}
 		if g.Type == Consumer && m.MemberType != nil && *m.MemberType == MemberClassic {
-			// KIP-848's online migration. The scenario format takes a
-			// member's protocol: on the timeline (restart, join) but not in
-			// a given start, which is a group of one protocol.
-			notes = append(notes, fmt.Sprintf("%s runs the classic protocol in a consumer group (KIP-848's online migration; Kafka's describe prints UPGRADED false): a scenario's given start is a group of one protocol, so it is imported as a consumer-protocol member (its JoinGroup/SyncGroup round trips through the consumer coordinator are not simulated; demo:kip848-upgrade shows them)", id))
+			// KIP-848's online migration: the given start holds it as a
+			// classic member of the consumer group (scenario/given_mixed.go).
+			spec.Settings.Protocol = scenario.ProtocolClassic
+			notes = append(notes, fmt.Sprintf("%s runs the classic protocol in a consumer group (KIP-848's online migration; Kafka's describe prints UPGRADED false): imported with protocol: classic; its partition.assignment.strategy, session.timeout.ms and heartbeat.interval.ms are its client's, which ConsumerGroupDescribe does not show: Kafka's defaults assumed (%s; 45000 ms; 3000 ms)", id, strings.Join(scenario.DefaultClassicAssignors, ", ")))
 		}
 		if len(spec.Topics) == 0 {
 			notes = append(notes, fmt.Sprintf("%s (member id %s) subscribes to nothing: left out", id, m.MemberID))
