@@ -31,6 +31,7 @@ type givenParse struct {
 	targets    map[kafka.TP]string // partition -> the member whose target holds it (KIP-848)
 	memberIDs  map[string]string
 	protocols  map[string]*yaml.Node // member -> its protocol: key (given_mixed.go)
+	shareOwned map[kafka.TP]string   // share partition -> its first owner (given_share.go)
 	// firstNode is the first owned: or member_id: seen, for a member list
 	// that needs a given start.
 	firstNode *yaml.Node
@@ -81,6 +82,9 @@ func (p *parser) assignmentEpoch(sc *Scenario) error {
 // protocol ("" when it does): each belongs to one protocol family. The
 // parser and Scenario.WithStrategy both ask it.
 func epochKeyError(key string, sc *Scenario) string {
+	if IsShare(sc) {
+		return shareStartEpochError(key) // given_share.go
+	}
 	switch {
 	case key == "generation" && IsConsumer(sc):
 		return "group.generation: the consumer protocol (KIP-848) counts group epochs; write group.group_epoch"
@@ -139,6 +143,9 @@ func (p *parser) givenMember(m *MemberSpec, what string, gn givenNodes, sc *Scen
 		}
 		g.memberIDs[id] = m.ID
 		m.MemberID = id
+	}
+	if sc.Share != nil {
+		return p.shareGivenMember(m, gn, sc) // given_share.go
 	}
 	if gn.owned != nil {
 		g.firstNode = orNode(g.firstNode, gn.owned)
@@ -341,7 +348,7 @@ func (p *parser) finishGiven(sc *Scenario, at *yaml.Node) error {
 	if err := p.mixedStart(sc, at); err != nil { // given_mixed.go
 		return err
 	}
-	if !sc.GivenStart() || IsConsumer(sc) || len(sc.Members) == 0 {
+	if !sc.GivenStart() || IsConsumer(sc) || IsShare(sc) || len(sc.Members) == 0 {
 		return nil
 	}
 	for _, name := range memberStrategies(sc, sc.Members[0]) {
