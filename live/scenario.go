@@ -28,7 +28,7 @@ const (
 // notes:). The YAML is a normal scenario file.
 func (g *Group) Import() ([]byte, *scenario.Scenario, []string, error) {
 	if g.Type == Share {
-		return nil, nil, nil, fmt.Errorf("group %q is a share group: kviz shows it (--format json|table) and predicts its next assignment (--assign-input for kviz assign --strategy simple), but the scenario format has no share groups yet, so it does not import", g.Group)
+		return g.importShare() // share_scenario.go
 	}
 	strategy, protocol, notes, err := g.strategy()
 	if err != nil {
