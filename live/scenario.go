@@ -35,18 +35,7 @@ func (g *Group) Import() ([]byte, *scenario.Scenario, []string, error) {
 		return nil, nil, nil, err
 	}
 	notes = append(slices.Clone(g.Unknown), notes...)
-	sc := &scenario.Scenario{Name: "live-" + g.Group, Title: fmt.Sprintf("group %s, imported from the cluster", g.Group),
-		Seed: 1, Brokers: g.Brokers, OffsetsPartitions: g.OffsetsPartitions, Topics: map[string]int32{},
-		GroupID: g.Group, Strategy: strategy, Protocol: protocol}
-	if sc.Brokers <= 0 {
-		sc.Brokers = defaultBrokers
-	}
-	if sc.OffsetsPartitions <= 0 {
-		sc.OffsetsPartitions = defaultOffsetsPartitions
-	}
-	for t, n := range g.Topics {
-		sc.Topics[t] = n
-	}
+	sc := g.newScenario("group", strategy, protocol)
 	notes = append(notes, g.carriedTopics(sc.Topics)...)
 	var rnotes []string
 	sc.BrokerRacks, rnotes = g.brokerRacks()
@@ -74,10 +63,35 @@ func (g *Group) Import() ([]byte, *scenario.Scenario, []string, error) {
 		return nil, nil, nil, fmt.Errorf("group %q: %v", g.Group, err)
 	}
 	notes = append(notes, tnotes...)
+	return g.writeScenario(sc, notes)
+}
+
+// newScenario is the import's scenario before its group: the cluster, the
+// topics, the group id, strategy and protocol.
+func (g *Group) newScenario(kind, strategy, protocol string) *scenario.Scenario {
+	sc := &scenario.Scenario{Name: "live-" + g.Group, Title: fmt.Sprintf("%s %s, imported from the cluster", kind, g.Group),
+		Seed: 1, Brokers: g.Brokers, OffsetsPartitions: g.OffsetsPartitions, Topics: map[string]int32{},
+		GroupID: g.Group, Strategy: strategy, Protocol: protocol}
+	if sc.Brokers <= 0 {
+		sc.Brokers = defaultBrokers
+	}
+	if sc.OffsetsPartitions <= 0 {
+		sc.OffsetsPartitions = defaultOffsetsPartitions
+	}
+	for t, n := range g.Topics {
+		sc.Topics[t] = n
+	}
+	return sc
+}
+
+// writeScenario derives the imported scenario's group as the parser would,
+// writes it with its notes and reads it back: the import is a file the
+// parser takes.
+func (g *Group) writeScenario(sc *scenario.Scenario, notes []string) ([]byte, *scenario.Scenario, []string, error) {
 	if len(notes) > 0 {
 		sc.Notes = "Imported: " + strings.Join(notes, "; ") + "."
 	}
-	sc, err = sc.WithStrategy(strategy, protocol) // Kafka's defaults, as the parser derives them
+	sc, err := sc.WithStrategy(sc.Strategy, sc.Protocol) // Kafka's defaults, as the parser derives them
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("group %q: %v", g.Group, err)
 	}

@@ -21,18 +21,8 @@ import (
 // delivered, and the notes say where the lag shows otherwise.
 func (g *Group) importShare() ([]byte, *scenario.Scenario, []string, error) {
 	notes := slices.Clone(g.Unknown)
-	sc := &scenario.Scenario{Name: "live-" + g.Group, Title: fmt.Sprintf("share group %s, imported from the cluster", g.Group),
-		Seed: 1, Brokers: g.Brokers, OffsetsPartitions: g.OffsetsPartitions, Topics: map[string]int32{},
-		GroupID: g.Group, Strategy: "simple", Protocol: string(strategies.Share), Share: &scenario.ShareSpec{AutoOffsetReset: "latest"}}
-	if sc.Brokers <= 0 {
-		sc.Brokers = defaultBrokers
-	}
-	if sc.OffsetsPartitions <= 0 {
-		sc.OffsetsPartitions = defaultOffsetsPartitions
-	}
-	for t, n := range g.Topics {
-		sc.Topics[t] = n
-	}
+	sc := g.newScenario("share group", "simple", string(strategies.Share))
+	sc.Share = &scenario.ShareSpec{AutoOffsetReset: "latest"}
 	if len(sc.Topics) == 0 {
 		return nil, nil, nil, g.noTopics()
 	}
@@ -81,22 +71,7 @@ func (g *Group) importShare() ([]byte, *scenario.Scenario, []string, error) {
 	}
 	notes = g.shareEpochs(sc, notes)
 	sc.Share.Partitions, notes = g.sharePartitionStates(sc, owned, notes)
-	if len(notes) > 0 {
-		sc.Notes = "Imported: " + strings.Join(notes, "; ") + "."
-	}
-	sc, err := sc.WithStrategy(sc.Strategy, sc.Protocol) // Kafka's defaults, as the parser derives them
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("group %q: %v", g.Group, err)
-	}
-	yml, err := scenario.Format(sc)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("group %q: %v", g.Group, err)
-	}
-	parsed, err := scenario.Parse(sc.Name+".yaml", yml)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("group %q cannot be a scenario: %v", g.Group, err)
-	}
-	return yml, parsed, notes, nil
+	return g.writeScenario(sc, notes) // scenario.go
 }
 
 // shareEpochs sets the group and assignment epochs, and keeps each
