@@ -86,3 +86,23 @@ func TestShareGivenStartErrors(t *testing.T) {
 		}
 	}
 }
+
+// The share and mixed given starts parse to line-numbered errors or to
+// scenarios Format writes back exactly (roundTrip, format_test.go).
+func FuzzGivenStartRoundTrip(f *testing.F) {
+	f.Add([]byte(shareGivenFile))
+	f.Add([]byte("topics: {t0: 4}\ngroup: {protocol: consumer, strategy: uniform, group_epoch: 7}\nmembers:\n  - {id: c1, protocol: classic, member_id: m1, owned: {t0: [0, 1]}, member_epoch: 6}\n  - {id: c2, owned: {t0: [2, 3]}}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sc, err := Parse("f.yaml", data)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "f.yaml:") {
+				t.Fatalf("error without a line number: %v", err)
+			}
+			return
+		}
+		if _, err := Format(sc); err != nil {
+			t.Fatalf("a parsed scenario does not format: %v", err)
+		}
+		roundTrip(t, sc)
+	})
+}
