@@ -136,6 +136,57 @@ func TestShareImportPredictsTheGroup(t *testing.T) {
 	}
 }
 
+// byClient is an assignment keyed by client id (a joiner's member id is
+// its client's own, which the simulation cannot know).
+func byClient(a strategies.Assignment, clientOf map[string]string) string {
+	out := strategies.Assignment{}
+	for id, m := range a {
+		out[clientOf[id]] = m
+	}
+	return assignmentText(out)
+}
+
+// A share consumer joining the imported group: on one partition Kafka's
+// rule gives every member a share whatever the ids, and kfake agrees.
+func TestShareImportPredictsAJoin(t *testing.T) {
+	c := livetest.Start(t, 1, "orders")
+	adm, r := probe(t, c), dialTest(t, c)
+	for _, id := range []string{"s1", "s2"} {
+		c.ShareConsumer(t, "s", id, kgo.ConsumeTopics("orders"))
+	}
+	waitShare(t, adm, "s", shareSettled(2))
+	g, err := r.Group(context.Background(), "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sc, _, err := g.Import()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.ShareConsumer(t, "s", "s3", kgo.ConsumeTopics("orders"))
+	after := waitShare(t, adm, "s", shareSettled(3))
+	what := sc.Clone()
+	what.Timeline = []scenario.Event{{AtMs: 1000, Kind: "join", Member: "s3", Topics: []string{"orders"}}}
+	sim, err := model.Simulate(what)
+	if err != nil {
+		t.Fatal(err)
+	}
+	end, v := sim.Step(sim.Len()-1), sim.View(sim.Len()-1)
+	got := strategies.Assignment{}
+	simClient := map[string]string{}
+	for _, m := range v.Members {
+		got[m.MemberID], simClient[m.MemberID] = end.Owned[m.ID], m.ID
+	}
+	realClient := map[string]string{}
+	for _, m := range after.Members {
+		realClient[m.MemberID] = m.ClientID
+	}
+	if byClient(got, simClient) != byClient(realShare(after), realClient) {
+		t.Errorf("s3 joins: predicted %s, kfake %s", byClient(got, simClient), byClient(realShare(after), realClient))
+	}
+	c.AssertSentOnly(t, "kviz", ReadOnlyKeys)
+}
+
 func assignmentOf(tps []kafka.TP) map[string][]int32 {
 	out := map[string][]int32{}
 	for _, tp := range tps {
