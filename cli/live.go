@@ -60,7 +60,8 @@ KIP-848's online migration, and the table adds Kafka 4's UPGRADED column). A
 share group (KIP-932) is shown as kafka-share-groups.sh describes it: members
 sharing partitions, group and assignment epochs, share-partition start offsets
 and lag; --assign-input gives kviz assign --strategy simple its next
-assignment's input. It only ever sends ApiVersions, Metadata, FindCoordinator,
+assignment's input, and --scenario writes its given start (no admin API shows
+in-flight records' states: records past each start offset are AVAILABLE). It only ever sends ApiVersions, Metadata, FindCoordinator,
 ListGroups, DescribeGroups, ConsumerGroupDescribe, ShareGroupDescribe,
 OffsetFetch, DescribeShareGroupOffsets, ListOffsets and DescribeConfigs: it
 never joins, commits or changes anything.

@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -13,6 +15,8 @@ import (
 
 	"github.com/kvizlab/kviz/live"
 	"github.com/kvizlab/kviz/live/livetest"
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // shareGroup starts a share group "s" of real franz-go share consumers on
@@ -44,8 +48,7 @@ func shareGroup(t *testing.T, members ...string) *livetest.Cluster {
 
 // Issue 22 item 4: kviz live describes a share group in JSON and as
 // kafka-share-groups.sh's table, and its --assign-input is what kviz assign
-// --strategy simple predicts from; it does not import (no share groups in
-// the scenario format yet) and says so.
+// --strategy simple predicts from; --scenario writes its given start.
 func TestLiveDescribesAShareGroup(t *testing.T) {
 	c := shareGroup(t, "s1", "s2")
 	addr := c.ListenAddrs()[0]
@@ -79,9 +82,32 @@ func TestLiveDescribesAShareGroup(t *testing.T) {
 		assert.Equal(t, []int32{0}, a[m.MemberID]["solo"], "the simple assignor keeps both on the partition")
 	}
 
-	code, _, errOut = run(t, "", "live", "--bootstrap-server", addr, "--group", "s", "--scenario")
-	assert.Equal(t, 1, code)
-	assert.Contains(t, errOut, "is a share group")
-	assert.Contains(t, errOut, "scenario format has no share groups yet")
+	// --scenario writes the share group's given start
+	// (model/scenario/given_share.go), which kviz simulate runs.
+	code, yml, errOut := run(t, "", "live", "--bootstrap-server", addr, "--group", "s", "--scenario")
+	require.Equal(t, 0, code, errOut)
+	sc, err := scenario.Parse("s.yaml", []byte(yml))
+	require.NoError(t, err, yml)
+	require.True(t, scenario.IsShare(sc), yml)
+	require.Len(t, sc.Members, 2)
+	assert.True(t, g.GroupEpoch != nil && *g.GroupEpoch == sc.Generation, yml)
+	for _, m := range sc.Members {
+		assert.Equal(t, []kafka.TP{{Topic: "solo", Partition: 0}}, m.Owned, "both share the one partition")
+		assert.NotNil(t, findLiveMember(g, m.MemberID), "the real member id %s", m.MemberID)
+	}
+	f := filepath.Join(t.TempDir(), "s.yaml")
+	require.NoError(t, os.WriteFile(f, []byte(yml), 0o644))
+	code, out, errOut = run(t, "", "simulate", f)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "a given state: no joins")
 	c.AssertSentOnly(t, "kviz", live.ReadOnlyKeys)
+}
+
+func findLiveMember(g live.Group, id string) *live.Member {
+	for i := range g.Members {
+		if g.Members[i].MemberID == id {
+			return &g.Members[i]
+		}
+	}
+	return nil
 }

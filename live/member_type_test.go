@@ -9,6 +9,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kvizlab/kviz/live/livetest"
+	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // Issue 23 item 6: each member's protocol. kfake keeps a classic group and
@@ -98,10 +100,10 @@ func TestAMixedGroupShowsUpgradedAndImportsTheClassicMember(t *testing.T) {
 	if !back.Mixed() || *back.Members[1].MemberType != MemberClassic {
 		t.Errorf("read back: %+v", back.Members)
 	}
-	// The scenario format refuses a member's protocol: in a given start
-	// (model/scenario/parse_members.go), so the import says what it cannot
-	// carry instead.
-	_, sc, notes, err := g.Import()
+	// The given start carries each member's protocol
+	// (model/scenario/given_mixed.go): c2 is imported as a classic member
+	// of the consumer group, c1 as a consumer-protocol one.
+	yml, sc, notes, err := g.Import()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,5 +112,30 @@ func TestAMixedGroupShowsUpgradedAndImportsTheClassicMember(t *testing.T) {
 	}
 	if strings.Contains(strings.Join(notes, "\n"), "c1 runs the classic") {
 		t.Errorf("c1 runs the consumer protocol: %q", notes)
+	}
+	if p1, p2 := sc.MemberProtocol(sc.Members[0].Settings), sc.MemberProtocol(sc.Members[1].Settings); p1 != scenario.ProtocolConsumer || p2 != scenario.ProtocolClassic {
+		t.Errorf("imported protocols c1 %s, c2 %s; want consumer and classic", p1, p2)
+	}
+	if !strings.Contains(string(yml), "protocol: classic") || scenario.ClassicMembers(sc) != 1 {
+		t.Errorf("the scenario file should say c2's protocol:\n%s", yml)
+	}
+	// Simulated, the import is the mixed group Kafka runs: c2 heartbeats
+	// with generation 5 (its member epoch) and, when c1 (the last
+	// consumer-protocol member) leaves, the group is downgraded to a
+	// classic group that c2 then has alone.
+	sc.Timeline = []scenario.Event{{AtMs: 10000, Kind: "leave", Member: "c1"}}
+	sim, err := model.Simulate(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var beat, converted bool
+	for i := 0; i < sim.Len(); i++ {
+		st := sim.Step(i)
+		beat = beat || st.Kind == "HeartbeatRequest" && st.Member == "c2" && strings.Contains(st.Text, "generation 5")
+		converted = converted || st.Kind == "GroupConverted" && strings.Contains(st.Text, "into a classic group")
+	}
+	end := sim.Step(sim.Len() - 1)
+	if !beat || !converted || end.GroupState != "Stable" || AssignmentString(end.Owned["c2"]) != AssignmentString(map[string][]int32{"orders": {0, 1, 2, 3}}) {
+		t.Errorf("the imported mixed group: c2 heartbeats at generation 5 %v, downgraded %v, end %s with %v", beat, converted, end.GroupState, end.Owned)
 	}
 }

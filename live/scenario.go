@@ -28,25 +28,14 @@ const (
 // notes:). The YAML is a normal scenario file.
 func (g *Group) Import() ([]byte, *scenario.Scenario, []string, error) {
 	if g.Type == Share {
-		return nil, nil, nil, fmt.Errorf("group %q is a share group: kviz shows it (--format json|table) and predicts its next assignment (--assign-input for kviz assign --strategy simple), but the scenario format has no share groups yet, so it does not import", g.Group)
+		return g.importShare() // share_scenario.go
 	}
 	strategy, protocol, notes, err := g.strategy()
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	notes = append(slices.Clone(g.Unknown), notes...)
-	sc := &scenario.Scenario{Name: "live-" + g.Group, Title: fmt.Sprintf("group %s, imported from the cluster", g.Group),
-		Seed: 1, Brokers: g.Brokers, OffsetsPartitions: g.OffsetsPartitions, Topics: map[string]int32{},
-		GroupID: g.Group, Strategy: strategy, Protocol: protocol}
-	if sc.Brokers <= 0 {
-		sc.Brokers = defaultBrokers
-	}
-	if sc.OffsetsPartitions <= 0 {
-		sc.OffsetsPartitions = defaultOffsetsPartitions
-	}
-	for t, n := range g.Topics {
-		sc.Topics[t] = n
-	}
+	sc := g.newScenario("group", strategy, protocol)
 	notes = append(notes, g.carriedTopics(sc.Topics)...)
 	var rnotes []string
 	sc.BrokerRacks, rnotes = g.brokerRacks()
@@ -74,10 +63,35 @@ func (g *Group) Import() ([]byte, *scenario.Scenario, []string, error) {
 		return nil, nil, nil, fmt.Errorf("group %q: %v", g.Group, err)
 	}
 	notes = append(notes, tnotes...)
+	return g.writeScenario(sc, notes)
+}
+
+// newScenario is the import's scenario before its group: the cluster, the
+// topics, the group id, strategy and protocol.
+func (g *Group) newScenario(kind, strategy, protocol string) *scenario.Scenario {
+	sc := &scenario.Scenario{Name: "live-" + g.Group, Title: fmt.Sprintf("%s %s, imported from the cluster", kind, g.Group),
+		Seed: 1, Brokers: g.Brokers, OffsetsPartitions: g.OffsetsPartitions, Topics: map[string]int32{},
+		GroupID: g.Group, Strategy: strategy, Protocol: protocol}
+	if sc.Brokers <= 0 {
+		sc.Brokers = defaultBrokers
+	}
+	if sc.OffsetsPartitions <= 0 {
+		sc.OffsetsPartitions = defaultOffsetsPartitions
+	}
+	for t, n := range g.Topics {
+		sc.Topics[t] = n
+	}
+	return sc
+}
+
+// writeScenario derives the imported scenario's group as the parser would,
+// writes it with its notes and reads it back: the import is a file the
+// parser takes.
+func (g *Group) writeScenario(sc *scenario.Scenario, notes []string) ([]byte, *scenario.Scenario, []string, error) {
 	if len(notes) > 0 {
 		sc.Notes = "Imported: " + strings.Join(notes, "; ") + "."
 	}
-	sc, err = sc.WithStrategy(strategy, protocol) // Kafka's defaults, as the parser derives them
+	sc, err := sc.WithStrategy(sc.Strategy, sc.Protocol) // Kafka's defaults, as the parser derives them
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("group %q: %v", g.Group, err)
 	}
@@ -213,10 +227,10 @@ func (g *Group) memberSpecs(exist map[string]int32) ([]scenario.MemberSpec, []st
 			spec.Rack = *m.Rack
 		}
 		if g.Type == Consumer && m.MemberType != nil && *m.MemberType == MemberClassic {
-			// KIP-848's online migration. The scenario format takes a
-			// member's protocol: on the timeline (restart, join) but not in
-			// a given start, which is a group of one protocol.
-			notes = append(notes, fmt.Sprintf("%s runs the classic protocol in a consumer group (KIP-848's online migration; Kafka's describe prints UPGRADED false): a scenario's given start is a group of one protocol, so it is imported as a consumer-protocol member (its JoinGroup/SyncGroup round trips through the consumer coordinator are not simulated; demo:kip848-upgrade shows them)", id))
+			// KIP-848's online migration: the given start holds it as a
+			// classic member of the consumer group (scenario/given_mixed.go).
+			spec.Settings.Protocol = scenario.ProtocolClassic
+			notes = append(notes, fmt.Sprintf("%s runs the classic protocol in a consumer group (KIP-848's online migration; Kafka's describe prints UPGRADED false): imported with protocol: classic; its partition.assignment.strategy, session.timeout.ms and heartbeat.interval.ms are its client's, which ConsumerGroupDescribe does not show: Kafka's defaults assumed (%s; 45000 ms; 3000 ms)", id, strings.Join(scenario.DefaultClassicAssignors, ", ")))
 		}
 		if len(spec.Topics) == 0 {
 			notes = append(notes, fmt.Sprintf("%s (member id %s) subscribes to nothing: left out", id, m.MemberID))

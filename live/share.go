@@ -14,8 +14,8 @@ import (
 // partition, records are locked and acknowledged one by one, and the
 // coordinator's only assignor is "simple" (strategies/simple.go). kviz
 // reads it as kafka-share-groups.sh --describe does (ShareGroupDescribe,
-// DescribeShareGroupOffsets) and shows it; the scenario format has no
-// share groups yet, so it does not import.
+// DescribeShareGroupOffsets) and shows it, and imports it as a share
+// group's given start (share_scenario.go).
 
 // protocolTypeShare is what ListGroups says of a share group.
 const protocolTypeShare = "share"

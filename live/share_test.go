@@ -173,8 +173,8 @@ func TestAShareGroupIsDescribed(t *testing.T) {
 	if i := slices.IndexFunc(ls, func(l Listed) bool { return l.Group == "s" }); i < 0 || ls[i].Type != "share" {
 		t.Errorf("listed %+v", ls)
 	}
-	if _, _, _, err := g.Import(); err == nil || !strings.Contains(err.Error(), "share group") {
-		t.Errorf("a share group does not import yet: %v", err)
+	if _, sc, _, err := g.Import(); err != nil || sc.Share == nil || len(sc.Members) != 3 {
+		t.Errorf("a share group imports as a share given start (share_given_test.go): %v", err)
 	}
 	c.AssertSentOnly(t, "kviz", ReadOnlyKeys)
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // defaultClientAssignors is partition.assignment.strategy's default (3.0 on).
-var defaultClientAssignors = []string{"range", "cooperative-sticky"}
+var defaultClientAssignors = scenario.DefaultClassicAssignors
 
 // setStrategies sets the client's partition.assignment.strategy and, from
 // it, its rebalance protocol: the highest one every listed assignor

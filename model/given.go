@@ -137,6 +137,12 @@ func (c *client) startGiven(gen int32, spec scenario.MemberSpec) {
 		c.consumerScheduleHeartbeat(c.heartbeatInterval())
 		return
 	}
+	if c.w.consumer {
+		// A classic member of a consumer group mid-migration: the consumer
+		// coordinator's JoinGroup answer gave it its member epoch as the
+		// generation (given_mixed.go in scenario).
+		gen = spec.StartEpoch(c.w.sc)
+	}
 	c.generation, c.phase = gen, phaseStable
 	c.lastAssigned, c.lastAssignedGen = owned, gen
 	c.setStatus(c.activeStatus())
@@ -179,6 +185,11 @@ func (g *consumerGroup) startGiven(sc *scenario.Scenario, clients []*client) {
 		e := spec.StartEpoch(sc)
 		m := &kMember{id: c.memberID, client: c.id, instance: c.instance, topics: c.topics,
 			epoch: e, prevEpoch: e, state: scenario.StartState(sc, spec), rebalanceTimeout: c.maxPoll()}
+		if !c.consumerProto {
+			// mid-migration: the coordinator keeps its classic metadata
+			// (ConsumerGroupMember.classicMemberMetadata)
+			m.classic = &classicMeta{sessionTimeout: c.sessionTimeout(), protocols: c.strategies}
+		}
 		g.add(m)
 		g.setHeld(m, spec.Owned, spec.Revoking)
 		for tp := range m.assignedAt {

@@ -109,6 +109,9 @@ func newWorld(sc *scenario.Scenario) (*world, error) {
 
 // run plays the scenario until the timeline is done and the group is quiet.
 func (w *world) run() error {
+	if w.share != nil && w.sc.GivenStart() {
+		return w.runShareGiven() // given_share.go
+	}
 	if w.share != nil {
 		return w.runShare() // share_client.go
 	}

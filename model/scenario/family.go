@@ -27,7 +27,7 @@ import (
 // toFamily converts sc's given start for protocol, if protocol is of the
 // other family, and says how ("" when nothing changed).
 func (sc *Scenario) toFamily(protocol string) string {
-	if !sc.GivenStart() {
+	if !sc.GivenStart() || IsShare(sc) { // a share group has one protocol
 		return ""
 	}
 	toConsumer := protocol == string(kafka.ProtocolConsumer)

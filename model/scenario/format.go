@@ -160,6 +160,9 @@ func (f *formatter) root() (*yaml.Node, error) {
 		}
 		put(root, "members", members)
 	}
+	if n := formatSharePartitions(sc); n != nil {
+		put(root, "share_partitions", n) // given_share.go
+	}
 	if sc.Flow != nil && len(sc.Flow.Producers) > 0 {
 		producers := &yaml.Node{Kind: yaml.SequenceNode}
 		for i, p := range sc.Flow.Producers {

@@ -151,12 +151,13 @@ func (p *parser) strList(n *yaml.Node, what string) ([]string, error) {
 	return out, nil
 }
 
-var topKeys = []string{"name", "title", "notes", "seed", "examples", "lab", "cluster", "topics", "group", "members", "timeline", "producers", "readers"}
+var topKeys = []string{"name", "title", "notes", "seed", "examples", "lab", "cluster", "topics", "group", "members", "timeline", "producers", "readers",
+	"share_partitions"} // a share group's given start (given_share.go)
 
 func (p *parser) scenario(root *yaml.Node) (*Scenario, error) {
 	sc := &Scenario{File: p.file, Brokers: 3, OffsetsPartitions: 50, GroupID: "workshop",
 		Strategy: "range", Topics: map[string]int32{}}
-	var groupNode, membersNode, timelineNode, producersNode, readersNode *yaml.Node
+	var groupNode, membersNode, timelineNode, producersNode, readersNode, sharePartsNode *yaml.Node
 	err := p.fields(root, "the scenario", topKeys, func(key string, k, v *yaml.Node) error {
 		var err error
 		switch key {
@@ -186,6 +187,8 @@ func (p *parser) scenario(root *yaml.Node) (*Scenario, error) {
 			producersNode = v
 		case "readers":
 			readersNode = v
+		case "share_partitions":
+			sharePartsNode = v
 		}
 		return err
 	})
@@ -209,6 +212,11 @@ func (p *parser) scenario(root *yaml.Node) (*Scenario, error) {
 			if err := p.checkShareMembers(membersNode, sc); err != nil {
 				return nil, err
 			}
+		}
+	}
+	if sharePartsNode != nil {
+		if err := p.sharePartitions(sharePartsNode, sc); err != nil { // given_share.go
+			return nil, err
 		}
 	}
 	if err := p.finishGiven(sc, orNode(membersNode, root)); err != nil {

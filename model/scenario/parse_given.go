@@ -30,6 +30,8 @@ type givenParse struct {
 	owners     map[kafka.TP]string // partition -> the member owning or revoking it
 	targets    map[kafka.TP]string // partition -> the member whose target holds it (KIP-848)
 	memberIDs  map[string]string
+	protocols  map[string]*yaml.Node // member -> its protocol: key (given_mixed.go)
+	shareOwned map[kafka.TP]string   // share partition -> its first owner (given_share.go)
 	// firstNode is the first owned: or member_id: seen, for a member list
 	// that needs a given start.
 	firstNode *yaml.Node
@@ -80,6 +82,9 @@ func (p *parser) assignmentEpoch(sc *Scenario) error {
 // protocol ("" when it does): each belongs to one protocol family. The
 // parser and Scenario.WithStrategy both ask it.
 func epochKeyError(key string, sc *Scenario) string {
+	if IsShare(sc) {
+		return shareStartEpochError(key) // given_share.go
+	}
 	switch {
 	case key == "generation" && IsConsumer(sc):
 		return "group.generation: the consumer protocol (KIP-848) counts group epochs; write group.group_epoch"
@@ -94,6 +99,7 @@ func epochKeyError(key string, sc *Scenario) string {
 type givenNodes struct {
 	owned, memberID         *yaml.Node
 	target, revoking, epoch *yaml.Node // KIP-848 mid-reconcile
+	protocol                *yaml.Node // the member's own group.protocol (given_mixed.go)
 }
 
 // kip848 is the first KIP-848-only key given, or nil.
@@ -119,6 +125,7 @@ func (p *parser) givenMember(m *MemberSpec, what string, gn givenNodes, sc *Scen
 		return nil
 	}
 	g := &p.given
+	p.givenProtocol(m, gn) // given_mixed.go
 	if gn.memberID != nil {
 		g.firstNode = orNode(g.firstNode, gn.memberID)
 		id, err := p.str(gn.memberID, "members.member_id")
@@ -136,6 +143,9 @@ func (p *parser) givenMember(m *MemberSpec, what string, gn givenNodes, sc *Scen
 		}
 		g.memberIDs[id] = m.ID
 		m.MemberID = id
+	}
+	if sc.Share != nil {
+		return p.shareGivenMember(m, gn, sc) // given_share.go
 	}
 	if gn.owned != nil {
 		g.firstNode = orNode(g.firstNode, gn.owned)
@@ -161,6 +171,9 @@ func (p *parser) reconciling(m *MemberSpec, gn givenNodes, sc *Scenario) error {
 	}
 	if !IsConsumer(sc) {
 		return p.errf(n, "members.%s belongs to the KIP-848 consumer protocol (a classic member owns what the leader assigned; it has no target or member epoch)", key)
+	}
+	if err := p.classicReconciling(m, gn); err != nil { // given_mixed.go
+		return err
 	}
 	g := &p.given
 	g.firstNode = orNode(g.firstNode, n)
@@ -332,7 +345,10 @@ func (p *parser) finishGiven(sc *Scenario, at *yaml.Node) error {
 	if sc.Generation == 0 && g.firstNode != nil {
 		sc.Generation = 1
 	}
-	if !sc.GivenStart() || IsConsumer(sc) || len(sc.Members) == 0 {
+	if err := p.mixedStart(sc, at); err != nil { // given_mixed.go
+		return err
+	}
+	if !sc.GivenStart() || IsConsumer(sc) || IsShare(sc) || len(sc.Members) == 0 {
 		return nil
 	}
 	for _, name := range memberStrategies(sc, sc.Members[0]) {
@@ -371,9 +387,9 @@ func GivenText(sc *Scenario, coordinator string) string {
 		if state == kafka.KAssigning {
 			why = "the group epoch is ahead of the assignment epoch, so the next heartbeat computes new targets"
 		}
-		return fmt.Sprintf("Group %s starts %s at group epoch %d, assignment epoch %d, %d members already consuming; %s (a given state); its coordinator is %s.",
-			sc.GroupID, state, sc.Generation, sc.StartAssignmentEpoch(), len(sc.Members), why, coordinator)
+		return fmt.Sprintf("Group %s starts %s at group epoch %d, assignment epoch %d, %d members already consuming%s; %s (a given state); its coordinator is %s.",
+			sc.GroupID, state, sc.Generation, sc.StartAssignmentEpoch(), len(sc.Members), mixedText(sc), why, coordinator)
 	}
-	return fmt.Sprintf("Group %s starts %s at %s %d, %d members already consuming (a given state: no join phase); its coordinator is %s.",
-		sc.GroupID, state, counter, sc.Generation, len(sc.Members), coordinator)
+	return fmt.Sprintf("Group %s starts %s at %s %d, %d members already consuming (a given state: no join phase)%s; its coordinator is %s.",
+		sc.GroupID, state, counter, sc.Generation, len(sc.Members), mixedText(sc), coordinator)
 }

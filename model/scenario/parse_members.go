@@ -76,6 +76,9 @@ func (p *parser) memberSpec(n *yaml.Node, sc *Scenario, what string) (MemberSpec
 			if key == "pattern" {
 				patternNode = v
 			}
+			if key == "protocol" {
+				gn.protocol = v // a mixed given start (given_mixed.go)
+			}
 			err = p.memberSetting(&m.Settings, key, what, v)
 		case "owned":
 			gn.owned = v
@@ -121,9 +124,6 @@ func (p *parser) memberSpec(n *yaml.Node, sc *Scenario, what string) (MemberSpec
 			return m, p.errf(patternNode, "%s: %v", what, err)
 		}
 		return m, p.errf(n, "%s: %v", what, err)
-	}
-	if m.Settings.Protocol != "" && sc.GivenStart() && what == "members" {
-		return m, p.errf(n, "%s: a given start is a group of one protocol; a member with its own protocol joins on the timeline", what)
 	}
 	if err := p.givenMember(&m, what, gn, sc); err != nil {
 		return m, err

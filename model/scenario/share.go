@@ -66,6 +66,8 @@ type ShareSpec struct {
 	DeliveryCountLimit   int32  // group.share.delivery.count.limit / share.delivery.count.limit
 	MaxRecordLocks       int32  // group.share.partition.max.record.locks
 	AutoOffsetReset      string // share.auto.offset.reset: latest (default) or earliest
+	// Partitions: a given start's share-partitions (given_share.go).
+	Partitions []SharePartitionState
 }
 
 // IsShare reports whether the scenario's group is a share group.
@@ -98,7 +100,9 @@ var AckTypes = []string{"accept", "release", "reject", "renew"}
 
 var shareGroupKeys = []string{"id", "type", "strategy", "protocol", "kafka_version", "session_timeout_ms", "heartbeat_interval_ms",
 	"max_size", "assignment_interval_ms", "record_lock_duration_ms", "delivery_count_limit", "partition_max_record_locks",
-	"auto_offset_reset"}
+	"auto_offset_reset",
+	// a given start (given_share.go)
+	"group_epoch", "assignment_epoch"}
 
 // shareTypeNode finds group.type in the group mapping (nil when absent).
 func shareTypeNode(n *yaml.Node) *yaml.Node {
@@ -163,6 +167,8 @@ func (p *parser) shareGroup(n, typeNode *yaml.Node, sc *Scenario) error {
 			sh.MaxRecordLocks = int32(x)
 		case "auto_offset_reset":
 			sh.AutoOffsetReset, err = p.oneOf(v, "group.auto_offset_reset (share.auto.offset.reset)", []string{"latest", "earliest"})
+		case "group_epoch", "assignment_epoch":
+			p.shareGivenKey(key, v) // given_share.go
 		}
 		return err
 	})
@@ -180,7 +186,7 @@ func (p *parser) shareGroup(n, typeNode *yaml.Node, sc *Scenario) error {
 	if _, given := set["assignment_interval_ms"]; given && !sc.KafkaVersion.OrLatest().AtLeast(4, 3, 0) {
 		return p.errf(intervalNode, "group.assignment_interval_ms: group.share.assignment.interval.ms is Kafka 4.3's (KIP-1263); Kafka %s computes a target at every heartbeat that finds the group epoch ahead", sc.KafkaVersion.OrLatest())
 	}
-	return nil
+	return p.startEpoch(sc) // a given start (parse_given.go)
 }
 
 // deriveShare is deriveGroup for a share group: the assignor is simple,
@@ -429,6 +435,7 @@ func formatShareGroup(sc *Scenario) *yaml.Node {
 	if sh.AutoOffsetReset != "latest" {
 		put(g, "auto_offset_reset", fStr(sh.AutoOffsetReset))
 	}
+	formatShareGiven(sc, g) // given_share.go
 	return g
 }
 
