@@ -151,6 +151,13 @@ func shareBlock(g *gridData, l *gridLayout, st *Styles, width, rows int) []strin
 	}
 }
 
+// shareExtra is the lines the grid asks for beyond its members' for a
+// share group's records: a line a share-partition, the first two in the
+// room the member rows leave (where the locked and ready rows were).
+func shareExtra(g *gridData) int {
+	return max(len(g.shares())-2, 0)
+}
+
 // shareRoom is how many of rows the records may take: the rest stays the
 // members' (three of them at least, or all when fewer).
 func shareRoom(g *gridData, rows int) int {

@@ -84,7 +84,7 @@ func (a App) labBody(h int) string {
 	// The grid takes what it needs (double-height rows when there is room,
 	// see renderGrid); the panes below keep at least a third of the body.
 	lowerMin := max(8, h/3)
-	gridH := min(2*len(g.Members)+4+2+len(g.shares()), h-lowerMin) // a share-partition's records take a line (gridshare.go)
+	gridH := min(2*len(g.Members)+4+2+shareExtra(g), h-lowerMin)
 	gridH = max(gridH, min(h-8, 7))
 	lines := a.gridLines(g, w-4, gridH-2)
 	gridH = min(gridH, len(lines)+2) // no blank rows: give them to the panes below
