@@ -142,23 +142,7 @@ func (a *App) resimulateRelease(v model.Variant) tea.Cmd {
 		a.step = stepAt(next, nowMs)
 		a.setStatus("re-simulated with "+what, false)
 	}
-	simulate := a.simulate
-	if sc := a.baseScenario(); sc != nil {
-		varied, err := vary(sc)
-		if err != nil {
-			failed(a, err)
-			return nil
-		}
-		j.scenario = varied
-		return a.start(j, func(ctx context.Context, _ simulation) (simulation, error) { return simulate(ctx, varied) })
-	}
-	return a.start(j, func(ctx context.Context, base simulation) (simulation, error) {
-		varied, err := vary(base.Scenario())
-		if err != nil {
-			return nil, err
-		}
-		return simulate(ctx, varied)
-	})
+	return a.startVaried(j, failed, vary)
 }
 
 // compareHelp is compare mode's own keys, first on its ? screen.
