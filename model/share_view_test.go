@@ -178,3 +178,35 @@ func TestShareVariantOf(t *testing.T) {
 		t.Errorf("a consumer group's row %d", k)
 	}
 }
+
+// A release row runs the release's own defaults where the file gave none
+// (group.share.partition.max.record.locks: 200 in 4.0, 2000 later;
+// group.share.assignment.interval.ms from 4.3 only), and making it leaves
+// the scenario it came from as it was.
+func TestShareReleaseRowsTakeTheirReleasesDefaults(t *testing.T) {
+	sc, err := scenario.Parse("v.yaml", []byte(shareYAML("4.3", "")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := *sc.Share
+	want := map[string][2]int64{"4.0": {200, 0}, "4.1": {2000, 0}, "4.2+": {2000, 1000}}
+	for _, v := range model.ShareVariants(sc) {
+		cp, err := v.WithVersion(sc).WithStrategy(sc.Strategy, sc.Protocol)
+		if err != nil {
+			t.Fatalf("%s: %v", v.Label, err)
+		}
+		if got := [2]int64{int64(cp.Share.MaxRecordLocks), cp.Share.AssignmentIntervalMs}; got != want[v.Label] {
+			t.Errorf("%s: record locks and assignment interval %v, want %v", v.Label, got, want[v.Label])
+		}
+		if *sc.Share != before {
+			t.Errorf("%s: the scenario's share settings changed: %+v, were %+v", v.Label, *sc.Share, before)
+		}
+	}
+	given, err := scenario.Parse("g.yaml", []byte(shareYAML("4.2", ", partition_max_record_locks: 500")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cp := model.ShareVariants(given)[0].WithVersion(given); cp.Share.MaxRecordLocks != 500 {
+		t.Errorf("4.0 row of a file that gives 500 record locks: %d", cp.Share.MaxRecordLocks)
+	}
+}
