@@ -10,10 +10,12 @@ import (
 	"github.com/kvizlab/kviz/model/sharepart"
 )
 
-// A share group's records under the grid: per partition, how many records
-// are locked (ACQUIRED by some member) and how many are ready for the next
-// fetch (AVAILABLE in flight, or in the log past the share-partition's
-// end). The narration says which member holds which and why each moved.
+// A share group's records under the grid: per share-partition, which
+// member holds which records under what lock, what is ready for the next
+// fetch and what is done (shareLines); where no line fits, how many
+// records are locked (ACQUIRED by some member) and how many are ready
+// (AVAILABLE in flight, or in the log past the share-partition's end) per
+// column (shareRow). The narration says why each record moved.
 
 // shareCell is one share-partition's counts, and its records as runs.
 type shareCell struct {
@@ -104,11 +106,15 @@ func addShareLines(g *gridData, sim simulation, step int) {
 	if !ok {
 		return
 	}
+	srs := s.ShareRecords(step)
+	if len(srs) == 0 {
+		return // not a share group, or no share-partition yet
+	}
 	index := make(map[string]int, len(g.Topics))
 	for i, t := range g.Topics {
 		index[t.Name] = i
 	}
-	for _, sr := range s.ShareRecords(step) {
+	for _, sr := range srs {
 		ti, ok := index[sr.TP.Topic]
 		if !ok || int(sr.TP.Partition) >= len(g.Topics[ti].Share) {
 			continue
