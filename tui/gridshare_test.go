@@ -1,15 +1,20 @@
 package tui
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/kvizlab/kviz/demo"
 	"github.com/kvizlab/kviz/model"
 	"github.com/kvizlab/kviz/model/kafka"
 	"github.com/kvizlab/kviz/model/scenario"
@@ -198,4 +203,32 @@ func TestShareCompareEnterSwitchesRelease(t *testing.T) {
 	a = realDrive(a, press("down"), press("enter"))
 	assert.Equal(t, strategies.ClientVersion{Major: 4, Minor: 1}, a.Scenario().KafkaVersion)
 	assertFits(t, a, 120, 40)
+}
+
+// A real program on the crash demo: stepping on shows c1's locked records
+// in the grid; c, ↑ and enter switch the lab to Kafka 4.1.
+func TestSmokeShareGridAndReleaseSwitch(t *testing.T) {
+	data, ok := demo.Get("share-crash-locks")
+	require.True(t, ok)
+	sc, err := scenario.Parse("share-crash-locks.yaml", data)
+	require.NoError(t, err)
+	a, err := New(sc)
+	require.NoError(t, err)
+	tm := teatest.NewTestModel(t, a, teatest.WithInitialTermSize(120, 40),
+		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii), tea.WithEnvironment([]string{"TERM=xterm-256color"})))
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("Assignment")) }, teatest.WithDuration(3*time.Second))
+	for range 24 { // to c1's fetch
+		tm.Send(tea.KeyPressMsg{Code: 'n', Text: "n"})
+	}
+	// The renderer sends only the cells that change: wait for the blocks.
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("▮▮▮▮▮ 0–4 (lock")) }, teatest.WithDuration(5*time.Second))
+	tm.Send(tea.KeyPressMsg{Code: 'c', Text: "c"})
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("simple 4.1")) }, teatest.WithDuration(10*time.Second))
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyUp})
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("re-simulated with simple under Kafka 4.1.0")) }, teatest.WithDuration(10*time.Second))
+	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
+	final, ok := tm.FinalModel(t, teatest.WithFinalTimeout(3*time.Second)).(App)
+	require.True(t, ok)
+	assert.Equal(t, strategies.ClientVersion{Major: 4, Minor: 1}, final.Scenario().KafkaVersion)
 }
