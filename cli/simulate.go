@@ -163,6 +163,7 @@ func printSim(out io.Writer, sim *model.Sim, format string, untilMs int64, all, 
 		patches = sim.ChangeLines()
 	}
 	var line []byte
+	var shares []model.ShareRecords // a share group's records as last printed
 	for i := 0; i < sim.Len(); i++ {
 		st := sim.StepLine(i)
 		if untilMs >= 0 && st.TimeMs > untilMs {
@@ -177,6 +178,7 @@ func printSim(out io.Writer, sim *model.Sim, format string, untilMs int64, all, 
 			line = append(sim.AppendStepJSON(line[:0], i), '\n')
 		} else {
 			line = append(append(line[:0], textLine(st)...), '\n')
+			line, shares = appendShareLines(line, sim, i, shares)
 		}
 		if _, err := w.Write(line); err != nil {
 			return failure(err)
@@ -216,6 +218,21 @@ func textLine(st model.Step) string {
 	}
 	return fmt.Sprintf("%5d %9.3fs  %-30s %-6s %s%s  (%s, %s %d)",
 		st.Index, float64(st.TimeMs)/1000, st.Kind, who, st.Text, errPart, st.GroupState, gen, st.Generation)
+}
+
+// shareIndent puts a share-partition's records under the step's sentence.
+const shareIndent = "                  "
+
+// appendShareLines adds, under a share group's step, a line for each
+// share-partition whose records the step (or a routine step left out
+// before it) changed: who holds which records, what is ready, what is
+// done, as the lab's grid shows them (model.ShareRecords.Line).
+func appendShareLines(line []byte, sim *model.Sim, i int, before []model.ShareRecords) ([]byte, []model.ShareRecords) {
+	now := sim.ShareRecords(i)
+	for _, sr := range model.ChangedShareRecords(before, now) {
+		line = append(append(append(line, shareIndent...), sr.Line()...), '\n')
+	}
+	return line, now
 }
 
 // wrapWords breaks narration into lines of at most width characters.

@@ -30,6 +30,11 @@ func (v Variant) WithVersion(sc *scenario.Scenario) *scenario.Scenario {
 		return sc
 	}
 	cp := sc.Clone()
+	if sh := cp.Share; sh != nil && sh.MaxRecordLocks == scenario.ShareRecordLocksDefault(sc.KafkaVersion) {
+		// Not given (a default is not written back: scenario.Format): the
+		// release's own, 200 in 4.0.
+		sh.MaxRecordLocks = scenario.ShareRecordLocksDefault(v.KafkaVersion)
+	}
 	cp.KafkaVersion = v.KafkaVersion
 	return cp
 }

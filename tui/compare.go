@@ -9,6 +9,8 @@ import (
 
 	"github.com/kvizlab/kviz/keymap"
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/scenario"
+	"github.com/kvizlab/kviz/strategies"
 )
 
 // compareTable is compare mode's data: the model's rows for one moment of
@@ -76,6 +78,9 @@ func (a App) compareRun(ctx context.Context, at int64, seq int) tea.Cmd {
 				t.Cursor = i
 			}
 		}
+		if k := model.ShareVariantOf(sim.Scenario(), variantsOf(t.Rows)); k >= 0 {
+			t.Cursor = k // a share group's rows are releases: the one the lab runs
+		}
 		return compareDoneMsg{table: t, sim: sim, seq: seq}
 	}
 	return tea.Batch(compare, a.spinStart())
@@ -99,18 +104,45 @@ func (a *App) onCompareKey(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 			a.setStatus(fmt.Sprintf("%s cannot run this scenario: %v", r.Strategy, r.Err), true)
 			return true, nil
 		}
-		if r.Variant.Label != "" {
-			// A share group's rows are releases of one assignor: the lab
-			// runs the file's own (group.kafka_version).
-			a.setStatus(fmt.Sprintf("this row is %s under Kafka %s; the lab runs the file's release (set group.kafka_version to switch)", r.Strategy, r.Variant.Label), false)
-			return true, nil
-		}
 		a.mode = modeLab
+		if r.Variant.KafkaVersion != (strategies.ClientVersion{}) {
+			// A share group's rows are releases of one assignor.
+			return true, a.resimulateRelease(r.Variant)
+		}
 		return true, a.resimulate(r.Strategy, r.Protocol, "")
 	default:
 		return false, nil
 	}
 	return true, nil
+}
+
+// variantsOf is what each row was asked to run.
+func variantsOf(rows []model.CompareRow) []model.Variant {
+	vs := make([]model.Variant, len(rows))
+	for i, r := range rows {
+		vs[i] = r.Variant
+	}
+	return vs
+}
+
+// resimulateRelease runs the scenario under the variant's Kafka release,
+// as compare's row ran it (model.Variant.WithVersion, the scenario's
+// defaults derived again for it), in the background, and keeps the cursor
+// at the same virtual time: enter on a share group's compare row, as
+// resimulate is for another group's strategy.
+func (a *App) resimulateRelease(v model.Variant) tea.Cmd {
+	what := fmt.Sprintf("%s under Kafka %s", v.Strategy, v.KafkaVersion)
+	failed := func(a *App, err error) { a.setStatus(fmt.Sprintf("cannot switch to %s: %v", what, err), true) }
+	vary := func(sc *scenario.Scenario) (*scenario.Scenario, error) {
+		return v.WithVersion(sc).WithStrategy(sc.Strategy, sc.Protocol)
+	}
+	j := a.newJob(what + ": simulating")
+	j.fail = failed
+	j.install = func(a *App, next simulation, nowMs int64) {
+		a.step = stepAt(next, nowMs)
+		a.setStatus("re-simulated with "+what, false)
+	}
+	return a.startVaried(j, failed, vary)
 }
 
 // compareHelp is compare mode's own keys, first on its ? screen.

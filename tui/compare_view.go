@@ -41,7 +41,11 @@ func (p comparePane) Render(w, _ int) []string {
 	topics := p.topics
 	lay := newCompareLayout(w, topics)
 	var lines []string
-	for _, l := range wrap(fmt.Sprintf("the first rebalance at or after %s, under each assignor and its preferred protocol", model.FormatMs(t.AtMs)), w) {
+	under := "under each assignor and its preferred protocol"
+	if releases(t.Rows) {
+		under = "under the share group's assignor as each Kafka release wrote it (a number: that many members share the partition)"
+	}
+	for _, l := range wrap(fmt.Sprintf("the first rebalance at or after %s, %s", model.FormatMs(t.AtMs), under), w) {
 		lines = append(lines, st.Faint.Render(l))
 	}
 	lines = append(lines, "",
@@ -194,7 +198,7 @@ func (l compareLayout) subheader(topics []model.TopicView) string {
 // row is one strategy: its owners after, its numbers.
 func (l compareLayout) row(cp comparePane, r model.CompareRow, topics []model.TopicView) string {
 	st := cp.st
-	line := fmt.Sprintf("%-19s%-12s", r.Strategy, r.Protocol)
+	line := fmt.Sprintf("%-19s%-12s", rowName(r), r.Protocol)
 	switch {
 	case r.Err != nil:
 		return line + " " + st.Bad.Render("cannot run: "+r.Err.Error())
@@ -203,6 +207,10 @@ func (l compareLayout) row(cp comparePane, r model.CompareRow, topics []model.To
 	}
 	o := r.Outcome
 	owner := o.After.Owners()
+	var holders map[kafka.TP][]string // a share group's: several members may hold a partition
+	if r.Variant.Label != "" {
+		holders = model.Holders(o.After)
+	}
 	taken := map[kafka.TP]bool{}
 	for _, m := range o.Moves {
 		if m.Taken() && m.To != "" {
@@ -225,6 +233,10 @@ func (l compareLayout) row(cp comparePane, r model.CompareRow, topics []model.To
 		if taken[tp] {
 			mark = st.Moved.Render("*")
 		}
+		if n := len(holders[tp]); n > 1 {
+			cells += st.Accent.Render(shareCount(n)) + mark
+			return
+		}
 		cells += st.MemberFg(color).Render(letter) + mark
 	})
 	if l.cells < l.total {
@@ -241,11 +253,35 @@ func (p comparePane) detail(r model.CompareRow, w int) []string {
 		return nil
 	}
 	var out []string
-	for _, l := range wrap(r.Strategy+": "+r.Outcome.RoundsText(), w) {
+	for _, l := range wrap(rowName(r)+": "+r.Outcome.RoundsText(), w) {
 		out = append(out, p.st.Faint.Render(l))
 	}
 	for _, l := range p.names.moves(r.Outcome.Moves, w-2) {
 		out = append(out, "  "+l)
 	}
 	return out
+}
+
+// rowName is a row's strategy, and for a share group's row its release:
+// "simple 4.1".
+func rowName(r model.CompareRow) string {
+	if r.Variant.Label != "" {
+		return r.Strategy + " " + r.Variant.Label
+	}
+	return r.Strategy
+}
+
+// releases reports whether the rows are releases of one assignor (a share
+// group's compare).
+func releases(rows []model.CompareRow) bool {
+	return len(rows) > 0 && rows[0].Variant.Label != ""
+}
+
+// shareCount is a cell's count of members sharing its partition: one
+// cell, "+" past nine.
+func shareCount(n int) string {
+	if n > 9 {
+		return "+"
+	}
+	return fmt.Sprint(n)
 }

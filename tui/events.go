@@ -114,11 +114,17 @@ func (a *App) resimulate(strategy, protocol, note string) tea.Cmd {
 		a.step = stepAt(next, nowMs)
 		a.setStatus(fmt.Sprintf("re-simulated with %s under %s%s", strategy, next.Scenario().Protocol, note), false)
 	}
+	return a.startVaried(j, failed, func(sc *scenario.Scenario) (*scenario.Scenario, error) { return sc.WithStrategy(strategy, protocol) })
+}
+
+// startVaried runs j on the scenario vary makes of the one it builds on
+// (another strategy, another release).
+func (a *App) startVaried(j *job, failed func(*App, error), vary func(*scenario.Scenario) (*scenario.Scenario, error)) tea.Cmd {
 	simulate := a.simulate
 	if sc := a.baseScenario(); sc != nil {
 		// The scenario is known now: a variation the model refuses is
 		// refused at once, and the job needs nothing still running.
-		varied, err := sc.WithStrategy(strategy, protocol)
+		varied, err := vary(sc)
 		if err != nil {
 			failed(a, err)
 			return nil
@@ -127,7 +133,7 @@ func (a *App) resimulate(strategy, protocol, note string) tea.Cmd {
 		return a.start(j, func(ctx context.Context, _ simulation) (simulation, error) { return simulate(ctx, varied) })
 	}
 	return a.start(j, func(ctx context.Context, base simulation) (simulation, error) {
-		varied, err := base.Scenario().WithStrategy(strategy, protocol)
+		varied, err := vary(base.Scenario())
 		if err != nil {
 			return nil, err
 		}

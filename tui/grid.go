@@ -22,10 +22,8 @@ func renderGrid(g *gridData, st *Styles, width, height int) string {
 	if lag {
 		rows--
 	}
-	share := g.hasShare() && rows > 2 // locked and ready rows (gridshare.go)
-	if share {
-		rows -= 2
-	}
+	share := shareBlock(g, &l, st, width, rows) // a share group's records (gridshare.go)
+	rows -= len(share)
 	legend := rows > len(g.Members)
 	if legend {
 		rows--
@@ -56,9 +54,8 @@ func renderGrid(g *gridData, st *Styles, width, height int) string {
 	if lag {
 		out = append(out, fit(b.faint.paint(pad("  lag", l.LabelW))+lagRow(g, &l, st), width))
 	}
-	if share {
-		out = append(out, fit(b.faint.paint(pad("  locked", l.LabelW))+shareRow(g, &l, st, true), width))
-		out = append(out, fit(b.faint.paint(pad("  ready", l.LabelW))+shareRow(g, &l, st, false), width))
+	for _, line := range share {
+		out = append(out, fit(line, width))
 	}
 	if legend {
 		out = append(out, fit(gridLegend(&l, st), width))

@@ -84,7 +84,7 @@ func (a App) labBody(h int) string {
 	// The grid takes what it needs (double-height rows when there is room,
 	// see renderGrid); the panes below keep at least a third of the body.
 	lowerMin := max(8, h/3)
-	gridH := min(2*len(g.Members)+4+2, h-lowerMin)
+	gridH := min(2*len(g.Members)+4+2+shareExtra(g), h-lowerMin)
 	gridH = max(gridH, min(h-8, 7))
 	lines := a.gridLines(g, w-4, gridH-2)
 	gridH = min(gridH, len(lines)+2) // no blank rows: give them to the panes below
@@ -101,6 +101,7 @@ func (a App) grid() *gridData {
 	m := a.memo
 	if m.grid == nil || m.gridKey != key {
 		g := buildGrid(a.view(), a.info, a.step, a.selected, freshMembers(a.sim, a.info, a.step))
+		addShareLines(g, a.sim, a.step) // a share group's records, who holds which (gridshare.go)
 		if a.liveMarks != nil && a.step == 0 {
 			a.liveMarks.apply(g)
 		}

@@ -73,5 +73,9 @@ func (sc *Scenario) Clone() *Scenario {
 	cp.Timeline = slices.Clone(sc.Timeline)
 	cp.groupSet = maps.Clone(sc.groupSet)
 	cp.TimingSources = maps.Clone(sc.TimingSources)
+	if sc.Share != nil { // deriving a variation's defaults writes to it
+		sh := *sc.Share
+		cp.Share = &sh
+	}
 	return &cp
 }
