@@ -2,6 +2,7 @@ package model_test
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -198,7 +199,7 @@ func TestShareReleaseRowsTakeTheirReleasesDefaults(t *testing.T) {
 		if got := [2]int64{int64(cp.Share.MaxRecordLocks), cp.Share.AssignmentIntervalMs}; got != want[v.Label] {
 			t.Errorf("%s: record locks and assignment interval %v, want %v", v.Label, got, want[v.Label])
 		}
-		if *sc.Share != before {
+		if !reflect.DeepEqual(*sc.Share, before) {
 			t.Errorf("%s: the scenario's share settings changed: %+v, were %+v", v.Label, *sc.Share, before)
 		}
 	}
