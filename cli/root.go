@@ -103,6 +103,12 @@ func Execute(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if args == nil {
 		args = []string{}
 	}
+	if len(args) == 1 && (args[0] == "--version" || args[0] == "-v") {
+		// What cobra's version template prints, without building a
+		// command tree and parsing that template on every run.
+		fmt.Fprintf(stdout, "kviz version %s\n", Version)
+		return 0
+	}
 	root := newRoot(commandsFor(args))
 	root.SetArgs(args)
 	root.SetIn(stdin)

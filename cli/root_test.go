@@ -109,7 +109,7 @@ func TestOneCommandTreeAnswersAsTheWholeTree(t *testing.T) {
 			}
 		}
 	}
-	for _, args := range [][]string{{"--version"}, {"--help"}, {"help", "assign"}, {"assgn"}} {
+	for _, args := range [][]string{{"--version"}, {"-v"}, {"--help"}, {"help", "assign"}, {"assgn"}} {
 		_, out, _ := run(t, "", args...)
 		_, fullOut, _ := runFull(args...)
 		assert.Equal(t, fullOut, out, "%v", args)

@@ -145,7 +145,7 @@ func header(line string) (block, []column, bool) {
 		return slices.ContainsFunc(cols, func(c column) bool { return c.name == n })
 	}
 	for _, c := range cols {
-		if !knownColumns[c.name] {
+		if !knownColumn(c.name) {
 			return noBlock, nil, false
 		}
 	}
@@ -160,12 +160,17 @@ func header(line string) (block, []column, bool) {
 	return noBlock, nil, false
 }
 
-var knownColumns = map[string]bool{
-	"GROUP": true, "CONSUMER-ID": true, "GROUP-INSTANCE-ID": true, "HOST": true, "CLIENT-ID": true, "#PARTITIONS": true,
-	"ASSIGNMENT": true, "CURRENT-EPOCH": true, "CURRENT-ASSIGNMENT": true, "TARGET-EPOCH": true, "TARGET-ASSIGNMENT": true,
-	"UPGRADED": true, "TOPIC": true, "PARTITION": true, "LEADER-EPOCH": true, "CURRENT-OFFSET": true, "LOG-END-OFFSET": true,
-	"LAG": true, "COORDINATOR-(ID)": true, "ASSIGNMENT-STRATEGY": true, "STATE": true, "GROUP-EPOCH": true,
-	"TARGET-ASSIGNMENT-EPOCH": true, "#MEMBERS": true,
+// knownColumn reports whether name is a column kafka-consumer-groups.sh
+// prints (a switch, not a map: nothing to build at start-up).
+func knownColumn(name string) bool {
+	switch name {
+	case "GROUP", "CONSUMER-ID", "GROUP-INSTANCE-ID", "HOST", "CLIENT-ID", "#PARTITIONS", "ASSIGNMENT",
+		"CURRENT-EPOCH", "CURRENT-ASSIGNMENT", "TARGET-EPOCH", "TARGET-ASSIGNMENT", "UPGRADED", "TOPIC",
+		"PARTITION", "LEADER-EPOCH", "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG", "COORDINATOR-(ID)",
+		"ASSIGNMENT-STRATEGY", "STATE", "GROUP-EPOCH", "TARGET-ASSIGNMENT-EPOCH", "#MEMBERS":
+		return true
+	}
+	return false
 }
 
 // values splits a row by its header's columns.

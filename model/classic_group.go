@@ -8,19 +8,25 @@ import (
 	"github.com/kvizlab/kviz/strategies"
 )
 
-// validPrevious is Kafka's table of valid previous states; any other
-// transition is a bug in the simulator.
-var validPrevious = map[kafka.GroupState][]kafka.GroupState{
-	kafka.Empty:               {kafka.PreparingRebalance},
-	kafka.PreparingRebalance:  {kafka.Stable, kafka.CompletingRebalance, kafka.Empty},
-	kafka.CompletingRebalance: {kafka.PreparingRebalance},
-	kafka.Stable:              {kafka.CompletingRebalance},
-	kafka.Dead:                {kafka.Stable, kafka.PreparingRebalance, kafka.CompletingRebalance, kafka.Empty, kafka.Dead},
-}
-
-// ValidClassicTransition reports whether Kafka allows from -> to.
+// ValidClassicTransition reports whether Kafka allows from -> to: the
+// cases are Kafka's table of valid previous states; any other transition
+// is a bug in the simulator. (A switch, not a map: nothing to build at
+// start-up.)
 func ValidClassicTransition(from, to kafka.GroupState) bool {
-	return slices.Contains(validPrevious[to], from)
+	var valid []kafka.GroupState
+	switch to {
+	case kafka.Empty:
+		valid = []kafka.GroupState{kafka.PreparingRebalance}
+	case kafka.PreparingRebalance:
+		valid = []kafka.GroupState{kafka.Stable, kafka.CompletingRebalance, kafka.Empty}
+	case kafka.CompletingRebalance:
+		valid = []kafka.GroupState{kafka.PreparingRebalance}
+	case kafka.Stable:
+		valid = []kafka.GroupState{kafka.CompletingRebalance}
+	case kafka.Dead:
+		valid = []kafka.GroupState{kafka.Stable, kafka.PreparingRebalance, kafka.CompletingRebalance, kafka.Empty, kafka.Dead}
+	}
+	return slices.Contains(valid, from)
 }
 
 // classicGroup is the coordinator's side of a classic group, as Kafka 4.0's

@@ -3,7 +3,12 @@
 # Go binary and scripts/franzpeer (franz-go's balancers alone, on the same
 # group: the peer `kviz assign` is raced against) the same way (the same go
 # build flags, the same environment),
-# then runs, round after round, hello, `kviz --version`, `kviz assign` on a
+# and two floors: hello linking net (a plain go build with cgo links such a
+# binary dynamically, as it does kviz and the peer), and a binary that
+# blank-imports every package outside kviz that kviz's code imports, so it
+# runs their inits and no kviz code (what any one binary with these
+# libraries pays before its main);
+# then runs, round after round, hello, the floors, `kviz --version`, `kviz assign` on a
 # three-member group, `kviz route`, `kviz coordinator` and `kviz` to its
 # first frame (in a pseudo-terminal; quit with q), and prints each one's
 # median wall and CPU time, minor page faults and ratio to hello, and each
@@ -34,6 +39,22 @@ func main() { fmt.Println("hello") }
 EOF
 printf 'module hello\n\ngo 1.26\n' >"$work/hello/go.mod"
 (cd "$work/hello" && go build "$@" -o "$work/hello/hello" .)
+mkdir -p "$work/hellonet"
+printf 'package main\n\nimport (\n\t"fmt"\n\t_ "net"\n)\n\nfunc main() { fmt.Println("hello") }\n' >"$work/hellonet/main.go"
+printf 'module hellonet\n\ngo 1.26\n' >"$work/hellonet/go.mod"
+(cd "$work/hellonet" && go build "$@" -o "$work/hellonet/hellonet" .)
+# The libraries' floor is built against kviz's go.mod and go.sum, so it
+# links the very versions kviz does.
+mkdir -p "$work/libs"
+sed 's|^module .*|module libsfloor|' "$root/go.mod" >"$work/libs/go.mod"
+cp "$root/go.sum" "$work/libs/go.sum"
+{
+	printf 'package main\n\nimport (\n\t"fmt"\n'
+	(cd "$root" && go list -deps -f '{{if .Module}}{{if eq .Module.Path "github.com/kvizlab/kviz"}}{{range .Imports}}{{println .}}{{end}}{{end}}{{end}}' .) |
+		sort -u | grep -v -e '^github.com/kvizlab/kviz' -e '^fmt$' -e '^unsafe$' -e '^embed$' -e '^$' | sed 's|.*|\t_ "&"|'
+	printf ')\n\nfunc main() { fmt.Println("hello") }\n'
+} >"$work/libs/main.go"
+(cd "$work/libs" && go build "$@" -o "$work/libs/libs" .)
 (cd "$root" && go build "$@" -o "$work/kviz" .)
 (cd "$root" && go build "$@" -o "$work/franzpeer" ./scripts/franzpeer)
 
@@ -45,4 +66,5 @@ cat >"$work/group.json" <<'EOF'
 EOF
 
 echo "build: go build${*:+ $*} (CGO_ENABLED=$(go env CGO_ENABLED)); kviz $(du -k "$work/kviz" | cut -f1) KiB, hello $(du -k "$work/hello/hello" | cut -f1) KiB"
-cd "$root" && go run ./scripts/startup -kviz "$work/kviz" -hello "$work/hello/hello" -peer "$work/franzpeer" -in "$work/group.json" -n "${N:-100}"
+cd "$root" && go run ./scripts/startup -kviz "$work/kviz" -hello "$work/hello/hello" -peer "$work/franzpeer" \
+	-floor "floor: hello + net=$work/hellonet/hellonet" -floor "floor: kviz's libraries=$work/libs/libs" -in "$work/group.json" -n "${N:-100}"

@@ -155,7 +155,7 @@ func (g Group) validateShare() error {
 	owners := make(map[TopicID]string, len(g.TopicIDs))
 	for _, t := range SortedTopics(g.TopicIDs) {
 		id := g.TopicIDs[t]
-		if name, reserved := reservedTopicID[id]; reserved {
+		if name, reserved := reservedTopicID(id); reserved {
 			return fmt.Errorf("topic_ids: %q has %s, which Kafka reserves: no topic has it", t, name)
 		}
 		if other, dup := owners[id]; dup {

@@ -113,23 +113,20 @@ const (
 	PartitionerRoundRobin    = "round-robin"    // partitioner.class=...RoundRobinPartitioner
 )
 
-var partitionerAliases = map[string]string{
-	"default":  PartitionerDefault,
-	"built-in": PartitionerDefault,
-	"builtin":  PartitionerDefault,
-
-	"default-class":      PartitionerDefaultClass,
-	"defaultpartitioner": PartitionerDefaultClass,
-	"org.apache.kafka.clients.producer.internals.defaultpartitioner": PartitionerDefaultClass,
-
-	"uniform-sticky":           PartitionerUniformSticky,
-	"uniformstickypartitioner": PartitionerUniformSticky,
-	"org.apache.kafka.clients.producer.uniformstickypartitioner": PartitionerUniformSticky,
-
-	"round-robin":           PartitionerRoundRobin,
-	"roundrobin":            PartitionerRoundRobin,
-	"roundrobinpartitioner": PartitionerRoundRobin,
-	"org.apache.kafka.clients.producer.roundrobinpartitioner": PartitionerRoundRobin,
+// partitionerAlias is the kviz name for a partitioner name or Java class
+// name, lower-cased (a switch, not a map: nothing to build at start-up).
+func partitionerAlias(name string) (string, bool) {
+	switch name {
+	case "default", "built-in", "builtin":
+		return PartitionerDefault, true
+	case "default-class", "defaultpartitioner", "org.apache.kafka.clients.producer.internals.defaultpartitioner":
+		return PartitionerDefaultClass, true
+	case "uniform-sticky", "uniformstickypartitioner", "org.apache.kafka.clients.producer.uniformstickypartitioner":
+		return PartitionerUniformSticky, true
+	case "round-robin", "roundrobin", "roundrobinpartitioner", "org.apache.kafka.clients.producer.roundrobinpartitioner":
+		return PartitionerRoundRobin, true
+	}
+	return "", false
 }
 
 // PartitionerNames lists the kviz partitioner names.
@@ -157,7 +154,7 @@ func NewPartitioner(cfg PartitionerConfig) (Partitioner, error) {
 	if name == "" {
 		name = PartitionerDefault
 	}
-	kvizName, ok := partitionerAliases[name]
+	kvizName, ok := partitionerAlias(name)
 	if !ok {
 		known := PartitionerNames()
 		sort.Strings(known)

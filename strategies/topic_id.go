@@ -18,10 +18,21 @@ type TopicID struct{ MSB, LSB uint64 }
 
 // Kafka never gives a topic one of its reserved ids (Uuid.RESERVED).
 var (
-	zeroTopicID     = TopicID{}
-	oneTopicID      = TopicID{0, 1} // Uuid.ONE_UUID, also METADATA_TOPIC_ID
-	reservedTopicID = map[TopicID]string{zeroTopicID: "Uuid.ZERO_UUID", oneTopicID: "Uuid.ONE_UUID (the metadata topic's id)"}
+	zeroTopicID = TopicID{}
+	oneTopicID  = TopicID{0, 1} // Uuid.ONE_UUID, also METADATA_TOPIC_ID
 )
+
+// reservedTopicID names id if Kafka reserves it (a switch, not a map:
+// nothing to build at start-up).
+func reservedTopicID(id TopicID) (string, bool) {
+	switch id {
+	case zeroTopicID:
+		return "Uuid.ZERO_UUID", true
+	case oneTopicID:
+		return "Uuid.ONE_UUID (the metadata topic's id)", true
+	}
+	return "", false
+}
 
 // ParseTopicID reads a Uuid as Uuid.fromString does: URL-safe base64 of 16
 // bytes (22 characters, or 24 ending "=="). Reserved ids are refused: no
@@ -36,7 +47,7 @@ func ParseTopicID(s string) (TopicID, error) {
 		return TopicID{}, fmt.Errorf("%q is not a Kafka topic id: it is not URL-safe base64 (A-Z, a-z, 0-9, - and _)", s)
 	}
 	id := TopicID{binary.BigEndian.Uint64(b[:8]), binary.BigEndian.Uint64(b[8:])}
-	if name, ok := reservedTopicID[id]; ok {
+	if name, ok := reservedTopicID(id); ok {
 		return TopicID{}, fmt.Errorf("%q is %s, which Kafka reserves: no topic has it", s, name)
 	}
 	return id, nil

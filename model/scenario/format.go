@@ -52,13 +52,20 @@ type formatter struct {
 // read back as something else ("yes", "1", "a: b"); numbers go plain.
 func fStr(s string) *yaml.Node {
 	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
-	if yaml11Bools[strings.ToLower(s)] {
+	if yaml11Bool(strings.ToLower(s)) {
 		n.Style = yaml.DoubleQuotedStyle // YAML 1.1 readers would take it for a boolean
 	}
 	return n
 }
 
-var yaml11Bools = map[string]bool{"y": true, "n": true, "yes": true, "no": true, "on": true, "off": true}
+// yaml11Bool reports whether a YAML 1.1 reader takes s for a boolean.
+func yaml11Bool(s string) bool {
+	switch s {
+	case "y", "n", "yes", "no", "on", "off":
+		return true
+	}
+	return false
+}
 
 func fInt(v int64) *yaml.Node {
 	return &yaml.Node{Kind: yaml.ScalarNode, Value: strconv.FormatInt(v, 10)}

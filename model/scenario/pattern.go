@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -167,9 +168,10 @@ func javaOnly(src string) string {
 	return ""
 }
 
-var repeatRE = regexp.MustCompile(`^\{[0-9]+(,[0-9]*)?\}`)
+// repeatRE is compiled on first use, not at every kviz start (issue 25).
+var repeatRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\{[0-9]+(,[0-9]*)?\}`) })
 
-func validRepeat(s string) bool { return repeatRE.MatchString(s) }
+func validRepeat(s string) bool { return repeatRE().MatchString(s) }
 
 // CompilePattern compiles a pattern CheckPattern took into a matcher of
 // whole topic names (Matcher.matches()).

@@ -37,12 +37,14 @@ func main() {
 	runs := flag.Int("n", 100, "rounds (each case runs once a round)")
 	marker := flag.String("marker", "? full help", "text on the lab's screen that says its first frame is drawn")
 	top := flag.Int("top", 12, "packages to list by init time")
+	var floors floorFlags
+	flag.Var(&floors, "floor", "NAME=BINARY: a floor case timed beside hello, run with no arguments (repeatable)")
 	flag.Parse()
 	if *kviz == "" || *hello == "" || *group == "" {
 		fmt.Fprintln(os.Stderr, "startup: -kviz, -hello and -in are required")
 		os.Exit(2)
 	}
-	if err := run(*kviz, *hello, *peer, *group, *marker, *runs, *top); err != nil {
+	if err := run(*kviz, *hello, *peer, *group, *marker, *runs, *top, floors); err != nil {
 		fmt.Fprintln(os.Stderr, "startup:", err)
 		os.Exit(1)
 	}
@@ -59,11 +61,27 @@ type timedCase struct {
 	vs     *timedCase      // the case this one is raced against, besides hello
 }
 
-func run(kviz, hello, peer, group, marker string, runs, top int) error {
-	cases := []*timedCase{
-		{name: "hello", argv: []string{hello}},
-		{name: "kviz --version", argv: []string{kviz, "--version"}},
+// floorFlags are the -floor cases: binaries that link part of what kviz
+// links and run nothing, so their times are floors no kviz run can go below.
+type floorFlags []timedCase
+
+func (f *floorFlags) String() string { return fmt.Sprint(len(*f)) }
+
+func (f *floorFlags) Set(v string) error {
+	name, path, ok := strings.Cut(v, "=")
+	if !ok || name == "" || path == "" {
+		return fmt.Errorf("want NAME=BINARY, got %q", v)
 	}
+	*f = append(*f, timedCase{name: name, argv: []string{path}})
+	return nil
+}
+
+func run(kviz, hello, peer, group, marker string, runs, top int, floors floorFlags) error {
+	cases := []*timedCase{{name: "hello", argv: []string{hello}}}
+	for i := range floors {
+		cases = append(cases, &floors[i])
+	}
+	cases = append(cases, &timedCase{name: "kviz --version", argv: []string{kviz, "--version"}})
 	for _, strategy := range []string{"range", "cooperative-sticky"} {
 		c := &timedCase{name: "kviz assign (3 members, " + strategy + ")", argv: []string{kviz, "assign", "--strategy", strategy, "--in", group}}
 		if peer != "" {
@@ -96,14 +114,14 @@ func run(kviz, hello, peer, group, marker string, runs, top int) error {
 		}
 	}
 	fmt.Printf("start-up, whole process, %d rounds (median; ratio = median of each round's ratio to hello)\n", runs)
-	fmt.Printf("%-34s %10s %10s %7s %9s %9s\n", "case", "wall ms", "cpu ms", "faults", "wall/h", "cpu/h")
+	fmt.Printf("%-44s %10s %10s %7s %9s %9s\n", "case", "wall ms", "cpu ms", "faults", "wall/h", "cpu/h")
 	base := cases[0]
 	for _, c := range cases {
 		faults := strconv.FormatInt(int64(median(c.faults)), 10)
 		if c.lab {
 			faults = "-"
 		}
-		fmt.Printf("%-34s %10s %10s %7s %9s %9s\n", c.name, ms(median(c.wall)), ms(median(c.cpu)), faults, ratio(c.wall, base.wall), ratio(c.cpu, base.cpu))
+		fmt.Printf("%-44s %10s %10s %7s %9s %9s\n", c.name, ms(median(c.wall)), ms(median(c.cpu)), faults, ratio(c.wall, base.wall), ratio(c.cpu, base.cpu))
 	}
 	fmt.Println()
 	for _, c := range cases {
