@@ -160,6 +160,17 @@ func (s *shareClient) response(req shareRequest, r shareResponse, routine bool, 
 		s.heartbeat(false) // ACKNOWLEDGING: shouldHeartbeatNow
 		return
 	}
+	s.reschedule(sentAt)
+}
+
+// reschedule is schedule(sentAt) after an answer. A timer the send set is
+// re-armed at its own time, not at sentAt's: a quiet stretch (quiet.go)
+// may have moved it, and the send time this answer carries stayed behind.
+func (s *shareClient) reschedule(sentAt int64) {
+	if t := s.hbTimer; t != nil && !t.cancelled && t.index >= 0 && s.intervalMs > 0 {
+		s.schedule(t.at - s.intervalMs)
+		return
+	}
 	s.schedule(sentAt)
 }
 
@@ -277,7 +288,7 @@ func (w *world) runShare() error {
 		spec := m
 		w.clock.after(0, false, func() { w.shareStart(spec.ID, spec.Topics) })
 	}
-	return w.play(w.applyShare, g.settled, func() bool { return false }) // world.go: no quiet stretches yet
+	return w.play(w.applyShare, g.settled, w.quietStretch) // quiet.go: heartbeat cycles jumped (share_quiet.go)
 }
 
 // shareView fills a share member's view: the coordinator's epoch for it.
