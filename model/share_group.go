@@ -46,6 +46,16 @@ type shareGroup struct {
 	partsDirty                bool
 	logEnds                   map[kafka.TP]int64 // records written before a share-partition exists
 	fenced                    string             // why the last fence bumped the epoch, until a target follows
+	// lost: offsets a leader change took from the member id holding them
+	// (share_brokers.go), until acquired again.
+	lost map[kafka.TP]map[int64]string
+	// skipped: acknowledgements of records the member did not hold,
+	// answered and skipped (Share.SkipForeignAcks: share_compare.go).
+	skipped []SkippedAck
+	// away is the members no client view shows (a restarted client's
+	// earlier member, until its session expires), published like partsView.
+	away      []awayMember
+	awayDirty bool
 }
 
 // shareMember is one member as the coordinator keeps it (ShareGroupMember).
@@ -77,6 +87,26 @@ func (g *shareGroup) fillSnap(s *groupSnap) {
 	s.state, s.generation, s.assignEpoch = g.state(), g.groupEpoch, g.assignEpoch
 	s.target = g.target
 	s.shares = g.sharesView()
+	s.away = g.awayView()
+}
+
+// awayView is the members whose client has restarted since (a new member
+// id): JSONL names them by member id, and the group is not settled while
+// the coordinator holds one.
+func (g *shareGroup) awayView() []awayMember {
+	if !g.awayDirty {
+		return g.away
+	}
+	g.awayDirty = false
+	var out []awayMember
+	for _, m := range g.order {
+		if c := g.w.byID[m.client]; c != nil && c.memberID != m.id {
+			out = append(out, awayMember{id: m.id, epoch: m.epoch, state: kafka.MStable})
+		}
+	}
+	slices.SortFunc(out, func(a, b awayMember) int { return strings.Compare(a.id, b.id) })
+	g.away = out
+	return out
 }
 
 // settled: every member is at the assignment epoch with its target, the
@@ -326,7 +356,7 @@ func (g *shareGroup) computeTarget(why string) {
 	g.target, g.assignEpoch, g.lastTargetAt = target, g.groupEpoch, w.clock.now
 	var parts []string
 	for _, m := range g.order {
-		parts = append(parts, fmt.Sprintf("%s %s", g.w.clientName(m.id), fmtShort(target[m.id])))
+		parts = append(parts, fmt.Sprintf("%s %s", g.memberName(m), fmtShort(target[m.id])))
 	}
 	gate := ""
 	if g.gated() {
@@ -413,6 +443,7 @@ func (g *shareGroup) leave(c *client, req shareRequest) shareResponse {
 
 func (g *shareGroup) fence(m *shareMember, why string) {
 	w := g.w
+	g.awayDirty = true
 	w.clock.cancel(m.session)
 	delete(g.members, m.id)
 	g.order = slices.DeleteFunc(g.order, func(x *shareMember) bool { return x == m })
@@ -451,10 +482,20 @@ func (g *shareGroup) scheduleSession(m *shareMember) {
 		if g.members[m.id] != m {
 			return
 		}
+		who := g.memberName(m)
 		w.record(kafka.KindSessionExpired, m.client, "", false, fmt.Sprintf(
-			"%s sent no heartbeat for group.share.session.timeout.ms (%d ms): its session expires.", m.client, w.sc.SessionTimeoutMs))
-		g.fence(m, "the session of "+m.client+" expired")
+			"%s sent no heartbeat for group.share.session.timeout.ms (%d ms): its session expires.", who, w.sc.SessionTimeoutMs))
+		g.fence(m, "the session of "+who+" expired")
 	})
+}
+
+// memberName is how the trace names a member: its client's id, or, for a
+// member its client restarted away from, "c1's earlier member c1-1a2b3c4d".
+func (g *shareGroup) memberName(m *shareMember) string {
+	if c := g.w.byID[m.client]; c != nil && c.memberID != m.id {
+		return fmt.Sprintf("%s's earlier member %s", m.client, m.id)
+	}
+	return m.client
 }
 
 // memberOf is the coordinator's record of the client's member.

@@ -25,7 +25,7 @@ func (g *shareGroup) jumpable() bool {
 			continue
 		}
 		s := g.clients[c]
-		if s == nil || g.memberOf(c) == nil || s.again || s.fullNext || s.epoch != g.assignEpoch {
+		if s == nil || c.findingCoord || g.memberOf(c) == nil || s.again || s.fullNext || s.epoch != g.assignEpoch {
 			return false
 		}
 	}
@@ -38,4 +38,22 @@ func (g *shareGroup) jumpable() bool {
 // next target at the first heartbeat after a moment (canCompute).
 func (g *shareGroup) cycles() bool {
 	return g.groupEpoch == g.assignEpoch && len(g.initialising) == 0 && !g.pendingInit()
+}
+
+// quiet is world.quiet for a share group: the run may end. Without a
+// coordinator nothing moves until a broker recovers; else the group is
+// settled and no client is still looking for its coordinator.
+func (g *shareGroup) quiet() bool {
+	if g.w.cluster.coordinator() < 0 {
+		return true
+	}
+	if !g.settled() {
+		return false
+	}
+	for _, c := range g.w.clients {
+		if c.running && c.findingCoord {
+			return false
+		}
+	}
+	return true
 }
