@@ -52,6 +52,17 @@ type shareGroup struct {
 	// skipped: acknowledgements of records the member did not hold,
 	// answered and skipped (Share.SkipForeignAcks: share_compare.go).
 	skipped []SkippedAck
+	// Kept answers (share_group.go): subscribedCounts until countsStale,
+	// assignedSet for the target map assignedOf, initialisedPending for
+	// pendingAt.
+	counts      map[string]int32
+	countsStale bool
+	countsGen   int
+	assigned    map[kafka.TP]bool
+	assignedOf  uintptr
+	pendingOK   bool
+	pendingAt   pendingKey
+	pending     bool
 	// away is the members no client view shows (a restarted client's
 	// earlier member, until its session expires), published like partsView.
 	away      []awayMember
@@ -153,7 +164,14 @@ func (g *shareGroup) pendingInit() bool {
 // partition at once.
 func (g *shareGroup) gated() bool { return g.w.sc.KafkaVersion.OrLatest().AtLeast(4, 1, 0) }
 
+// subscribedCounts is the subscribed topics that exist and their partition
+// counts. Every heartbeat asks, so it is kept until a member comes, goes or
+// changes its subscription, or a count changes (countsStale); the map is
+// replaced, never changed: read it only.
 func (g *shareGroup) subscribedCounts() map[string]int32 {
+	if g.counts != nil && !g.countsStale {
+		return g.counts
+	}
 	out := map[string]int32{}
 	for _, m := range g.order {
 		for _, t := range m.topics {
@@ -162,10 +180,31 @@ func (g *shareGroup) subscribedCounts() map[string]int32 {
 			}
 		}
 	}
+	g.counts, g.countsStale = out, false
+	g.countsGen++
 	return out
 }
 
-func (g *shareGroup) topicsChanged() { g.metaStale = true }
+// membersChanged: a member came, went or changed its subscription.
+func (g *shareGroup) membersChanged() { g.countsStale = true }
+
+func (g *shareGroup) topicsChanged() { g.metaStale, g.countsStale = true, true }
+
+// assignedSet is every partition the target assigns, kept for the target
+// map it was read from (targets are replaced, never changed).
+func (g *shareGroup) assignedSet() map[kafka.TP]bool {
+	if g.assigned != nil && g.assignedOf == mapID(g.target) {
+		return g.assigned
+	}
+	assigned := map[kafka.TP]bool{}
+	for _, tps := range g.target {
+		for _, tp := range tps {
+			assigned[tp] = true
+		}
+	}
+	g.assigned, g.assignedOf = assigned, mapID(g.target)
+	return assigned
+}
 
 // shareRequest is one ShareGroupHeartbeat.
 type shareRequest struct {
@@ -208,11 +247,13 @@ func (g *shareGroup) heartbeat(c *client, req shareRequest) shareResponse {
 		m = &shareMember{id: req.memberID, client: c.id}
 		g.members[m.id] = m
 		g.order = append(g.order, m)
+		g.membersChanged()
 	}
 	var why []string
 	bump := false
 	if req.topics != nil && !slices.Equal(req.topics, m.topics) {
 		m.topics = slices.Clone(req.topics)
+		g.membersChanged()
 		bump = true
 		if joined {
 			why = append(why, c.id+" joined")
@@ -279,40 +320,36 @@ func (g *shareGroup) initialisedPending() bool {
 	if !g.gated() || len(g.members) == 0 {
 		return false
 	}
-	assigned := map[kafka.TP]bool{}
-	for _, tps := range g.target {
-		for _, tp := range tps {
-			assigned[tp] = true
-		}
+	counts, assigned := g.subscribedCounts(), g.assignedSet()
+	key := pendingKey{mapID(g.target), g.countsGen, len(g.initialised)}
+	if g.pendingOK && g.pendingAt == key {
+		return g.pending
 	}
+	pending := false
 	for tp := range g.initialised {
-		if !assigned[tp] && g.subscribes(tp.Topic) {
-			return true
+		if _, sub := counts[tp.Topic]; !assigned[tp] && sub {
+			pending = true
+			break
 		}
 	}
-	return false
+	g.pendingOK, g.pendingAt, g.pending = true, key, pending
+	return pending
 }
 
-func (g *shareGroup) subscribes(topic string) bool {
-	for _, m := range g.order {
-		if slices.Contains(m.topics, topic) {
-			return true
-		}
-	}
-	return false
+// pendingKey is what initialisedPending's answer depends on: the target,
+// the subscribed counts and the initialised partitions (which only grow).
+type pendingKey struct {
+	target    uintptr
+	countsGen int
+	nInit     int
 }
 
 // newlyInitialised names the initialised partitions no target assigns.
 func (g *shareGroup) newlyInitialised() string {
-	assigned := map[kafka.TP]bool{}
-	for _, tps := range g.target {
-		for _, tp := range tps {
-			assigned[tp] = true
-		}
-	}
+	counts, assigned := g.subscribedCounts(), g.assignedSet()
 	var out []kafka.TP
 	for tp := range g.initialised {
-		if !assigned[tp] && g.subscribes(tp.Topic) {
+		if _, sub := counts[tp.Topic]; !assigned[tp] && sub {
 			out = append(out, tp)
 		}
 	}
@@ -447,6 +484,7 @@ func (g *shareGroup) fence(m *shareMember, why string) {
 	w.clock.cancel(m.session)
 	delete(g.members, m.id)
 	g.order = slices.DeleteFunc(g.order, func(x *shareMember) bool { return x == m })
+	g.membersChanged()
 	if _, ok := g.target[m.id]; ok {
 		t := maps.Clone(g.target)
 		delete(t, m.id)
