@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"pgregory.net/rapid"
+
 	"github.com/kvizlab/kviz/model"
 	"github.com/kvizlab/kviz/model/kafka"
 	"github.com/kvizlab/kviz/model/scenario"
@@ -270,4 +272,36 @@ func TestShareCompareSkipsForeignAcks(t *testing.T) {
 			t.Errorf("%s: skipped %+v, want c1's acknowledgement at 30 s", r.Variant.Label, r.Skipped)
 		}
 	}
+}
+
+// TestShareLedgerAgreesWithOutcomes: on random share scenarios every
+// rebalance the ledger lists ends where the outcome of the same group-epoch
+// bump settles, with the same rounds, and at its end the target is of the
+// group epoch; the ledger walks the change logs, the outcome its own walk
+// from the bump, so two readings of the run agree.
+func TestShareLedgerAgreesWithOutcomes(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		src := genShareScenario(t)
+		sc, err := scenario.Parse("share.yaml", []byte(src))
+		if err != nil {
+			t.Skipf("not a valid scenario (%v)", err)
+		}
+		sim, err := model.Simulate(sc)
+		if err != nil {
+			return // a script's refused acknowledgement: nothing to read
+		}
+		for k, r := range sim.Rebalances() {
+			bump := r.Rounds[0].StartStep
+			o, ok := sim.OutcomeOfRebalance(sim.Step(bump).TimeMs)
+			if !ok || !o.Settled || o.SettledStep != r.EndStep {
+				t.Fatalf("rebalance %d ends at step %d; the outcome of its bump settles at %d (%v)\n%s", k+1, r.EndStep, o.SettledStep, ok, src)
+			}
+			if len(o.Rounds) != len(r.Rounds) {
+				t.Fatalf("rebalance %d has %d rounds, its outcome %d\n%s", k+1, len(r.Rounds), len(o.Rounds), src)
+			}
+			if end := sim.Step(r.EndStep); end.AssignmentEpoch != end.Generation || end.Generation != r.Generation {
+				t.Fatalf("rebalance %d ends at epoch %d with the target at %d\n%s", k+1, end.Generation, end.AssignmentEpoch, src)
+			}
+		}
+	})
 }

@@ -132,15 +132,7 @@ func TestShareQuietStretchesAreExact(t *testing.T) {
 		if jerr != nil {
 			return
 		}
-		a, b := changes(jumped), changes(full)
-		if len(a) != len(b) {
-			t.Fatalf("%d changing steps when jumping, %d with every heartbeat\n%s", len(a), len(b), src)
-		}
-		for i := range a {
-			if !reflect.DeepEqual(a[i], b[i]) {
-				t.Fatalf("changing step %d differs:\njumped %+v\nevery  %+v\n%s", i, a[i], b[i], src)
-			}
-		}
+		sameChanges(t, jumped, full, src)
 		ja, fa := changing(jumped), changing(full)
 		for k := range ja {
 			if !reflect.DeepEqual(jumped.SharePartitions(ja[k]), full.SharePartitions(fa[k])) {
@@ -148,6 +140,20 @@ func TestShareQuietStretchesAreExact(t *testing.T) {
 			}
 		}
 	})
+}
+
+// sameChanges fails unless the two runs have the same steps that change
+// something, each the same.
+func sameChanges(t interface{ Fatalf(string, ...any) }, jumped, full *model.Sim, src string) {
+	a, b := changes(jumped), changes(full)
+	if len(a) != len(b) {
+		t.Fatalf("%d changing steps when jumping, %d with every heartbeat\n%s", len(a), len(b), src)
+	}
+	for i := range a {
+		if !reflect.DeepEqual(a[i], b[i]) {
+			t.Fatalf("changing step %d differs:\njumped %+v\nevery  %+v\n%s", i, a[i], b[i], src)
+		}
+	}
 }
 
 // changing is the index of every step that is not a routine heartbeat.
