@@ -185,7 +185,7 @@ func (w *world) shareAcknowledge(c *client, ev scenario.Event) {
 			if g.lostBy(tp, c.memberID, ev.Share.Offsets) {
 				c.reply(false, func() {
 					w.record(kafka.KindShareAcknowledgeResponse, c.id, "INVALID_RECORD_STATE", false, fmt.Sprintf(
-						"%s-%d %s: %s no longer holds them; the leader that locked them for it changed, and its successor has them AVAILABLE. The acknowledgement fails (INVALID_RECORD_STATE): nothing changes, and the records go to whoever fetches them next.",
+						"%s-%d %s: %s no longer holds them; the leader that locked them for it changed, and its successor holds no lock on them. The acknowledgement fails (INVALID_RECORD_STATE): nothing changes, and the records go to whoever fetches them next.",
 						tp.Topic, tp.Partition, offsetsListWord(ev.Share.Offsets), c.id))
 				})
 				return
