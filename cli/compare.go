@@ -150,7 +150,43 @@ type compareRowJSON struct {
 	Timings []scenario.Timing `json:"timings,omitempty"`
 	// Client names whose code computes the row's assignments.
 	Client string `json:"client,omitempty"`
+	// SkippedAcks: a share row under another release than the script's
+	// answered these acknowledgements INVALID_RECORD_STATE and skipped them:
+	// the member did not hold those records under that release.
+	SkippedAcks []skippedAckJSON `json:"skipped_acks,omitempty"`
 	outcomeJSON
+}
+
+type skippedAckJSON struct {
+	Line      int     `json:"line"`
+	AtMs      int64   `json:"at_ms"`
+	Member    string  `json:"member"`
+	Topic     string  `json:"topic"`
+	Partition int32   `json:"partition"`
+	Offsets   []int64 `json:"offsets"`
+	Why       string  `json:"why"`
+}
+
+func skippedJSON(acks []model.SkippedAck) []skippedAckJSON {
+	var out []skippedAckJSON
+	for _, a := range acks {
+		out = append(out, skippedAckJSON{Line: a.Line, AtMs: a.AtMs, Member: a.Member, Topic: a.TP.Topic, Partition: a.TP.Partition, Offsets: a.Offsets, Why: a.Why})
+	}
+	return out
+}
+
+// skippedText is a row's skipped acknowledgements in one line.
+func skippedText(r model.CompareRow) string {
+	var parts []string
+	for _, a := range r.Skipped {
+		parts = append(parts, fmt.Sprintf("line %d %s %s-%d %s", a.Line, a.Member, a.TP.Topic, a.TP.Partition, model.OffsetsText(a.Offsets)))
+	}
+	word := "acknowledgements"
+	if len(r.Skipped) == 1 {
+		word = "acknowledgement"
+	}
+	return fmt.Sprintf("%d %s of records the member does not hold under Kafka %s (INVALID_RECORD_STATE): %s",
+		len(r.Skipped), word, r.Variant.Label, strings.Join(parts, "; "))
 }
 
 type compareJSON struct {
@@ -169,7 +205,7 @@ func newCompareJSON(sc *scenario.Scenario, atMs int64, ev *scenario.Event, rows 
 	}
 	for _, r := range rows {
 		j := compareRowJSON{Strategy: r.Strategy, KafkaVersion: r.Variant.Label, Protocol: r.Protocol, Found: r.Found, outcomeJSON: newOutcomeJSON(r.Outcome),
-			Start: sc.FamilyNote(r.Strategy, r.Protocol), Timings: rowTimings(sc, r), Client: rowClient(sc, r)}
+			Start: sc.FamilyNote(r.Strategy, r.Protocol), Timings: rowTimings(sc, r), Client: rowClient(sc, r), SkippedAcks: skippedJSON(r.Skipped)}
 		if r.Err != nil {
 			msg := strings.TrimPrefix(r.Err.Error(), "insert: ")
 			j.Error = &msg
@@ -314,6 +350,9 @@ func writeCompareTable(w io.Writer, sc *scenario.Scenario, atMs int64, ev *scena
 			fmt.Fprintf(&b, "  start  %s\n", note)
 		}
 		fmt.Fprintf(&b, "  client %s\n", rowClient(sc, r))
+		if len(r.Skipped) > 0 {
+			fmt.Fprintf(&b, "  skipped %s\n", skippedText(r))
+		}
 	}
 	writeRowTimings(&b, sc, rows)
 	if _, err := io.WriteString(w, b.String()); err != nil {

@@ -35,7 +35,7 @@ func TestDemoTags(t *testing.T) {
 	assert.Contains(t, byName["example-07-sticky-leave"].Tags, demo.TagCompare, "example 7 opens compare")
 	// The share groups (KIP-932): protocol share, assignor simple; the
 	// record-lock demos carry records, the assignment ones do not.
-	for _, name := range []string{"share-three-members", "share-crash-locks", "share-poison-record", "share-simple-41", "share-simple-42"} {
+	for _, name := range []string{"share-three-members", "share-crash-locks", "share-poison-record", "share-simple-41", "share-simple-42", "share-failover"} {
 		assert.Contains(t, byName[name].Tags, "share", name)
 		assert.Contains(t, byName[name].Tags, "simple", name)
 	}

@@ -41,7 +41,7 @@ func TestResolveSaysWhyNot(t *testing.T) {
 	_, err = demo.Resolve("kip848")
 	assert.ErrorContains(t, err, "is ambiguous: kip848-batching, kip848-downgrade, kip848-join, kip848-static-crash, kip848-upgrade")
 	_, err = demo.Resolve("share")
-	assert.ErrorContains(t, err, "is ambiguous: share-crash-locks, share-poison-record, share-simple-41, share-simple-42, share-three-members")
+	assert.ErrorContains(t, err, "is ambiguous: share-crash-locks, share-failover, share-poison-record, share-simple-41, share-simple-42, share-three-members")
 	_, err = demo.Resolve("exampel-10")
 	assert.EqualError(t, err, `no demo "exampel-10" (did you mean "example-10"?) (kviz demos lists them)`)
 	_, err = demo.Resolve("lap")

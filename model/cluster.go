@@ -172,6 +172,9 @@ func (c *cluster) fail(b int) {
 	if before == b {
 		c.w.coordinatorMoved(before, after)
 	}
+	if c.w.share != nil {
+		c.w.share.leadersMoved(changes, kafka.KindBrokerFailed) // share_brokers.go
+	}
 }
 
 // recover brings a broker back. It rejoins as a follower; partitions whose
@@ -183,7 +186,8 @@ func (c *cluster) recover(b int) {
 		return
 	}
 	before := c.coordinator()
-	if _, err := c.k.RecoverBroker(b); err != nil {
+	changes, err := c.k.RecoverBroker(b)
+	if err != nil {
 		c.w.fail("recover_broker %d: %v", b, err)
 		return
 	}
@@ -197,6 +201,9 @@ func (c *cluster) recover(b int) {
 	c.w.record(kafka.KindBrokerRecovered, "", "", false, text)
 	if before < 0 && after >= 0 {
 		c.w.coordinatorMoved(before, after)
+	}
+	if c.w.share != nil {
+		c.w.share.leadersMoved(changes, kafka.KindBrokerRecovered) // share_brokers.go
 	}
 }
 
@@ -218,7 +225,9 @@ func (c *cluster) create(topic string, count int32) {
 // coordinatorMoved unloads the group from the old coordinator and loads it
 // on the new one from what was stored.
 func (w *world) coordinatorMoved(from, to int) {
-	if w.consumer {
+	if w.share != nil {
+		w.share.moved(from, to) // share_brokers.go
+	} else if w.consumer {
 		w.consumerGroup.moved(from, to)
 	} else {
 		w.classic.moved(from, to)

@@ -271,6 +271,10 @@ type CompareRow struct {
 	Err                error   // the variant cannot run this scenario (or the event)
 	Found              bool    // without an event: a rebalance started at or after the time
 	Outcome            Outcome
+	// Skipped: a share row under another release than the script's
+	// answered these acknowledgements INVALID_RECORD_STATE and skipped them
+	// (Variant.WithVersion).
+	Skipped []SkippedAck
 }
 
 // Compare runs the scenario under each variant and reads the same moment
@@ -317,6 +321,7 @@ func compareOne(ctx context.Context, sc *scenario.Scenario, atMs int64, ev *scen
 			return row
 		}
 		row.Outcome, row.Found = sim.OutcomeOfRebalance(atMs)
+		row.Skipped = sim.SkippedAcks()
 		return row
 	}
 	f, err := forecast(ctx, varied, *ev)
@@ -324,7 +329,7 @@ func compareOne(ctx context.Context, sc *scenario.Scenario, atMs int64, ev *scen
 		row.Err = err
 		return row
 	}
-	row.Outcome, row.Found = f.Outcome, true
+	row.Outcome, row.Found, row.Skipped = f.Outcome, true, f.Sim.SkippedAcks()
 	return row
 }
 

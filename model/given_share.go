@@ -28,7 +28,7 @@ func (w *world) runShareGiven() error {
 	w.startShareGiven()
 	coord := fmt.Sprintf("broker %d, leader of __consumer_offsets partition %d", w.cluster.coordinator(), w.cluster.groupPartition)
 	w.record(kafka.KindGroupStateChanged, "", "", false, scenario.ShareGivenText(w.sc, coord))
-	return w.play(w.applyShare, w.share.settled, func() bool { return false })
+	return w.play(w.applyShare, w.share.quiet, w.quietStretch) // as runShare: heartbeat cycles jumped
 }
 
 // startShareGiven installs the given state before the first step.

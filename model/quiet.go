@@ -90,9 +90,10 @@ type cycleSig struct {
 // for a stalled member to reconcile. (The check lands on the same point of
 // each cycle: it runs after the first event at or after now+p.)
 func (w *world) repeated(p int64) bool {
-	if w.consumer && w.consumerGroup.derive() == kafka.KAssigning {
+	if w.share != nil && !w.share.cycles() || w.share == nil && w.consumer && w.consumerGroup.derive() == kafka.KAssigning {
 		// A deferred target (Kafka 4.3) waits for the first heartbeat
-		// after a moment in time: the cycle is not the same shifted.
+		// after a moment in time: the cycle is not the same shifted. (A
+		// share group's too: shareGroup.cycles.)
 		w.lastSig = nil
 		return false
 	}
@@ -137,6 +138,9 @@ func (w *world) jumpable() bool {
 	if w.cluster.coordinator() < 0 {
 		return false
 	}
+	if w.share != nil {
+		return w.share.jumpable()
+	}
 	if w.consumer && !w.consumerGroup.settled() || !w.consumer && !w.classic.settled() {
 		return false
 	}
@@ -153,7 +157,7 @@ func (w *world) jumpable() bool {
 func (w *world) cycling(outage bool) int {
 	n := 0
 	for _, c := range w.clients {
-		if c.running && (outage || c.idle()) {
+		if c.running && (outage || c.idle() || w.share != nil && w.share.memberOf(c) != nil) {
 			n++
 		}
 	}

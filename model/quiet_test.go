@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"reflect"
 	"regexp"
 	"strconv"
 	"testing"
@@ -68,15 +67,7 @@ func TestQuietStretchesAreExact(t *testing.T) {
 		if err != nil {
 			t.Fatalf("simulate every heartbeat: %v\n%s", err, src)
 		}
-		a, b := changes(jumped), changes(full)
-		if len(a) != len(b) {
-			t.Fatalf("%d changing steps when jumping, %d with every heartbeat\n%s", len(a), len(b), src)
-		}
-		for i := range a {
-			if !reflect.DeepEqual(a[i], b[i]) {
-				t.Fatalf("changing step %d differs:\njumped %+v\nevery  %+v\n%s", i, a[i], b[i], src)
-			}
-		}
+		sameChanges(t, jumped, full, src)
 		if full.Len() < jumped.Len() {
 			t.Fatalf("jumping made the trace longer: %d > %d steps\n%s", jumped.Len(), full.Len(), src)
 		}

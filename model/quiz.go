@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
 )
 
 // QuizKind is what a quiz question asks about.
@@ -80,7 +81,7 @@ func (s *Sim) Quiz() []Question {
 		}
 	}
 	for _, ev := range s.sc.Timeline {
-		if ev.Kind == "restart" {
+		if ev.Kind == "restart" && !scenario.IsShare(s.sc) {
 			if qu, ok := q.restartQuestion(ev); ok {
 				out = append(out, qu)
 			}
@@ -107,7 +108,11 @@ type quizzer struct {
 }
 
 func newQuizzer(s *Sim) *quizzer {
-	return &quizzer{s: s, rebs: s.Rebalances(), alts: &quizAlts{base: s}}
+	var rebs []Rebalance
+	if !scenario.IsShare(s.sc) { // a share group's questions are its own (quiz_share.go): no partition has one owner
+		rebs = s.Rebalances()
+	}
+	return &quizzer{s: s, rebs: rebs, alts: &quizAlts{base: s}}
 }
 
 // rng is a question's shuffle, from the scenario seed and a salt (a step

@@ -67,6 +67,9 @@ func (s *Sim) Outages() []Outage {
 func (s *Sim) scan() *ownershipScan {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.scanned == nil && scenario.IsShare(s.sc) {
+		s.scanned = s.shareScan() // several holders per partition (share_ledger.go)
+	}
 	if s.scanned == nil {
 		s.scanned = newOwnershipScan(scenario.IsConsumer(s.sc))
 		s.scanned.mixed = s.sc.Mixed()

@@ -41,6 +41,7 @@ func (w *world) shareStart(id string, topics []string) {
 	c.inc++
 	c.running, c.startedAt = true, w.clock.now
 	c.memberID = w.newMemberID(c.id) // the share consumer makes its member id (KIP-1082)
+	w.share.awayDirty = true         // a member of its earlier self stays until its session expires
 	c.generation = 0
 	c.setStatus(kafka.StatusJoining)
 	w.record(kafka.KindMemberStarted, c.id, "", false, fmt.Sprintf("%s starts (a share consumer, member id %s), subscribing to %v.", c.id, c.memberID, c.topics)+w.missingTopicsNote(c.topics))
@@ -90,12 +91,17 @@ func (s *shareClient) heartbeat(routine bool) {
 		c.reply(routine && resp.err == "", func() { s.response(req, resp, routine, sentAt) })
 	}, func(errName string) {
 		s.inFlight = false
-		w.record(kafka.KindShareGroupHeartbeatResponse, c.id, errName, false, fmt.Sprintf("%s's heartbeat fails (%s); it retries after %d ms.", c.id, errName, retryBackoffMs))
+		if req.epoch == leaveEpoch {
+			w.record(kafka.KindShareGroupHeartbeatResponse, c.id, errName, false, fmt.Sprintf(
+				"%s's leave heartbeat fails (%s): the coordinator will notice by session expiry.", c.id, errName))
+			return
+		}
+		w.record(kafka.KindShareGroupHeartbeatResponse, c.id, errName, false, fmt.Sprintf(
+			"%s's heartbeat fails (%s); it looks for the coordinator again after %d ms (retry.backoff.ms), then heartbeats.", c.id, errName, retryBackoffMs))
 		s.fullNext = s.fullNext || req.topics != nil
-		s.hbTimer = w.clock.after(retryBackoffMs, false, func() {
-			c.coord = w.cluster.coordinator()
-			s.heartbeat(false)
-		})
+		w.clock.cancel(s.hbTimer)
+		s.hbTimer = nil
+		c.coordinatorLost(func() { s.heartbeat(false) })
 	})
 	s.schedule(sentAt)
 }
@@ -160,6 +166,17 @@ func (s *shareClient) response(req shareRequest, r shareResponse, routine bool, 
 		s.heartbeat(false) // ACKNOWLEDGING: shouldHeartbeatNow
 		return
 	}
+	s.reschedule(sentAt)
+}
+
+// reschedule is schedule(sentAt) after an answer. A timer the send set is
+// re-armed at its own time, not at sentAt's: a quiet stretch (quiet.go)
+// may have moved it, and the send time this answer carries stayed behind.
+func (s *shareClient) reschedule(sentAt int64) {
+	if t := s.hbTimer; t != nil && !t.cancelled && t.index >= 0 && s.intervalMs > 0 {
+		s.schedule(t.at - s.intervalMs)
+		return
+	}
 	s.schedule(sentAt)
 }
 
@@ -173,10 +190,24 @@ func (w *world) shareLeave(c *client) {
 	w.clock.cancel(s.stallEnd)
 	s.inFlight = false
 	s.epoch = leaveEpoch
-	s.heartbeat(false)
-	c.running = false
+	// Closed before the leave heartbeat's step: the step shows it gone.
 	c.setStatus(kafka.StatusLeft)
 	c.owned = nil
+	c.changed()
+	s.heartbeat(false)
+	c.running = false
+}
+
+// shareRestart is a restart: the process dies as in a crash (its records
+// stay locked until their lock times out, its member until its session
+// expires) and starts again as a new share consumer, which makes a new
+// member id (KIP-1082) and joins at epoch 0. The coordinator holds both
+// members until the old one's session expires.
+func (w *world) shareRestart(c *client) {
+	if c.running {
+		w.shareCrash(c)
+	}
+	w.shareStart(c.id, c.topics)
 }
 
 // shareCrash stops a share consumer silently (a lost host): no leave, no
@@ -189,7 +220,7 @@ func (w *world) shareCrash(c *client) {
 	c.running = false
 	c.inc++
 	c.setStatus(kafka.StatusCrashed)
-	held := w.heldText(c.id)
+	held := w.heldText(c.memberID)
 	w.record(kafka.KindMemberCrashed, c.id, "", false, fmt.Sprintf(
 		"%s crashes: no leave heartbeat, no share session closed.%s Its member stays until group.share.session.timeout.ms (%d ms) passes without a heartbeat.", c.id, held, w.sc.SessionTimeoutMs))
 }
@@ -200,7 +231,7 @@ func (w *world) shareStall(c *client, ms int64) {
 	s := w.share.clients[c]
 	c.setStatus(kafka.StatusStalled)
 	w.record(kafka.KindPollStalled, c.id, "", false, fmt.Sprintf(
-		"%s's application stops polling for %d ms: it acknowledges nothing, and the records it holds stay locked only until their acquisition lock times out (%d ms).%s", c.id, ms, w.sc.Share.RecordLockMs, w.heldText(c.id)))
+		"%s's application stops polling for %d ms: it acknowledges nothing, and the records it holds stay locked only until their acquisition lock times out (%d ms).%s", c.id, ms, w.sc.Share.RecordLockMs, w.heldText(c.memberID)))
 	w.clock.cancel(s.stallEnd)
 	s.stallEnd = w.clock.after(ms, false, func() {
 		if !c.running {
@@ -237,6 +268,17 @@ func (w *world) applyShare(ev scenario.Event) {
 	case scenario.EventRecords:
 		w.appendRecords(kafka.TP{Topic: ev.Topic, Partition: ev.Share.Partition}, int(ev.Count))
 		return
+	case "fail_broker":
+		w.cluster.fail(ev.Broker)
+		return
+	case "recover_broker":
+		w.cluster.recover(ev.Broker)
+		return
+	case "restart":
+		if c != nil && !c.running {
+			w.shareStart(c.id, c.topics) // a stopped process starts again
+			return
+		}
 	}
 	if c == nil || !c.running {
 		state := "not running"
@@ -255,6 +297,8 @@ func (w *world) applyShare(ev scenario.Event) {
 		w.shareLeave(c)
 	case "crash":
 		w.shareCrash(c)
+	case "restart":
+		w.shareRestart(c)
 	case "stall":
 		w.shareStall(c, ev.Ms)
 	case "subscribe":
@@ -277,7 +321,7 @@ func (w *world) runShare() error {
 		spec := m
 		w.clock.after(0, false, func() { w.shareStart(spec.ID, spec.Topics) })
 	}
-	return w.play(w.applyShare, g.settled, func() bool { return false }) // world.go: no quiet stretches yet
+	return w.play(w.applyShare, g.quiet, w.quietStretch) // quiet.go: heartbeat cycles jumped (share_quiet.go)
 }
 
 // shareView fills a share member's view: the coordinator's epoch for it.

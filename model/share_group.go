@@ -46,6 +46,27 @@ type shareGroup struct {
 	partsDirty                bool
 	logEnds                   map[kafka.TP]int64 // records written before a share-partition exists
 	fenced                    string             // why the last fence bumped the epoch, until a target follows
+	// lost: offsets a leader change took from the member id holding them
+	// (share_brokers.go), until acquired again.
+	lost map[kafka.TP]map[int64]string
+	// skipped: acknowledgements of records the member did not hold,
+	// answered and skipped (Share.SkipForeignAcks: share_compare.go).
+	skipped []SkippedAck
+	// Kept answers (share_group.go): subscribedCounts until countsStale,
+	// assignedSet for the target map assignedOf, initialisedPending for
+	// pendingAt.
+	counts      map[string]int32
+	countsStale bool
+	countsGen   int
+	assigned    map[kafka.TP]bool
+	assignedOf  uintptr
+	pendingOK   bool
+	pendingAt   pendingKey
+	pending     bool
+	// away is the members no client view shows (a restarted client's
+	// earlier member, until its session expires), published like partsView.
+	away      []awayMember
+	awayDirty bool
 }
 
 // shareMember is one member as the coordinator keeps it (ShareGroupMember).
@@ -77,6 +98,26 @@ func (g *shareGroup) fillSnap(s *groupSnap) {
 	s.state, s.generation, s.assignEpoch = g.state(), g.groupEpoch, g.assignEpoch
 	s.target = g.target
 	s.shares = g.sharesView()
+	s.away = g.awayView()
+}
+
+// awayView is the members whose client has restarted since (a new member
+// id): JSONL names them by member id, and the group is not settled while
+// the coordinator holds one.
+func (g *shareGroup) awayView() []awayMember {
+	if !g.awayDirty {
+		return g.away
+	}
+	g.awayDirty = false
+	var out []awayMember
+	for _, m := range g.order {
+		if c := g.w.byID[m.client]; c != nil && c.memberID != m.id {
+			out = append(out, awayMember{id: m.id, epoch: m.epoch, state: kafka.MStable})
+		}
+	}
+	slices.SortFunc(out, func(a, b awayMember) int { return strings.Compare(a.id, b.id) })
+	g.away = out
+	return out
 }
 
 // settled: every member is at the assignment epoch with its target, the
@@ -123,7 +164,14 @@ func (g *shareGroup) pendingInit() bool {
 // partition at once.
 func (g *shareGroup) gated() bool { return g.w.sc.KafkaVersion.OrLatest().AtLeast(4, 1, 0) }
 
+// subscribedCounts is the subscribed topics that exist and their partition
+// counts. Every heartbeat asks, so it is kept until a member comes, goes or
+// changes its subscription, or a count changes (countsStale); the map is
+// replaced, never changed: read it only.
 func (g *shareGroup) subscribedCounts() map[string]int32 {
+	if g.counts != nil && !g.countsStale {
+		return g.counts
+	}
 	out := map[string]int32{}
 	for _, m := range g.order {
 		for _, t := range m.topics {
@@ -132,10 +180,31 @@ func (g *shareGroup) subscribedCounts() map[string]int32 {
 			}
 		}
 	}
+	g.counts, g.countsStale = out, false
+	g.countsGen++
 	return out
 }
 
-func (g *shareGroup) topicsChanged() { g.metaStale = true }
+// membersChanged: a member came, went or changed its subscription.
+func (g *shareGroup) membersChanged() { g.countsStale = true }
+
+func (g *shareGroup) topicsChanged() { g.metaStale, g.countsStale = true, true }
+
+// assignedSet is every partition the target assigns, kept for the target
+// map it was read from (targets are replaced, never changed).
+func (g *shareGroup) assignedSet() map[kafka.TP]bool {
+	if g.assigned != nil && g.assignedOf == mapID(g.target) {
+		return g.assigned
+	}
+	assigned := map[kafka.TP]bool{}
+	for _, tps := range g.target {
+		for _, tp := range tps {
+			assigned[tp] = true
+		}
+	}
+	g.assigned, g.assignedOf = assigned, mapID(g.target)
+	return assigned
+}
 
 // shareRequest is one ShareGroupHeartbeat.
 type shareRequest struct {
@@ -178,11 +247,13 @@ func (g *shareGroup) heartbeat(c *client, req shareRequest) shareResponse {
 		m = &shareMember{id: req.memberID, client: c.id}
 		g.members[m.id] = m
 		g.order = append(g.order, m)
+		g.membersChanged()
 	}
 	var why []string
 	bump := false
 	if req.topics != nil && !slices.Equal(req.topics, m.topics) {
 		m.topics = slices.Clone(req.topics)
+		g.membersChanged()
 		bump = true
 		if joined {
 			why = append(why, c.id+" joined")
@@ -249,40 +320,36 @@ func (g *shareGroup) initialisedPending() bool {
 	if !g.gated() || len(g.members) == 0 {
 		return false
 	}
-	assigned := map[kafka.TP]bool{}
-	for _, tps := range g.target {
-		for _, tp := range tps {
-			assigned[tp] = true
-		}
+	counts, assigned := g.subscribedCounts(), g.assignedSet()
+	key := pendingKey{mapID(g.target), g.countsGen, len(g.initialised)}
+	if g.pendingOK && g.pendingAt == key {
+		return g.pending
 	}
+	pending := false
 	for tp := range g.initialised {
-		if !assigned[tp] && g.subscribes(tp.Topic) {
-			return true
+		if _, sub := counts[tp.Topic]; !assigned[tp] && sub {
+			pending = true
+			break
 		}
 	}
-	return false
+	g.pendingOK, g.pendingAt, g.pending = true, key, pending
+	return pending
 }
 
-func (g *shareGroup) subscribes(topic string) bool {
-	for _, m := range g.order {
-		if slices.Contains(m.topics, topic) {
-			return true
-		}
-	}
-	return false
+// pendingKey is what initialisedPending's answer depends on: the target,
+// the subscribed counts and the initialised partitions (which only grow).
+type pendingKey struct {
+	target    uintptr
+	countsGen int
+	nInit     int
 }
 
 // newlyInitialised names the initialised partitions no target assigns.
 func (g *shareGroup) newlyInitialised() string {
-	assigned := map[kafka.TP]bool{}
-	for _, tps := range g.target {
-		for _, tp := range tps {
-			assigned[tp] = true
-		}
-	}
+	counts, assigned := g.subscribedCounts(), g.assignedSet()
 	var out []kafka.TP
 	for tp := range g.initialised {
-		if !assigned[tp] && g.subscribes(tp.Topic) {
+		if _, sub := counts[tp.Topic]; !assigned[tp] && sub {
 			out = append(out, tp)
 		}
 	}
@@ -326,7 +393,7 @@ func (g *shareGroup) computeTarget(why string) {
 	g.target, g.assignEpoch, g.lastTargetAt = target, g.groupEpoch, w.clock.now
 	var parts []string
 	for _, m := range g.order {
-		parts = append(parts, fmt.Sprintf("%s %s", g.w.clientName(m.id), fmtShort(target[m.id])))
+		parts = append(parts, fmt.Sprintf("%s %s", g.memberName(m), fmtShort(target[m.id])))
 	}
 	gate := ""
 	if g.gated() {
@@ -413,9 +480,11 @@ func (g *shareGroup) leave(c *client, req shareRequest) shareResponse {
 
 func (g *shareGroup) fence(m *shareMember, why string) {
 	w := g.w
+	g.awayDirty = true
 	w.clock.cancel(m.session)
 	delete(g.members, m.id)
 	g.order = slices.DeleteFunc(g.order, func(x *shareMember) bool { return x == m })
+	g.membersChanged()
 	if _, ok := g.target[m.id]; ok {
 		t := maps.Clone(g.target)
 		delete(t, m.id)
@@ -451,10 +520,20 @@ func (g *shareGroup) scheduleSession(m *shareMember) {
 		if g.members[m.id] != m {
 			return
 		}
+		who := g.memberName(m)
 		w.record(kafka.KindSessionExpired, m.client, "", false, fmt.Sprintf(
-			"%s sent no heartbeat for group.share.session.timeout.ms (%d ms): its session expires.", m.client, w.sc.SessionTimeoutMs))
-		g.fence(m, "the session of "+m.client+" expired")
+			"%s sent no heartbeat for group.share.session.timeout.ms (%d ms): its session expires.", who, w.sc.SessionTimeoutMs))
+		g.fence(m, "the session of "+who+" expired")
 	})
+}
+
+// memberName is how the trace names a member: its client's id, or, for a
+// member its client restarted away from, "c1's earlier member c1-1a2b3c4d".
+func (g *shareGroup) memberName(m *shareMember) string {
+	if c := g.w.byID[m.client]; c != nil && c.memberID != m.id {
+		return fmt.Sprintf("%s's earlier member %s", m.client, m.id)
+	}
+	return m.client
 }
 
 // memberOf is the coordinator's record of the client's member.

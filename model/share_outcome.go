@@ -100,33 +100,6 @@ func without(a, b []string) []string {
 	return out
 }
 
-// shareSettled: at step i every member the coordinator counts is running
-// at the assignment epoch and holds its target, every running member is
-// in the group, and the target is of the current group epoch.
-func (s *Sim) shareSettled(i int) bool {
-	st := s.Step(i)
-	if st.Generation != st.AssignmentEpoch {
-		return false
-	}
-	v := s.View(i)
-	for j := range v.Members {
-		m := &v.Members[j]
-		if !m.InGroup {
-			if consuming(m.Status) {
-				return false // joining: its first heartbeat is on its way
-			}
-			continue
-		}
-		if !consuming(m.Status) || m.MemberEpoch != st.AssignmentEpoch {
-			return false // a crashed member waits for its session to expire
-		}
-		if !sameTPs(m.Owned, kafka.TPsOf(st.Target[m.ID])) {
-			return false
-		}
-	}
-	return true
-}
-
 // sameTPs: the same partitions, whatever the order.
 func sameTPs(a, b []strategies.TopicPartition) bool {
 	if len(a) != len(b) {
@@ -162,28 +135,40 @@ func (s *Sim) shareOutcomeOfRebalance(atMs int64) (Outcome, bool) {
 
 // shareFill walks from step e (the moment) to the group settled again,
 // reading holders, rounds (one per group epoch) and gaps (time a partition
-// held before had no holder).
+// held before had no holder). The walk applies only what each step changed
+// (shareWalk), so a what-if on a thousand members costs its changes.
 func (s *Sim) shareFill(o *Outcome, e int) {
 	if len(s.steps) == 0 {
 		return
 	}
 	e = min(e, len(s.steps)-1)
 	before := max(e-1, 0)
-	bv := s.View(before)
-	bh := shareHolders(bv)
+	w := s.newShareWalk()
+	w.seek(before)
+	bh := w.holdersNow()
 	startGen := s.steps[before].g.generation
-	end := len(s.steps) - 1
-	o.Settled = false
-	for j := e + 1; j < len(s.steps); j++ { // the event's own step is before the group reacts
-		if s.shareSettled(j) {
-			end, o.Settled = j, true
-			break
-		}
-	}
 	gaps := map[kafka.TP]int64{}
 	since := map[kafka.TP]int64{}
-	for j := e; j <= end; j++ {
-		r := s.steps[j]
+	var at int64
+	w.onHolders = func(tp kafka.TP, held bool) {
+		if _, was := bh[tp]; !was {
+			return
+		}
+		from, open := since[tp]
+		switch {
+		case !held && !open:
+			since[tp] = at
+		case held && open:
+			gaps[tp] += at - from
+			delete(since, tp)
+		}
+	}
+	end := len(s.steps) - 1
+	o.Settled = false
+	for j := e; j < len(s.steps); j++ {
+		r := &s.steps[j]
+		at = r.at
+		w.advance(j)
 		if g := r.g.generation; g > startGen {
 			if n := len(o.Rounds); n == 0 || o.Rounds[n-1].Generation != g {
 				o.Rounds = append(o.Rounds, Round{StartStep: j, EndStep: j, StartMs: r.at, EndMs: r.at, Generation: g})
@@ -192,27 +177,20 @@ func (s *Sim) shareFill(o *Outcome, e int) {
 		if n := len(o.Rounds); n > 0 {
 			o.Rounds[n-1].EndStep, o.Rounds[n-1].EndMs = j, r.at
 		}
-		h := shareHolders(s.View(j))
-		for tp := range bh {
-			_, open := since[tp]
-			switch {
-			case len(h[tp]) == 0 && !open:
-				since[tp] = r.at
-			case len(h[tp]) > 0 && open:
-				gaps[tp] += r.at - since[tp]
-				delete(since, tp)
-			}
+		if j > e && w.settled(r.g) { // the event's own step is before the group reacts
+			end, o.Settled = j, true
+			break
 		}
 	}
 	av := s.View(end)
 	for tp, from := range since {
 		gaps[tp] += av.TimeMs - from
 	}
-	ah := shareHolders(av)
+	ah := w.holdersNow()
 	o.Rebalanced = len(o.Rounds) > 0
 	o.Moves = shareDiff(bh, ah)
 	o.Moved = kafka.Taken(o.Moves)
-	o.Before = shareAssignment(bh, liveIDs(bv))
+	o.Before = shareAssignment(bh, liveIDs(s.View(before)))
 	o.After = shareAssignment(ah, liveIDs(av))
 	o.Balance = balanceOf(av)
 	o.SettledMs, o.SettledStep = av.TimeMs, end

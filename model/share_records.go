@@ -104,7 +104,7 @@ func (w *world) shareFetch(c *client, ev scenario.Event) {
 	}
 	maxRecords := int(ev.Share.MaxRecords)
 	w.record(kafka.KindShareFetchRequest, c.id, "", false, fmt.Sprintf("%s sends ShareFetch for %s (max.poll.records %d).", c.id, fmtShort(tps), maxRecords))
-	c.send(false, func() {
+	c.toLeaders(func() {
 		var parts []string
 		left := maxRecords
 		for _, tp := range tps {
@@ -114,9 +114,16 @@ func (w *world) shareFetch(c *client, ev scenario.Event) {
 			if g.gated() && !g.initialised[tp] {
 				continue
 			}
+			if !g.leaderUp(tp) {
+				parts = append(parts, fmt.Sprintf("%s-%d nothing: it has no leader (NOT_LEADER_OR_FOLLOWER)", tp.Topic, tp.Partition))
+				continue
+			}
 			p := g.part(tp)
-			got := p.Acquire(c.id, left, w.clock.now)
+			got := p.AcquireAs(c.id, c.memberID, left, w.clock.now)
 			left -= len(got)
+			for _, r := range got {
+				delete(g.lost[tp], r.Offset)
+			}
 			if len(got) > 0 {
 				g.partsDirty = true
 				parts = append(parts, fmt.Sprintf("%s-%d %s (%s), locked until %d ms", tp.Topic, tp.Partition,
@@ -133,8 +140,18 @@ func (w *world) shareFetch(c *client, ev scenario.Event) {
 			}
 			w.record(kafka.KindShareFetchResponse, c.id, "NONE", false, text)
 		})
-	}, func(errName string) {
-		w.record(kafka.KindShareFetchResponse, c.id, errName, false, fmt.Sprintf("%s's ShareFetch fails (%s).", c.id, errName))
+	})
+}
+
+// toLeaders delivers a share request to the partitions' leaders after the
+// network delay (each partition's leader answers for it: leaderUp), to this
+// incarnation of the client.
+func (c *client) toLeaders(handle func()) {
+	inc := c.inc
+	c.w.clock.after(netMs, false, func() {
+		if c.inc == inc {
+			handle()
+		}
 	})
 }
 
@@ -150,15 +167,30 @@ func (w *world) shareAcknowledge(c *client, ev scenario.Event) {
 		return
 	}
 	w.record(kafka.KindShareAcknowledgeRequest, c.id, "", false, fmt.Sprintf("%s acknowledges %s-%d %s: %s.", c.id, tp.Topic, tp.Partition, offsetsListWord(ev.Share.Offsets), t))
-	c.send(false, func() {
-		p := g.parts[tp]
-		if p == nil {
-			w.err = fmt.Errorf("%s:%d: acknowledge: %s holds no record of %s-%d: nothing was fetched from it", w.sc.File, ev.Line(), c.id, tp.Topic, tp.Partition)
+	c.toLeaders(func() {
+		if !g.leaderUp(tp) {
+			c.reply(false, func() {
+				w.record(kafka.KindShareAcknowledgeResponse, c.id, "NOT_LEADER_OR_FOLLOWER", false, fmt.Sprintf(
+					"%s-%d has no leader: %s's acknowledgement fails (NOT_LEADER_OR_FOLLOWER). The broker that held its locks is gone; the next leader reads the stored state.", tp.Topic, tp.Partition, c.id))
+			})
 			return
 		}
-		trs, err := p.Acknowledge(c.id, ev.Share.Offsets, t, w.clock.now)
+		p := g.parts[tp]
+		if p == nil {
+			g.refuseAck(c, ev, tp, fmt.Sprintf("%s holds no record of %s-%d: nothing was fetched from it", c.id, tp.Topic, tp.Partition))
+			return
+		}
+		trs, err := p.AcknowledgeAs(c.id, c.memberID, ev.Share.Offsets, t, w.clock.now)
 		if err != nil {
-			w.err = fmt.Errorf("%s:%d: acknowledge: %s cannot acknowledge %s-%d: %v", w.sc.File, ev.Line(), c.id, tp.Topic, tp.Partition, err)
+			if g.lostBy(tp, c.memberID, ev.Share.Offsets) {
+				c.reply(false, func() {
+					w.record(kafka.KindShareAcknowledgeResponse, c.id, "INVALID_RECORD_STATE", false, fmt.Sprintf(
+						"%s-%d %s: %s no longer holds them; the leader that locked them for it changed, and its successor holds no lock on them. The acknowledgement fails (INVALID_RECORD_STATE): nothing changes, and the records go to whoever fetches them next.",
+						tp.Topic, tp.Partition, offsetsListWord(ev.Share.Offsets), c.id))
+				})
+				return
+			}
+			g.refuseAck(c, ev, tp, fmt.Sprintf("%s cannot acknowledge %s-%d: %v", c.id, tp.Topic, tp.Partition, err))
 			return
 		}
 		g.partsDirty = true
@@ -166,8 +198,6 @@ func (w *world) shareAcknowledge(c *client, ev scenario.Event) {
 		c.reply(false, func() {
 			w.record(kafka.KindShareAcknowledgeResponse, c.id, "NONE", false, transitionsText(tp, trs)+startText(p))
 		})
-	}, func(errName string) {
-		w.record(kafka.KindShareAcknowledgeResponse, c.id, errName, false, fmt.Sprintf("%s's ShareAcknowledge fails (%s): its records stay locked until their lock times out.", c.id, errName))
 	})
 }
 
@@ -197,7 +227,7 @@ func (w *world) releaseHeld(c *client, why string) {
 	g := w.share
 	var texts []string
 	for _, tp := range g.sortedParts() {
-		trs := g.parts[tp].ReleaseMember(c.id)
+		trs := g.parts[tp].ReleaseMemberAs(c.id, c.memberID)
 		if len(trs) > 0 {
 			g.partsDirty = true
 			texts = append(texts, transitionsText(tp, trs))

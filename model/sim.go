@@ -33,6 +33,7 @@ type Sim struct {
 	tmap map[string][]kafka.TP
 	// scanned holds the rebalances and outages, read once on first use.
 	scanned *ownershipScan
+	skipped []SkippedAck // share compare rows: acknowledgements skipped (share_compare.go)
 }
 
 // Simulate runs the scenario until the timeline is done and the group is quiet.
@@ -69,6 +70,9 @@ func SimulateContext(ctx context.Context, sc *scenario.Scenario) (*Sim, error) {
 	}
 	h := w.hist
 	sim.steps, sim.vlog, sim.tlog, sim.tids = h.steps, &h.vlog, &h.tlog, &h.tids
+	if w.share != nil {
+		sim.skipped = w.share.skipped
+	}
 	sim.at, sim.tat = newCursor(sim.vlog), newCursor(sim.tlog)
 	if err != nil {
 		// The steps so far still explain what went round in circles.

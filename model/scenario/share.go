@@ -68,6 +68,11 @@ type ShareSpec struct {
 	AutoOffsetReset      string // share.auto.offset.reset: latest (default) or earliest
 	// Partitions: a given start's share-partitions (given_share.go).
 	Partitions []SharePartitionState
+	// SkipForeignAcks: an acknowledgement of records the member does not
+	// hold is answered INVALID_RECORD_STATE and skipped, not refused (a
+	// compare row under another release than the script's; never read
+	// from a file).
+	SkipForeignAcks bool
 }
 
 // IsShare reports whether the scenario's group is a share group.
@@ -277,7 +282,7 @@ func (p *parser) checkShareMember(n *yaml.Node, instance string, strats []string
 
 // shareEventsAllowed are the group events a share scenario's timeline may
 // have besides ShareEventKinds.
-var shareEventsAllowed = []string{"join", "leave", "crash", "stall", "subscribe", "add_partitions"}
+var shareEventsAllowed = []string{"join", "leave", "crash", "restart", "stall", "subscribe", "add_partitions", "fail_broker", "recover_broker"}
 
 // checkShareEvent is CheckEvent's share-group part.
 func checkShareEvent(sc *Scenario, ev Event) error {
@@ -301,6 +306,9 @@ func checkShareEvent(sc *Scenario, ev Event) error {
 	case slices.Contains(shareEventsAllowed, ev.Kind):
 		if ev.Kind == "join" && ev.Instance != "" {
 			return fmt.Errorf("join: instance %q: a share group has no static membership (ShareGroupHeartbeat carries no group.instance.id)", ev.Instance)
+		}
+		if ev.Kind == "restart" && ev.Settings.Protocol != "" {
+			return fmt.Errorf("restart: protocol %s: a share consumer has no group.protocol to change (KafkaShareConsumer speaks only ShareGroupHeartbeat; there is no online migration to or from a share group)", ev.Settings.Protocol)
 		}
 		return nil
 	}

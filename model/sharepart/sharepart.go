@@ -77,11 +77,15 @@ type Config struct {
 
 // Record is one in-flight record.
 type Record struct {
-	Offset     int64
-	State      State
-	Member     string // the member holding it (Acquired), else ""
-	DeadlineMs int64  // Acquired: when its acquisition lock times out
-	Deliveries int32  // delivery count: how often it was acquired
+	Offset int64
+	State  State
+	Member string // the member holding it (Acquired), else ""
+	// MemberID is the holder's member id when it differs from Member (a
+	// client id shown for a member id: a restarted client is a new member,
+	// and the records its earlier member acquired are not its own).
+	MemberID   string
+	DeadlineMs int64 // Acquired: when its acquisition lock times out
+	Deliveries int32 // delivery count: how often it was acquired
 }
 
 // Transition is one record's change, with the reason a narration gives.
@@ -143,6 +147,11 @@ func (p *Partition) Append(n int) int64 {
 // record's delivery count goes up by one and its lock runs until now +
 // LockMs. It returns the acquired records.
 func (p *Partition) Acquire(member string, maxRecords int, now int64) []Record {
+	return p.AcquireAs(member, member, maxRecords, now)
+}
+
+// AcquireAs is Acquire for the member with id id, shown as member.
+func (p *Partition) AcquireAs(member, id string, maxRecords int, now int64) []Record {
 	var out []Record
 	for i := range p.inflight {
 		if len(out) >= maxRecords {
@@ -150,7 +159,7 @@ func (p *Partition) Acquire(member string, maxRecords int, now int64) []Record {
 		}
 		r := &p.inflight[i]
 		if r.State == Available {
-			p.lock(r, member, now)
+			p.lock(r, member, id, now)
 			out = append(out, *r)
 		}
 	}
@@ -158,15 +167,24 @@ func (p *Partition) Acquire(member string, maxRecords int, now int64) []Record {
 		p.inflight = append(p.inflight, Record{Offset: p.fetched})
 		p.fetched++
 		r := &p.inflight[len(p.inflight)-1]
-		p.lock(r, member, now)
+		p.lock(r, member, id, now)
 		out = append(out, *r)
 	}
 	return out
 }
 
-func (p *Partition) lock(r *Record, member string, now int64) {
+func (p *Partition) lock(r *Record, member, id string, now int64) {
 	r.State, r.Member, r.DeadlineMs = Acquired, member, now+p.cfg.LockMs
+	r.MemberID = ""
+	if id != member {
+		r.MemberID = id
+	}
 	r.Deliveries++
+}
+
+// heldBy: r is ACQUIRED by the member with id id.
+func heldBy(r *Record, id string) bool {
+	return r.State == Acquired && (r.MemberID == id || r.MemberID == "" && r.Member == id)
 }
 
 // Capped reports whether records wait in the log that the in-flight cap
@@ -185,6 +203,8 @@ type HolderError struct {
 
 func (e *HolderError) Error() string {
 	switch {
+	case e.Rec != nil && e.Rec.State == Acquired && e.Rec.Member == e.Member:
+		return fmt.Sprintf("offset %d is acquired by %s's earlier member %s, not by its member now (INVALID_RECORD_STATE)", e.Offset, e.Member, e.Rec.MemberID)
 	case e.Rec == nil:
 		return fmt.Sprintf("offset %d is not in flight, so %s holds no lock on it (INVALID_RECORD_STATE)", e.Offset, e.Member)
 	case e.Rec.State == Acquired:
@@ -199,9 +219,14 @@ func (e *HolderError) Error() string {
 // count reached the limit: InFlightState.tryUpdateState), REJECT →
 // ARCHIVED, RENEW → still ACQUIRED with a fresh lock (Kafka 4.2 on).
 func (p *Partition) Acknowledge(member string, offsets []int64, t AckType, now int64) ([]Transition, error) {
+	return p.AcknowledgeAs(member, member, offsets, t, now)
+}
+
+// AcknowledgeAs is Acknowledge by the member with id id, shown as member.
+func (p *Partition) AcknowledgeAs(member, id string, offsets []int64, t AckType, now int64) ([]Transition, error) {
 	for _, o := range offsets {
 		r := p.find(o)
-		if r == nil || r.State != Acquired || r.Member != member {
+		if r == nil || !heldBy(r, id) {
 			return nil, &HolderError{Offset: o, Member: member, Rec: r}
 		}
 	}
@@ -236,7 +261,7 @@ func (p *Partition) release(r *Record, why string) Transition {
 
 func (p *Partition) move(r *Record, to State, why string) Transition {
 	t := Transition{Offset: r.Offset, From: r.State, To: to, Deliveries: r.Deliveries, Why: why}
-	r.State, r.Member, r.DeadlineMs = to, "", 0
+	r.State, r.Member, r.MemberID, r.DeadlineMs = to, "", "", 0
 	return t
 }
 
@@ -244,9 +269,14 @@ func (p *Partition) move(r *Record, to State, why string) Transition {
 // session does (SharePartition.releaseAcquiredRecords): AVAILABLE, or
 // ARCHIVED at the delivery count limit.
 func (p *Partition) ReleaseMember(member string) []Transition {
+	return p.ReleaseMemberAs(member, member)
+}
+
+// ReleaseMemberAs is ReleaseMember for the member with id id, shown as member.
+func (p *Partition) ReleaseMemberAs(member, id string) []Transition {
 	var out []Transition
 	for i := range p.inflight {
-		if r := &p.inflight[i]; r.State == Acquired && r.Member == member {
+		if r := &p.inflight[i]; heldBy(r, id) {
 			out = append(out, p.release(r, fmt.Sprintf("%s closed its share session", member)))
 		}
 	}
@@ -278,14 +308,44 @@ func (p *Partition) NextDeadline() (int64, bool) {
 	return best, ok
 }
 
-// Held lists the offsets member holds.
+// Held lists the offsets the member with id (or name) member holds.
 func (p *Partition) Held(member string) []int64 {
 	var out []int64
-	for _, r := range p.inflight {
-		if r.State == Acquired && r.Member == member {
+	for i := range p.inflight {
+		if r := &p.inflight[i]; heldBy(r, member) {
 			out = append(out, r.Offset)
 		}
 	}
+	return out
+}
+
+// Reload is the share-partition as a new leader reads it from the share
+// coordinator (SharePartition.maybeInitialize, readState) after its leader
+// changed: the old leader's in-memory locks are gone, and an acquisition
+// is never written (acquire persists nothing; acknowledgements, releases
+// and lock timeouts are: writeShareGroupState). So every ACQUIRED record
+// is as last written, AVAILABLE with the delivery count it had before
+// this acquisition, and records never written at all lie past the new
+// end: the first fetch reads them from the log again as new. The start
+// offset and every ACKNOWLEDGED or ARCHIVED record were written. It
+// returns the records that moved (To AVAILABLE, Deliveries the count kept).
+func (p *Partition) Reload(why string) []Transition {
+	var out []Transition
+	for i := range p.inflight {
+		r := &p.inflight[i]
+		if r.State != Acquired {
+			continue
+		}
+		r.Deliveries--
+		out = append(out, Transition{Offset: r.Offset, From: Acquired, To: Available, Deliveries: r.Deliveries, Why: why})
+		r.State, r.Member, r.MemberID, r.DeadlineMs = Available, "", "", 0
+	}
+	n := len(p.inflight)
+	for n > 0 && p.inflight[n-1].State == Available && p.inflight[n-1].Deliveries == 0 {
+		n--
+	}
+	p.fetched -= int64(len(p.inflight) - n)
+	p.inflight = p.inflight[:n]
 	return out
 }
 
