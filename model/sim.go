@@ -33,6 +33,9 @@ type Sim struct {
 	tmap map[string][]kafka.TP
 	// scanned holds the rebalances and outages, read once on first use.
 	scanned *ownershipScan
+	// consumed answers GroupView.Unconsumed step to step (view_consumed.go).
+	consumedOnce sync.Once
+	consumed     *consumedIndex
 }
 
 // Simulate runs the scenario until the timeline is done and the group is quiet.
@@ -197,8 +200,9 @@ func (s *Sim) buildView(i int) *GroupView {
 		v.Members[j] = *m
 		v.Members[j].IsLeader = g.leader != "" && m.ID == g.leader
 	}
+	v.sim, v.step = s, i
 	if s.flows != nil {
-		v.flows, v.step = s.flows, i
+		v.flows = s.flows
 	}
 	for _, ch := range s.vlog.changes[s.vlog.end(i-1):s.vlog.end(i)] {
 		v.changed = append(v.changed, int(ch.pos))

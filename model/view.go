@@ -62,8 +62,10 @@ type GroupView struct {
 	Topics               []TopicView  // in name order
 	Members              []MemberView // in join order; departed ones flagged by Status
 	Brokers              []BrokerView
-	// flows and step give Flow() the data path after this step (flow.go).
+	// flows and step give Flow() the data path after this step (flow.go);
+	// sim and step, Unconsumed its answer (view_consumed.go).
 	flows *flowCache
+	sim   *Sim
 	step  int
 	// changed is the members this step changed (Changed, view_find.go).
 	changed []int
