@@ -194,12 +194,7 @@ func (s *Sim) buildView(i int) *GroupView {
 		}
 	}
 	v.CoordinatorPartition = coordinatorPartitionOf(s.sc)
-	members := s.members(i)
-	v.Members = make([]MemberView, len(members))
-	for j, m := range members {
-		v.Members[j] = *m
-		v.Members[j].IsLeader = g.leader != "" && m.ID == g.leader
-	}
+	s.fillMembers(v, i, s.members(i), g.leader) // view.go
 	v.sim, v.step = s, i
 	if s.flows != nil {
 		v.flows = s.flows

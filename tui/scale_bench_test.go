@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"syscall"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -33,34 +32,17 @@ func scaleYAML(b *testing.B, s modeltest.Scale) []byte {
 	return []byte(y)
 }
 
-// cpuMs is the process's CPU time so far (user and system, all threads:
-// the garbage collector's work counts), in milliseconds. On a machine other
-// jobs share, wall time per op says more about them than about the lab;
-// the benchmarks report both.
-func cpuMs() float64 {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e6
-}
-
-// reportCPU reports the CPU ms per op since from.
-func reportCPU(b *testing.B, from float64) {
-	b.ReportMetric((cpuMs()-from)/float64(b.N), "cpu-ms/op")
-}
-
 // BenchmarkScaleFirstFrame: parse, simulate, open the lab and draw its first frame.
 func BenchmarkScaleFirstFrame(b *testing.B) {
 	for _, s := range scaleCases(b) {
 		data := scaleYAML(b, s)
 		b.Run(s.Name(), func(b *testing.B) {
 			b.ReportAllocs()
-			from := cpuMs()
+			from := modeltest.CPUMs()
 			for b.Loop() {
 				firstFrame(b, "scale.yaml", data)
 			}
-			reportCPU(b, from)
+			modeltest.ReportCPU(b, from)
 		})
 	}
 }
@@ -95,7 +77,7 @@ func BenchmarkScaleKey(b *testing.B) {
 					m, _ = m.Update(press("p"))
 				}
 				b.ReportAllocs()
-				from := cpuMs()
+				from := modeltest.CPUMs()
 				for b.Loop() {
 					before := m.(App).Step()
 					m = scaleKey(m, k.key)
@@ -107,7 +89,7 @@ func BenchmarkScaleKey(b *testing.B) {
 						}
 					}
 				}
-				reportCPU(b, from)
+				modeltest.ReportCPU(b, from)
 			})
 		}
 	}
@@ -154,13 +136,13 @@ func BenchmarkScaleRecompute(b *testing.B) {
 				start := realDrive(app, tea.WindowSizeMsg{Width: 120, Height: 40}, press("]"), press("down"))
 				_ = start.View()
 				b.ReportAllocs()
-				from := cpuMs()
+				from := modeltest.CPUMs()
 				for b.Loop() {
 					m, cmd := tea.Model(start).Update(press(key))
 					m = deliver(m, cmd)
 					_ = m.View()
 				}
-				reportCPU(b, from)
+				modeltest.ReportCPU(b, from)
 			})
 		}
 	}
