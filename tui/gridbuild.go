@@ -27,7 +27,7 @@ func buildGrid(v *model.GroupView, info *simInfo, step int, selected string, fre
 	g.Members = make([]gridMember, len(v.Members))
 	for row, mi := range rowOrder(v) {
 		m := &v.Members[mi]
-		letter, color := info.letter(m.ID)
+		letter, color := info.letterAt(mi, m.ID)
 		g.Members[row] = gridMember{ID: m.ID, Letter: letter, Color: color, view: mi}
 		if m.ID == selected {
 			g.Selected = row
