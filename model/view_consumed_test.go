@@ -1,7 +1,6 @@
 package model_test
 
 import (
-	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -33,22 +32,9 @@ func TestUnconsumedIsWhatPartitionsSays(t *testing.T) {
 		sims[s.Name()] = simYAML(t, s.Name()+".yaml", y)
 	}
 	for name, sim := range sims {
-		n := sim.Len()
 		// Long demos: every step once each way is the point, but a quiet
 		// stretch of heartbeats is the same step many times.
-		stride := max(1, n/3000)
-		var order []int
-		for i := 0; i < n; i += stride {
-			order = append(order, i)
-		}
-		for i := n - 1; i >= 0; i -= stride {
-			order = append(order, i)
-		}
-		r := rand.New(rand.NewPCG(uint64(n), 21))
-		for range 200 {
-			i := r.IntN(n)
-			order = append(order, i, min(i+1+r.IntN(3), n-1), max(i-1-r.IntN(3), 0))
-		}
+		order := modeltest.Walk(sim.Len(), sim.Len()/3000, 200, 21)
 		for _, i := range order {
 			v := sim.View(i)
 			if got, want := v.Unconsumed(), unconsumedFromPartitions(v); !slices.EqualFunc(got, want, slices.Equal) {

@@ -1,11 +1,11 @@
 package model
 
 import (
-	"math/rand/v2"
 	"reflect"
 	"testing"
 
 	"github.com/kvizlab/kviz/demo"
+	"github.com/kvizlab/kviz/model/modeltest"
 	"github.com/kvizlab/kviz/model/scenario"
 )
 
@@ -23,20 +23,7 @@ func TestViewFromNeighbourIsTheWholeView(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		n := s.Len()
-		stride := max(1, n/2000)
-		var order []int
-		for i := 0; i < n; i += stride {
-			order = append(order, i)
-		}
-		for i := n - 1; i >= 0; i -= stride {
-			order = append(order, i)
-		}
-		r := rand.New(rand.NewPCG(uint64(n), 7))
-		for range 100 {
-			i := r.IntN(n)
-			order = append(order, i, min(i+1, n-1), max(i-1, 0))
-		}
+		order := modeltest.Walk(s.Len(), s.Len()/2000, 100, 7)
 		s.views = map[int]*GroupView{}
 		for _, i := range order {
 			got := s.View(i)

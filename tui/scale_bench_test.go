@@ -32,6 +32,20 @@ func scaleYAML(b *testing.B, s modeltest.Scale) []byte {
 	return []byte(y)
 }
 
+// scaleSim is the group simulated.
+func scaleSim(b *testing.B, s modeltest.Scale) *model.Sim {
+	b.Helper()
+	sc, err := scenario.Parse("scale.yaml", scaleYAML(b, s))
+	if err != nil {
+		b.Fatal(err)
+	}
+	sim, err := model.Simulate(sc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return sim
+}
+
 // BenchmarkScaleFirstFrame: parse, simulate, open the lab and draw its first frame.
 func BenchmarkScaleFirstFrame(b *testing.B) {
 	for _, s := range scaleCases(b) {
@@ -59,14 +73,7 @@ var scaleKeys = []struct{ key, wrap string }{
 // BenchmarkScaleKey: a key's Update and the View after it, on the open lab.
 func BenchmarkScaleKey(b *testing.B) {
 	for _, s := range scaleCases(b) {
-		sc, err := scenario.Parse("scale.yaml", scaleYAML(b, s))
-		if err != nil {
-			b.Fatal(err)
-		}
-		sim, err := model.Simulate(sc)
-		if err != nil {
-			b.Fatal(err)
-		}
+		sim := scaleSim(b, s)
 		for _, k := range scaleKeys {
 			b.Run(s.Name()+"/"+k.key, func(b *testing.B) {
 				app := NewFromSim(sim)
@@ -121,14 +128,7 @@ func scaleKey(m tea.Model, key string) tea.Model {
 // selected member, d makes it leave (issue 21's target: 3 s).
 func BenchmarkScaleRecompute(b *testing.B) {
 	for _, s := range scaleCases(b) {
-		sc, err := scenario.Parse("scale.yaml", scaleYAML(b, s))
-		if err != nil {
-			b.Fatal(err)
-		}
-		sim, err := model.Simulate(sc)
-		if err != nil {
-			b.Fatal(err)
-		}
+		sim := scaleSim(b, s)
 		for _, key := range []string{"x", "d"} {
 			b.Run(s.Name()+"/"+key, func(b *testing.B) {
 				app := NewFromSim(sim)
