@@ -34,12 +34,9 @@ type client struct {
 	findBackoff  int64
 	findRepeat   bool // the last FindCoordinator retry already waited retryMaxMs
 	// ownedFmt is the text of the owned list a heartbeat last named
-	// (ownedText), with the list it was made from.
-	ownedFmt struct {
-		first *kafka.TP
-		n     int
-		s     string
-	}
+	// (ownedText), assignedFmt of the assignment an answer last named.
+	ownedFmt, assignedFmt tpsText
+
 	memberID         string
 	generation       int32
 	phase            string

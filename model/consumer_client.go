@@ -222,7 +222,7 @@ func (c *client) consumerResponse(req kRequest, r kResponse, routine bool) {
 		c.changed()
 	}
 	c.w.record(kafka.KindConsumerGroupHeartbeatResponse, c.id, "NONE", routine && !changed, fmt.Sprintf(
-		"The coordinator answers %s: member epoch %d, %s, assignment %s.", c.id, r.epoch, r.memberState, kafka.FormatTPs(r.assigned)))
+		"The coordinator answers %s: member epoch %d, %s, assignment %s.", c.id, r.epoch, r.memberState, c.assignedFmt.of(r.assigned)))
 	if hb := c.heartbeatInterval(); k.intervalMs != hb {
 		// The first answer sets the interval and restarts the timer from
 		// now (HeartbeatRequestState.updateHeartbeatIntervalMs).

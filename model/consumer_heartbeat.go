@@ -244,14 +244,26 @@ func (g *consumerGroup) leave(c *client, req kRequest) kResponse {
 // ownedText is kafka.FormatTPs(owned), kept while the member holds the very same
 // list: every routine heartbeat names what it owns, and formatting a
 // thousand members' lists each interval was a tenth of a KIP-848 run.
-func (c *client) ownedText(owned []kafka.TP) string {
-	if c.ownedFmt.n != len(owned) || len(owned) > 0 && c.ownedFmt.first != &owned[0] || c.ownedFmt.s == "" {
-		c.ownedFmt.s = kafka.FormatTPs(owned)
-		c.ownedFmt.n = len(owned)
-		c.ownedFmt.first = nil
-		if len(owned) > 0 {
-			c.ownedFmt.first = &owned[0]
+func (c *client) ownedText(owned []kafka.TP) string { return c.ownedFmt.of(owned) }
+
+// tpsText is the text of a partition list (kafka.FormatTPs) with the list
+// it was made from: a published list is never changed in place, so the
+// very same list (its first element and length) has the very same text.
+type tpsText struct {
+	first *kafka.TP
+	n     int
+	s     string
+}
+
+// of is kafka.FormatTPs(tps), made again only for another list.
+func (t *tpsText) of(tps []kafka.TP) string {
+	if t.n != len(tps) || len(tps) > 0 && t.first != &tps[0] || t.s == "" {
+		t.s = kafka.FormatTPs(tps)
+		t.n = len(tps)
+		t.first = nil
+		if len(tps) > 0 {
+			t.first = &tps[0]
 		}
 	}
-	return c.ownedFmt.s
+	return t.s
 }

@@ -249,3 +249,72 @@ func (t *targetNames) targetMap(entries []targetEntry) map[string][]kafka.TP {
 func sameTarget(a, b []kafka.TP) bool {
 	return (a == nil) == (b == nil) && len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
+
+// retreat moves back to the state after step i (nothing if the cursor is
+// there or before it), telling fn, if given, of each position that differs,
+// once, in ascending order: it held was and now holds is (the zero value
+// for a position step i did not have yet, which the list then drops).
+//
+// A position's value after step i is its last change at or before step i:
+// looked for backwards from there to the checkpoint at or before i, which
+// holds it otherwise. A checkpoint follows at most about a list's length of
+// changes, so stepping back costs O(members) at worst, not a rebuild.
+func (c *stateCursor[T]) retreat(i int, fn func(pos int, was, is T)) {
+	if i >= c.step {
+		return
+	}
+	i = max(i, -1)
+	l := c.log
+	from, to := l.end(i), l.end(c.step)
+	if from == to {
+		c.step = i
+		return
+	}
+	want := make(map[int32]bool, to-from)
+	for _, ch := range l.changes[from:to] {
+		want[ch.pos] = true
+	}
+	got := make(map[int32]T, len(want))
+	low := 0
+	ck := l.checkAt(i)
+	if ck != nil {
+		low = ck.end
+	}
+	for k := from - 1; k >= low && len(got) < len(want); k-- {
+		ch := l.changes[k]
+		if _, done := got[ch.pos]; !done && want[ch.pos] {
+			got[ch.pos] = ch.v
+		}
+	}
+	keep := len(c.state) // positions at or past keep are new since step i
+	for p := range want {
+		if _, ok := got[p]; ok {
+			continue
+		}
+		if ck != nil && int(p) < len(ck.state) {
+			got[p] = ck.state[p]
+		} else {
+			keep = min(keep, int(p))
+		}
+	}
+	ps := make([]int32, 0, len(want))
+	for p := range want {
+		ps = append(ps, p)
+	}
+	slices.Sort(ps)
+	for _, p := range ps {
+		was := c.state[p]
+		is, ok := got[p]
+		if !ok {
+			var zero T
+			is = zero
+		}
+		if fn != nil {
+			fn(int(p), was, is)
+		}
+		c.state[p] = is
+	}
+	clear(c.state[keep:])
+	c.state = c.state[:keep]
+	c.step = i
+}

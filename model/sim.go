@@ -34,6 +34,9 @@ type Sim struct {
 	// scanned holds the rebalances and outages, read once on first use.
 	scanned *ownershipScan
 	skipped []SkippedAck // share compare rows: acknowledgements skipped (share_compare.go)
+	// consumed answers GroupView.Unconsumed step to step (view_consumed.go).
+	consumedOnce sync.Once
+	consumed     *consumedIndex
 }
 
 // Simulate runs the scenario until the timeline is done and the group is quiet.
@@ -195,14 +198,10 @@ func (s *Sim) buildView(i int) *GroupView {
 		}
 	}
 	v.CoordinatorPartition = coordinatorPartitionOf(s.sc)
-	members := s.members(i)
-	v.Members = make([]MemberView, len(members))
-	for j, m := range members {
-		v.Members[j] = *m
-		v.Members[j].IsLeader = g.leader != "" && m.ID == g.leader
-	}
+	s.fillMembers(v, i, s.members(i), g.leader) // view.go
+	v.sim, v.step = s, i
 	if s.flows != nil {
-		v.flows, v.step = s.flows, i
+		v.flows = s.flows
 	}
 	for _, ch := range s.vlog.changes[s.vlog.end(i-1):s.vlog.end(i)] {
 		v.changed = append(v.changed, int(ch.pos))

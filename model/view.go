@@ -62,8 +62,10 @@ type GroupView struct {
 	Topics               []TopicView  // in name order
 	Members              []MemberView // in join order; departed ones flagged by Status
 	Brokers              []BrokerView
-	// flows and step give Flow() the data path after this step (flow.go).
+	// flows and step give Flow() the data path after this step (flow.go);
+	// sim and step, Unconsumed its answer (view_consumed.go).
 	flows *flowCache
+	sim   *Sim
 	step  int
 	// changed is the members this step changed (Changed, view_find.go).
 	changed []int
@@ -125,4 +127,42 @@ type Rebalance struct {
 	Moved int
 	// UnownedMs is, per partition, how long it had no consumer during the rebalance.
 	UnownedMs map[strategies.TopicPartition]int64
+}
+
+// fillMembers sets v.Members, the views after step i (members, in start
+// order, the leader's client id leader). Reading 10,000 views one pointer
+// at a time costs more than the rest of a step (each sits elsewhere in
+// memory); the view of a neighbouring step, when the Sim keeps one, holds
+// all but the few this step or the next changed in one block, so those
+// are copied in one go and only the changed ones read.
+func (s *Sim) fillMembers(v *GroupView, i int, members []*MemberView, leader string) {
+	v.Members = make([]MemberView, len(members))
+	prev, diff := s.neighbour(i)
+	if prev == nil || prev.Leader != leader {
+		for j, m := range members {
+			v.Members[j] = *m
+			v.Members[j].IsLeader = leader != "" && m.ID == leader
+		}
+		return
+	}
+	copy(v.Members, prev.Members) // a member new in step i is one of diff
+	for _, ch := range diff {
+		if j := int(ch.pos); j < len(members) {
+			v.Members[j] = *members[j]
+			v.Members[j].IsLeader = leader != "" && members[j].ID == leader
+		}
+	}
+}
+
+// neighbour is a view the Sim keeps of step i-1 or i+1 (nil for none),
+// with the changes between it and step i: every position they name may
+// differ, no other does. Callers hold s.mu.
+func (s *Sim) neighbour(i int) (*GroupView, []change[*MemberView]) {
+	if v, ok := s.views[i-1]; ok && i > 0 {
+		return v, s.vlog.changes[s.vlog.end(i-1):s.vlog.end(i)]
+	}
+	if v, ok := s.views[i+1]; ok && i+1 < len(s.steps) {
+		return v, s.vlog.changes[s.vlog.end(i):s.vlog.end(i+1)]
+	}
+	return nil, nil
 }

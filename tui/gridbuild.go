@@ -7,7 +7,7 @@ import (
 
 // buildGrid turns the view after a step into the grid's plain data. What
 // each cell and each partition shows is the model's answer
-// (MemberView.EachPartition, GroupView.Partitions); the grid only adds
+// (MemberView.EachPartition, GroupView.Unconsumed); the grid only adds
 // what is news in this step and what the last rebalance moved.
 //
 // A member's row (its cells, count, tag) is filled when it is first drawn
@@ -17,21 +17,17 @@ func buildGrid(v *model.GroupView, info *simInfo, step int, selected string, fre
 	g := &gridData{Selected: -1, Focus: -1}
 	index := make(map[string]int, len(v.Topics))
 	longest := 0
+	unowned := v.Unconsumed() // kept step to step by the model: a step costs what it changed
 	for i, t := range v.Topics {
 		n := int(t.Partitions)
-		g.Topics = append(g.Topics, gridTopic{Name: t.Name, Partitions: n, Unowned: make([]bool, n), Moved: make([]bool, n)})
+		g.Topics = append(g.Topics, gridTopic{Name: t.Name, Partitions: n, Unowned: unowned[i], Moved: make([]bool, n)})
 		index[t.Name] = i
 		longest = max(longest, n)
-	}
-	for ti, ps := range v.Partitions() {
-		for p, pv := range ps {
-			g.Topics[ti].Unowned[p] = pv.State != kafka.PartitionConsumed
-		}
 	}
 	g.Members = make([]gridMember, len(v.Members))
 	for row, mi := range rowOrder(v) {
 		m := &v.Members[mi]
-		letter, color := info.letter(m.ID)
+		letter, color := info.letterAt(mi, m.ID)
 		g.Members[row] = gridMember{ID: m.ID, Letter: letter, Color: color, view: mi}
 		if m.ID == selected {
 			g.Selected = row

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"runtime"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -32,46 +33,130 @@ func scaleYAML(b *testing.B, s modeltest.Scale) []byte {
 	return []byte(y)
 }
 
+// scaleSim is the group simulated.
+func scaleSim(b *testing.B, s modeltest.Scale) *model.Sim {
+	b.Helper()
+	sc, err := scenario.Parse("scale.yaml", scaleYAML(b, s))
+	if err != nil {
+		b.Fatal(err)
+	}
+	sim, err := model.Simulate(sc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return sim
+}
+
 // BenchmarkScaleFirstFrame: parse, simulate, open the lab and draw its first frame.
 func BenchmarkScaleFirstFrame(b *testing.B) {
 	for _, s := range scaleCases(b) {
 		data := scaleYAML(b, s)
 		b.Run(s.Name(), func(b *testing.B) {
 			b.ReportAllocs()
+			from := modeltest.CPUMs()
 			for b.Loop() {
 				firstFrame(b, "scale.yaml", data)
 			}
+			modeltest.ReportCPU(b, from)
 		})
 	}
+}
+
+// scaleKeys are the keys BenchmarkScaleKey presses, each walking on from
+// where the last press left the lab: a step key wraps (wrap, untimed) at
+// the end, a jump is undone (back, untimed) after every press, so each
+// press is a real jump to a step drawn afresh. "p" is autoplay's step (a
+// tick while playing), "find" a search (/) by member and "find-tp" one by
+// partition, typed and entered.
+var scaleKeys = []struct{ key, wrap, back string }{
+	{"n", "g", ""}, {"b", "G", ""}, {"p", "g", ""},
+	{"]", "", "g"}, {"[", "", "G"}, {"G", "", "g"}, {"g", "", "G"},
+	{"down", "", ""}, {"pgdown", "", ""}, {"tab", "", ""}, {"find", "", ""}, {"find-tp", "", ""},
 }
 
 // BenchmarkScaleKey: a key's Update and the View after it, on the open lab.
 func BenchmarkScaleKey(b *testing.B) {
 	for _, s := range scaleCases(b) {
-		sc, err := scenario.Parse("scale.yaml", scaleYAML(b, s))
-		if err != nil {
-			b.Fatal(err)
-		}
-		sim, err := model.Simulate(sc)
-		if err != nil {
-			b.Fatal(err)
-		}
-		for _, k := range []struct{ key, wrap string }{{"n", "g"}, {"b", "G"}, {"]", "g"}, {"G", "g"}, {"down", ""}, {"pgdown", ""}, {"tab", ""}} {
+		sim := scaleSim(b, s)
+		for _, k := range scaleKeys {
 			b.Run(s.Name()+"/"+k.key, func(b *testing.B) {
 				app := NewFromSim(sim)
 				app.ledger() // what Init's command brings
 				var m tea.Model = realDrive(app, tea.WindowSizeMsg{Width: 120, Height: 40})
 				_ = m.View()
-				msg := benchKey(k.key)
+				if k.key == "p" {
+					m, _ = m.Update(press("p"))
+				}
+				runtime.GC() // the simulation's garbage is not the key's
 				b.ReportAllocs()
+				cpu := 0.0 // the presses' own, not the untimed wraps'
 				for b.Loop() {
 					before := m.(App).Step()
-					m, _ = m.Update(msg)
+					from := modeltest.CPUMs()
+					m = scaleKey(m, k.key)
 					_ = m.View()
+					cpu += modeltest.CPUMs() - from
+					undo := k.back
 					if k.wrap != "" && m.(App).Step() == before {
-						m, _ = m.Update(benchKey(k.wrap))
+						undo = k.wrap
+					}
+					if undo != "" {
+						b.StopTimer()
+						m, _ = m.Update(benchKey(undo))
+						if k.key == "p" {
+							m, _ = m.Update(press("p")) // play again from the start
+						}
+						_ = m.View()
+						b.StartTimer()
 					}
 				}
+				b.ReportMetric(cpu/float64(b.N), "cpu-ms/op")
+			})
+		}
+	}
+}
+
+// scaleKey presses one of scaleKeys.
+func scaleKey(m tea.Model, key string) tea.Model {
+	switch key {
+	case "p":
+		m, _ = m.Update(tickMsg{gen: m.(App).playGen})
+	case "find", "find-tp":
+		q := "c4321"
+		if key == "find-tp" {
+			q = "t500-7"
+		}
+		m, _ = m.Update(press("/"))
+		for _, r := range q {
+			m, _ = m.Update(press(string(r)))
+		}
+		m, _ = m.Update(press("enter"))
+	default:
+		m, _ = m.Update(benchKey(key))
+	}
+	return m
+}
+
+// BenchmarkScaleRecompute: a recomputing key until its result is on
+// screen (the key, its background work, the frame after): x crashes the
+// selected member, d makes it leave (issue 21's target: 3 s).
+func BenchmarkScaleRecompute(b *testing.B) {
+	for _, s := range scaleCases(b) {
+		sim := scaleSim(b, s)
+		for _, key := range []string{"x", "d"} {
+			b.Run(s.Name()+"/"+key, func(b *testing.B) {
+				app := NewFromSim(sim)
+				app.ledger()
+				start := realDrive(app, tea.WindowSizeMsg{Width: 120, Height: 40}, press("]"), press("down"))
+				_ = start.View()
+				b.ReportAllocs()
+				from := modeltest.CPUMs()
+				for b.Loop() {
+					m, cmd := tea.Model(start).Update(press(key))
+					m = deliver(m, cmd)
+					_ = m.View()
+				}
+				modeltest.ReportCPU(b, from)
 			})
 		}
 	}

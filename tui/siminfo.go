@@ -32,6 +32,15 @@ type simInfo struct {
 
 	numbers *numbersTexts // the numbers pane's texts, made on first use
 	idW     int           // idWidth, once measured
+	// byPos is letter's answer by a member's place in the view (letterAt).
+	byPos []posLetter
+}
+
+// posLetter is a member's label and colour as letter gave them, while
+// the roster had n members.
+type posLetter struct {
+	id, label string
+	color, n  int
 }
 
 func newSimInfo(sim simulation) *simInfo {
@@ -153,6 +162,23 @@ func (info *simInfo) letter(id string) (string, int) {
 		info.letters[id] = i
 	}
 	return rosterLabel(i, len(info.letters)), i
+}
+
+// letterAt is letter(id) for the member at position pos of the views (a
+// place keeps its member): the grid of a group of 10,000 asks for every
+// member at every step, and a slice is read faster than a map is hashed.
+func (info *simInfo) letterAt(pos int, id string) (string, int) {
+	if pos < len(info.byPos) {
+		if c := info.byPos[pos]; c.id == id && c.n == len(info.letters) && c.label != "" {
+			return c.label, c.color
+		}
+	}
+	label, color := info.letter(id)
+	for len(info.byPos) <= pos {
+		info.byPos = append(info.byPos, posLetter{})
+	}
+	info.byPos[pos] = posLetter{id, label, color, len(info.letters)}
+	return label, color
 }
 
 // lastRebalance is the index of the latest rebalance finished by step i, or -1.

@@ -1,0 +1,57 @@
+package model_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/kvizlab/kviz/demo"
+	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/modeltest"
+)
+
+// Unconsumed, moved from step to step by what each step changed, answers
+// exactly what Partitions says from scratch, on every demo and on
+// Kafka-scale groups at a small size: walking forward through every step,
+// back through every step, and jumping at random (far jumps rebuild, near
+// ones apply the changes between).
+func TestUnconsumedIsWhatPartitionsSays(t *testing.T) {
+	sims := map[string]*model.Sim{}
+	for _, name := range demo.Names() {
+		sims[name] = simDemo(t, name)
+	}
+	for _, s := range []modeltest.Scale{
+		{Members: 60, Partitions: 600, Topics: 12, Strategy: "uniform", Given: true, Crash: true},
+		{Members: 40, Partitions: 400, Topics: 4, Strategy: "cooperative-sticky", Given: true, Crash: true},
+		{Members: 30, Partitions: 300, Topics: 1, Strategy: "uniform"},
+	} {
+		y, err := s.YAML()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sims[s.Name()] = simYAML(t, s.Name()+".yaml", y)
+	}
+	for name, sim := range sims {
+		// Long demos: every step once each way is the point, but a quiet
+		// stretch of heartbeats is the same step many times.
+		order := modeltest.Walk(sim.Len(), sim.Len()/3000, 200, 21)
+		for _, i := range order {
+			v := sim.View(i)
+			if got, want := v.Unconsumed(), unconsumedFromPartitions(v); !slices.EqualFunc(got, want, slices.Equal) {
+				t.Fatalf("%s, step %d: Unconsumed %v, Partitions says %v", name, i, got, want)
+			}
+		}
+	}
+}
+
+func unconsumedFromPartitions(v *model.GroupView) [][]bool {
+	var out [][]bool
+	for _, ps := range v.Partitions() {
+		u := make([]bool, len(ps))
+		for p, pv := range ps {
+			u[p] = pv.State != kafka.PartitionConsumed
+		}
+		out = append(out, u)
+	}
+	return out
+}
