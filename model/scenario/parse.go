@@ -29,15 +29,19 @@ const (
 // Parse parses a scenario file; errors look like
 // `scenario.yaml:12: unknown action "leav" (did you mean "leave"?)`.
 func Parse(filename string, data []byte) (*Scenario, error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, yamlError(filename, err)
+	root, lazy, ok := fastTree(data) // parse_fast.go: the plain subset, fast
+	if !ok {
+		var doc yaml.Node
+		if err := yaml.Unmarshal(data, &doc); err != nil {
+			return nil, yamlError(filename, err)
+		}
+		if len(doc.Content) == 0 {
+			return nil, fmt.Errorf("%s:1: the scenario is empty", filename)
+		}
+		root = doc.Content[0]
 	}
-	p := &parser{file: filename}
-	if len(doc.Content) == 0 {
-		return nil, fmt.Errorf("%s:1: the scenario is empty", filename)
-	}
-	sc, err := p.scenario(doc.Content[0])
+	p := &parser{file: filename, lazy: lazy}
+	sc, err := p.scenario(root)
 	if err != nil {
 		return nil, err
 	}
@@ -73,6 +77,10 @@ type parser struct {
 	// allTopics: every topic, sorted, once the topics are read: the list of
 	// a member or reader given none, one shared slice (see topicsOrAll)
 	allTopics []string
+	// lazy: the members' partition maps the fast reader left unread
+	// (parse_fast.go): nodes without Content, which partitionMap alone
+	// reads, from the file's text
+	lazy map[*yaml.Node]lazyMap
 	// created: the topics the timeline's create_topic entries name
 	// (pattern_parse.go), which an add_partitions may grow
 	created map[string]bool

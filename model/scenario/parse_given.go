@@ -27,7 +27,7 @@ type givenParse struct {
 	epochKey   string // "generation" or "group_epoch"; "" = not given
 	epochNode  *yaml.Node
 	assignNode *yaml.Node          // group.assignment_epoch (KIP-848)
-	owners     map[kafka.TP]string // partition -> the member owning or revoking it
+	owners     holders             // partition -> the member owning or revoking it
 	targets    map[kafka.TP]string // partition -> the member whose target holds it (KIP-848)
 	memberIDs  map[string]string
 	protocols  map[string]*yaml.Node // member -> its protocol: key (given_mixed.go)
@@ -202,7 +202,7 @@ func (p *parser) reconciling(m *MemberSpec, gn givenNodes, sc *Scenario) error {
 		m.Target = tps
 	}
 	if gn.revoking != nil {
-		tps, err := p.partitionMap(gn.revoking, "members.revoking", m.ID, sc, nil, func(tp kafka.TP, _, x *yaml.Node) error { return p.claim(tp, x, m.ID, "revoking") })
+		tps, err := p.partitionMap(gn.revoking, "members.revoking", m.ID, sc, nil, func(tp kafka.TP, _, x *yaml.Node) error { return p.claim(sc, tp, x, m.ID, "revoking") })
 		if err != nil {
 			return err
 		}
@@ -238,15 +238,6 @@ func (p *parser) reconciling(m *MemberSpec, gn givenNodes, sc *Scenario) error {
 // them until their next rebalance.
 func (p *parser) ownedPartitions(n *yaml.Node, m *MemberSpec, sc *Scenario) ([]kafka.TP, error) {
 	subscribes := p.subscriber(m, sc)
-	if p.given.owners == nil {
-		// Sized once for every partition: a map grown to 500,000 owners
-		// one claim at a time costs more than the claims.
-		total := 0
-		for _, n := range sc.Topics {
-			total += int(n)
-		}
-		p.given.owners = make(map[kafka.TP]string, min(total, 1<<20))
-	}
 	span := func(topic string) (int32, bool) {
 		if count, ok := sc.Topics[topic]; ok {
 			return count, true
@@ -257,25 +248,62 @@ func (p *parser) ownedPartitions(n *yaml.Node, m *MemberSpec, sc *Scenario) ([]k
 		if !subscribes(tp.Topic) {
 			return p.errf(x, "members.owned: %s owns partitions of %s but does not subscribe to it (its topics: %v)", m.ID, tp.Topic, m.Topics)
 		}
-		return p.claim(tp, x, m.ID, "owned")
+		return p.claim(sc, tp, x, m.ID, "owned")
 	})
 }
 
 // claim records that member holds tp (owned or revoking): a partition has
 // one holder in a group.
-func (p *parser) claim(tp kafka.TP, x *yaml.Node, member, how string) error {
-	g := &p.given
-	if g.owners == nil {
-		g.owners = map[kafka.TP]string{}
-	}
-	if other, taken := g.owners[tp]; taken {
+func (p *parser) claim(sc *Scenario, tp kafka.TP, x *yaml.Node, member, how string) error {
+	slot := p.given.owners.slot(sc, tp)
+	if other := *slot; other != "" {
 		if other == member {
 			return p.errf(x, "members.%s: %s holds %s twice (a partition is owned or being revoked, not both)", how, member, tp)
 		}
 		return p.errf(x, "members.%s: %s is owned by %s and %s; a partition has one owner in a group", how, tp, other, member)
 	}
-	g.owners[tp] = member
+	*slot = member
 	return nil
+}
+
+// holders is each claimed partition's member: a row per topic of the
+// scenario, indexed by partition (500,000 claims into one map cost more
+// than the rest of the parse), and a map for partitions of a deleted
+// topic a classic member may still own.
+type holders struct {
+	rows    map[string][]string
+	last    string // the topic of lastRow, the row claimed last
+	lastRow []string
+	other   map[kafka.TP]*string
+}
+
+// slot is where tp's holder is written ("" while it has none).
+func (h *holders) slot(sc *Scenario, tp kafka.TP) *string {
+	if tp.Topic != h.last || h.lastRow == nil {
+		row, ok := h.rows[tp.Topic]
+		if !ok {
+			if count, exists := sc.Topics[tp.Topic]; exists {
+				row = make([]string, count)
+				if h.rows == nil {
+					h.rows = map[string][]string{}
+				}
+				h.rows[tp.Topic] = row
+			}
+		}
+		h.last, h.lastRow = tp.Topic, row
+	}
+	if tp.Partition >= 0 && int(tp.Partition) < len(h.lastRow) {
+		return &h.lastRow[tp.Partition]
+	}
+	v, ok := h.other[tp]
+	if !ok {
+		if h.other == nil {
+			h.other = map[kafka.TP]*string{}
+		}
+		v = new(string)
+		h.other[tp] = v
+	}
+	return v
 }
 
 // partitionMap reads {topic: [partitions]} (owned, target, revoking):
@@ -283,7 +311,8 @@ func (p *parser) claim(tp kafka.TP, x *yaml.Node, member, how string) error {
 // count below 0: any partition number, for check to judge; nil: the
 // scenario's topics); check judges each one, given its topic's key and its
 // own node. An empty map is an empty, non-nil list (an empty target is a
-// target).
+// target). A map the fast reader left lazy (parse_fast.go) is read from
+// the file's text, its keys and partitions all on its own line.
 func (p *parser) partitionMap(n *yaml.Node, what, who string, sc *Scenario, span func(string) (int32, bool), check func(tp kafka.TP, k, x *yaml.Node) error) ([]kafka.TP, error) {
 	if isNull(n) {
 		return []kafka.TP{}, nil
@@ -294,20 +323,34 @@ func (p *parser) partitionMap(n *yaml.Node, what, who string, sc *Scenario, span
 	if span == nil {
 		span = func(topic string) (int32, bool) { count, ok := sc.Topics[topic]; return count, ok }
 	}
-	out := []kafka.TP{}
+	r := &partitionReader{p: p, what: what, who: who, sc: sc, span: span, check: check, out: []kafka.TP{}}
+	if m, ok := p.lazy[n]; ok {
+		// One node for every key and one for every partition: the
+		// parser reads only their line (and a partition's text).
+		k := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Line: n.Line, Column: n.Column}
+		x := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Line: n.Line, Column: n.Column}
+		_, _ = scanPartitions(m.src, m.at, func(topic string) error {
+			k.Value = topic
+			r.err = r.startTopic(k, topic)
+			return r.err
+		}, func(part string) error {
+			x.Value = part
+			r.err = r.item(x)
+			return r.err
+		})
+		if r.err != nil {
+			return nil, r.err
+		}
+		return kafka.SortTPs(r.out), nil
+	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		topic, err := p.str(k, "a topic in "+what)
 		if err != nil {
 			return nil, err
 		}
-		count, ok := span(topic)
-		if !ok {
-			return nil, p.errf(k, "%s: unknown topic %q%s", what, topic, Suggest(topic, strategies.SortedTopics(sc.Topics)))
-		}
-		lo, hi := int64(0), int64(count)-1
-		if count < 0 {
-			lo, hi = math.MinInt32, math.MaxInt32
+		if err := r.startTopic(k, topic); err != nil {
+			return nil, err
 		}
 		items := v.Content
 		if v.Kind == yaml.ScalarNode {
@@ -315,26 +358,86 @@ func (p *parser) partitionMap(n *yaml.Node, what, who string, sc *Scenario, span
 		} else if v.Kind != yaml.SequenceNode {
 			return nil, p.errf(v, "%s.%s must be a list of partitions, like [0, 1]", what, topic)
 		}
-		where := what + "." + topic
 		for _, x := range items {
-			part, err := p.int64(x, where, lo, hi)
-			if err != nil {
-				if _, numErr := strconv.ParseInt(x.Value, 10, 64); numErr == nil && count >= 0 {
-					return nil, p.errf(x, "%s: %s has %d partitions (0..%d): %s-%s does not exist", what, topic, count, count-1, topic, x.Value)
-				}
+			if err := r.item(x); err != nil {
 				return nil, err
 			}
-			tp := kafka.TP{Topic: topic, Partition: int32(part)}
-			if slices.Contains(out, tp) {
-				return nil, p.errf(x, "%s: %s lists %s twice", what, who, tp)
-			}
-			if err := check(tp, k, x); err != nil {
-				return nil, err
-			}
-			out = append(out, tp)
 		}
 	}
-	return kafka.SortTPs(out), nil
+	return kafka.SortTPs(r.out), nil
+}
+
+// partitionReader is partitionMap under way: the topic being read, and
+// the partitions so far.
+type partitionReader struct {
+	p         *parser
+	what, who string
+	sc        *Scenario
+	span      func(string) (int32, bool)
+	check     func(tp kafka.TP, k, x *yaml.Node) error
+	out       []kafka.TP
+	seen      map[kafka.TP]bool // out as a set, once it is long
+	err       error
+
+	k      *yaml.Node
+	topic  string
+	count  int32
+	lo, hi int64
+}
+
+// startTopic starts a topic's list at its key k.
+func (r *partitionReader) startTopic(k *yaml.Node, topic string) error {
+	count, ok := r.span(topic)
+	if !ok {
+		return r.p.errf(k, "%s: unknown topic %q%s", r.what, topic, Suggest(topic, strategies.SortedTopics(r.sc.Topics)))
+	}
+	r.k, r.topic, r.count = k, topic, count
+	r.lo, r.hi = int64(0), int64(count)-1
+	if count < 0 {
+		r.lo, r.hi = math.MinInt32, math.MaxInt32
+	}
+	return nil
+}
+
+// item reads one partition of the topic.
+func (r *partitionReader) item(x *yaml.Node) error {
+	p := r.p
+	part, err := strconv.ParseInt(x.Value, 10, 64) // p.int64's answer, when it has no fault to tell
+	if x.Kind != yaml.ScalarNode || err != nil || part < r.lo || part > r.hi {
+		where := r.what + "." + r.topic
+		if part, err = p.int64(x, where, r.lo, r.hi); err != nil {
+			if _, numErr := strconv.ParseInt(x.Value, 10, 64); numErr == nil && r.count >= 0 {
+				return p.errf(x, "%s: %s has %d partitions (0..%d): %s-%s does not exist", r.what, r.topic, r.count, r.count-1, r.topic, x.Value)
+			}
+			return err
+		}
+	}
+	tp := kafka.TP{Topic: r.topic, Partition: int32(part)}
+	if r.dup(tp) {
+		return p.errf(x, "%s: %s lists %s twice", r.what, r.who, tp)
+	}
+	if err := r.check(tp, r.k, x); err != nil {
+		return err
+	}
+	r.out = append(r.out, tp)
+	if r.seen != nil {
+		r.seen[tp] = true
+	}
+	return nil
+}
+
+// dup: tp is listed already (a scan of a short list, a set past 128).
+func (r *partitionReader) dup(tp kafka.TP) bool {
+	if r.seen == nil {
+		if len(r.out) < 128 {
+			return slices.Contains(r.out, tp)
+		}
+		r.seen = make(map[kafka.TP]bool, 2*len(r.out))
+		for _, o := range r.out {
+			r.seen[o] = true
+		}
+	}
+	return r.seen[tp]
 }
 
 // finishGiven settles a given start once the members are read: owned
