@@ -82,3 +82,96 @@ timeline:
 	assert.Len(t, final.Owned["c1"]["t0"], 2)
 	assert.Len(t, final.Owned["c2"]["t0"], 2)
 }
+
+// A member closes while it cannot reach the coordinator: cut off
+// (disconnect), its heartbeats fail and it is looking for the coordinator.
+// The classic consumer sends no LeaveGroup while the coordinator is unknown
+// (AbstractCoordinator.maybeLeaveGroup, shouldSendLeaveGroupRequest; close
+// returns at once: ConsumerCoordinatorTest.testCloseCoordinatorNotKnownNoCommits);
+// the KIP-848 consumer's leave heartbeat fails and close() completes the
+// leave all the same (ConsumerMembershipManagerTest.
+// testHeartbeatFailedResponseWhenLeavingGroupCompletesLeave). Either way
+// the process is gone from the close on, and the coordinator removes it
+// when its session expires. Before, the KIP-848 close left no step, so the
+// trace's last step still showed it running beside a group that had
+// expired it; the classic one said it had never been a member.
+func TestMemberClosesWhileCutOff(t *testing.T) {
+	for _, setup := range [][2]string{{"range", "eager"}, {"uniform", "consumer"}} {
+		needStrategy(t, setup[0])
+		sim := simYAML(t, "cut.yaml", fmt.Sprintf(`seed: 1
+topics: {t0: 2}
+group: {id: g, strategy: %s, protocol: %s}
+members:
+  - {id: c1}
+  - {id: c2}
+timeline:
+  - {at_ms: 20000, disconnect: {id: c1, ms: 100000}}
+  - {at_ms: 30000, leave: c1}
+`, setup[0], setup[1]))
+		closed := stepWith(t, sim, kafka.KindMemberStopped, "c1", "it is cut off from the brokers", "the coordinator removes it when")
+		assert.Equal(t, int64(30000), closed.TimeMs, setup[1])
+		assert.Equal(t, kafka.StatusLeft, memberView(sim.View(closed.Index), "c1").Status, setup[1])
+		assert.Empty(t, steps(sim, kafka.KindLeaveGroupRequest, "c1"), "%s: no leave reaches the coordinator", setup[1])
+		for _, kind := range []kafka.StepKind{kafka.KindHeartbeatRequest, kafka.KindConsumerGroupHeartbeatRequest} {
+			for _, st := range steps(sim, kind, "c1") {
+				assert.Less(t, st.TimeMs, int64(20000), "%s: nothing of c1's reaches the coordinator after the cut", setup[1])
+			}
+		}
+		exp := steps(sim, kafka.KindSessionExpired, "c1")
+		require.Len(t, exp, 1, setup[1])
+		assert.Greater(t, exp[0].TimeMs, closed.TimeMs, setup[1])
+		final := last(sim)
+		assert.True(t, final.GroupState == kafka.Stable || final.GroupState == kafka.KStable, "%s: ends %s", setup[1], final.GroupState)
+		assert.Len(t, final.Owned["c2"]["t0"], 2, setup[1])
+		assert.Equal(t, kafka.StatusLeft, memberView(sim.View(sim.Len()-1), "c1").Status, setup[1])
+	}
+}
+
+// The failing scenario TestRandomGroups found: a static KIP-848 member that
+// an administrator fenced (classicGroupLeaveToConsumerGroup) closes while
+// cut off. Nothing it sends arrives, and the coordinator already fenced it,
+// so the group is Empty and stays so: the close is the last step and shows
+// the member gone, so the run ends with nobody running, as Kafka's group
+// would (before, the trace ended on its last heartbeat answer, still
+// running beside an Empty group). The classic twin: a static member the
+// administrator removed closes (no LeaveGroup for static members,
+// AbstractCoordinator.shouldSendLeaveGroupRequest) and the trace says the
+// coordinator holds no place for it any more.
+func TestRemovedMemberCloses(t *testing.T) {
+	needStrategy(t, "uniform")
+	sim := simYAML(t, "rm.yaml", `seed: 0
+cluster: {brokers: 1}
+topics: {t0: 1}
+group: {id: g0, strategy: uniform, protocol: consumer}
+members:
+  - {id: c1, topics: [t0], instance: ic1, max_poll_interval_ms: 30000}
+timeline:
+  - {at_ms: 1, stall: {id: c1, ms: 1000}}
+  - {at_ms: 2, commit: c1}
+  - {at_ms: 5, remove_members: {instances: [ic1]}}
+  - {at_ms: 7, disconnect: {id: c1, ms: 1000}}
+  - {at_ms: 9, leave: c1}
+`)
+	closed := stepWith(t, sim, kafka.KindMemberStopped, "c1", "it is cut off from the brokers", "member epoch -2", "the coordinator has removed it already")
+	assert.Equal(t, int64(9), closed.TimeMs)
+	assert.Equal(t, closed.Index, sim.Len()-1, "nothing follows the close")
+	assert.Equal(t, kafka.KEmpty, last(sim).GroupState)
+	assert.Equal(t, kafka.StatusLeft, memberView(sim.View(sim.Len()-1), "c1").Status)
+
+	sim = simYAML(t, "rm.yaml", `seed: 0
+topics: {t0: 2}
+group: {id: g0, strategy: range}
+members:
+  - {id: c1, instance: i1}
+  - {id: c2}
+timeline:
+  - {at_ms: 10000, remove_members: {instances: [i1]}}
+  - {at_ms: 10003, leave: c1}
+`)
+	closed = stepWith(t, sim, kafka.KindMemberStopped, "c1", "Static members send no LeaveGroup; the coordinator has removed it already")
+	assert.Equal(t, int64(10003), closed.TimeMs)
+	assert.Empty(t, steps(sim, kafka.KindSessionExpired, "c1"))
+	final := last(sim)
+	assert.Equal(t, kafka.Stable, final.GroupState)
+	assert.Len(t, final.Owned["c2"]["t0"], 2)
+}

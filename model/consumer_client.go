@@ -366,17 +366,18 @@ func (c *client) consumerPollExpired() {
 	k.joined = false
 }
 
-func (c *client) consumerSendLeave(epoch int32) {
+func (c *client) consumerSendLeave(epoch int32) bool {
 	req := kRequest{memberID: c.memberID, instance: c.instance, epoch: epoch}
 	coord := c.coord // the process may be gone (or restarted) when it arrives
 	if coord < 0 || c.cutOff() {
-		return
+		return false
 	}
 	c.w.clock.after(netMs, false, func() {
 		if c.w.cluster.coordinator() == coord && c.w.cluster.up[coord] {
 			c.w.consumerHeartbeat(c, req)
 		}
 	})
+	return true
 }
 
 // consumerLeave: close() revokes what it owns, then leaves with epoch -1 (-2 static).
@@ -389,12 +390,17 @@ func (c *client) consumerLeave() {
 		epoch = staticLeaveEpoch
 	}
 	joined := c.consumer != nil && c.consumer.joined
+	text := fmt.Sprintf("%s closes before it has joined the group: there is nothing to leave.", c.id)
 	if joined {
-		c.consumerSendLeave(epoch)
+		if c.consumerSendLeave(epoch) {
+			text = "" // the leave heartbeat's own step tells of it
+		} else {
+			text = c.unsentLeave(fmt.Sprintf("no leave heartbeat (member epoch %d)", epoch), "group.consumer.session.timeout.ms")
+		}
 	}
 	c.stop(kafka.StatusLeft)
-	if !joined {
-		c.w.record(kafka.KindMemberStopped, c.id, "", false, fmt.Sprintf("%s closes before it has joined the group: there is nothing to leave.", c.id))
+	if text != "" {
+		c.w.record(kafka.KindMemberStopped, c.id, "", false, text)
 	}
 }
 
