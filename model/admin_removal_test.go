@@ -7,27 +7,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/kvizlab/kviz/model"
 	"github.com/kvizlab/kviz/model/kafka"
 )
-
-// noSharedPartition fails at the first step where two members own one
-// partition.
-func noSharedPartition(t *testing.T, sim *model.Sim) {
-	t.Helper()
-	for i := 0; i < sim.Len(); i++ {
-		owner := map[string]string{}
-		for m, topics := range sim.Step(i).Owned {
-			for tp, ps := range topics {
-				for _, p := range ps {
-					k := fmt.Sprintf("%s-%d", tp, p)
-					require.Empty(t, owner[k], "step %d: %s owned by %s and %s", i, k, owner[k], m)
-					owner[k] = m
-				}
-			}
-		}
-	}
-}
 
 // An administrator removes c1 (LeaveGroup by group.instance.id) just
 // after the coordinator answered its SyncGroup: the group is Stable at
@@ -55,7 +36,7 @@ members:
 timeline:
   - {at_ms: 6009, remove_members: {instances: [i1]}}
 `)
-	noSharedPartition(t, sim)
+	assertNoDoubleOwner(t, sim)
 	leave := stepWith(t, sim, kafka.KindLeaveGroupRequest, "", "removes c1")
 	sync := stepWith(t, sim, kafka.KindSyncGroupResponse, "c1", "generation 1")
 	require.Greater(t, sync.Index, leave.Index, "the answer reaches c1 after the removal")
