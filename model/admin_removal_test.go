@@ -156,3 +156,35 @@ timeline:
 	assert.Equal(t, kafka.Stable, final.GroupState)
 	assert.Len(t, final.Owned["c2"]["t0"], 2)
 }
+
+// The failing scenario TestRandomInserts found: a static KIP-848 member
+// the administrator fenced closes before any answer tells it so, and its
+// coordinator moved a moment before. It still holds t0-0 at member epoch 1
+// in its own eyes, so close() revokes it
+// (ConsumerMembershipManager.invokeOnPartitionsRevokedOrLostToReleaseAssignment:
+// onPartitionsRevoked while the epoch is positive), though the group no
+// longer counts it; its leave heartbeat goes to the broker that failed and
+// the trace says so, the member gone. Before, close() released only what
+// the group still counted (nothing) and the lost leave left no step, so
+// the trace ended with c1 running beside an Empty group.
+func TestFencedMemberClosesAfterTheCoordinatorMoved(t *testing.T) {
+	needStrategy(t, "uniform")
+	sim := simYAML(t, "rm.yaml", `seed: 2
+cluster: {brokers: 3}
+topics: {t0: 1}
+group: {id: g0, strategy: uniform, protocol: consumer}
+members:
+  - {id: c1, topics: [t0], instance: ic1}
+timeline:
+  - {at_ms: 11, fail_broker: 0}
+  - {at_ms: 12, remove_members: {instances: [ic1]}}
+  - {at_ms: 15, leave: c1}
+`)
+	revoked := stepWith(t, sim, kafka.KindPartitionsRevoked, "c1", "[t0-0]", "it is closing")
+	assert.Equal(t, int64(15), revoked.TimeMs)
+	assert.Empty(t, revoked.Owned["c1"], "the group does not count a fenced member's partitions")
+	gone := stepWith(t, sim, kafka.KindMemberStopped, "c1", "leave heartbeat (member epoch -2) does not reach the coordinator", "the coordinator has removed it already")
+	assert.Equal(t, gone.Index, sim.Len()-1)
+	assert.Equal(t, kafka.KEmpty, last(sim).GroupState)
+	assert.Equal(t, kafka.StatusLeft, memberView(sim.View(sim.Len()-1), "c1").Status)
+}

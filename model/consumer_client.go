@@ -375,15 +375,33 @@ func (c *client) consumerSendLeave(epoch int32) bool {
 	c.w.clock.after(netMs, false, func() {
 		if c.w.cluster.coordinator() == coord && c.w.cluster.up[coord] {
 			c.w.consumerHeartbeat(c, req)
+			return
 		}
+		// The coordinator moved (or its broker failed) on the way: the
+		// closing consumer does not wait to look for the new one.
+		held := c.w.consumer && c.w.consumerGroup.members[req.memberID] != nil
+		c.w.record(kafka.KindMemberStopped, c.id, "", false, fmt.Sprintf(
+			"%s's leave heartbeat (member epoch %d) does not reach the coordinator (it moved): %s.", c.id, epoch, c.unheardLeave(consumerSessionSetting, held)))
 	})
 	return true
 }
 
+// consumerSessionSetting names the KIP-848 session timeout (the broker's).
+const consumerSessionSetting = "group.consumer.session.timeout.ms"
+
 // consumerLeave: close() revokes what it owns, then leaves with epoch -1 (-2 static).
+//
+// What it releases is all the process holds (SubscriptionState's assigned
+// partitions), a zombie's too: onPartitionsRevoked while its member epoch
+// is positive, onPartitionsLost once it is not (ConsumerMembershipManager.
+// invokeOnPartitionsRevokedOrLostToReleaseAssignment).
 func (c *client) consumerLeave() {
-	if len(c.owned) > 0 {
-		c.callback(kafka.KindPartitionsRevoked, c.owned, "it is closing")
+	if held := kafka.UnionTPs(c.owned, c.heldLost); len(held) > 0 {
+		if c.consumer != nil && c.consumer.joined && c.consumer.epoch > 0 {
+			c.callback(kafka.KindPartitionsRevoked, held, "it is closing")
+		} else {
+			c.callback(kafka.KindPartitionsLost, held, "it is closing with no member epoch (fenced, or its poll timed out): they may be another's already")
+		}
 	}
 	epoch := leaveEpoch
 	if c.instance != "" {
@@ -395,7 +413,7 @@ func (c *client) consumerLeave() {
 		if c.consumerSendLeave(epoch) {
 			text = "" // the leave heartbeat's own step tells of it
 		} else {
-			text = c.unsentLeave(fmt.Sprintf("no leave heartbeat (member epoch %d)", epoch), "group.consumer.session.timeout.ms")
+			text = c.unsentLeave(fmt.Sprintf("no leave heartbeat (member epoch %d)", epoch), consumerSessionSetting)
 		}
 	}
 	c.stop(kafka.StatusLeft)
