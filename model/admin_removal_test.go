@@ -188,3 +188,34 @@ timeline:
 	assert.Equal(t, kafka.KEmpty, last(sim).GroupState)
 	assert.Equal(t, kafka.StatusLeft, memberView(sim.View(sim.Len()-1), "c1").Status)
 }
+
+// Found by TestRandomInserts with the administrator's removals drawn: a
+// classic group still in its first join phase (generation 0) is converted
+// when its static member comes back with the consumer protocol, so the
+// member's epoch is 0 (ConsumerGroup.fromClassicGroup takes the
+// generation). An administrator then fences it; its next heartbeat, at
+// epoch 0, is a join and carries its subscription, as every join does
+// (GroupMetadataManager.throwIfConsumerGroupHeartbeatRequestIsInvalid
+// refuses one without it). Before, the client left the subscription out,
+// believing it had sent it already, and the coordinator assigned the new
+// member nothing: t0-0 stayed unconsumed.
+func TestEpochZeroMemberRejoinsWithItsSubscription(t *testing.T) {
+	needStrategy(t, "uniform")
+	sim := simYAML(t, "rm.yaml", `seed: 0
+cluster: {brokers: 1}
+topics: {t0: 1}
+group: {id: g0, strategy: range, protocol: eager}
+members:
+  - {id: c1, topics: [t0], instance: ic1}
+timeline:
+  - {at_ms: 7, leave: c1}
+  - {at_ms: 8, restart: {id: c1, protocol: consumer}}
+  - {at_ms: 14, remove_members: all}
+`)
+	stepWith(t, sim, kafka.KindGroupConverted, "", "generation 0")
+	stepWith(t, sim, kafka.KindLeaveGroupRequest, "", "fences c1")
+	stepWith(t, sim, kafka.KindConsumerGroupHeartbeatRequest, "c1", "epoch 0 (join)", "subscribing to [t0]")
+	final := last(sim)
+	assert.Equal(t, kafka.KStable, final.GroupState)
+	assert.True(t, owns(final, "c1", "t0", 0), "c1 consumes t0-0 (owned %v)", final.Owned)
+}

@@ -138,10 +138,15 @@ func (c *client) consumerHeartbeat() {
 		return
 	}
 	req := kRequest{memberID: c.memberID, instance: c.instance, epoch: k.epoch, owned: c.owned, rebalanceTimeout: c.maxPoll()}
-	if !k.joined || !slices.Equal(k.sentTopics, c.topics) {
+	// A heartbeat at epoch 0 is a join, which carries every field (the
+	// coordinator refuses one without its subscription: GroupMetadataManager.
+	// throwIfConsumerGroupHeartbeatRequestIsInvalid), even from a member a
+	// conversion at generation 0 left at epoch 0.
+	full := !k.joined || k.epoch == joinEpoch
+	if full || !slices.Equal(k.sentTopics, c.topics) {
 		req.topics = c.topics
 	}
-	if rx := c.regex(); !k.joined || rx != k.sentRegex {
+	if rx := c.regex(); full || rx != k.sentRegex {
 		req.regex = &rx
 	}
 	k.inflight = true
