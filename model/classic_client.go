@@ -335,8 +335,11 @@ func (c *client) onSyncResponse(s syncResponse) {
 		c.requestRejoin(strings.ToLower(s.err))
 		return
 	}
-	c.w.record(kafka.KindSyncGroupResponse, c.id, "NONE", false, fmt.Sprintf(
-		"%s receives its assignment for generation %d: %s.", c.id, c.generation, kafka.FormatTPs(s.assignment)))
+	text := fmt.Sprintf("%s receives its assignment for generation %d: %s", c.id, c.generation, kafka.FormatTPs(s.assignment))
+	if !c.w.heldByGroup(c) {
+		text += "; the coordinator has removed it since it answered, so the group no longer counts them as its own: it learns of the removal from its next heartbeat (UNKNOWN_MEMBER_ID)"
+	}
+	c.w.record(kafka.KindSyncGroupResponse, c.id, "NONE", false, text+".")
 	c.onJoinComplete(s.assignment, s.withheld)
 }
 
@@ -374,7 +377,13 @@ func (c *client) onJoinComplete(assigned, withheld []kafka.TP) {
 // assignJoined is the rest of onJoinComplete: the assignment applied, then
 // onPartitionsAssigned. A member whose generation was reset while a slow
 // callback ran (an answer to its heartbeat) takes it as a zombie's: the
-// next poll() reports it lost.
+// next poll() reports it lost. So does one the coordinator removed after
+// it had answered its SyncGroup (an administrator's LeaveGroup landing
+// while the answer was on its way): the process applies the assignment
+// and calls onPartitionsAssigned, as any successful SyncGroup makes it
+// (SyncGroupResponseHandler), but the group no longer counts it; its next
+// heartbeat gets UNKNOWN_MEMBER_ID and its next poll() onPartitionsLost
+// (ConsumerCoordinator.onJoinPrepare with a reset generation).
 func (c *client) assignJoined(assigned []kafka.TP, gen int32) {
 	added := kafka.MinusTPs(assigned, c.owned)
 	c.owned = assigned
@@ -385,7 +394,7 @@ func (c *client) assignJoined(assigned []kafka.TP, gen int32) {
 		c.revoking = nil
 	}
 	c.revoking = kafka.MinusTPs(c.revoking, assigned)
-	if c.generation != gen || !c.running {
+	if c.generation != gen || !c.running || !c.w.heldByGroup(c) {
 		c.heldLost = kafka.UnionTPs(c.heldLost, c.owned)
 		c.owned = nil
 	}

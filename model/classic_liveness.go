@@ -155,14 +155,21 @@ func (c *client) leave() {
 	}
 	id, dynamic := c.memberID, c.instance == "" && c.memberID != "" && c.coord >= 0
 	if c.instance == "" && !dynamic {
+		text := fmt.Sprintf("%s closes before it is a member of the group: there is nothing to leave.", c.id)
+		if c.memberID != "" {
+			text = c.unsentLeave("no LeaveGroup", "session.timeout.ms")
+		}
 		c.stop(kafka.StatusLeft)
-		c.w.record(kafka.KindMemberStopped, c.id, "", false, fmt.Sprintf("%s closes before it is a member of the group: there is nothing to leave.", c.id))
+		c.w.record(kafka.KindMemberStopped, c.id, "", false, text)
 		return
 	}
 	if !dynamic {
+		text := fmt.Sprintf("%s closes. Static members send no LeaveGroup: the coordinator keeps its place until session.timeout.ms (%d ms) passes.", c.id, c.sessionTimeout())
+		if c.memberID != "" && !c.w.heldByGroup(c) {
+			text = fmt.Sprintf("%s closes. Static members send no LeaveGroup; the coordinator has removed it already.", c.id)
+		}
 		c.stop(kafka.StatusLeft)
-		c.w.record(kafka.KindMemberStopped, c.id, "", false, fmt.Sprintf(
-			"%s closes. Static members send no LeaveGroup: the coordinator keeps its place until session.timeout.ms (%d ms) passes.", c.id, c.sessionTimeout()))
+		c.w.record(kafka.KindMemberStopped, c.id, "", false, text)
 		return
 	}
 	c.sendLeave(id)
@@ -179,8 +186,12 @@ func (c *client) sendLeave(id string) {
 			c.w.leaveRequest(c, id)
 			return
 		}
+		why := "it moved"
+		if c.cutOff() {
+			why = "it is cut off from the brokers"
+		}
 		c.w.record(kafka.KindLeaveGroupRequest, c.id, "", false, fmt.Sprintf(
-			"%s's LeaveGroup does not reach the coordinator (it moved); the coordinator will notice by session expiry.", c.id))
+			"%s's LeaveGroup does not reach the coordinator (%s); the coordinator will notice by session expiry.", c.id, why))
 	})
 }
 

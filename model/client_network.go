@@ -37,6 +37,30 @@ func (c *client) disconnect(ms int64) {
 // cutOff: its link to the brokers is down now.
 func (c *client) cutOff() bool { return c.w.clock.now < c.cutUntil }
 
+// unsentLeave tells of a member that closes while it cannot reach its
+// coordinator (cut off, or looking for it): AbstractCoordinator.
+// maybeLeaveGroup sends no LeaveGroup while the coordinator is unknown, and
+// the KIP-848 consumer's leave heartbeat finds none before close() gives
+// up. The process is gone all the same (not running). leave names what
+// does not go out.
+func (c *client) unsentLeave(leave, session string) string {
+	why := "it does not know the coordinator (it is looking for it)"
+	if c.cutOff() {
+		why = "it is cut off from the brokers"
+	}
+	return fmt.Sprintf("%s closes; %s, so %s goes out: %s.", c.id, why, leave, c.unheardLeave(session, c.w.heldByGroup(c)))
+}
+
+// unheardLeave: the coordinator, which hears no leave, removes the member
+// when its session expires, unless it holds it no more (an administrator,
+// an expiry meanwhile).
+func (c *client) unheardLeave(session string, held bool) string {
+	if !held {
+		return "the coordinator has removed it already"
+	}
+	return fmt.Sprintf("the coordinator removes it when %s (%d ms) passes", session, c.sessionTimeout())
+}
+
 // wakeup is KafkaConsumer.wakeup(): the poll() under way (or the next one)
 // throws WakeupException. A JoinGroup or SyncGroup in flight stays so (the
 // join future is kept), onJoinPrepare does not run again, and the next

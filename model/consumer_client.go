@@ -138,10 +138,15 @@ func (c *client) consumerHeartbeat() {
 		return
 	}
 	req := kRequest{memberID: c.memberID, instance: c.instance, epoch: k.epoch, owned: c.owned, rebalanceTimeout: c.maxPoll()}
-	if !k.joined || !slices.Equal(k.sentTopics, c.topics) {
+	// A heartbeat at epoch 0 is a join, which carries every field (the
+	// coordinator refuses one without its subscription: GroupMetadataManager.
+	// throwIfConsumerGroupHeartbeatRequestIsInvalid), even from a member a
+	// conversion at generation 0 left at epoch 0.
+	full := !k.joined || k.epoch == joinEpoch
+	if full || !slices.Equal(k.sentTopics, c.topics) {
 		req.topics = c.topics
 	}
-	if rx := c.regex(); !k.joined || rx != k.sentRegex {
+	if rx := c.regex(); full || rx != k.sentRegex {
 		req.regex = &rx
 	}
 	k.inflight = true
@@ -366,35 +371,59 @@ func (c *client) consumerPollExpired() {
 	k.joined = false
 }
 
-func (c *client) consumerSendLeave(epoch int32) {
+func (c *client) consumerSendLeave(epoch int32) bool {
 	req := kRequest{memberID: c.memberID, instance: c.instance, epoch: epoch}
 	coord := c.coord // the process may be gone (or restarted) when it arrives
 	if coord < 0 || c.cutOff() {
-		return
+		return false
 	}
 	c.w.clock.after(netMs, false, func() {
 		if c.w.cluster.coordinator() == coord && c.w.cluster.up[coord] {
 			c.w.consumerHeartbeat(c, req)
+			return
 		}
+		// The coordinator moved (or its broker failed) on the way: the
+		// closing consumer does not wait to look for the new one.
+		held := c.w.consumer && c.w.consumerGroup.members[req.memberID] != nil
+		c.w.record(kafka.KindMemberStopped, c.id, "", false, fmt.Sprintf(
+			"%s's leave heartbeat (member epoch %d) does not reach the coordinator (it moved): %s.", c.id, epoch, c.unheardLeave(consumerSessionSetting, held)))
 	})
+	return true
 }
 
+// consumerSessionSetting names the KIP-848 session timeout (the broker's).
+const consumerSessionSetting = "group.consumer.session.timeout.ms"
+
 // consumerLeave: close() revokes what it owns, then leaves with epoch -1 (-2 static).
+//
+// What it releases is all the process holds (SubscriptionState's assigned
+// partitions), a zombie's too: onPartitionsRevoked while its member epoch
+// is positive, onPartitionsLost once it is not (ConsumerMembershipManager.
+// invokeOnPartitionsRevokedOrLostToReleaseAssignment).
 func (c *client) consumerLeave() {
-	if len(c.owned) > 0 {
-		c.callback(kafka.KindPartitionsRevoked, c.owned, "it is closing")
+	if held := kafka.UnionTPs(c.owned, c.heldLost); len(held) > 0 {
+		if c.consumer != nil && c.consumer.joined && c.consumer.epoch > 0 {
+			c.callback(kafka.KindPartitionsRevoked, held, "it is closing")
+		} else {
+			c.callback(kafka.KindPartitionsLost, held, "it is closing with no member epoch (fenced, or its poll timed out): they may be another's already")
+		}
 	}
 	epoch := leaveEpoch
 	if c.instance != "" {
 		epoch = staticLeaveEpoch
 	}
 	joined := c.consumer != nil && c.consumer.joined
+	text := fmt.Sprintf("%s closes before it has joined the group: there is nothing to leave.", c.id)
 	if joined {
-		c.consumerSendLeave(epoch)
+		if c.consumerSendLeave(epoch) {
+			text = "" // the leave heartbeat's own step tells of it
+		} else {
+			text = c.unsentLeave(fmt.Sprintf("no leave heartbeat (member epoch %d)", epoch), consumerSessionSetting)
+		}
 	}
 	c.stop(kafka.StatusLeft)
-	if !joined {
-		c.w.record(kafka.KindMemberStopped, c.id, "", false, fmt.Sprintf("%s closes before it has joined the group: there is nothing to leave.", c.id))
+	if text != "" {
+		c.w.record(kafka.KindMemberStopped, c.id, "", false, text)
 	}
 }
 
