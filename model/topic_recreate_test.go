@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -120,16 +121,7 @@ timeline:
 // rebalance, and the members keep t1-0 and t1-1 by name (TopicPartition
 // has no id), now the new topic's.
 func TestTopicRecreatedClassicSameCount(t *testing.T) {
-	sim := simYAML(t, "recreate-classic.yaml", `seed: 1
-topics: {t0: 2, t1: 2}
-group: {id: g, strategy: cooperative-sticky, protocol: cooperative}
-members:
-  - {id: c1, topics: [t0, t1]}
-  - {id: c2, topics: [t0, t1]}
-timeline:
-  - {at_ms: 20000, delete_topic: t1}
-  - {at_ms: 20001, create_topic: {topic: t1, partitions: 2}}
-`)
+	sim := recreatedClassic(t, 2)
 	created := stepWith(t, sim, kafka.KindTopicCreated, "", "created again", "by topic, not id")
 	assert.Empty(t, steps(sim, kafka.KindMetadataRefreshed, ""), "the leader's snapshot matches")
 	for _, st := range steps(sim, kafka.KindJoinGroupRequest, "") {
@@ -147,16 +139,7 @@ timeline:
 // (ConsumerProtocolSubscription.ownedPartitions), and cooperative-sticky
 // keeps them where they are: nothing is revoked, only t1-2 is assigned.
 func TestTopicRecreatedClassicOtherCount(t *testing.T) {
-	sim := simYAML(t, "recreate-classic3.yaml", `seed: 1
-topics: {t0: 2, t1: 2}
-group: {id: g, strategy: cooperative-sticky, protocol: cooperative}
-members:
-  - {id: c1, topics: [t0, t1]}
-  - {id: c2, topics: [t0, t1]}
-timeline:
-  - {at_ms: 20000, delete_topic: t1}
-  - {at_ms: 20001, create_topic: {topic: t1, partitions: 3}}
-`)
+	sim := recreatedClassic(t, 3)
 	before := stepWith(t, sim, kafka.KindTopicCreated, "", "created again")
 	refresh := stepWith(t, sim, kafka.KindMetadataRefreshed, "c1", "t1 deleted, t1 created")
 	assert.Equal(t, int64(300000), refresh.TimeMs)
@@ -175,4 +158,19 @@ timeline:
 		n += len(topics["t1"])
 	}
 	assert.Equal(t, 3, n, "every partition of the new t1 is consumed")
+}
+
+// recreatedClassic: c1 and c2 (cooperative-sticky) share t0 and t1 (2
+// partitions each); at 20 s t1 is deleted and created again with n.
+func recreatedClassic(t *testing.T, n int) *model.Sim {
+	return simYAML(t, "recreate-classic.yaml", fmt.Sprintf(`seed: 1
+topics: {t0: 2, t1: 2}
+group: {id: g, strategy: cooperative-sticky, protocol: cooperative}
+members:
+  - {id: c1, topics: [t0, t1]}
+  - {id: c2, topics: [t0, t1]}
+timeline:
+  - {at_ms: 20000, delete_topic: t1}
+  - {at_ms: 20001, create_topic: {topic: t1, partitions: %d}}
+`, n))
 }
