@@ -160,7 +160,9 @@ func (w *world) createTopic(topic string, count int32) {
 // them: the classic leader at its next metadata refresh (its
 // assignmentSnapshot no longer matches), the KIP-848 coordinator at the
 // next heartbeat (the subscribed topics' metadata changed). The owners then
-// revoke them, as after any rebalance.
+// revoke them, as after any rebalance. The consumer coordinator keeps them
+// under the deleted topic's id (topic_ids.go), so a topic created again
+// under the name is another.
 func (w *world) deleteTopic(topic string) {
 	if _, ok := w.topics[topic]; !ok {
 		w.record(kafka.KindTopicDeleted, "", "", false, fmt.Sprintf("There is no topic %s: DeleteTopics answers UNKNOWN_TOPIC_OR_PARTITION.", topic))
