@@ -119,11 +119,21 @@ func (g *consumerGroup) join(c *client, req kRequest) (kResponse, bool) {
 			g.add(&nm)
 			g.setTarget(nm.id, target)
 			g.setHeld(&nm, assigned, revoking)
-			if req.topics != nil && !slices.Equal(req.topics, nm.topics) {
+			bump := ""
+			if req.topics != nil && !slices.Equal(req.topics, nm.topics) && !regexAfter(&nm, req.regex) {
 				nm.topics = req.topics
 				g.filterTargets = true
-				g.groupEpoch++ // told with the member's write (writeJoin)
-				g.pendingBump = fmt.Sprintf("%s subscribes to %v", c.id, req.topics)
+				bump = fmt.Sprintf("%s subscribes to %v", c.id, req.topics)
+			}
+			// The joining heartbeat carries its SubscribedTopicRegex too
+			// (maybeUpdateRegularExpressions runs for every member).
+			g.heartbeatRegex(&nm, req.regex)
+			if g.regexWhy != "" {
+				bump, g.regexWhy = g.regexWhy, ""
+			}
+			if bump != "" {
+				g.groupEpoch++ // one bump, told with the member's write (writeJoin)
+				g.pendingBump = bump
 			}
 			g.touchSession(&nm)
 			return kResponse{}, true
