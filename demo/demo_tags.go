@@ -16,6 +16,7 @@ const (
 	TagCompare   = "compare"   // opens with compare mode ready
 	TagMigration = "migration" // members of both protocols: KIP-848's online migration
 	TagRecords   = "records"   // a share group's record-lock lab: records written, fetched, acknowledged
+	TagPattern   = "pattern"   // a member subscribes to a pattern: subscribe(Pattern), KIP-848's regex
 )
 
 // demoTags say what a demo is about, derived from its scenario: its
@@ -43,6 +44,8 @@ func demoTags(sc *scenario.Scenario) []string {
 		{TagCompare, sc.Open == scenario.OpenCompare},
 		{TagMigration, sc.Mixed()},
 		{TagRecords, slices.ContainsFunc(sc.Timeline, func(ev scenario.Event) bool { return ev.Share != nil })},
+		{TagPattern, slices.ContainsFunc(sc.Members, func(m scenario.MemberSpec) bool { return m.Settings.Pattern != "" }) ||
+			slices.ContainsFunc(sc.Timeline, func(ev scenario.Event) bool { return ev.Settings.Pattern != "" })},
 	} {
 		if t.on {
 			tags = append(tags, t.tag)

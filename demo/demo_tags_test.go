@@ -43,4 +43,8 @@ func TestDemoTags(t *testing.T) {
 	assert.Contains(t, byName["share-crash-locks"].Tags, demo.TagRecords)
 	assert.NotContains(t, byName["share-simple-41"].Tags, demo.TagRecords)
 	assert.Contains(t, byName["share-simple-41"].Tags, "kafka 4.1.0")
+	// Pattern subscriptions: classic subscribe(Pattern) and KIP-848's regex.
+	assert.Contains(t, byName["pattern-classic"].Tags, demo.TagPattern)
+	assert.Contains(t, byName["pattern-regex"].Tags, demo.TagPattern)
+	assert.NotContains(t, byName["example-12-partition-growth"].Tags, demo.TagPattern)
 }

@@ -275,7 +275,7 @@ func (g *consumerGroup) classicSync(c *client, id, instance string, gen int32, r
 	g.w.clock.cancel(m.classic.syncTimer)
 	m.classic.syncTimer = nil
 	g.touchSession(m)
-	reply(syncResponse{err: "NONE", assignment: m.assigned, withheld: g.classicPending(m)})
+	reply(syncResponse{err: "NONE", assignment: dropGhosts(m.assigned), withheld: g.classicPending(m)})
 }
 
 // classicPending is what a classic member waits for others to release

@@ -57,6 +57,9 @@ type consumerGroup struct {
 	metaWhy  string
 	regex    regexState
 	regexWhy string
+	// ghosts: some member held a topic when it was deleted, so partitions
+	// of deleted topic ids may be held (topic_ids.go).
+	ghosts bool
 }
 
 // kMember is one member as the coordinator keeps it.
@@ -531,7 +534,7 @@ func (g *consumerGroup) scheduleRevokeTimeout(m *kMember) {
 		mm.revokeTimer = nil
 		g.w.record(kafka.KindMemberRemoved, mm.client, "", false, fmt.Sprintf(
 			"%s did not revoke %s within the rebalance timeout (%d ms, its max.poll.interval.ms): the coordinator fences it.",
-			g.displayName(id), kafka.FormatTPs(mm.revoking), timeout))
+			g.displayName(id), kafka.FormatTPs(plainTPs(mm.revoking)), timeout))
 		g.fence(id, fmt.Sprintf("%s was fenced for not revoking in time", g.displayName(id)))
 	})
 }

@@ -48,6 +48,8 @@ func (g *consumerGroup) heartbeat(c *client, req kRequest) (kResponse, bool) {
 		g.w.record(kafka.KindConsumerGroupHeartbeatRequest, c.id, "", false, fmt.Sprintf("%s heartbeats as %s, which the group does not know.", c.id, req.memberID))
 		return kResponse{err: "UNKNOWN_MEMBER_ID"}, false
 	}
+	shown := req                          // the text names what the client holds
+	req.owned = g.ownedByID(m, req.owned) // the client reports by topic id (topic_ids.go)
 	if req.epoch != joinEpoch && req.epoch != m.epoch && !(req.epoch == m.prevEpoch && len(kafka.MinusTPs(req.owned, m.assigned)) == 0) {
 		g.w.record(kafka.KindConsumerGroupHeartbeatRequest, c.id, "", false, fmt.Sprintf("%s heartbeats with epoch %d; the coordinator has it at %d.", c.id, req.epoch, m.epoch))
 		return kResponse{err: "FENCED_MEMBER_EPOCH"}, false
@@ -57,7 +59,7 @@ func (g *consumerGroup) heartbeat(c *client, req kRequest) (kResponse, bool) {
 	reqStep := -1
 	if req.epoch != joinEpoch {
 		reqStep = g.w.hist.len()
-		g.w.record(kafka.KindConsumerGroupHeartbeatRequest, c.id, "", true, g.requestText(c, req))
+		g.w.record(kafka.KindConsumerGroupHeartbeatRequest, c.id, "", true, g.requestText(c, shown)+deletedIDNote(req.owned))
 	}
 	if m.unwritten {
 		g.writeJoin(m, req.owned)
@@ -74,7 +76,7 @@ func (g *consumerGroup) heartbeat(c *client, req kRequest) (kResponse, bool) {
 	if changed && reqStep >= 0 {
 		g.w.hist.changed(reqStep)
 	}
-	return kResponse{err: "NONE", epoch: m.epoch, assigned: m.assigned, memberState: m.state}, !changed
+	return kResponse{err: "NONE", epoch: m.epoch, assigned: g.namedFor(c, m.assigned), memberState: m.state}, !changed
 }
 
 func (g *consumerGroup) requestText(c *client, req kRequest) string {
@@ -117,11 +119,21 @@ func (g *consumerGroup) join(c *client, req kRequest) (kResponse, bool) {
 			g.add(&nm)
 			g.setTarget(nm.id, target)
 			g.setHeld(&nm, assigned, revoking)
-			if req.topics != nil && !slices.Equal(req.topics, nm.topics) {
+			bump := ""
+			if req.topics != nil && !slices.Equal(req.topics, nm.topics) && !regexAfter(&nm, req.regex) {
 				nm.topics = req.topics
 				g.filterTargets = true
-				g.groupEpoch++ // told with the member's write (writeJoin)
-				g.pendingBump = fmt.Sprintf("%s subscribes to %v", c.id, req.topics)
+				bump = fmt.Sprintf("%s subscribes to %v", c.id, req.topics)
+			}
+			// The joining heartbeat carries its SubscribedTopicRegex too
+			// (maybeUpdateRegularExpressions runs for every member).
+			g.heartbeatRegex(&nm, req.regex)
+			if g.regexWhy != "" {
+				bump, g.regexWhy = g.regexWhy, ""
+			}
+			if bump != "" {
+				g.groupEpoch++ // one bump, told with the member's write (writeJoin)
+				g.pendingBump = bump
 			}
 			g.touchSession(&nm)
 			return kResponse{}, true

@@ -97,8 +97,33 @@ func (v *GroupView) Consumed() (held, total int) {
 	if v.Protocol == kafka.ProtocolShare {
 		return len(ownersOf(v)), total // members share partitions: count each once
 	}
+	// Each existing partition once: a member may still hold a deleted
+	// topic's partitions until it revokes them, and a topic created again
+	// under that name can be read by two members at once, one given the
+	// new topic's partition, one still revoking the old one's (topic_ids.go).
+	type seen struct {
+		n    int32
+		bits []uint64
+	}
+	index := make(map[string]*seen, len(v.Topics))
+	for _, t := range v.Topics {
+		index[t.Name] = &seen{t.Partitions, make([]uint64, (t.Partitions+63)/64)}
+	}
 	for i := range v.Members {
-		held += len(consumedBy(&v.Members[i])) // a partition has one consumer: no double count
+		var cur *seen
+		topic := ""
+		for _, tp := range consumedBy(&v.Members[i]) {
+			if tp.Topic != topic || cur == nil {
+				topic, cur = tp.Topic, index[tp.Topic]
+			}
+			if cur == nil || tp.Partition < 0 || tp.Partition >= cur.n {
+				continue
+			}
+			if bits, w := cur.bits, tp.Partition/64; bits[w]&(1<<(tp.Partition%64)) == 0 {
+				bits[w] |= 1 << (tp.Partition % 64)
+				held++
+			}
+		}
 	}
 	return held, total
 }

@@ -33,9 +33,12 @@ import (
 // group epoch when a resolved set changed, and the next heartbeat computes
 // the target. kviz runs the executor at the heartbeat's millisecond, after
 // its write. A refresh that would change nothing is not run
-// (scheduleRegexRefresh): kviz's last refresh time is that of the last one
-// that changed a resolution, which can make a later refresh up to 10 s
-// earlier than Kafka's.
+// (scheduleRegexRefresh): kviz's last refresh time and version are those of
+// the last one that changed a resolution, which can make a later refresh
+// up to 10 s earlier than Kafka's, and, after a creation no regex matches,
+// lets a later deletion leave the resolution at the next heartbeat past
+// the 10 s (Kafka's refresh of that creation moved its version on, so it
+// waits for the next creation or the periodic refresh).
 
 const (
 	regexMinIntervalMs     = 10_000          // REGEX_BATCH_REFRESH_MIN_INTERVAL_MS

@@ -56,6 +56,12 @@ type ownershipScan struct {
 	out       *Outage          // the outage under way
 	done      []Rebalance      // completed rebalances
 	outs      []Outage         // completed outages
+
+	// gone: topics deleted during the run. Created again, such a topic's
+	// partition may be consumed by two members at once, by name: one given
+	// the new topic's, one still revoking the old one's (topic_ids.go), so
+	// owner, which holds one member, is checked against the views there.
+	gone map[string]bool
 }
 
 // isConsumer: the group is a consumer group at this step.
@@ -151,6 +157,10 @@ func (s *ownershipScan) dropDeleted(topics []TopicView) {
 			}
 		}
 		delete(s.parts, name)
+		if s.gone == nil {
+			s.gone = map[string]bool{}
+		}
+		s.gone[name] = true
 	}
 }
 
@@ -180,9 +190,15 @@ func (s *ownershipScan) replace(old, v *MemberView) {
 		for _, tp := range consumedBy(old) {
 			if ti := s.x.topic(tp.Topic); s.owner.get(ti, tp.Partition) == old.ID {
 				s.undo = append(s.undo, ownerChange{ti, tp.Partition, old.ID})
-				s.owner.set(ti, tp.Partition, "")
+				next := ""
+				if s.gone[tp.Topic] {
+					next = s.otherConsumer(tp, old.ID)
+				}
+				s.owner.set(ti, tp.Partition, next)
 				s.holds[old.ID]--
-				if s.wanted(tp) {
+				if next != "" {
+					s.holds[next]++
+				} else if s.wanted(tp) {
 					s.unowned(keyOf(ti, tp.Partition))
 				}
 			}
@@ -211,6 +227,16 @@ func (s *ownershipScan) replace(old, v *MemberView) {
 		}
 	}
 	s.holds[v.ID] += gained
+}
+
+// otherConsumer is a member other than skip whose view consumes tp, or "".
+func (s *ownershipScan) otherConsumer(tp kafka.TP, skip string) string {
+	for _, v := range s.views.state {
+		if v != nil && v.ID != skip && slices.Contains(consumedBy(v), tp) {
+			return v.ID
+		}
+	}
+	return ""
 }
 
 // consumedBy is what a member consumes: what it holds, less what its

@@ -49,6 +49,10 @@ type world struct {
 	// last topic creation, 1 before any: GroupMetadataManager's
 	// lastMetadataImageWithNewTopics (pattern_regex.go).
 	newTopicsImage int
+	// topicIDs is each topic name's current id (topic_ids.go): 0 for the
+	// scenario's topics, one more at every creation under that name, so a
+	// topic deleted and created again has a new one, as in Kafka.
+	topicIDs map[string]int
 
 	clients []*client // in start order
 	byID    map[string]*client
