@@ -411,7 +411,7 @@ func (f *fastYAML) flowMapOf(entry bool) *yaml.Node {
 }
 
 func plainByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-' || c == '/'
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-' || c == '/' || c == '*' // '*' only within: plainStart refuses an alias
 }
 
 // Where a scalar is: a flow collection's, a block mapping's key, or a

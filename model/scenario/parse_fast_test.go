@@ -170,6 +170,9 @@ func TestFastTreeMatchesYAML(t *testing.T) {
 		{"a: [b: c]\n", false},
 		{"a : b\n", false},
 		{"a: b: c\n", false},
+		{"a: [b*, orders-.*, c*d]\nm: {id: c1, pattern: t.*}\n", true}, // a pattern: '*' within a word
+		{"a: [*b]\n", false},
+		{"a: {b: *c}\n", false},
 		{"", false},
 		{"\n\n", false},
 	}
