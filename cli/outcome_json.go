@@ -1,6 +1,11 @@
 package cli
 
 import (
+	"encoding/json"
+	"maps"
+	"slices"
+	"strconv"
+
 	"github.com/kvizlab/kviz/model"
 	"github.com/kvizlab/kviz/model/kafka"
 )
@@ -13,16 +18,16 @@ type moveJSON struct {
 	To        *string `json:"to"`
 }
 
-type roundJSON struct {
-	Generation int32 `json:"generation"`
-	StartMs    int64 `json:"start_ms"`
-	EndMs      int64 `json:"end_ms"`
-}
-
 type gapJSON struct {
 	Topic     string `json:"topic"`
 	Partition int32  `json:"partition"`
 	Ms        int64  `json:"ms"`
+}
+
+type roundJSON struct {
+	Generation int32 `json:"generation"`
+	StartMs    int64 `json:"start_ms"`
+	EndMs      int64 `json:"end_ms"`
 }
 
 type balanceJSON struct {
@@ -33,42 +38,146 @@ type balanceJSON struct {
 // outcomeJSON is the part of whatif's and compare's output that reads a
 // model.Outcome.
 type outcomeJSON struct {
-	Before     kafka.Assignment `json:"before"`
-	After      kafka.Assignment `json:"after"`
-	Moves      []moveJSON       `json:"moves"`
-	Moved      int              `json:"moved"`
-	Rounds     int              `json:"rounds"`
-	RoundList  []roundJSON      `json:"round_list"`
-	Rebalanced bool             `json:"rebalanced"`
-	Settled    bool             `json:"settled"`
-	StartMs    int64            `json:"start_ms"`
-	SettledMs  int64            `json:"settled_ms"`
-	WorstGapMs int64            `json:"worst_gap_ms"`
-	TotalGapMs int64            `json:"total_gap_ms"`
-	Gaps       []gapJSON        `json:"gaps"`
-	Balance    balanceJSON      `json:"balance"`
+	Before     assignmentJSON `json:"before"`
+	After      assignmentJSON `json:"after"`
+	Moves      moveList       `json:"moves"`
+	Moved      int            `json:"moved"`
+	Rounds     int            `json:"rounds"`
+	RoundList  []roundJSON    `json:"round_list"`
+	Rebalanced bool           `json:"rebalanced"`
+	Settled    bool           `json:"settled"`
+	StartMs    int64          `json:"start_ms"`
+	SettledMs  int64          `json:"settled_ms"`
+	WorstGapMs int64          `json:"worst_gap_ms"`
+	TotalGapMs int64          `json:"total_gap_ms"`
+	Gaps       gapList        `json:"gaps"`
+	Balance    balanceJSON    `json:"balance"`
 }
 
 func newOutcomeJSON(o model.Outcome) outcomeJSON {
-	j := outcomeJSON{Before: o.Before, After: o.After, Moved: o.Moved,
-		Rounds: len(o.Rounds), Rebalanced: o.Rebalanced, Settled: o.Settled,
+	return outcomeJSON{Before: assignmentJSON(o.Before), After: assignmentJSON(o.After), Moves: o.Moves, Moved: o.Moved,
+		Rounds: len(o.Rounds), RoundList: roundsJSON(o.Rounds), Rebalanced: o.Rebalanced, Settled: o.Settled,
 		StartMs: o.StartMs, SettledMs: o.SettledMs, WorstGapMs: o.WorstGapMs, TotalGapMs: o.TotalGapMs,
-		Balance: balanceJSON{o.Balance.Min, o.Balance.Max}}
-	j.Moves, j.RoundList = movesJSON(o.Moves), roundsJSON(o.Rounds)
-	j.Gaps = []gapJSON{}
-	for _, g := range o.Gaps {
-		j.Gaps = append(j.Gaps, gapJSON{g.Topic, g.Partition, g.Ms})
-	}
-	return j
+		Gaps: o.Gaps, Balance: balanceJSON{o.Balance.Min, o.Balance.Max}}
 }
 
-// movesJSON is moves as the twins print them ([] for none).
-func movesJSON(moves []kafka.Move) []moveJSON {
-	out := []moveJSON{}
-	for _, m := range moves {
-		out = append(out, moveJSON{Topic: m.Topic, Partition: m.Partition, From: orNull(m.From), To: orNull(m.To)})
+// The outcome's large parts (at Kafka's scale, 500,000 partitions in each
+// of before, after, moves and gaps) write themselves: the bytes
+// encoding/json writes for the same values (keys sorted, strings
+// HTML-escaped), without its reflection over a million small values.
+
+// assignmentJSON is an assignment as encoding/json writes a
+// map[string]map[string][]int32.
+type assignmentJSON kafka.Assignment
+
+func (a assignmentJSON) MarshalJSON() ([]byte, error) {
+	if a == nil {
+		return []byte("null"), nil
 	}
-	return out
+	b := make([]byte, 0, 64)
+	b = append(b, '{')
+	for i, id := range slices.Sorted(maps.Keys(a)) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, id)
+		b = append(b, ':')
+		topics := a[id]
+		if topics == nil {
+			b = append(b, "null"...)
+			continue
+		}
+		b = append(b, '{')
+		for j, t := range slices.Sorted(maps.Keys(topics)) {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, t)
+			b = append(b, ':')
+			ps := topics[t]
+			if ps == nil {
+				b = append(b, "null"...)
+				continue
+			}
+			b = append(b, '[')
+			for k, p := range ps {
+				if k > 0 {
+					b = append(b, ',')
+				}
+				b = strconv.AppendInt(b, int64(p), 10)
+			}
+			b = append(b, ']')
+		}
+		b = append(b, '}')
+	}
+	return append(b, '}'), nil
+}
+
+// moveList is moves as the twins print them (as movesJSON): from/to null
+// for nobody, [] for none.
+type moveList []kafka.Move
+
+func (ms moveList) MarshalJSON() ([]byte, error) {
+	b := make([]byte, 0, 2+len(ms)*64)
+	b = append(b, '[')
+	for i, m := range ms {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"topic":`...)
+		b = appendJSONString(b, m.Topic)
+		b = append(b, `,"partition":`...)
+		b = strconv.AppendInt(b, int64(m.Partition), 10)
+		b = append(b, `,"from":`...)
+		b = appendOrNull(b, m.From)
+		b = append(b, `,"to":`...)
+		b = appendOrNull(b, m.To)
+		b = append(b, '}')
+	}
+	return append(b, ']'), nil
+}
+
+// gapList is the outcome's gaps ([] for none).
+type gapList []model.Gap
+
+func (gs gapList) MarshalJSON() ([]byte, error) {
+	b := make([]byte, 0, 2+len(gs)*48)
+	b = append(b, '[')
+	for i, g := range gs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"topic":`...)
+		b = appendJSONString(b, g.Topic)
+		b = append(b, `,"partition":`...)
+		b = strconv.AppendInt(b, int64(g.Partition), 10)
+		b = append(b, `,"ms":`...)
+		b = strconv.AppendInt(b, g.Ms, 10)
+		b = append(b, '}')
+	}
+	return append(b, ']'), nil
+}
+
+// appendOrNull is id as a JSON string, null for nobody ("").
+func appendOrNull(b []byte, id string) []byte {
+	if id == "" {
+		return append(b, "null"...)
+	}
+	return appendJSONString(b, id)
+}
+
+// appendJSONString is s as encoding/json writes it: printable ASCII that
+// needs no escape as it is, anything else through encoding/json itself.
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s) // a string always encodes
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 // roundsJSON is a rebalance's rounds ([] for none).
@@ -76,6 +185,15 @@ func roundsJSON(rounds []model.Round) []roundJSON {
 	out := []roundJSON{}
 	for _, r := range rounds {
 		out = append(out, roundJSON{r.Generation, r.StartMs, r.EndMs})
+	}
+	return out
+}
+
+// movesJSON is moves as the twins print them ([] for none).
+func movesJSON(moves []kafka.Move) []moveJSON {
+	out := []moveJSON{}
+	for _, m := range moves {
+		out = append(out, moveJSON{Topic: m.Topic, Partition: m.Partition, From: orNull(m.From), To: orNull(m.To)})
 	}
 	return out
 }

@@ -273,36 +273,77 @@ func diffTables(before, after ownerTable, x *tpIndex) []kafka.Move {
 	return out
 }
 
-// assignmentOfTable is assignmentOf for a table in x's numbering.
+// assignmentOfTable is assignmentOf for a table in x's numbering. It
+// groups each topic's row by member with a counting pass, so a member's
+// partitions of a topic are one run of one buffer, in partition order,
+// with no list of (topic, partition) pairs to sort or split.
 func assignmentOfTable(t ownerTable, x *tpIndex, ids []string) kafka.Assignment {
 	out := kafka.Assignment{}
 	for _, id := range ids {
 		out[id] = map[string][]int32{}
 	}
-	byMember := map[string][]kafka.TP{}
-	last, lastID := []kafka.TP(nil), ""
+	var (
+		seen    = map[string]int32{} // member id -> its index
+		topics  []map[string][]int32 // by member index: its entry in out
+		count   []int32              // by member index: its partitions in this row
+		runs    [][]int32            // by member index: its run of this row
+		touched []int32              // the members with partitions in this row
+		who     []int32              // by partition of this row: its member's index, -1 nobody
+	)
 	for _, ti := range x.order() {
 		if int(ti) >= len(t) {
 			continue
 		}
-		for p, id := range t[ti] {
+		row := t[ti]
+		who = slices.Grow(who[:0], len(row))[:len(row)]
+		touched = touched[:0]
+		last, lastID, held := int32(-1), "", 0
+		for p, id := range row {
 			if id == "" {
+				who[p] = -1
 				continue
 			}
-			if id != lastID {
-				if lastID != "" {
-					byMember[lastID] = last
+			if last < 0 || id != lastID {
+				m, ok := seen[id]
+				if !ok {
+					m = int32(len(topics))
+					seen[id] = m
+					tm := out[id]
+					if tm == nil {
+						tm = map[string][]int32{}
+						out[id] = tm
+					}
+					topics, count, runs = append(topics, tm), append(count, 0), append(runs, nil)
 				}
-				last, lastID = byMember[id], id
+				last, lastID = m, id
 			}
-			last = append(last, kafka.TP{Topic: x.names[ti], Partition: int32(p)})
+			if count[last] == 0 {
+				touched = append(touched, last)
+			}
+			count[last]++
+			who[p] = last
+			held++
 		}
-	}
-	if lastID != "" {
-		byMember[lastID] = last
-	}
-	for id, tps := range byMember {
-		out[id] = kafka.TPMap(tps) // in partition order already
+		if held == 0 {
+			continue
+		}
+		buf := make([]int32, held)
+		off := 0
+		for _, m := range touched {
+			n := int(count[m])
+			runs[m] = buf[off : off : off+n]
+			off += n
+		}
+		for p, m := range who {
+			if m >= 0 {
+				runs[m] = append(runs[m], int32(p))
+			}
+		}
+		name := x.names[ti]
+		for _, m := range touched {
+			topics[m][name] = runs[m]
+			count[m], runs[m] = 0, nil
+		}
 	}
 	return out
 }

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"maps"
 	"slices"
 	"strings"
 
@@ -28,34 +27,34 @@ type ownershipScan struct {
 	// lastTopics and lastKey: the subscription last counted, and its key
 	lastTopics []string
 	lastKey    string
-	x          *tpIndex        // numbers the partitions densely for owner and before
-	owner      ownerTable      // partition -> member consuming it now ("" nobody)
-	holds      map[string]int  // member id -> partitions owner gives it
-	views1     map[string]int  // member id -> positions (clients) with a view of that id
-	undo       []ownerChange   // this step's changes to owner, to see the step before
-	outPre     ownerTable      // owners just before the open outage began
-	since      map[tpKey]int64 // subscribed partitions nobody consumes, since when
-	// sinceHigh is the most since held since it was last rebuilt: a map
-	// keeps the room it once needed, and walking 500,000 empty slots at
-	// every step of a rebalance costs more than the rebalance.
-	sinceHigh int
-	down      map[string]int   // in-group members that are not consuming (crashed, stalled), by member id
-	groupN    int              // members the coordinator counts
-	busy      int              // classic: in-group members joining, rejoining or waiting for a partition
-	giving    int              // in-group members inside a revoke or lost callback
-	stable    map[int32]int    // consumer protocol: in-group members STABLE at each member epoch
-	at        int64            // time of the step being read
-	startG    int32            // generation when the open rebalance started
-	prevG     int32            // generation (group epoch) at the previous snapshot
-	prevS     kafka.GroupState // group state at the previous snapshot
-	before    ownerTable       // last consumers when the open rebalance started
-	cur       *Rebalance       // the rebalance under way
-	round     *Round           // its round under way (nil between classic rounds)
-	prevI     int              // the previous step read
-	prevAt    int64            // and its time
-	out       *Outage          // the outage under way
-	done      []Rebalance      // completed rebalances
-	outs      []Outage         // completed outages
+	x          *tpIndex       // numbers the partitions densely for owner and before
+	owner      ownerTable     // partition -> member consuming it now ("" nobody)
+	holds      map[string]int // member id -> partitions owner gives it
+	views1     map[string]int // member id -> positions (clients) with a view of that id
+	undo       []ownerChange  // this step's changes to owner, to see the step before
+	outPre     ownerTable     // owners just before the open outage began
+	since      tpSlots        // subscribed partitions nobody consumes, since when
+	// gap is the time each partition went unconsumed within the rebalance
+	// or outage under way (cur or out): dense, turned into its UnownedMs
+	// map once, when it closes, not hashed at every accrual.
+	gap    tpSlots
+	down   map[string]int   // in-group members that are not consuming (crashed, stalled), by member id
+	groupN int              // members the coordinator counts
+	busy   int              // classic: in-group members joining, rejoining or waiting for a partition
+	giving int              // in-group members inside a revoke or lost callback
+	stable map[int32]int    // consumer protocol: in-group members STABLE at each member epoch
+	at     int64            // time of the step being read
+	startG int32            // generation when the open rebalance started
+	prevG  int32            // generation (group epoch) at the previous snapshot
+	prevS  kafka.GroupState // group state at the previous snapshot
+	before ownerTable       // last consumers when the open rebalance started
+	cur    *Rebalance       // the rebalance under way
+	round  *Round           // its round under way (nil between classic rounds)
+	prevI  int              // the previous step read
+	prevAt int64            // and its time
+	out    *Outage          // the outage under way
+	done   []Rebalance      // completed rebalances
+	outs   []Outage         // completed outages
 
 	// gone: topics deleted during the run. Created again, such a topic's
 	// partition may be consumed by two members at once, by name: one given
@@ -74,7 +73,7 @@ func (s *ownershipScan) isConsumer(g groupSnap) bool {
 
 func newOwnershipScan(consumer bool) *ownershipScan {
 	return &ownershipScan{consumer: consumer, parts: map[string]int32{}, subs: map[string]int{}, lists: map[string]int{},
-		x: newTPIndex(), holds: map[string]int{}, views1: map[string]int{}, since: map[tpKey]int64{}, stable: map[int32]int{}, down: map[string]int{}}
+		x: newTPIndex(), holds: map[string]int{}, views1: map[string]int{}, stable: map[int32]int{}, down: map[string]int{}}
 }
 
 func (s *ownershipScan) run(steps []stepRec, views *viewLog, targets *targetLog, tids *targetNames) {
@@ -89,18 +88,19 @@ func (s *ownershipScan) run(steps []stepRec, views *viewLog, targets *targetLog,
 		s.views.advance(i, func(_ int, old, v *MemberView) { s.replace(old, v) })
 		s.advance(i, *r.g)
 		s.prevI, s.prevAt = i, r.at
-		if s.sinceHigh > 1024 && len(s.since) < s.sinceHigh/8 {
-			since := make(map[tpKey]int64, len(s.since))
-			maps.Copy(since, s.since)
-			s.since, s.sinceHigh = since, len(since)
-		}
+	}
+	// Still open at the end of the run: what accrued so far is read.
+	switch {
+	case s.cur != nil:
+		s.cur.UnownedMs = s.gap.table(s.x)
+	case s.out != nil:
+		s.out.UnownedMs = s.gap.table(s.x)
 	}
 }
 
 // unowned starts tp's clock: subscribed and nobody consumes it.
 func (s *ownershipScan) unowned(k tpKey) {
-	s.since[k] = s.at
-	s.sinceHigh = max(s.sinceHigh, len(s.since))
+	s.since.put(k, s.at)
 }
 
 // readTopics notes partitions added to subscribed topics: unconsumed until
@@ -151,9 +151,8 @@ func (s *ownershipScan) dropDeleted(topics []TopicView) {
 		ti := s.x.topic(name)
 		for p := int32(0); p < n; p++ {
 			k := keyOf(ti, p)
-			if from, ok := s.since[k]; ok {
+			if from, ok := s.since.take(k); ok {
 				s.accrue(k, from)
-				delete(s.since, k)
 			}
 		}
 		delete(s.parts, name)
@@ -210,10 +209,9 @@ func (s *ownershipScan) replace(old, v *MemberView) {
 	gained := 0
 	for _, tp := range consumedBy(v) {
 		ti := s.x.topic(tp.Topic)
-		if k := keyOf(ti, tp.Partition); len(s.since) > 0 {
-			if from, ok := s.since[k]; ok {
+		if k := keyOf(ti, tp.Partition); s.since.len() > 0 {
+			if from, ok := s.since.take(k); ok {
 				s.accrue(k, from)
-				delete(s.since, k)
 			}
 		}
 		was := s.owner.get(ti, tp.Partition)
@@ -325,9 +323,8 @@ func (s *ownershipScan) subscribe(topic string, d int) {
 		ti := s.x.topic(topic)
 		for p := int32(0); p < s.parts[topic]; p++ {
 			k := keyOf(ti, p)
-			if from, ok := s.since[k]; ok {
+			if from, ok := s.since.take(k); ok {
 				s.accrue(k, from)
-				delete(s.since, k)
 			}
 		}
 	}
@@ -351,15 +348,14 @@ func (s *ownershipScan) wanted(tp kafka.TP) bool {
 // accrue adds the time a partition went unconsumed, from `from` to now, to
 // the rebalance or outage under way (only the part inside it).
 func (s *ownershipScan) accrue(k tpKey, from int64) {
-	tp := kafka.TP{Topic: s.x.names[k>>32], Partition: int32(uint32(k))}
 	switch {
 	case s.cur != nil:
 		if f := max(from, s.cur.StartMs); s.at > f {
-			s.cur.UnownedMs[tp] += s.at - f
+			s.gap.add(k, s.at-f)
 		}
 	case s.out != nil:
 		if f := max(from, s.out.StartMs); s.at > f {
-			s.out.UnownedMs[tp] += s.at - f
+			s.gap.add(k, s.at-f)
 		}
 	}
 }
@@ -368,14 +364,15 @@ func (s *ownershipScan) accrue(k tpKey, from int64) {
 func (s *ownershipScan) advance(i int, g groupSnap) {
 	switch {
 	case s.cur == nil && s.starts(i, g):
-		r := &Rebalance{StartStep: i, StartMs: s.at, UnownedMs: map[kafka.TP]int64{}}
+		r := &Rebalance{StartStep: i, StartMs: s.at}
 		before := s.ownersBefore()
 		if s.out != nil && s.out.StartMs >= s.at-netMs {
 			// The outage is the trigger's own network hop: a member that
 			// dropped its partitions (left, timed out) one request before
 			// the coordinator started the join phase. It is this
 			// rebalance's beginning.
-			r.StartStep, r.StartMs, r.UnownedMs = s.out.StartStep, s.out.StartMs, s.out.UnownedMs
+			// (Its gaps so far, in s.gap, are the rebalance's.)
+			r.StartStep, r.StartMs = s.out.StartStep, s.out.StartMs
 			before, s.out = s.outPre, nil
 		}
 		s.closeOutage(i)
@@ -391,12 +388,12 @@ func (s *ownershipScan) advance(i int, g groupSnap) {
 		return
 	}
 	switch {
-	case s.out == nil && len(s.since) > 0 && g.state != kafka.Empty && g.state != kafka.KEmpty:
+	case s.out == nil && s.since.len() > 0 && g.state != kafka.Empty && g.state != kafka.KEmpty:
 		// (An empty group is still starting: its members are on their way
 		// into the first join phase, nothing was consumed yet.)
-		s.out = &Outage{StartStep: i, StartMs: s.at, UnownedMs: map[kafka.TP]int64{}}
+		s.out = &Outage{StartStep: i, StartMs: s.at}
 		s.outPre = s.ownersBefore()
-	case s.out != nil && len(s.since) == 0:
+	case s.out != nil && s.since.len() == 0:
 		s.closeOutage(i)
 	}
 }
@@ -446,7 +443,7 @@ func (s *ownershipScan) settled(g groupSnap) bool {
 // expired). The coordinator marks a member STABLE when it answers it, a
 // network hop before the member takes its partitions.
 func (s *ownershipScan) consumedByUp(g groupSnap) bool {
-	if len(s.since) == 0 {
+	if s.since.len() == 0 {
 		return true
 	}
 	down := map[tpKey]bool{}
@@ -458,7 +455,7 @@ func (s *ownershipScan) consumedByUp(g groupSnap) bool {
 			}
 		}
 	}
-	for k := range s.since {
+	for _, k := range s.since.keys {
 		if !down[k] {
 			return false
 		}
@@ -519,8 +516,8 @@ func (s *ownershipScan) lastRoundGen() int32 {
 }
 
 func (s *ownershipScan) finish(i int, g groupSnap) {
-	for k, from := range s.since {
-		s.accrue(k, from)
+	for j, k := range s.since.keys {
+		s.accrue(k, s.since.vals[j])
 	}
 	r := s.cur
 	r.EndStep, r.EndMs, r.Generation = i, s.at, g.generation
@@ -531,6 +528,7 @@ func (s *ownershipScan) finish(i int, g groupSnap) {
 		s.closeRound(i, g.generation)
 	}
 	s.round = nil
+	r.UnownedMs = s.gap.table(s.x)
 	r.Moves = diffTables(s.before, s.owner, s.x)
 	r.Moved = kafka.Taken(r.Moves)
 	s.done = append(s.done, *r)
@@ -541,10 +539,11 @@ func (s *ownershipScan) closeOutage(i int) {
 	if s.out == nil {
 		return
 	}
-	for k, from := range s.since {
-		s.accrue(k, from)
+	for j, k := range s.since.keys {
+		s.accrue(k, s.since.vals[j])
 	}
 	s.out.EndStep, s.out.EndMs = i, s.at
+	s.out.UnownedMs = s.gap.table(s.x)
 	for _, ms := range s.out.UnownedMs {
 		if ms > 0 { // a partition went unconsumed for a while: worth a record
 			s.outs = append(s.outs, *s.out)
@@ -572,5 +571,82 @@ func (s *ownershipScan) ownersBefore() ownerTable {
 		c := s.undo[k]
 		out.set(c.topic, c.partition, c.was)
 	}
+	return out
+}
+
+// tpSlots is a map from partitions (tpKeys) to int64, as dense rows: a
+// topic's row holds each partition's place (plus one; 0 absent) in keys
+// and vals, which list the entries in no particular order. Lookups index
+// two slices instead of hashing, and emptying it costs its entries, not
+// the 500,000 slots a map keeps once it has grown.
+type tpSlots struct {
+	rows [][]int32
+	keys []tpKey
+	vals []int64
+}
+
+func (t *tpSlots) len() int { return len(t.keys) }
+
+// at is k's place in keys, or -1.
+func (t *tpSlots) at(k tpKey) int {
+	ti, p := int(k>>32), int(uint32(k))
+	if ti < len(t.rows) && p < len(t.rows[ti]) {
+		return int(t.rows[ti][p]) - 1
+	}
+	return -1
+}
+
+// put sets k to v.
+func (t *tpSlots) put(k tpKey, v int64) {
+	if j := t.at(k); j >= 0 {
+		t.vals[j] = v
+		return
+	}
+	ti, p := int(k>>32), int(uint32(k))
+	for ti >= len(t.rows) {
+		t.rows = append(t.rows, nil)
+	}
+	if row := t.rows[ti]; p >= len(row) {
+		t.rows[ti] = append(row, make([]int32, p+1-len(row))...)
+	}
+	t.keys, t.vals = append(t.keys, k), append(t.vals, v)
+	t.rows[ti][p] = int32(len(t.keys))
+}
+
+// add adds v to k's value (0 when absent).
+func (t *tpSlots) add(k tpKey, v int64) {
+	if j := t.at(k); j >= 0 {
+		t.vals[j] += v
+		return
+	}
+	t.put(k, v)
+}
+
+// take removes k, returning its value.
+func (t *tpSlots) take(k tpKey) (int64, bool) {
+	j := t.at(k)
+	if j < 0 {
+		return 0, false
+	}
+	v := t.vals[j]
+	last := len(t.keys) - 1
+	if j != last { // the last entry takes k's place
+		lk := t.keys[last]
+		t.keys[j], t.vals[j] = lk, t.vals[last]
+		t.rows[lk>>32][uint32(lk)] = int32(j + 1)
+	}
+	t.rows[k>>32][uint32(k)] = 0
+	t.keys, t.vals = t.keys[:last], t.vals[:last]
+	return v, true
+}
+
+// table empties t into a map by partition, sized once.
+func (t *tpSlots) table(x *tpIndex) map[kafka.TP]int64 {
+	out := make(map[kafka.TP]int64, len(t.keys))
+	for j, k := range t.keys {
+		out[kafka.TP{Topic: x.names[k>>32], Partition: int32(uint32(k))}] = t.vals[j]
+		t.rows[k>>32][uint32(k)] = 0
+	}
+	t.keys, t.vals = t.keys[:0], t.vals[:0]
 	return out
 }
