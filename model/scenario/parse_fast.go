@@ -442,7 +442,7 @@ func (f *fastYAML) scalar(where int) *yaml.Node {
 		more = valueByte
 	}
 	start := f.i
-	end := f.i
+	var end int
 	for {
 		for f.i < len(f.src) && more(f.src[f.i]) {
 			f.i++
