@@ -249,6 +249,10 @@ type Variant struct {
 	Label        string
 }
 
+// SwitchesRelease reports whether the row runs the scenario under another
+// Kafka release rather than another assignor (a share group's rows).
+func (v Variant) SwitchesRelease() bool { return v.KafkaVersion != (strategies.ClientVersion{}) }
+
 // DefaultVariants are compare's rows when nobody names strategies: a share
 // group's one assignor per release (ShareVariants), else every strategy
 // under its preferred protocol. The lab's c and kviz compare both start

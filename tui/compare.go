@@ -10,7 +10,6 @@ import (
 	"github.com/kvizlab/kviz/keymap"
 	"github.com/kvizlab/kviz/model"
 	"github.com/kvizlab/kviz/model/scenario"
-	"github.com/kvizlab/kviz/strategies"
 )
 
 // compareTable is compare mode's data: the model's rows for one moment of
@@ -105,8 +104,7 @@ func (a *App) onCompareKey(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 			return true, nil
 		}
 		a.mode = modeLab
-		if r.Variant.KafkaVersion != (strategies.ClientVersion{}) {
-			// A share group's rows are releases of one assignor.
+		if r.Variant.SwitchesRelease() { // a share group's rows are releases of one assignor
 			return true, a.resimulateRelease(r.Variant)
 		}
 		return true, a.resimulate(r.Strategy, r.Protocol, "")

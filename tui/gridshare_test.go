@@ -18,7 +18,6 @@ import (
 	"github.com/kvizlab/kviz/model"
 	"github.com/kvizlab/kviz/model/kafka"
 	"github.com/kvizlab/kviz/model/scenario"
-	"github.com/kvizlab/kviz/strategies"
 )
 
 // stepToText presses n until the step's narration starts with prefix.
@@ -196,12 +195,12 @@ func TestShareCompareEnterSwitchesRelease(t *testing.T) {
 	}
 	a = realDrive(a, press("up"), press("up"), press("enter"))
 	assert.Equal(t, modeLab, a.mode)
-	assert.Equal(t, strategies.ClientVersion{Major: 4}, a.Scenario().KafkaVersion, "enter on 4.0 runs the lab under 4.0")
+	assert.Equal(t, "4.0.0", a.Scenario().KafkaVersion.String(), "enter on 4.0 runs the lab under 4.0")
 	assert.Contains(t, screen(a), "kafka 4.0.0")
 	a = realDrive(a, press("c"))
 	assert.Equal(t, "4.0", a.compare.Rows[a.compare.Cursor].Variant.Label)
 	a = realDrive(a, press("down"), press("enter"))
-	assert.Equal(t, strategies.ClientVersion{Major: 4, Minor: 1}, a.Scenario().KafkaVersion)
+	assert.Equal(t, "4.1.0", a.Scenario().KafkaVersion.String())
 	assertFits(t, a, 120, 40)
 }
 
@@ -230,5 +229,5 @@ func TestSmokeShareGridAndReleaseSwitch(t *testing.T) {
 	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
 	final, ok := tm.FinalModel(t, teatest.WithFinalTimeout(3*time.Second)).(App)
 	require.True(t, ok)
-	assert.Equal(t, strategies.ClientVersion{Major: 4, Minor: 1}, final.Scenario().KafkaVersion)
+	assert.Equal(t, "4.1.0", final.Scenario().KafkaVersion.String())
 }
