@@ -219,3 +219,30 @@ timeline:
 	assert.Equal(t, kafka.KStable, final.GroupState)
 	assert.True(t, owns(final, "c1", "t0", 0), "c1 consumes t0-0 (owned %v)", final.Owned)
 }
+
+// Found by TestKIP848BatchingRandomEventSequences: a member whose poll
+// timed out sends its leave heartbeat and is stale until it polls again
+// (ConsumerMembershipManager.maybeRejoinStaleMember); the process keeps
+// running. When that heartbeat finds the coordinator gone, the step is a
+// failed heartbeat, not the process stopping, and onPartitionsLost runs at
+// the next poll() with what it held.
+func TestPollTimedOutLeaveToAMovedCoordinatorKeepsTheProcess(t *testing.T) {
+	needStrategy(t, "uniform")
+	sim := simYAML(t, "stale.yaml", `seed: 0
+cluster: {brokers: 1}
+topics: {t0: 1, t1: 1}
+group: {id: g0, strategy: uniform, protocol: consumer, kafka_version: "4.3", assignment_interval_ms: 1000, heartbeat_interval_ms: 1000}
+members:
+  - {id: c1, topics: [t0, t1], instance: ic1}
+  - {id: c2, topics: [t0, t1], instance: ic2, max_poll_interval_ms: 30000}
+timeline:
+  - {at_ms: 9, stall: {id: c1, ms: 300003}}
+  - {at_ms: 10, remove_members: {instances: [ic1]}}
+  - {at_ms: 1011, fail_broker: 0}
+`)
+	assert.Empty(t, steps(sim, kafka.KindMemberStopped, "c1"), "c1's process never stops")
+	hb := stepWith(t, sim, kafka.KindConsumerGroupHeartbeatResponse, "c1", "leave heartbeat (member epoch -2) does not reach the coordinator", "rejoins when it polls again")
+	assert.Equal(t, "NETWORK_EXCEPTION", hb.Error)
+	lost := stepWith(t, sim, kafka.KindPartitionsLost, "c1", "[t0-0, t1-0]")
+	assert.Greater(t, lost.Index, hb.Index)
+}

@@ -367,11 +367,14 @@ func (c *client) consumerPollExpired() {
 	c.w.clock.cancel(k.hbTimer)
 	k.inflight, k.reconcileDue, k.assigned, k.state = false, false, nil, ""
 	k.left++
-	c.consumerSendLeave(epoch)
+	c.consumerSendLeave(epoch, false)
 	k.joined = false
 }
 
-func (c *client) consumerSendLeave(epoch int32) bool {
+// consumerSendLeave sends the leave heartbeat; closing says the process
+// stops with it (close()), not only its membership (a poll timeout, after
+// which the process polls again and rejoins).
+func (c *client) consumerSendLeave(epoch int32, closing bool) bool {
 	req := kRequest{memberID: c.memberID, instance: c.instance, epoch: epoch}
 	coord := c.coord // the process may be gone (or restarted) when it arrives
 	if coord < 0 || c.cutOff() {
@@ -383,10 +386,21 @@ func (c *client) consumerSendLeave(epoch int32) bool {
 			return
 		}
 		// The coordinator moved (or its broker failed) on the way: the
-		// closing consumer does not wait to look for the new one.
+		// closing consumer does not wait to look for the new one, and a
+		// member whose poll timed out is stale until its next poll()
+		// (ConsumerMembershipManager.transitionToStale), the process
+		// still running.
 		held := c.w.consumer && c.w.consumerGroup.members[req.memberID] != nil
-		c.w.record(kafka.KindMemberStopped, c.id, "", false, fmt.Sprintf(
-			"%s's leave heartbeat (member epoch %d) does not reach the coordinator (it moved): %s.", c.id, epoch, c.unheardLeave(consumerSessionSetting, held)))
+		text := fmt.Sprintf("%s's leave heartbeat (member epoch %d) does not reach the coordinator (it moved): %s", c.id, epoch, c.unheardLeave(consumerSessionSetting, held))
+		if closing {
+			c.w.record(kafka.KindMemberStopped, c.id, "", false, text+".")
+			return
+		}
+		errName := "NOT_COORDINATOR"
+		if !c.w.cluster.up[coord] {
+			errName = "NETWORK_EXCEPTION"
+		}
+		c.w.record(kafka.KindConsumerGroupHeartbeatResponse, c.id, errName, false, text+"; it rejoins when it polls again.")
 	})
 	return true
 }
@@ -415,7 +429,7 @@ func (c *client) consumerLeave() {
 	joined := c.consumer != nil && c.consumer.joined
 	text := fmt.Sprintf("%s closes before it has joined the group: there is nothing to leave.", c.id)
 	if joined {
-		if c.consumerSendLeave(epoch) {
+		if c.consumerSendLeave(epoch, true) {
 			text = "" // the leave heartbeat's own step tells of it
 		} else {
 			text = c.unsentLeave(fmt.Sprintf("no leave heartbeat (member epoch %d)", epoch), consumerSessionSetting)
