@@ -360,23 +360,16 @@ func (p *parser) group(n, root *yaml.Node, sc *Scenario) error {
 	if t := shareTypeNode(n); t != nil {
 		return p.shareGroup(n, t, sc) // share.go
 	}
-	var protoNode, strategyNode, sessionNode, versionNode, intervalNode *yaml.Node
+	var intervalNode *yaml.Node
+	nodes := map[string]*yaml.Node{} // where derive's errors point
 	set := map[string]int64{}
 	if n != nil {
 		err := p.fields(n, "group", groupKeys, func(key string, _, v *yaml.Node) error {
+			if ok, err := p.identityKey(key, v, sc, nodes); ok {
+				return err
+			}
 			var err error
 			switch key {
-			case "id":
-				err = p.groupID(v, sc)
-			case "strategy":
-				strategyNode = v
-				sc.Strategy, err = p.str(v, "group.strategy")
-			case "protocol":
-				protoNode = v
-				sc.Protocol, err = p.str(v, "group.protocol")
-			case "kafka_version":
-				versionNode = v
-				err = p.kafkaVersion(v, sc)
 			case "rate", "enable_auto_commit", "auto_commit_interval_ms", "commit", "auto_offset_reset":
 				err = p.consumerKey(&p.flow.group, key, "group", v)
 			case "generation", "group_epoch":
@@ -402,7 +395,7 @@ func (p *parser) group(n, root *yaml.Node, sc *Scenario) error {
 			case "initial_rebalance_delay_ms":
 				set[key], err = p.int64(v, "group."+key, 0, 24*3600*1000) // 0 is a common dev setting
 			case "session_timeout_ms":
-				sessionNode = v
+				nodes[key] = v
 				set[key], err = p.int64(v, "group."+key, 1, 24*3600*1000)
 			default:
 				set[key], err = p.int64(v, "group."+key, 1, 24*3600*1000)
@@ -418,14 +411,34 @@ func (p *parser) group(n, root *yaml.Node, sc *Scenario) error {
 		at = root
 	}
 	sc.groupSet = set
-	if err := p.derive(sc, at, map[string]*yaml.Node{"strategy": strategyNode, "protocol": protoNode,
-		"session_timeout_ms": sessionNode, "kafka_version": versionNode}); err != nil {
+	if err := p.derive(sc, at, nodes); err != nil {
 		return err
 	}
 	if err := p.assignmentIntervalApplies(intervalNode, sc); err != nil {
 		return err
 	}
 	return p.startEpoch(sc)
+}
+
+// identityKey reads the keys every kind of group shares: id, strategy,
+// protocol and kafka_version. nodes keeps where each was, for derive's
+// errors. It reports false for any other key.
+func (p *parser) identityKey(key string, v *yaml.Node, sc *Scenario, nodes map[string]*yaml.Node) (bool, error) {
+	var err error
+	switch key {
+	case "id":
+		err = p.groupID(v, sc)
+	case "strategy":
+		sc.Strategy, err = p.str(v, "group.strategy")
+	case "protocol":
+		sc.Protocol, err = p.str(v, "group.protocol")
+	case "kafka_version":
+		err = p.kafkaVersion(v, sc)
+	default:
+		return false, nil
+	}
+	nodes[key] = v
+	return true, err
 }
 
 // groupID reads group.id.

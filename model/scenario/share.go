@@ -132,23 +132,16 @@ func (p *parser) shareGroup(n, typeNode *yaml.Node, sc *Scenario) error {
 	}
 	sh := &ShareSpec{AutoOffsetReset: "latest"}
 	set := map[string]int64{}
-	var versionNode, strategyNode, protoNode, intervalNode *yaml.Node
+	var intervalNode *yaml.Node
+	nodes := map[string]*yaml.Node{} // where derive's errors point
 	err := p.fields(n, "group", shareGroupKeys, func(key string, _, v *yaml.Node) error {
+		if ok, err := p.identityKey(key, v, sc, nodes); ok { // parse.go
+			return err
+		}
 		var err error
 		var x int64
 		switch key {
 		case "type":
-		case "id":
-			err = p.groupID(v, sc) // parse.go
-		case "strategy":
-			strategyNode = v
-			sc.Strategy, err = p.str(v, "group.strategy")
-		case "protocol":
-			protoNode = v
-			sc.Protocol, err = p.str(v, "group.protocol")
-		case "kafka_version":
-			versionNode = v
-			err = p.kafkaVersion(v, sc)
 		case "session_timeout_ms":
 			x, err = p.int64(v, "group.session_timeout_ms (group.share.session.timeout.ms, bounded by group.share.min/max.session.timeout.ms)", ShareSessionMinMs, ShareSessionMaxMs)
 			set[key] = x
@@ -180,12 +173,12 @@ func (p *parser) shareGroup(n, typeNode *yaml.Node, sc *Scenario) error {
 	if err != nil {
 		return err
 	}
-	if strategyNode == nil {
+	if nodes["strategy"] == nil {
 		sc.Strategy = "simple" // not the parser's range: a share group has one assignor
 	}
 	sc.Share = sh
 	sc.groupSet = set
-	if err := p.derive(sc, n, map[string]*yaml.Node{"strategy": strategyNode, "protocol": protoNode, "kafka_version": versionNode}); err != nil {
+	if err := p.derive(sc, n, nodes); err != nil {
 		return err
 	}
 	if _, given := set["assignment_interval_ms"]; given && !sc.KafkaVersion.OrLatest().AtLeast(4, 3, 0) {
