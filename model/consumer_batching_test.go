@@ -150,7 +150,7 @@ func TestKIP848BatchingRandomEventSequences(t *testing.T) {
 		src = strings.Replace(src, "protocol: consumer}", fmt.Sprintf("protocol: consumer, kafka_version: \"4.3\", assignment_interval_ms: %d, heartbeat_interval_ms: %d}", interval, heartbeat), 1)
 		src = stretch(src, rapid.SampledFrom([]int64{1, 1, 30}).Draw(t, "stretch"), 1)
 		sim := simGenerated(t, src)
-		checkKIP848Trace(t.Fatalf, jsonSteps(t, sim), src)
+		checkKIP848Trace(t.Fatalf, sim, jsonSteps(t, sim), src)
 		// A deferred target is no quiet stretch: jumping them changes
 		// nothing that every heartbeat would not.
 		every := *sim.Scenario()
