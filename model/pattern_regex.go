@@ -32,13 +32,12 @@ import (
 // scheduled it; its result (handleRegularExpressionsResult) bumps the
 // group epoch when a resolved set changed, and the next heartbeat computes
 // the target. kviz runs the executor at the heartbeat's millisecond, after
-// its write. A refresh that would change nothing is not run
-// (scheduleRegexRefresh): kviz's last refresh time and version are those of
-// the last one that changed a resolution, which can make a later refresh
-// up to 10 s earlier than Kafka's, and, after a creation no regex matches,
-// lets a later deletion leave the resolution at the next heartbeat past
-// the 10 s (Kafka's refresh of that creation moved its version on, so it
-// waits for the next creation or the periodic refresh).
+// its write. A refresh that changes no resolution runs too and moves the
+// refresh's time and version on, so a topic deleted after a creation that no
+// regex matches stays in the resolution until the next creation or the
+// periodic refresh (the subscription drops it through the metadata at
+// once). Quiet stretches jump no heartbeat that could schedule a refresh
+// (armRegexDue, regexRefreshDue).
 
 const (
 	regexMinIntervalMs     = 10_000          // REGEX_BATCH_REFRESH_MIN_INTERVAL_MS
@@ -146,29 +145,48 @@ func (g *consumerGroup) heartbeatRegex(m *kMember, rx *string) {
 	if !requireRefresh && len(regexes) == 0 || g.regex.scheduled {
 		return
 	}
-	now, last := g.w.clock.now, g.lastRefresh()
-	if now <= last+regexMinIntervalMs {
+	now := g.w.clock.now
+	if now <= g.lastRefresh()+regexMinIntervalMs {
 		return
 	}
-	requireRefresh = requireRefresh || len(regexes) != len(g.regex.resolved) ||
-		g.resolvedVersion() < g.w.newTopicsImage ||
-		g.w.sc.KafkaVersion.OrLatest().AtLeast(4, 1, 0) && now > last+regexRefreshIntervalMs
-	if requireRefresh && len(regexes) > 0 {
+	if (requireRefresh || g.refreshWanted(regexes, now)) && len(regexes) > 0 {
 		g.scheduleRegexRefresh(regexes)
 	}
+}
+
+// refreshWanted is maybeUpdateRegularExpressions' conditions 2 and 3 for a
+// heartbeat at now: the last refresh is older than the 10 s minimum, and a
+// regex is unresolved, a topic was created since, or (4.1 on) the periodic
+// interval has passed.
+func (g *consumerGroup) refreshWanted(regexes []string, now int64) bool {
+	last := g.lastRefresh()
+	if now <= last+regexMinIntervalMs {
+		return false
+	}
+	return len(regexes) != len(g.regex.resolved) || g.resolvedVersion() < g.w.newTopicsImage ||
+		g.w.sc.KafkaVersion.OrLatest().AtLeast(4, 1, 0) && now > last+regexRefreshIntervalMs
+}
+
+// regexRefreshDue: the next heartbeat of a member would schedule a refresh,
+// which moves the refresh's time and version on even when it changes no
+// resolution. No quiet stretch (quiet.go) may jump that heartbeat: from
+// armRegexDue's mark until the refresh runs, the group is not quiet.
+func (g *consumerGroup) regexRefreshDue() bool {
+	if !g.regex.used || g.regex.scheduled {
+		return false
+	}
+	regexes := g.subscribedRegexes()
+	return len(regexes) > 0 && g.refreshWanted(regexes, g.w.clock.now)
 }
 
 // scheduleRegexRefresh runs refreshRegularExpressions on the executor
 // against the metadata image of now.
 //
-// A refresh that would change nothing (every regex resolved, each to what
-// it matches now) is not run: Kafka would only move the refresh's time and
-// version on, and kviz keeps those of the last refresh that changed a
-// resolution, so that a refresh is decided the same way whether or not a
-// quiet stretch was jumped (quiet.go).
+// A refresh that changes nothing still runs: it moves the refresh's time
+// and version on (handleRegularExpressionsResult writes every regex's
+// record), which decides when the next one may come.
 func (g *consumerGroup) scheduleRegexRefresh(regexes []string) {
 	result := make(map[string][]string, len(regexes))
-	same := len(g.regex.resolved) == len(regexes)
 	for _, rx := range regexes {
 		re, err := g.compiled(rx)
 		if err != nil {
@@ -176,12 +194,6 @@ func (g *consumerGroup) scheduleRegexRefresh(regexes []string) {
 			return
 		}
 		result[rx] = scenario.MatchTopics(re, g.w.topics)
-		if old, ok := g.regex.resolved[rx]; !ok || !slices.Equal(old, result[rx]) {
-			same = false
-		}
-	}
-	if same {
-		return
 	}
 	g.regex.scheduled = true
 	version, at := g.w.topicGen+1, g.w.clock.now
@@ -272,14 +284,16 @@ func regexAfter(m *kMember, rx *string) bool {
 	return m.regex != ""
 }
 
-// armRegexDue marks on the clock the first moment a heartbeat could run
-// a refresh that changes a resolution, so that no quiet stretch (quiet.go)
-// jumps over it: heartbeats are jumped only up to the next event that is
-// not routine.
+// armRegexDue marks on the clock the first moment a heartbeat could
+// schedule a refresh, one that changes nothing included, so that no quiet
+// stretch (quiet.go) jumps over it: heartbeats are jumped only up to the
+// next event that is not routine, and from the mark until the refresh
+// runs regexRefreshDue holds the jumps off.
 func (g *consumerGroup) armRegexDue() {
 	g.w.clock.cancel(g.regex.due)
 	g.regex.due = nil
-	if !g.regex.used || g.regex.scheduled || !g.regexUnsettled() {
+	regexes := g.subscribedRegexes()
+	if !g.regex.used || g.regex.scheduled || len(regexes) == 0 {
 		return
 	}
 	last := g.lastRefresh()
@@ -287,8 +301,11 @@ func (g *consumerGroup) armRegexDue() {
 	if last == math.MinInt64 {
 		due = g.w.clock.now
 	}
-	stale := len(g.subscribedRegexes()) != len(g.regex.resolved) || g.resolvedVersion() < g.w.newTopicsImage
+	stale := len(regexes) != len(g.regex.resolved) || g.resolvedVersion() < g.w.newTopicsImage
 	if !stale {
+		if !g.w.sc.KafkaVersion.OrLatest().AtLeast(4, 1, 0) {
+			return // Kafka 4.0 refreshes only for a new regex or a new topic
+		}
 		due = max(due, last+regexRefreshIntervalMs+1) // 4.1's periodic refresh
 	}
 	if due > g.w.clock.now {

@@ -38,6 +38,9 @@ func (w *world) quietStretch() bool {
 	if w.sc.EveryHeartbeat || now < w.nextQuietTry {
 		return false
 	}
+	if w.consumer && w.consumerGroup != nil && w.consumerGroup.regexRefreshDue() {
+		return false // the next heartbeat schedules a regex refresh (pattern_regex.go)
+	}
 	p, outage := w.heartbeatPeriod(), w.cluster.coordinator() < 0
 	if outage {
 		p = retryMaxMs + 2*netMs // a FindCoordinator retry at the longest backoff
