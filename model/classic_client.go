@@ -277,6 +277,11 @@ func (c *client) assign(r joinResponse) (map[string][]kafka.TP, []strategies.Wit
 	}
 	res, runs := c.runAssignor(r.assignor, grp)
 	c.assignTopicGen = gen // assignmentSnapshot
+	c.assignRacks, c.assignRackSubs = "", nil
+	if rack := c.rack(); rack != "" && len(c.w.sc.BrokerRacks) > 0 {
+		c.assignRackSubs = groupSubscription(members)
+		c.assignRacks = c.w.rackSnapshot(rack, c.assignRackSubs)
+	}
 	if c.w.sc.ChangesTopics() {
 		c.assignSubs = groupSubscription(members)
 	}

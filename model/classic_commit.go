@@ -103,7 +103,15 @@ func (c *client) scheduleMetadataRefresh() {
 	inc := c.inc
 	c.metaTimer = c.w.clock.after(next-now, false, func() {
 		c.metaTimer = nil
-		if c.inc != inc || !c.isLeader || c.assignTopicGen == c.w.topicGen {
+		if c.inc != inc || !c.isLeader {
+			return
+		}
+		if c.assignTopicGen == c.w.topicGen {
+			if c.racksMoved() {
+				c.w.record(kafka.KindMetadataRefreshed, c.id, "", false, fmt.Sprintf(
+					"%s (leader) refreshes its metadata (metadata.max.age.ms %d ms) and sees the racks of the group's partition replicas changed (a broker went down or came back; client.rack is set, so ConsumerCoordinator's MetadataSnapshot compares them): it rejoins to trigger a rebalance.", c.id, metadataMaxAge))
+				c.requestRejoin("the leader saw the partitions' replica racks change")
+			}
 			return
 		}
 		if c.assignSubs != nil && !c.w.relevantSince(c.assignTopicGen, c.assignSubs) {

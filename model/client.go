@@ -48,6 +48,10 @@ type client struct {
 	// assignSubs: the group's subscription at its last assignment, kept
 	// when the timeline creates or deletes topics (pattern.go)
 	assignSubs map[string]bool
+	// assignRacks: the replicas' racks the leader's last assignment saw
+	// (rackSnapshot, over assignRackSubs), "" when racks are not compared.
+	assignRacks    string
+	assignRackSubs map[string]bool
 
 	owned           []kafka.TP
 	lastAssigned    []kafka.TP // sticky's userData: previous assignment

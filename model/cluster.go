@@ -172,6 +172,7 @@ func (c *cluster) fail(b int) {
 	if before == b {
 		c.w.coordinatorMoved(before, after)
 	}
+	c.w.brokersMovedRacks() // racks.go
 	if c.w.share != nil {
 		c.w.share.leadersMoved(changes, kafka.KindBrokerFailed) // share_brokers.go
 	}
@@ -202,6 +203,7 @@ func (c *cluster) recover(b int) {
 	if before < 0 && after >= 0 {
 		c.w.coordinatorMoved(before, after)
 	}
+	c.w.brokersMovedRacks() // racks.go
 	if c.w.share != nil {
 		c.w.share.leadersMoved(changes, kafka.KindBrokerRecovered) // share_brokers.go
 	}

@@ -210,9 +210,8 @@ func (w *world) topicsChangedFor(topic, why string) {
 // partition counts by name (ConsumerCoordinator.MetadataSnapshot.matches;
 // testRackAwareConsumerRebalanceWithNoMetadataChange), so a topic deleted
 // and created again with as many partitions between two of its refreshes
-// changes nothing it sees (topic_ids.go). Racks are not compared: kviz
-// keeps no rack snapshot (a leader with client.rack would also see a
-// recreated topic's replicas on other racks).
+// changes nothing it sees (topic_ids.go). Racks, with client.rack set, are
+// the snapshot's other half (racks.go's rackSnapshot).
 func (w *world) relevantSince(gen int, subs map[string]bool) bool {
 	if gen < 0 {
 		return true
