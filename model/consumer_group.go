@@ -285,6 +285,9 @@ func (g *consumerGroup) add(m *kMember) {
 		g.instances[m.instance] = m.id
 	}
 	g.touch(m)
+	if m.regex != "" {
+		g.armRegexDue() // a replacement brings its regex back (pattern_regex.go)
+	}
 }
 
 // remove drops a member and releases its partitions.
@@ -313,6 +316,12 @@ func (g *consumerGroup) remove(id string) {
 	}
 	if m.instance != "" && g.instances[m.instance] == id {
 		delete(g.instances, m.instance)
+	}
+	if m.regex != "" {
+		// The group's regexes changed: a regex still subscribed (by the
+		// member taking this one's place) may be unresolved now, or none
+		// is left; the next refresh's mark moves (pattern_regex.go).
+		g.armRegexDue()
 	}
 }
 

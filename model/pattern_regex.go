@@ -318,10 +318,6 @@ func (g *consumerGroup) armRegexDue() {
 func (g *consumerGroup) regexMemberGone(m *kMember) {
 	if m.regex != "" && g.regexUsers(m.regex, m) == 0 {
 		delete(g.regex.resolved, m.regex)
-		// A regex still subscribed (by the member that takes this one's
-		// place) is unresolved now: the refresh that resolves it again is
-		// due, and no quiet stretch may jump it.
-		defer g.armRegexDue()
 	}
 }
 
