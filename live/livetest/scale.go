@@ -58,7 +58,7 @@ func StartScale(ctx context.Context, members, topics int, parts int32, logf func
 		}
 	}()
 	addr := c.ListenAddrs()[0]
-	cl, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.ClientID("livescale"))
+	cl, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.ClientID("livescale"), kgo.RequestTimeoutOverhead(time.Hour))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -98,6 +98,7 @@ func StartScale(ctx context.Context, members, topics int, parts int32, logf func
 
 	t1 := time.Now()
 	adm := kadm.NewClient(cl)
+	adm.SetTimeoutMillis(int32(time.Hour / time.Millisecond))
 	cr, err := adm.CreateTopics(ctx, parts, 1, nil, names...)
 	if err != nil {
 		return nil, nil, err

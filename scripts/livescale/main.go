@@ -51,7 +51,7 @@ func run(members, topics int, parts int32, kviz, out string, runs int) error {
 	addr, group := c.ListenAddrs()[0], livetest.ScaleGroup
 	yaml := filepath.Join(out, fmt.Sprintf("livescale-%d.yaml", members))
 	for r := 0; r < runs; r++ {
-		if err := measure("live --scenario", yaml, kviz, "live", "--bootstrap-server", addr, "--group", group, "--scenario", "--timeout", "10m"); err != nil {
+		if err := measure("live --scenario", yaml, kviz, "live", "--bootstrap-server", addr, "--group", group, "--scenario", "--timeout", "30m"); err != nil {
 			return err
 		}
 	}
