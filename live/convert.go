@@ -168,17 +168,17 @@ func assignmentByName(a kmsg.Assignment, names map[[16]byte]string) map[string][
 // TopicsTouched lists every topic the group's members subscribe to or own,
 // sorted: the topics whose partition counts and offsets kviz reads.
 func (g *Group) TopicsTouched() []string {
-	var ts []string
+	ts := topicSet{}
 	for _, m := range g.Members {
-		ts = append(ts, m.Topics...)
+		ts.add(m.Topics...)
 		for t := range m.Assignment {
-			ts = append(ts, t)
+			ts.add(t)
 		}
 		for t := range m.Target {
-			ts = append(ts, t)
+			ts.add(t)
 		}
 	}
-	return sortedUnique(ts)
+	return ts.sorted()
 }
 
 // AddCluster fills what the cluster says around the group: the partition

@@ -220,18 +220,18 @@ func (r *Reader) otherType(ctx context.Context, name string, err error) (string,
 // topicNames maps the topic ids of a KIP-848 description to names through
 // Metadata of the topics it names.
 func (r *Reader) topicNames(ctx context.Context, rg kmsg.ConsumerGroupDescribeResponseGroup) (map[[16]byte]string, error) {
-	var ts []string
+	ts := topicSet{}
 	for _, m := range rg.Members {
-		ts = append(ts, m.SubscribedTopics...)
+		ts.add(m.SubscribedTopics...)
 		for _, a := range []kmsg.Assignment{m.Assignment, m.TargetAssignment} {
 			for _, tp := range a.TopicPartitions {
 				if tp.Topic != "" {
-					ts = append(ts, tp.Topic)
+					ts.add(tp.Topic)
 				}
 			}
 		}
 	}
-	md, err := r.metadata(ctx, sortedUnique(ts))
+	md, err := r.metadata(ctx, ts.sorted())
 	return md.ids, err
 }
 

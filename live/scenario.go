@@ -1,6 +1,7 @@
 package live
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -252,13 +253,17 @@ func memberNames(ms []Member) []string {
 	}
 	ids := map[string]bool{}
 	out := make([]string, len(ms))
+	var shared []int
 	for i, m := range ms {
 		id := m.ClientID
 		switch {
 		case id == "":
 			id = m.MemberID
 		case clients[id] > 1 || ids[id]:
-			id = sharedClientID(m, ms, ids)
+			if shared == nil {
+				shared = sharedPrefixes(ms)
+			}
+			id = sharedClientID(m, shared[i], ids)
 		}
 		ids[id] = true
 		out[i] = id
@@ -311,22 +316,63 @@ func kvizStrategy(g *Group) string {
 // id and the shortest part of its member id (past the client id Kafka's
 // coordinator puts in front) that tells it from the others, as in
 // "app~4f2a".
-func sharedClientID(m Member, all []Member, taken map[string]bool) string {
-	tail := func(x Member) string { return strings.TrimPrefix(x.MemberID, x.ClientID+"-") }
-	mine := tail(m)
-	for n := min(4, len(mine)); n <= len(mine); n++ {
-		id := m.ClientID + "~" + mine[:n]
-		clash := taken[id]
-		for _, o := range all {
-			if o.MemberID != m.MemberID && o.ClientID == m.ClientID && strings.HasPrefix(tail(o), mine[:n]) {
-				clash = true
-			}
-		}
-		if !clash {
+func sharedClientID(m Member, shared int, taken map[string]bool) string {
+	mine := memberTail(m)
+	for n := max(min(4, len(mine)), shared+1); n <= len(mine); n++ {
+		if id := m.ClientID + "~" + mine[:n]; !taken[id] {
 			return id
 		}
 	}
 	return m.MemberID
+}
+
+// memberTail is a member id past the client id (and dash) in front.
+func memberTail(m Member) string { return strings.TrimPrefix(m.MemberID, m.ClientID+"-") }
+
+// sharedPrefixes gives, for each member, the longest start its memberTail
+// shares with that of another member (another member id) of its client id,
+// -1 if there is none: a suffix of that length or shorter would clash. Sorting each client's
+// tails puts the longest shared start next door, so this is n log n where
+// comparing every pair of a client's members was quadratic (10,000 members
+// of one client id: issue 21).
+func sharedPrefixes(ms []Member) []int {
+	idx := make([]int, len(ms))
+	tails := make([]string, len(ms))
+	for i, m := range ms {
+		idx[i], tails[i] = i, memberTail(m)
+	}
+	slices.SortFunc(idx, func(a, b int) int {
+		return cmp.Or(cmp.Compare(ms[a].ClientID, ms[b].ClientID), cmp.Compare(tails[a], tails[b]), cmp.Compare(ms[a].MemberID, ms[b].MemberID))
+	})
+	out := make([]int, len(ms))
+	for k, i := range idx {
+		out[i] = -1 // no other member id: not even the empty start clashes
+		// The nearest neighbour of the same client id and another member
+		// id on each side (one member id has one tail, so equal ids sit
+		// together and are stepped over).
+		for _, step := range []int{-1, 1} {
+			for j := k + step; j >= 0 && j < len(idx); j += step {
+				o := idx[j]
+				if ms[o].ClientID != ms[i].ClientID {
+					break
+				}
+				if ms[o].MemberID == ms[i].MemberID {
+					continue
+				}
+				out[i] = max(out[i], commonPrefix(tails[i], tails[o]))
+				break
+			}
+		}
+	}
+	return out
+}
+
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
 }
 
 func ownedWords(n int) string {
