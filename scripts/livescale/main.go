@@ -40,8 +40,6 @@ func main() {
 	}
 }
 
-const group = "scale"
-
 func run(members, topics int, parts int32, kviz, out string, runs int) error {
 	c, ids, err := livetest.StartScale(context.Background(), members, topics, parts, func(f string, a ...any) { fmt.Printf(f+"\n", a...) })
 	if err != nil {
