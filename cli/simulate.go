@@ -165,12 +165,15 @@ func printSim(out io.Writer, sim *model.Sim, format string, untilMs int64, all, 
 	var line []byte
 	var shares []model.ShareRecords // a share group's records as last printed
 	for i := 0; i < sim.Len(); i++ {
-		st := sim.StepLine(i)
+		st := sim.StepHead(i)
 		if untilMs >= 0 && st.TimeMs > untilMs {
 			break
 		}
 		if st.Routine && !all {
 			continue
+		}
+		if format == "text" && patches == nil {
+			st = sim.StepLine(i)
 		}
 		if patches != nil {
 			line = append(patches.Append(line[:0], i), '\n')

@@ -33,9 +33,9 @@ type client struct {
 	findingCoord bool
 	findBackoff  int64
 	findRepeat   bool // the last FindCoordinator retry already waited retryMaxMs
-	// ownedFmt is the text of the owned list a heartbeat last named
-	// (ownedText), assignedFmt of the assignment an answer last named.
-	ownedFmt, assignedFmt tpsText
+	// ownedFmt is the text of the owned list a heartbeat last named,
+	// assignedFmt of the assignment an answer last named (listText).
+	ownedFmt, assignedFmt *tpsText
 
 	memberID         string
 	generation       int32

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/kvizlab/kviz/model/kafka"
 )
@@ -59,12 +60,15 @@ func (g *consumerGroup) heartbeat(c *client, req kRequest) (kResponse, bool) {
 	reqStep := -1
 	if req.epoch != joinEpoch {
 		reqStep = g.w.hist.len()
-		g.w.record(kafka.KindConsumerGroupHeartbeatRequest, c.id, "", true, g.requestText(c, shown)+deletedIDNote(req.owned))
+		id, byID, owned := c.id, req.owned, listText(&c.ownedFmt, shown.owned)
+		g.w.recordLazy(kafka.KindConsumerGroupHeartbeatRequest, c.id, "", true, func() string {
+			return requestText(id, shown, owned) + deletedIDNote(byID)
+		})
 	}
 	if m.unwritten {
 		g.writeJoin(m, req.owned)
 	} else {
-		subscribed := req.topics != nil && !slices.Equal(req.topics, m.topics) && !regexAfter(m, req.regex)
+		subscribed := req.topics != nil && !sameNames(req.topics, m.topics) && !regexAfter(m, req.regex)
 		if subscribed {
 			m.topics = req.topics
 		}
@@ -79,11 +83,11 @@ func (g *consumerGroup) heartbeat(c *client, req kRequest) (kResponse, bool) {
 	return kResponse{err: "NONE", epoch: m.epoch, assigned: g.namedFor(c, m.assigned), memberState: m.state}, !changed
 }
 
-func (g *consumerGroup) requestText(c *client, req kRequest) string {
+func requestText(client string, req kRequest, owned *tpsText) string {
 	if req.topics != nil { // a changed subscription rides a heartbeat
-		return fmt.Sprintf("%s sends ConsumerGroupHeartbeat (epoch %d, owns %s, subscribing to %v).", c.id, req.epoch, kafka.FormatTPs(req.owned), req.topics)
+		return fmt.Sprintf("%s sends ConsumerGroupHeartbeat (epoch %d, owns %s, subscribing to %v).", client, req.epoch, owned, req.topics)
 	}
-	return fmt.Sprintf("%s sends ConsumerGroupHeartbeat (epoch %d, owns %s).", c.id, req.epoch, c.ownedText(req.owned))
+	return fmt.Sprintf("%s sends ConsumerGroupHeartbeat (epoch %d, owns %s).", client, req.epoch, owned)
 }
 
 // join handles epoch 0: a new member, or a static member taking back its slot.
@@ -253,29 +257,26 @@ func (g *consumerGroup) leave(c *client, req kRequest) kResponse {
 	return kResponse{err: "NONE", epoch: leaveEpoch}
 }
 
-// ownedText is kafka.FormatTPs(owned), kept while the member holds the very same
-// list: every routine heartbeat names what it owns, and formatting a
-// thousand members' lists each interval was a tenth of a KIP-848 run.
-func (c *client) ownedText(owned []kafka.TP) string { return c.ownedFmt.of(owned) }
-
-// tpsText is the text of a partition list (kafka.FormatTPs) with the list
-// it was made from: a published list is never changed in place, so the
-// very same list (its first element and length) has the very same text.
+// tpsText is the text of a partition list (kafka.FormatTPs), written once
+// when first read: a published list is never changed in place, so a client
+// keeps one per list it names (listText) and every routine heartbeat's
+// sentence that names the very same list shares it. Steps' sentences are
+// read from any goroutine, hence the Once.
 type tpsText struct {
-	first *kafka.TP
-	n     int
-	s     string
+	tps  []kafka.TP
+	once sync.Once
+	s    string
 }
 
-// of is kafka.FormatTPs(tps), made again only for another list.
-func (t *tpsText) of(tps []kafka.TP) string {
-	if t.n != len(tps) || len(tps) > 0 && t.first != &tps[0] || t.s == "" {
-		t.s = kafka.FormatTPs(tps)
-		t.n = len(tps)
-		t.first = nil
-		if len(tps) > 0 {
-			t.first = &tps[0]
-		}
-	}
+func (t *tpsText) String() string {
+	t.once.Do(func() { t.s = kafka.FormatTPs(t.tps) })
 	return t.s
+}
+
+// listText is the shared text of tps, kept in *slot while the list is the same.
+func listText(slot **tpsText, tps []kafka.TP) *tpsText {
+	if *slot == nil || !sameSlice((*slot).tps, tps) {
+		*slot = &tpsText{tps: tps}
+	}
+	return *slot
 }

@@ -46,9 +46,20 @@ type stepRec struct {
 	member  string
 	errName string
 	text    string
+	// lazy, when set, writes text on demand: a routine heartbeat's sentence
+	// at 10,000 members is most of a run's bytes and most go unread.
+	lazy    func() string
 	routine bool
 	g       *groupSnap // the group-wide state after the step (shared while unchanged)
 	ver     int32      // the state's version: equal versions, the same state
+}
+
+// say is the step's sentence.
+func (r *stepRec) say() string {
+	if r.lazy != nil {
+		return r.lazy()
+	}
+	return r.text
 }
 
 // groupSnap is the group-wide part of a step's state. Never modified once
@@ -95,6 +106,12 @@ func (h *history) topicsChanged() { h.topicsD = true }
 func (h *history) brokersChanged() { h.brokers = nil }
 
 func (h *history) record(kind kafka.StepKind, member, errName string, routine bool, text string) {
+	h.recordLazy(kind, member, errName, routine, text, nil)
+}
+
+// recordLazy is record with the sentence written by lazy when it is read
+// (lazy reads only values that never change once recorded).
+func (h *history) recordLazy(kind kafka.StepKind, member, errName string, routine bool, text string, lazy func() string) {
 	if !routine {
 		h.lastChangeAt = h.w.clock.now
 	}
@@ -104,7 +121,7 @@ func (h *history) record(kind kafka.StepKind, member, errName string, routine bo
 	h.vlog.note(h.vdelta, h.views)
 	h.tlog.note(h.tdelta, h.tstate)
 	h.steps = append(h.steps, stepRec{at: h.w.clock.now, kind: kind, member: member,
-		errName: errName, text: text, routine: routine, g: h.g, ver: h.ver})
+		errName: errName, text: text, lazy: lazy, routine: routine, g: h.g, ver: h.ver})
 }
 
 // capture brings the state up to date: the views of the members changed
@@ -241,7 +258,7 @@ func (h *history) groupSnap() groupSnap {
 func (h *history) lastChange() string {
 	for i := len(h.steps) - 1; i >= 0; i-- {
 		if r := h.steps[i]; !r.routine {
-			return fmt.Sprintf("step %d at %d ms, %s: %s", i, r.at, r.kind, r.text)
+			return fmt.Sprintf("step %d at %d ms, %s: %s", i, r.at, r.kind, r.say())
 		}
 	}
 	return "none"

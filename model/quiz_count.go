@@ -84,7 +84,7 @@ func (q *quizzer) countQuestion(k int) quizBuild {
 		Text:    fmt.Sprintf("How many partitions does %s end with?", top),
 		Choices: choices, Answer: answer,
 		Explain: fmt.Sprintf("%s ends with %s of %d (%s %s). %s%s", top, quizPartitions(n), total,
-			low, quizPartitions(counts[low])+" the fewest", q.s.steps[reveal].text, c.origins()),
+			low, quizPartitions(counts[low])+" the fewest", q.s.steps[reveal].say(), c.origins()),
 	}}
 }
 

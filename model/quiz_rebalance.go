@@ -158,7 +158,7 @@ func (q *quizzer) ownerQuestion(k int) quizBuild {
 			Step: q.shown(reveal), RevealStep: reveal, Kind: QuizOwner, Partition: tp.String(),
 			Text:    fmt.Sprintf("Who gets %s?", tp),
 			Choices: choices, Answer: answer,
-			Explain: fmt.Sprintf("%s gets %s. %s%s", owner, tp, q.s.steps[reveal].text, c.origins()),
+			Explain: fmt.Sprintf("%s gets %s. %s%s", owner, tp, q.s.steps[reveal].say(), c.origins()),
 		}}
 	}
 	return quizBuild{}
@@ -267,7 +267,7 @@ func (q *quizzer) revokeQuestion(k int) quizBuild {
 		Step: ask, RevealStep: reveal, Kind: QuizRevoke, Member: id,
 		Text:    fmt.Sprintf("Which partitions does %s revoke?", id),
 		Choices: choices, Answer: answer,
-		Explain: fmt.Sprintf("%s revokes %s. %s%s", id, quizSet(revoked), q.s.steps[reveal].text, c.origins()),
+		Explain: fmt.Sprintf("%s revokes %s. %s%s", id, quizSet(revoked), q.s.steps[reveal].say(), c.origins()),
 	}}
 }
 
@@ -354,7 +354,7 @@ func (q *quizzer) roundsQuestion(k int) quizBuild {
 		Step: q.shown(acs[0]), RevealStep: acs[0], Kind: QuizRounds,
 		Text:    "How many rounds will this rebalance take?",
 		Choices: choices, Answer: answer,
-		Explain: fmt.Sprintf("%s (%s %s). %s%s%s", quizRounds(n), epoch, joinInts(gens), q.s.steps[acs[0]].text, others, c.origins()),
+		Explain: fmt.Sprintf("%s (%s %s). %s%s%s", quizRounds(n), epoch, joinInts(gens), q.s.steps[acs[0]].say(), others, c.origins()),
 	}}
 }
 

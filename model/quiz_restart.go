@@ -85,7 +85,7 @@ func (q *quizzer) restartQuestion(ev scenario.Event) (Question, bool) {
 	return Question{Step: ask, RevealStep: reveal, Kind: QuizRestart, Member: ev.Member,
 		Text:    fmt.Sprintf("%s restarts. Does this restart cause a rebalance?", ev.Member),
 		Choices: choices, Answer: answer,
-		Explain: verdict + " " + s.steps[reveal].text,
+		Explain: verdict + " " + s.steps[reveal].say(),
 	}, true
 }
 
@@ -122,6 +122,6 @@ func (q *quizzer) unreleasedQuestion(ev scenario.Event, ask, reveal int) Questio
 	return Question{Step: ask, RevealStep: reveal, Kind: QuizRestart, Member: ev.Member,
 		Text:    fmt.Sprintf("%s restarts with the group.instance.id its crashed process used, before that member's session has expired. What happens?", ev.Member),
 		Choices: choices, Answer: answer,
-		Explain: "It is refused. " + q.s.steps[reveal].text + c.origins(),
+		Explain: "It is refused. " + q.s.steps[reveal].say() + c.origins(),
 	}
 }

@@ -108,7 +108,7 @@ func (q *quizzer) shareHoldersQuestion() (Question, bool) {
 		Text:    fmt.Sprintf("Share group %s (simple, Kafka %s): which members get records of %s once it is assigned?", q.s.sc.GroupID, version, tp),
 		Choices: choices, Answer: answer,
 		Explain: fmt.Sprintf("%s get records of %s: a share group lets several members consume one partition, each fetch locking its own records. %s %s%s",
-			list(got), tp, q.s.steps[computed].text, q.s.steps[reveal].text, c.origins()),
+			list(got), tp, q.s.steps[computed].say(), q.s.steps[reveal].say(), c.origins()),
 	}, true
 }
 
@@ -196,7 +196,7 @@ func (q *quizzer) lockQuestion(l int, tp kafka.TP, r sharepart.Record) (Question
 		Text:    fmt.Sprintf("%s fetches records of %s and acquires them. If it never acknowledges them, when can another member get them?", r.Member, tp),
 		Choices: choices, Answer: answer,
 		Explain: fmt.Sprintf("At %s: acquired records are locked for group.share.record.lock.duration.ms (%d ms) from the fetch, then AVAILABLE again with their delivery counted.%s %s%s",
-			FormatMs(r.DeadlineMs), lockMs, why, q.s.steps[l].text, c.origins()),
+			FormatMs(r.DeadlineMs), lockMs, why, q.s.steps[l].say(), c.origins()),
 	}, true
 }
 
@@ -261,6 +261,6 @@ func (q *quizzer) archiveQuestion(x int, tp kafka.TP, r sharepart.Record, limit 
 		Text:    fmt.Sprintf("%s offset %d fails every time it is processed and is released each time. How many deliveries does it get before the share-partition archives it?", tp, r.Offset),
 		Choices: choices, Answer: answer,
 		Explain: fmt.Sprintf("%s: every acquisition counts one delivery, and a record released at the delivery count limit (group.share.delivery.count.limit %d) is ARCHIVED, never delivered again. %s%s",
-			n(r.Deliveries), limit, q.s.steps[x].text, c.origins()),
+			n(r.Deliveries), limit, q.s.steps[x].say(), c.origins()),
 	}, true
 }

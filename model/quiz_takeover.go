@@ -84,7 +84,7 @@ func (q *quizzer) takeoverQuestion(k int) quizBuild {
 			Text:    fmt.Sprintf("%s crashed holding %s. Who takes it over?", crashed, tp),
 			Choices: choices, Answer: answer,
 			Explain: fmt.Sprintf("%s takes over %s once %s's session has expired and the group rebalances without it. %s%s",
-				owner, tp, crashed, q.s.steps[reveal].text, c.origins()),
+				owner, tp, crashed, q.s.steps[reveal].say(), c.origins()),
 		}}
 	}
 	return quizBuild{}

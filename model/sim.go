@@ -143,10 +143,19 @@ func (s *Sim) Step(i int) Step {
 // step (2 ms at 1,000 members), which a caller walking many steps does not
 // want.
 func (s *Sim) StepLine(i int) Step {
+	st := s.StepHead(i)
+	st.Text = s.steps[st.Index].say()
+	return st
+}
+
+// StepHead is StepLine without its sentence (Text is empty): a routine
+// heartbeat's sentence is written only when read (history.go), and a
+// caller that skips routine steps need not write it.
+func (s *Sim) StepHead(i int) Step {
 	i = s.clamp(i)
 	r := s.steps[i]
 	g := r.g
-	return Step{Index: i, TimeMs: r.at, Kind: r.kind, Member: r.member, Text: r.text, GroupState: g.state,
+	return Step{Index: i, TimeMs: r.at, Kind: r.kind, Member: r.member, GroupState: g.state,
 		Generation: g.generation, AssignmentEpoch: g.assignEpoch, Leader: g.leader, Error: r.errName, Routine: r.routine,
 		consumer: g.state.Consumer() || scenario.IsShare(s.sc)} // the group's kind at this step: a migration changes it; a share group writes epochs and targets too
 }

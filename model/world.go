@@ -257,6 +257,11 @@ func (w *world) record(kind kafka.StepKind, member, errName string, routine bool
 	w.hist.record(kind, member, errName, routine, text)
 }
 
+// recordLazy is record with a sentence written only when read (history.go).
+func (w *world) recordLazy(kind kafka.StepKind, member, errName string, routine bool, lazy func() string) {
+	w.hist.recordLazy(kind, member, errName, routine, "", lazy)
+}
+
 // newMemberID makes a coordinator- (classic) or client- (KIP-848) made id:
 // the client or instance id, "-", and 8 hex digits from the scenario's seed
 // (Kafka uses a random UUID; 8 digits keep the lab readable).
