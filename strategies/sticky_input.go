@@ -95,6 +95,12 @@ func nameTopics(members []Member) ([]string, [][]int32) {
 	var names []string
 	perMember := make([][]int32, len(members))
 	for i, m := range members {
+		if i > 0 && slices.Equal(m.Topics, members[i-1].Topics) {
+			// The same list as the member before (a group mostly shares
+			// one): the same ids, and indexSubscriptions reuses its sets.
+			perMember[i] = perMember[i-1]
+			continue
+		}
 		ids := make([]int32, 0, len(m.Topics))
 		for _, t := range m.Topics {
 			id, ok := named[t]
@@ -161,6 +167,13 @@ func (in *stickyInput) indexSubscriptions(numNamed int, remap []int, perMember [
 	in.listed = make([]int, n)
 	in.repeats = make([][]int, n)
 	for i, ids := range perMember {
+		if i > 0 && len(ids) > 0 && len(ids) == len(perMember[i-1]) && &ids[0] == &perMember[i-1][0] {
+			// nameTopics found the same list as the member before's:
+			// share its sets (read-only from here on).
+			in.listed[i], in.subCount[i], in.repeats[i] = in.listed[i-1], in.subCount[i-1], in.repeats[i-1]
+			in.subscribed[i], in.subAll[i], in.subBits[i] = in.subscribed[i-1], in.subAll[i-1], in.subBits[i-1]
+			continue
+		}
 		in.listed[i] = len(ids)
 		all, usedBits := newBitset(numNamed), newBitset(len(in.topics))
 		for _, id := range ids {
