@@ -32,8 +32,12 @@ type ownershipScan struct {
 	holds      map[string]int // member id -> partitions owner gives it
 	views1     map[string]int // member id -> positions (clients) with a view of that id
 	undo       []ownerChange  // this step's changes to owner, to see the step before
-	outPre     ownerTable     // owners just before the open outage began
-	since      tpSlots        // subscribed partitions nobody consumes, since when
+	// pending are the step's subscription changes, counted once its
+	// members' owners are (subscribeAll), so a group's first views do not
+	// mark every partition unconsumed only for its owner to take it back.
+	pending []subChange
+	outPre  ownerTable // owners just before the open outage began
+	since   tpSlots    // subscribed partitions nobody consumes, since when
 	// gap is the time each partition went unconsumed within the rebalance
 	// or outage under way (cur or out): dense, turned into its UnownedMs
 	// map once, when it closes, not hashed at every accrual.
@@ -86,6 +90,7 @@ func (s *ownershipScan) run(steps []stepRec, views *viewLog, targets *targetLog,
 		s.undo = s.undo[:0]
 		s.readTopics(r.g.topics)
 		s.views.advance(i, func(_ int, old, v *MemberView) { s.replace(old, v) })
+		s.countSubscriptions()
 		s.advance(i, *r.g)
 		s.prevI, s.prevAt = i, r.at
 	}
@@ -110,7 +115,7 @@ func (s *ownershipScan) readTopics(topics []TopicView) {
 		return
 	}
 	s.topics = topics
-	if len(s.owner) == 0 && len(s.parts) == 0 {
+	if total := 0; len(s.owner) == 0 && len(s.parts) == 0 {
 		// The first topics: size the owners' rows once, not by
 		// growing them to 500,000.
 		for _, t := range topics {
@@ -119,7 +124,9 @@ func (s *ownershipScan) readTopics(topics []TopicView) {
 				s.owner = append(s.owner, nil)
 			}
 			s.owner[ti] = make([]string, t.Partitions)
+			total += int(t.Partitions)
 		}
+		s.undo = make([]ownerChange, 0, total) // a given start's first step sets every owner
 	}
 	s.dropDeleted(topics)
 	for _, t := range topics {
@@ -174,7 +181,7 @@ func (s *ownershipScan) replace(old, v *MemberView) {
 		s.count(v, 1)
 		return
 	}
-	if resubscribed := old != nil && consuming(old.Status) && consuming(v.Status) && slices.Equal(old.Topics, v.Topics); !resubscribed {
+	if resubscribed := old != nil && consuming(old.Status) && consuming(v.Status) && sameNames(old.Topics, v.Topics); !resubscribed {
 		// (The same subscription again nets to nothing, a thousand
 		// topics' counts untouched.)
 		if consuming(v.Status) {
@@ -297,7 +304,32 @@ func (s *ownershipScan) count(v *MemberView, d int) {
 // last goes, so a topic's count is the subscriptions naming it, nonzero
 // exactly when a member's is.
 func (s *ownershipScan) subscribeAll(topics []string, d int) {
-	if !slices.Equal(topics, s.lastTopics) {
+	s.pending = append(s.pending, subChange{topics, d})
+}
+
+// subChange is one member's subscription counted in (d = 1) or out (-1).
+type subChange struct {
+	topics []string
+	d      int
+}
+
+// countSubscriptions counts the step's subscription changes: every new one
+// before any old, so that a topic a member stays subscribed to never looks
+// unwanted for a moment. All happen at the step's time, so the order of
+// owners and subscriptions within it leaves every gap as it was.
+func (s *ownershipScan) countSubscriptions() {
+	for _, d := range []int{1, -1} {
+		for _, c := range s.pending {
+			if c.d == d {
+				s.countSubscription(c.topics, d)
+			}
+		}
+	}
+	s.pending = s.pending[:0]
+}
+
+func (s *ownershipScan) countSubscription(topics []string, d int) {
+	if !sameNames(topics, s.lastTopics) {
 		s.lastTopics, s.lastKey = topics, strings.Join(topics, "\x00") // (no topic name holds a NUL)
 	}
 	n := s.lists[s.lastKey]
