@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"io"
 	"maps"
 	"slices"
 	"strconv"
@@ -71,12 +72,21 @@ func newOutcomeJSON(o model.Outcome) outcomeJSON {
 type assignmentJSON kafka.Assignment
 
 func (a assignmentJSON) MarshalJSON() ([]byte, error) {
+	var s jsonSink
+	a.stream(&s)
+	return s.b, nil
+}
+
+func (a assignmentJSON) stream(s *jsonSink) {
 	if a == nil {
-		return []byte("null"), nil
+		s.b = append(s.b, "null"...)
+		return
 	}
-	b := make([]byte, 0, 64)
-	b = append(b, '{')
+	b := append(s.b, '{')
 	for i, id := range slices.Sorted(maps.Keys(a)) {
+		s.b = b
+		s.spill()
+		b = s.b
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -110,7 +120,7 @@ func (a assignmentJSON) MarshalJSON() ([]byte, error) {
 		}
 		b = append(b, '}')
 	}
-	return append(b, '}'), nil
+	s.b = append(b, '}')
 }
 
 // moveList is moves as the twins print them (as movesJSON): from/to null
@@ -118,9 +128,19 @@ func (a assignmentJSON) MarshalJSON() ([]byte, error) {
 type moveList []kafka.Move
 
 func (ms moveList) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, 2+len(ms)*64)
-	b = append(b, '[')
+	s := jsonSink{b: make([]byte, 0, 2+len(ms)*64)}
+	ms.stream(&s)
+	return s.b, nil
+}
+
+func (ms moveList) stream(s *jsonSink) {
+	b := append(s.b, '[')
 	for i, m := range ms {
+		if s.w != nil && len(b) >= spillAt {
+			s.b = b
+			s.spill()
+			b = s.b
+		}
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -134,16 +154,26 @@ func (ms moveList) MarshalJSON() ([]byte, error) {
 		b = appendOrNull(b, m.To)
 		b = append(b, '}')
 	}
-	return append(b, ']'), nil
+	s.b = append(b, ']')
 }
 
 // gapList is the outcome's gaps ([] for none).
 type gapList []model.Gap
 
 func (gs gapList) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, 2+len(gs)*48)
-	b = append(b, '[')
+	s := jsonSink{b: make([]byte, 0, 2+len(gs)*48)}
+	gs.stream(&s)
+	return s.b, nil
+}
+
+func (gs gapList) stream(s *jsonSink) {
+	b := append(s.b, '[')
 	for i, g := range gs {
+		if s.w != nil && len(b) >= spillAt {
+			s.b = b
+			s.spill()
+			b = s.b
+		}
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -155,7 +185,69 @@ func (gs gapList) MarshalJSON() ([]byte, error) {
 		b = strconv.AppendInt(b, g.Ms, 10)
 		b = append(b, '}')
 	}
-	return append(b, ']'), nil
+	s.b = append(b, ']')
+}
+
+// jsonSink collects JSON in b and, with a writer, hands it on in pieces:
+// an outcome at Kafka's scale is 60 MB, which encoding/json would copy
+// four times over (and check once) before the first byte is written.
+type jsonSink struct {
+	w   io.Writer // nil: keep everything in b
+	b   []byte
+	err error
+}
+
+// spillAt is the size at which a sink with a writer writes b out.
+const spillAt = 1 << 16
+
+func (s *jsonSink) spill() {
+	if s.w == nil || len(s.b) < spillAt {
+		return
+	}
+	s.write()
+}
+
+// write hands b on, keeping the first error.
+func (s *jsonSink) write() {
+	if s.err == nil {
+		_, s.err = s.w.Write(s.b)
+	}
+	s.b = s.b[:0]
+}
+
+// raw appends v as encoding/json writes it (v always encodes).
+func (s *jsonSink) raw(v any) {
+	j, err := json.Marshal(v)
+	if err != nil && s.err == nil {
+		s.err = err
+	}
+	s.b = append(s.b, j...)
+}
+
+// writeFields writes the outcome's fields, each led by a comma, in
+// outcomeJSON's order, as encoding/json would within the object they
+// are embedded in.
+func (o outcomeJSON) writeFields(s *jsonSink) {
+	field := func(name string) { s.b = append(append(append(s.b, ",\""...), name...), "\":"...) }
+	field("before")
+	o.Before.stream(s)
+	field("after")
+	o.After.stream(s)
+	field("moves")
+	o.Moves.stream(s)
+	for _, f := range []struct {
+		name string
+		v    any
+	}{{"moved", o.Moved}, {"rounds", o.Rounds}, {"round_list", o.RoundList}, {"rebalanced", o.Rebalanced},
+		{"settled", o.Settled}, {"start_ms", o.StartMs}, {"settled_ms", o.SettledMs},
+		{"worst_gap_ms", o.WorstGapMs}, {"total_gap_ms", o.TotalGapMs}} {
+		field(f.name)
+		s.raw(f.v)
+	}
+	field("gaps")
+	o.Gaps.stream(s)
+	field("balance")
+	s.raw(o.Balance)
 }
 
 // appendOrNull is id as a JSON string, null for nobody ("").

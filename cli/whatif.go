@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -69,8 +70,8 @@ without a consumer. It is the lab's w key as a command.`,
 			if text {
 				return writeWhatIfText(cmd.OutOrStdout(), sc, f)
 			}
-			return writeJSON(cmd.OutOrStdout(), whatIfJSON{Event: eventJSON(f.Event), AtMs: atMs,
-				Strategy: sc.Strategy, Protocol: sc.Protocol, Timings: scenario.Timings(sc), Client: model.ClientModel(sc), outcomeJSON: newOutcomeJSON(f.Outcome)})
+			return whatIfJSON{Event: eventJSON(f.Event), AtMs: atMs,
+				Strategy: sc.Strategy, Protocol: sc.Protocol, Timings: scenario.Timings(sc), Client: model.ClientModel(sc), outcomeJSON: newOutcomeJSON(f.Outcome)}.write(cmd.OutOrStdout())
 		},
 	}
 	addFormatFlag(cmd, &format, "json", "output format: json or text", "json", "text")
@@ -93,6 +94,34 @@ type whatIfJSON struct {
 	// leader's client library, or the KIP-848 coordinator.
 	Client string `json:"client"`
 	outcomeJSON
+}
+
+// write writes j as writeJSON would, the outcome's large parts streamed
+// as they are made (jsonSink).
+func (j whatIfJSON) write(w io.Writer) error {
+	b, err := json.Marshal(struct {
+		Event    map[string]any    `json:"event"`
+		AtMs     int64             `json:"at_ms"`
+		Strategy string            `json:"strategy"`
+		Protocol string            `json:"protocol"`
+		Timings  []scenario.Timing `json:"timings"`
+		Client   string            `json:"client"`
+	}{j.Event, j.AtMs, j.Strategy, j.Protocol, j.Timings, j.Client})
+	if err != nil {
+		return failure(err)
+	}
+	bw := bufio.NewWriter(w)
+	s := jsonSink{w: bw, b: b[:len(b)-1]} // the object stays open for the outcome's fields
+	j.outcomeJSON.writeFields(&s)
+	s.b = append(s.b, "}\n"...)
+	s.write()
+	if s.err == nil {
+		s.err = bw.Flush()
+	}
+	if s.err != nil {
+		return failure(s.err)
+	}
+	return nil
 }
 
 func writeJSON(w io.Writer, v any) error {

@@ -284,7 +284,8 @@ func assignmentOfTable(t ownerTable, x *tpIndex, ids []string) kafka.Assignment 
 	}
 	var (
 		seen    = map[string]int32{} // member id -> its index
-		topics  []map[string][]int32 // by member index: its entry in out
+		topics  [][]namedRun         // by member index: its rows so far
+		mIDs    []string             // by member index: its id
 		count   []int32              // by member index: its partitions in this row
 		runs    [][]int32            // by member index: its run of this row
 		touched []int32              // the members with partitions in this row
@@ -308,12 +309,8 @@ func assignmentOfTable(t ownerTable, x *tpIndex, ids []string) kafka.Assignment 
 				if !ok {
 					m = int32(len(topics))
 					seen[id] = m
-					tm := out[id]
-					if tm == nil {
-						tm = map[string][]int32{}
-						out[id] = tm
-					}
-					topics, count, runs = append(topics, tm), append(count, 0), append(runs, nil)
+					topics, count, runs = append(topics, nil), append(count, 0), append(runs, nil)
+					mIDs = append(mIDs, id)
 				}
 				last, lastID = m, id
 			}
@@ -341,9 +338,24 @@ func assignmentOfTable(t ownerTable, x *tpIndex, ids []string) kafka.Assignment 
 		}
 		name := x.names[ti]
 		for _, m := range touched {
-			topics[m][name] = runs[m]
+			topics[m] = append(topics[m], namedRun{name, runs[m]})
 			count[m], runs[m] = 0, nil
 		}
 	}
+	// Each member's map made at its size: growing 10,000 maps to fifty
+	// topics each cost more than the walk.
+	for m, rows := range topics {
+		tm := make(map[string][]int32, len(rows))
+		for _, r := range rows {
+			tm[r.topic] = r.partitions
+		}
+		out[mIDs[m]] = tm
+	}
 	return out
+}
+
+// namedRun is one topic's partitions of a member (assignmentOfTable).
+type namedRun struct {
+	topic      string
+	partitions []int32
 }

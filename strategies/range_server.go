@@ -45,19 +45,27 @@ func (rangeServerAssignor) Assign(g Group, ex *Explainer) Result {
 	explainRangeServerOrder(ex, members, g)
 	topics, subs := newRangeServerTopics(g, members)
 	a := make(Assignment, len(members))
+	var got [][]int32 // this member's runs, with their topics in gotTopic
+	var gotTopic []int32
 	for i, m := range members {
-		mine := map[string][]int32{} // no size hint: with more members than partitions most get none of a thousand topics
-		a[m.ID] = mine
+		got, gotTopic = got[:0], gotTopic[:0]
 		for _, t := range subs[i] {
 			ts := &topics[t]
 			from, to := ts.take()
 			if from < to {
-				mine[ts.name] = ts.numbers[from:to:to]
+				got, gotTopic = append(got, ts.numbers[from:to:to]), append(gotTopic, t)
 			}
 			if ex.Enabled() && len(ts.runs) <= rangeServerShownRuns {
 				ts.note(rangeServerRun(m.ID, ts.numbers[from:to]))
 			}
 		}
+		// Sized once: at 10,000 members of 1,000 topics, growing each
+		// member's map to its fifty topics was most of the assignor's time.
+		mine := make(map[string][]int32, len(got))
+		for j, run := range got {
+			mine[topics[gotTopic[j]].name] = run
+		}
+		a[m.ID] = mine
 	}
 	explainRangeServerTopics(ex, topics)
 	return Result{Assignment: a, Explanation: ex.Lines()}
