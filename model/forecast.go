@@ -340,6 +340,7 @@ func compareOne(ctx context.Context, sc *scenario.Scenario, atMs int64, ev *scen
 // addGaps sets the outcome's gaps from each partition's time without a
 // consumer: total, worst, and the list in partition order.
 func (o *Outcome) addGaps(gaps map[kafka.TP]int64) {
+	o.Gaps = slices.Grow(o.Gaps, len(gaps))
 	for tp, ms := range gaps {
 		if ms <= 0 {
 			continue
