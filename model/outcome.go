@@ -97,6 +97,10 @@ func (v *GroupView) Consumed() (held, total int) {
 	if v.Protocol == kafka.ProtocolShare {
 		return len(ownersOf(v)), total // members share partitions: count each once
 	}
+	if v.sim != nil {
+		// The simulation's count, moved from step to step (view_consumed.go).
+		return v.sim.consumedCount(v.step, v.Topics), total
+	}
 	// Each existing partition once: a member may still hold a deleted
 	// topic's partitions until it revokes them, and a topic created again
 	// under that name can be read by two members at once, one given the

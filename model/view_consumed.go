@@ -34,53 +34,101 @@ func unconsumedOf(topics []TopicView, members []MemberView) [][]bool {
 // unconsumed is Unconsumed for step i of the simulation, whose topics are
 // topics.
 func (s *Sim) unconsumed(i int, topics []TopicView) [][]bool {
-	s.consumedOnce.Do(func() { s.consumed = &consumedIndex{cur: newCursor(s.vlog)} })
-	return s.consumed.at(s.clamp(i), topics)
+	var out [][]bool
+	s.consumedAt(i, topics, func(t *consumedTable) { out = t.answer() })
+	return out
 }
 
-// consumedIndex is one simulation's consumedTable at some step.
+// consumedCount is how many partitions of topics have a consumer after
+// step i (GroupView.Consumed's held).
+func (s *Sim) consumedCount(i int, topics []TopicView) int {
+	var n int
+	s.consumedAt(i, topics, func(t *consumedTable) { n = t.held })
+	return n
+}
+
+// consumedAt hands read the table at step i, under the index's lock.
+func (s *Sim) consumedAt(i int, topics []TopicView, read func(*consumedTable)) {
+	s.consumedOnce.Do(func() { s.consumed = &consumedIndex{log: s.vlog} })
+	s.consumed.at(s.clamp(i), topics, read)
+}
+
+// consumedIndex is one simulation's consumedTables, each at some step: a
+// few, so that keys jumping between the same far steps (g and G, [ and ])
+// move a table that is already near instead of counting 500,000
+// partitions again.
 type consumedIndex struct {
 	mu    sync.Mutex
-	cur   *stateCursor[*MemberView] // the members at the table's step
-	table *consumedTable            // nil until first asked
+	log   *viewLog
+	slots []*consumedSlot // most recently used last
 }
 
-// at moves the table to step i (of topics) and returns its answer.
-func (x *consumedIndex) at(i int, topics []TopicView) [][]bool {
+// consumedSlots is how many tables an index keeps (2.5 MB each at 500,000
+// partitions).
+const consumedSlots = 4
+
+type consumedSlot struct {
+	cur   *stateCursor[*MemberView] // the members at the table's step
+	table *consumedTable
+}
+
+// at moves the nearest table to step i (of topics) and reads it.
+func (x *consumedIndex) at(i int, topics []TopicView, read func(*consumedTable)) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	c := x.cur
-	if x.table != nil && i == c.step && sameTopics(topics, x.table.topics) {
-		return x.table.answer()
+	best, far := -1, 0
+	for k, sl := range x.slots {
+		if !sameTopics(topics, sl.table.topics) {
+			continue
+		}
+		n := sl.cur.log.end(i) - sl.cur.log.end(sl.cur.step)
+		if n < 0 {
+			n = -n
+		}
+		if best < 0 || n < far {
+			best, far = k, n
+		}
 	}
 	// The changes between, against a rebuild: each change costs about
 	// two members (the view it replaces and its own), a rebuild every
 	// member once.
-	n := c.log.end(i) - c.log.end(c.step)
-	if n < 0 {
-		n = -n
+	if best >= 0 && 2*far <= len(x.slots[best].cur.state) {
+		sl := x.slots[best]
+		x.slots = append(append(x.slots[:best:best], x.slots[best+1:]...), sl)
+		sl.move(i)
+		read(sl.table)
+		return
 	}
-	if x.table == nil || !sameTopics(topics, x.table.topics) || 2*n > len(c.state) {
-		x.table = newConsumedTable(topics)
-		for _, m := range c.seek(i) {
-			x.table.add(m, 1)
-		}
-		return x.table.answer()
+	sl := &consumedSlot{cur: newCursor(x.log)}
+	if len(x.slots) == consumedSlots {
+		x.slots = x.slots[1:] // the least recently used goes
+	}
+	x.slots = append(x.slots, sl)
+	sl.table = newConsumedTable(topics)
+	for _, m := range sl.cur.seek(i) {
+		sl.table.add(m, 1)
+	}
+	read(sl.table)
+}
+
+// move steps the slot's table to step i, applying the changes between.
+func (sl *consumedSlot) move(i int) {
+	if i == sl.cur.step {
+		return
 	}
 	swap := func(_ int, was, is *MemberView) {
 		if was != nil {
-			x.table.add(was, -1)
+			sl.table.add(was, -1)
 		}
 		if is != nil {
-			x.table.add(is, 1)
+			sl.table.add(is, 1)
 		}
 	}
-	if i > c.step {
-		c.advance(i, swap)
+	if i > sl.cur.step {
+		sl.cur.advance(i, swap)
 	} else {
-		c.retreat(i, swap)
+		sl.cur.retreat(i, swap)
 	}
-	return x.table.answer()
 }
 
 // consumedTable counts, per partition, the members consuming it, and keeps
@@ -92,6 +140,7 @@ type consumedTable struct {
 	count  [][]int32
 	unc    [][]bool
 	shared []bool // per topic: its unc slice went to a caller
+	held   int    // partitions with a consumer
 }
 
 func newConsumedTable(topics []TopicView) *consumedTable {
@@ -127,6 +176,7 @@ func (t *consumedTable) add(m *MemberView, d int32) {
 		*c += d
 		if (before == 0) != (*c == 0) {
 			t.set(ti, tp.Partition, *c == 0)
+			t.held += int(d)
 		}
 	}
 }

@@ -54,6 +54,7 @@ func (b *bigSim) Len() int                     { return 1 }
 func (b *bigSim) StepLine(int) model.Step {
 	return model.Step{Kind: "Heartbeat", Text: "a big group at rest"}
 }
+func (b *bigSim) StepHead(int) model.Step                                    { return model.Step{Kind: "Heartbeat"} }
 func (b *bigSim) View(int) *model.GroupView                                  { return b.view }
 func (b *bigSim) Rebalances() []model.Rebalance                              { return nil }
 func (b *bigSim) Outages() []model.Outage                                    { return nil }

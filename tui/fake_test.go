@@ -79,6 +79,12 @@ func (f *fakeSim) StepLine(i int) model.Step {
 		GroupState: fr.state, Generation: fr.gen}
 }
 
+func (f *fakeSim) StepHead(i int) model.Step {
+	st := f.StepLine(i)
+	st.Text = ""
+	return st
+}
+
 func (f *fakeSim) View(i int) *model.GroupView {
 	fr := f.frames[i]
 	v := &model.GroupView{TimeMs: fr.ms, GroupID: f.sc.GroupID, Protocol: kafka.Protocol(f.sc.Protocol), Strategy: f.sc.Strategy,

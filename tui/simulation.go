@@ -16,6 +16,8 @@ type simulation interface {
 	// StepLine is a step without its maps (owned, target): the lab draws
 	// those from View, and Step would build them for every member.
 	StepLine(i int) model.Step
+	// StepHead is StepLine without its sentence (written on demand).
+	StepHead(i int) model.Step
 	View(i int) *model.GroupView
 	Rebalances() []model.Rebalance
 	Outages() []model.Outage
