@@ -135,19 +135,33 @@ func (c *Cluster) CreateTopicWithAssignment(name string, replicas [][]int) error
 	if len(replicas) == 0 {
 		return fmt.Errorf("topic %q: partitions must be at least 1", name)
 	}
+	// One allocation each for the partitions, their replicas and their
+	// ISRs, not three per partition: 1,000 topics of 500 partitions are
+	// made again for every what-if. Each partition's lists are capped at
+	// their own length, so growing one never writes into its neighbour's.
 	parts := make([]*Partition, len(replicas))
+	slab := make([]Partition, len(replicas))
+	n := 0
+	for _, rs := range replicas {
+		n += len(rs)
+	}
+	reps, isrs := make([]int, 0, n), make([]int, n)
 	for p, rs := range replicas {
 		if err := c.checkReplicas(rs); err != nil {
 			return fmt.Errorf("topic %q partition %d: %w", name, p, err)
 		}
-		part := &Partition{Replicas: slices.Clone(rs), Leader: NoLeader}
+		from := len(reps)
+		reps = append(reps, rs...)
+		part := &slab[p]
+		part.Replicas, part.Leader = reps[from:len(reps):len(reps)], NoLeader
+		isr := isrs[from:from:len(reps)]
 		for _, b := range rs {
 			if c.brokers[b].Alive {
-				part.ISR = append(part.ISR, b)
+				isr = append(isr, b)
 			}
 		}
-		if len(part.ISR) > 0 {
-			part.Leader = part.ISR[0]
+		if len(isr) > 0 {
+			part.ISR, part.Leader = isr, isr[0]
 		}
 		parts[p] = part
 	}
@@ -159,15 +173,13 @@ func (c *Cluster) checkReplicas(rs []int) error {
 	if len(rs) == 0 {
 		return fmt.Errorf("no replicas")
 	}
-	seen := map[int]bool{}
-	for _, b := range rs {
+	for i, b := range rs {
 		if c.brokers[b] == nil {
 			return fmt.Errorf("replica on unknown broker %d", b)
 		}
-		if seen[b] {
+		if slices.Contains(rs[:i], b) { // a few replicas: no set needed
 			return fmt.Errorf("broker %d holds two replicas", b)
 		}
-		seen[b] = true
 	}
 	return nil
 }
