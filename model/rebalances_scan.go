@@ -174,7 +174,12 @@ func (s *ownershipScan) dropDeleted(topics []TopicView) {
 // first, the new one before the old, so a topic the member stays subscribed
 // to never looks unwanted for a moment.
 func (s *ownershipScan) replace(old, v *MemberView) {
-	if s.sameConsumption(old, v) {
+	var was []kafka.TP // what old consumed, once: a revoking member's is collected anew each time
+	if old != nil {
+		was = consumedBy(old)
+	}
+	is := consumedBy(v)
+	if s.sameConsumption(old, v, was, is) {
 		// Most changes leave what a member consumes alone (a state, a
 		// generation): only the tallies move.
 		s.count(old, -1)
@@ -193,8 +198,12 @@ func (s *ownershipScan) replace(old, v *MemberView) {
 	}
 	if old != nil {
 		s.count(old, -1)
-		for _, tp := range consumedBy(old) {
-			if ti := s.x.topic(tp.Topic); s.owner.get(ti, tp.Partition) == old.ID {
+		topic, ti := "", int32(0) // a member's partitions come topic by topic
+		for _, tp := range was {
+			if tp.Topic != topic {
+				topic, ti = tp.Topic, s.x.topic(tp.Topic)
+			}
+			if s.owner.get(ti, tp.Partition) == old.ID {
 				s.undo = append(s.undo, ownerChange{ti, tp.Partition, old.ID})
 				next := ""
 				if s.gone[tp.Topic] {
@@ -214,8 +223,11 @@ func (s *ownershipScan) replace(old, v *MemberView) {
 	}
 	s.count(v, 1)
 	gained := 0
-	for _, tp := range consumedBy(v) {
-		ti := s.x.topic(tp.Topic)
+	topic, ti := "", int32(0)
+	for _, tp := range is {
+		if tp.Topic != topic {
+			topic, ti = tp.Topic, s.x.topic(tp.Topic)
+		}
 		if k := keyOf(ti, tp.Partition); s.since.len() > 0 {
 			if from, ok := s.since.take(k); ok {
 				s.accrue(k, from)
@@ -249,12 +261,12 @@ func (s *ownershipScan) otherConsumer(tp kafka.TP, skip string) string {
 // sameConsumption: v consumes what old did, under the same subscription,
 // and holds all of it now, so replacing old by v changes no owner and no
 // gap.
-func (s *ownershipScan) sameConsumption(old, v *MemberView) bool {
-	if old == nil || old.ID != v.ID || consuming(old.Status) != consuming(v.Status) || !slices.Equal(old.Topics, v.Topics) {
+// (was and is: what each consumes.)
+func (s *ownershipScan) sameConsumption(old, v *MemberView, was, is []kafka.TP) bool {
+	if old == nil || old.ID != v.ID || consuming(old.Status) != consuming(v.Status) || !sameNames(old.Topics, v.Topics) {
 		return false
 	}
-	was, is := consumedBy(old), consumedBy(v)
-	if !slices.Equal(was, is) {
+	if !sameSlice(was, is) && !slices.Equal(was, is) {
 		return false
 	}
 	if s.views1[v.ID] == 1 && s.holds[v.ID] == len(is) {

@@ -58,7 +58,8 @@ func StartScale(ctx context.Context, members, topics int, parts int32, logf func
 		}
 	}()
 	addr := c.ListenAddrs()[0]
-	cl, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.ClientID("livescale"), kgo.RequestTimeoutOverhead(time.Hour))
+	// (kgo allows at most 15 minutes of request timeout overhead.)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.ClientID("livescale"), kgo.RequestTimeoutOverhead(15*time.Minute))
 	if err != nil {
 		return nil, nil, err
 	}
