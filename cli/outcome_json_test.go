@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/kvizlab/kviz/model"
 	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/scenario"
 	"github.com/stretchr/testify/require"
 )
 
@@ -51,4 +54,34 @@ func gapsAsJSON(gs []model.Gap) []gapJSON {
 		out = append(out, gapJSON{g.Topic, g.Partition, g.Ms})
 	}
 	return out
+}
+
+// whatif's streamed object is the bytes encoding/json writes for its head
+// with the outcome embedded, also when the outcome is large enough to be
+// written in pieces (jsonSink).
+func TestWhatIfStreamsWhatEncodingJSONWrites(t *testing.T) {
+	for _, n := range []int{0, 3, 40000} {
+		a, b := kafka.Assignment{}, kafka.Assignment{}
+		var moves []kafka.Move
+		var gaps []model.Gap
+		for i := 0; i < n; i++ {
+			m, tp := fmt.Sprintf("c%d", i%97), fmt.Sprintf("t<%d>", i%13)
+			a[m] = map[string][]int32{tp: {int32(i)}}
+			b[m] = map[string][]int32{tp: {int32(i), int32(i + 1)}}
+			moves = append(moves, kafka.Move{Topic: tp, Partition: int32(i), From: m})
+			gaps = append(gaps, model.Gap{Topic: tp, Partition: int32(i), Ms: int64(i)})
+		}
+		o := model.Outcome{Before: a, After: b, Moves: moves, Moved: n, Gaps: gaps, Rebalanced: n > 0,
+			Rounds: []model.Round{{Generation: 2, StartMs: 1, EndMs: 9}}, Balance: model.Balance{Min: 1, Max: 2}}
+		j := whatIfJSON{whatIfHead{Event: map[string]any{"kind": "leave", "member": "c&1"}, AtMs: 5, Strategy: "range",
+			Timings: []scenario.Timing{{Key: "k"}}, Client: "x"}, newOutcomeJSON(o)}
+		var got bytes.Buffer
+		require.NoError(t, j.write(&got))
+		want, err := json.Marshal(struct {
+			whatIfHead
+			outcomeJSON
+		}{j.whatIfHead, j.outcome})
+		require.NoError(t, err)
+		require.Equal(t, string(want)+"\n", got.String(), "%d partitions", n)
+	}
 }

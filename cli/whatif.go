@@ -70,8 +70,8 @@ without a consumer. It is the lab's w key as a command.`,
 			if text {
 				return writeWhatIfText(cmd.OutOrStdout(), sc, f)
 			}
-			return whatIfJSON{Event: eventJSON(f.Event), AtMs: atMs,
-				Strategy: sc.Strategy, Protocol: sc.Protocol, Timings: scenario.Timings(sc), Client: model.ClientModel(sc), outcomeJSON: newOutcomeJSON(f.Outcome)}.write(cmd.OutOrStdout())
+			return whatIfJSON{whatIfHead{Event: eventJSON(f.Event), AtMs: atMs, Strategy: sc.Strategy, Protocol: sc.Protocol,
+				Timings: scenario.Timings(sc), Client: model.ClientModel(sc)}, newOutcomeJSON(f.Outcome)}.write(cmd.OutOrStdout())
 		},
 	}
 	addFormatFlag(cmd, &format, "json", "output format: json or text", "json", "text")
@@ -81,8 +81,14 @@ without a consumer. It is the lab's w key as a command.`,
 	return cmd
 }
 
-// whatIfJSON is kviz whatif's output.
+// whatIfJSON is kviz whatif's output: its head, then the outcome's fields
+// in the same object.
 type whatIfJSON struct {
+	whatIfHead
+	outcome outcomeJSON
+}
+
+type whatIfHead struct {
 	Event    map[string]any `json:"event"`
 	AtMs     int64          `json:"at_ms"`
 	Strategy string         `json:"strategy"`
@@ -93,26 +99,19 @@ type whatIfJSON struct {
 	// Client names whose code computes the assignments: the classic
 	// leader's client library, or the KIP-848 coordinator.
 	Client string `json:"client"`
-	outcomeJSON
 }
 
-// write writes j as writeJSON would, the outcome's large parts streamed
-// as they are made (jsonSink).
+// write writes j as encoding/json writes the head with the outcome
+// embedded, the outcome's large parts streamed as they are made
+// (jsonSink).
 func (j whatIfJSON) write(w io.Writer) error {
-	b, err := json.Marshal(struct {
-		Event    map[string]any    `json:"event"`
-		AtMs     int64             `json:"at_ms"`
-		Strategy string            `json:"strategy"`
-		Protocol string            `json:"protocol"`
-		Timings  []scenario.Timing `json:"timings"`
-		Client   string            `json:"client"`
-	}{j.Event, j.AtMs, j.Strategy, j.Protocol, j.Timings, j.Client})
+	b, err := json.Marshal(j.whatIfHead)
 	if err != nil {
 		return failure(err)
 	}
 	bw := bufio.NewWriter(w)
 	s := jsonSink{w: bw, b: b[:len(b)-1]} // the object stays open for the outcome's fields
-	j.outcomeJSON.writeFields(&s)
+	j.outcome.writeFields(&s)
 	s.b = append(s.b, "}\n"...)
 	s.write()
 	if s.err == nil {
