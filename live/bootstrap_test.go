@@ -62,3 +62,19 @@ func TestNoBootstrapServerAnswering(t *testing.T) {
 		t.Fatalf("got %v, want cannot reach the cluster", err)
 	}
 }
+
+// A --timeout past kgo's longest request overhead (15 minutes) still
+// reads: the overhead stops there, the retries take the whole timeout.
+func TestATimeoutLongerThanKgosOverheadReads(t *testing.T) {
+	c := livetest.Start(t, 2, "orders")
+	c.Consumer(t, "g", "c1", kgo.ConsumeTopics("orders"))
+	c.WaitStable(t, "g", 1)
+	r, err := Dial(Config{Brokers: c.ListenAddrs(), Timeout: 30 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if _, err := r.Group(context.Background(), "g"); err != nil {
+		t.Fatal(err)
+	}
+}

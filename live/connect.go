@@ -63,6 +63,9 @@ func ParseBrokers(s string) ([]string, error) {
 	return out, nil
 }
 
+// maxRequestOverhead is the longest request timeout overhead kgo takes.
+const maxRequestOverhead = 15 * time.Minute
+
 // options turns the config into franz-go client options. A bad file or
 // mechanism is an input error, reported before any connection.
 func (c Config) options() ([]kgo.Opt, error) {
@@ -71,7 +74,10 @@ func (c Config) options() ([]kgo.Opt, error) {
 		// A dial gets a third of the read's time, so an address that
 		// swallows packets leaves time to try the next bootstrap server.
 		dial := max(c.Timeout/3, min(time.Second, c.Timeout))
-		opts = append(opts, kgo.DialTimeout(dial), kgo.RetryTimeout(c.Timeout), kgo.RequestTimeoutOverhead(c.Timeout))
+		// kgo refuses a request timeout overhead over 15 minutes; a longer
+		// --timeout still bounds the retries.
+		overhead := min(c.Timeout, maxRequestOverhead)
+		opts = append(opts, kgo.DialTimeout(dial), kgo.RetryTimeout(c.Timeout), kgo.RequestTimeoutOverhead(overhead))
 	}
 	tc, err := c.tlsConfig()
 	if err != nil {
