@@ -29,6 +29,11 @@ func Format(sc *Scenario) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return encodeFlows(root)
+}
+
+// encode writes the document root as yaml.v3 does.
+func encode(root *yaml.Node) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)

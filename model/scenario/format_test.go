@@ -45,11 +45,28 @@ type fataler interface {
 	Fatalf(format string, args ...any)
 }
 
+// emitterOnly is Format with every node written by yaml.v3 (format_flow.go).
+func emitterOnly(t fataler, sc *Scenario) []byte {
+	f := formatter{sc: sc}
+	root, err := f.root()
+	if err != nil {
+		t.Fatalf("format: %v", err)
+	}
+	out, err := encode(root)
+	if err != nil {
+		t.Fatalf("format: %v", err)
+	}
+	return out
+}
+
 func roundTrip(t fataler, sc *Scenario) {
 	t.Helper()
 	data, err := Format(sc)
 	if err != nil {
 		t.Fatalf("format: %v", err)
+	}
+	if slow := emitterOnly(t, sc); string(slow) != string(data) {
+		t.Fatalf("the flows written directly differ from yaml.v3's:\n%s\nyaml.v3:\n%s", data, slow)
 	}
 	back, err := Parse("formatted.yaml", data)
 	if err != nil {
