@@ -31,7 +31,10 @@ func (c *client) heartbeat() {
 	c.send(true, func() {
 		errName := c.w.heartbeatRequest(id, inst, gen)
 		routine := errName == "NONE"
-		c.w.record(kafka.KindHeartbeatRequest, c.id, "", routine, fmt.Sprintf("%s sends a heartbeat (generation %d).", c.id, gen))
+		client := c.id
+		c.w.recordLazy(kafka.KindHeartbeatRequest, c.id, "", routine, func() string {
+			return fmt.Sprintf("%s sends a heartbeat (generation %d).", client, gen)
+		})
 		c.reply(routine, func() {
 			if c.memberID != id || c.generation != gen {
 				c.staleHeartbeatAnswer(errName, gen)
@@ -77,7 +80,10 @@ func (c *client) staleHeartbeatAnswer(errName string, sent int32) {
 func (c *client) onHeartbeatResponse(errName string) {
 	switch errName {
 	case "NONE":
-		c.w.record(kafka.KindHeartbeatResponse, c.id, errName, true, fmt.Sprintf("The coordinator answers %s's heartbeat: NONE.", c.id))
+		client := c.id
+		c.w.recordLazy(kafka.KindHeartbeatResponse, c.id, errName, true, func() string {
+			return "The coordinator answers " + client + "'s heartbeat: NONE."
+		})
 		return
 	case "REBALANCE_IN_PROGRESS":
 		c.w.record(kafka.KindHeartbeatResponse, c.id, errName, false, fmt.Sprintf(
