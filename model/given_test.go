@@ -154,6 +154,7 @@ func TestGivenStartErrors(t *testing.T) {
 		{"topics: {t0: 3}\ngroup: {generation: 2}\nmembers:\n  - {id: c1, owned: {t0: [0, 1]}}\n  - {id: c2, owned: {t0: [1]}}\n",
 			"s.yaml:5: members.owned: t0-1 is owned by c1 and c2"},
 		{"topics: {t0: 3}\nmembers:\n  - {id: c1, owned: {t0: [0, 0]}}\n", "s.yaml:3: members.owned: c1 lists t0-0 twice"},
+		{"topics: {t0: 3}\nmembers:\n  - {id: c1, owned: {t0: [0], t0: [1]}}\n", `s.yaml:3: members.owned: topic "t0" is listed twice (give its partitions in one list, like {t0: [0, 1]})`},
 		{"topics: {t0: 3}\nmembers:\n  - {id: c1, owned: {t0: [3]}}\n", "s.yaml:3: members.owned: t0 has 3 partitions (0..2): t0-3 does not exist"},
 		{"topics: {t0: 3}\nmembers:\n  - {id: c1, owned: {t9: [0]}}\n", `s.yaml:3: members.owned: unknown topic "t9"`},
 		{"topics: {t0: 3, t1: 1}\nmembers:\n  - {id: c1, topics: [t0],\n     owned: {t1: [0]}}\n", "s.yaml:4: members.owned: c1 owns partitions of t1 but does not subscribe to it"},

@@ -47,10 +47,20 @@ func encode(root *yaml.Node) ([]byte, error) {
 }
 
 type formatter struct {
-	sc *Scenario
+	sc  *Scenario
+	all []string // every topic, sorted (allTopics)
 	// settingsAt: where each member's own consumer settings are written,
 	// the member entry (-1) or the index of its first join.
 	settingsAt map[string]int
+}
+
+// allTopics is every topic of the scenario in name order, sorted once: a
+// member that subscribes to all of them writes no topics.
+func (f *formatter) allTopics() []string {
+	if f.all == nil {
+		f.all = strategies.SortedTopics(f.sc.Topics)
+	}
+	return f.all
 }
 
 // Scalars: strings carry their tag so the encoder quotes any that would
@@ -190,7 +200,7 @@ func (f *formatter) root() (*yaml.Node, error) {
 		readers := &yaml.Node{Kind: yaml.SequenceNode}
 		for _, r := range sc.Flow.Readers {
 			n := fMap(true, "group", fStr(r.Group))
-			if !slices.Equal(r.Topics, strategies.SortedTopics(sc.Topics)) {
+			if !slices.Equal(r.Topics, f.allTopics()) {
 				put(n, "topics", fStrs(r.Topics))
 			}
 			if r.AtMs != 0 {
@@ -337,7 +347,7 @@ func (f *formatter) memberBody(id, instance, rack string, topics, strats []strin
 	if rack != "" {
 		put(n, "rack", fStr(rack))
 	}
-	if settings.Pattern == "" && !slices.Equal(topics, strategies.SortedTopics(f.sc.Topics)) {
+	if settings.Pattern == "" && !slices.Equal(topics, f.allTopics()) {
 		put(n, "topics", fStrs(topics))
 	}
 	if strats != nil {

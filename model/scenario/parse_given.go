@@ -378,6 +378,7 @@ type partitionReader struct {
 	out       []kafka.TP
 	seen      map[kafka.TP]bool // out as a set, once it is long
 	err       error
+	topics    []string // the topics read so far: a map names each once
 
 	k      *yaml.Node
 	topic  string
@@ -391,6 +392,10 @@ func (r *partitionReader) startTopic(k *yaml.Node, topic string) error {
 	if !ok {
 		return r.p.errf(k, "%s: unknown topic %q%s", r.what, topic, Suggest(topic, strategies.SortedTopics(r.sc.Topics)))
 	}
+	if slices.Contains(r.topics, topic) { // (a member's few topics: no set needed)
+		return r.p.errf(k, "%s: topic %q is listed twice (give its partitions in one list, like {%s: [0, 1]})", r.what, topic, topic)
+	}
+	r.topics = append(r.topics, topic)
 	r.k, r.topic, r.count = k, topic, count
 	r.lo, r.hi = int64(0), int64(count)-1
 	if count < 0 {
