@@ -374,6 +374,7 @@ func (g *classicGroup) moved(from, to int) {
 		return
 	}
 	g.load(g.stored)
+	g.w.viewsAnew() // the members the log restores, and only those, are in the group
 	what := fmt.Sprintf("%s at generation %d", g.state, g.generation)
 	lost := " It"
 	if from >= 0 {

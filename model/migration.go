@@ -110,12 +110,23 @@ func (w *world) consumerHeartbeat(c *client, req kRequest) (kResponse, bool) {
 	return w.consumerGroup.heartbeat(c, req)
 }
 
+// viewsAnew marks every member's view stale: the group's kind or its
+// coordinator's record of its members changed wholesale, and a view reads
+// its member's part of it (client_view.go), which no step of the member's
+// own marked changed.
+func (w *world) viewsAnew() {
+	for _, c := range w.clients {
+		c.changed()
+	}
+}
+
 // emptyToConsumer drops an empty classic group for a new consumer group
 // (maybeDeleteEmptyClassicGroup).
 func (w *world) emptyToConsumer() {
 	w.classic.dropTimers()
 	w.consumerGroup = newConsumerGroup(w)
 	w.consumer = true
+	w.viewsAnew()
 	w.record(kafka.KindGroupConverted, "", "", false, fmt.Sprintf(
 		"The classic group %s is empty: the coordinator drops it and a consumer group takes its place.", w.sc.GroupID))
 }
@@ -126,6 +137,7 @@ func (w *world) emptyToClassic() {
 	w.consumerGroup.dropTimers()
 	w.classic = newClassicGroup(w)
 	w.consumer = false
+	w.viewsAnew()
 	w.record(kafka.KindGroupConverted, "", "", false, fmt.Sprintf(
 		"The consumer group %s is empty: the coordinator drops it and a classic group takes its place.", w.sc.GroupID))
 }
@@ -166,6 +178,7 @@ func (w *world) upgrade(by *client) {
 	for _, m := range g.order {
 		g.touchSession(m)
 	}
+	w.viewsAnew()
 	w.record(kafka.KindGroupConverted, "", "", false, fmt.Sprintf(
 		"%s joins with the consumer protocol, and group.consumer.migration.policy is %s: the coordinator converts classic group %s (generation %d) into a consumer group at group epoch %d. Its classic members (%s) are STABLE at epoch %d with their last assignment as their target; they keep the classic protocol, and learn of the new epoch at their next heartbeat.",
 		by.id, w.sc.MigrationPolicy(), w.sc.GroupID, cg.generation, g.groupEpoch, strings.Join(names, ", "), g.groupEpoch))
@@ -288,6 +301,7 @@ func (w *world) downgrade(joiner *kMember, joinerTarget []kafka.TP, rebalance bo
 			}
 		}
 	}
+	w.viewsAnew()
 	w.record(kafka.KindGroupConverted, "", "", false, fmt.Sprintf(
 		"%s, and only classic members are left: group.consumer.migration.policy is %s, so the coordinator converts consumer group %s (group epoch %d) into a classic group, Stable at generation %d with each member's target as its assignment (%s), leader %s, protocol %s.",
 		why, w.sc.MigrationPolicy(), w.sc.GroupID, g.groupEpoch, cg.generation, strings.Join(names, ", "), cg.clientOf(cg.leader), cg.protocol))

@@ -181,3 +181,44 @@ timeline:
 	resp := stepWith(t, sim, kafka.KindJoinGroupResponse, "c3", "INCONSISTENT_GROUP_PROTOCOL")
 	assert.True(t, strings.Contains(resp.Text, "c3"))
 }
+
+// A member the coordinator no longer has is not shown in the group: a
+// classic coordinator that moves restores only the members its log holds
+// (c1's JoinGroup was in flight, so c1 is not one), and the consumer group
+// that then replaces the empty classic group starts with no members, whose
+// views say so at once (found with -rapid.seed=5728414531131717458).
+func TestMembersTheCoordinatorDroppedAreNotInTheGroup(t *testing.T) {
+	sim := simYAML(t, "s.yaml", `cluster: {brokers: 2}
+topics: {t0: 1}
+group: {id: g1, strategy: uniform, protocol: consumer, kafka_version: "4.3", heartbeat_interval_ms: 1000}
+members:
+  - {id: c1, topics: [t0]}
+timeline:
+  - {at_ms: 1590, leave: c1}
+  - {at_ms: 1951950, restart: {id: c1, protocol: classic}}
+  - {at_ms: 1951980, fail_broker: 0}
+  - {at_ms: 1952040, join: {id: c2, topics: [t0]}}
+`)
+	moved, converted := -1, -1
+	for i := 0; i < sim.Len(); i++ {
+		switch st := sim.StepLine(i); {
+		case st.Kind == kafka.KindCoordinatorMoved && st.TimeMs == 1951980:
+			moved = i
+		case st.Kind == kafka.KindGroupConverted && st.TimeMs > 1951980:
+			converted = i
+		}
+	}
+	if moved < 0 || converted < 0 {
+		t.Fatalf("no coordinator move (%d) or conversion back (%d) in the trace", moved, converted)
+	}
+	if m := memberView(sim.View(moved), "c1"); m.InGroup {
+		t.Errorf("step %d: c1 is shown in the classic group its coordinator restored without it", moved)
+	}
+	st := sim.Step(converted)
+	if _, ok := st.MemberEpochs["c1"]; ok {
+		t.Errorf("step %d: the new consumer group lists c1 (epochs %v)", converted, st.MemberEpochs)
+	}
+	if st.GroupState != kafka.KEmpty {
+		t.Errorf("step %d: the new consumer group is %s", converted, st.GroupState)
+	}
+}
