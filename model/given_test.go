@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -166,6 +167,16 @@ func TestGivenStartErrors(t *testing.T) {
 		{"topics: {t0: 3}\ngroup: {generation: 2}\nmembers:\n  - {id: c1, strategies: [range]}\n  - {id: c2, strategies: [roundrobin]}\n",
 			"s.yaml:4: members: these members share no assignor"},
 	}
+	// A member of a Kafka-scale group owns partitions of many topics: the
+	// repeat is found past the short list's scan too.
+	var topics, owned []string
+	for i := range 20 {
+		topics = append(topics, fmt.Sprintf("t%d: 1", i))
+		owned = append(owned, fmt.Sprintf("t%d: [0]", i))
+	}
+	cases = append(cases, struct{ yaml, want string }{
+		"topics: {" + strings.Join(topics, ", ") + "}\nmembers:\n  - {id: c1, owned: {" + strings.Join(owned, ", ") + ", t3: [0]}}\n",
+		`s.yaml:3: members.owned: topic "t3" is listed twice`})
 	for _, c := range cases {
 		_, err := scenario.Parse("s.yaml", []byte(c.yaml))
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {

@@ -378,7 +378,8 @@ type partitionReader struct {
 	out       []kafka.TP
 	seen      map[kafka.TP]bool // out as a set, once it is long
 	err       error
-	topics    []string // the topics read so far: a map names each once
+	topics    []string        // the topics read so far: a map names each once
+	topicSet  map[string]bool // topics as a set, once it is long
 
 	k      *yaml.Node
 	topic  string
@@ -392,10 +393,9 @@ func (r *partitionReader) startTopic(k *yaml.Node, topic string) error {
 	if !ok {
 		return r.p.errf(k, "%s: unknown topic %q%s", r.what, topic, Suggest(topic, strategies.SortedTopics(r.sc.Topics)))
 	}
-	if slices.Contains(r.topics, topic) { // (a member's few topics: no set needed)
+	if r.topicListed(topic) {
 		return r.p.errf(k, "%s: topic %q is listed twice (give its partitions in one list, like {%s: [0, 1]})", r.what, topic, topic)
 	}
-	r.topics = append(r.topics, topic)
 	r.k, r.topic, r.count = k, topic, count
 	r.lo, r.hi = int64(0), int64(count)-1
 	if count < 0 {
@@ -429,6 +429,30 @@ func (r *partitionReader) item(x *yaml.Node) error {
 		r.seen[tp] = true
 	}
 	return nil
+}
+
+// topicListed: the map named topic already, and notes it (a scan of a
+// short list; a set past 16, since a member of a Kafka-scale group can own
+// partitions of hundreds of topics).
+func (r *partitionReader) topicListed(topic string) bool {
+	if r.topicSet == nil {
+		if len(r.topics) < 16 {
+			if slices.Contains(r.topics, topic) {
+				return true
+			}
+			r.topics = append(r.topics, topic)
+			return false
+		}
+		r.topicSet = make(map[string]bool, 2*len(r.topics))
+		for _, t := range r.topics {
+			r.topicSet[t] = true
+		}
+	}
+	if r.topicSet[topic] {
+		return true
+	}
+	r.topicSet[topic] = true
+	return false
 }
 
 // dup: tp is listed already (a scan of a short list, a set past 128).
