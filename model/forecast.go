@@ -194,9 +194,11 @@ func (s *Sim) fillOutcome(o *Outcome, before, end int, gaps map[kafka.TP]int64) 
 
 // nextEventAfter is the time of the first scripted event after atMs
 // (MaxInt64 when there is none).
-func (s *Sim) nextEventAfter(atMs int64) int64 {
+func (s *Sim) nextEventAfter(atMs int64) int64 { return nextEventAfter(s.sc, atMs) }
+
+func nextEventAfter(sc *scenario.Scenario, atMs int64) int64 {
 	next := int64(scenario.MaxTimelineMs) + 1
-	for _, ev := range s.sc.Timeline {
+	for _, ev := range sc.Timeline {
 		if ev.AtMs > atMs {
 			next = min(next, ev.AtMs)
 		}
@@ -206,8 +208,11 @@ func (s *Sim) nextEventAfter(atMs int64) int64 {
 
 // Forecast is a what-if: the run with one more event, and what it led to.
 type Forecast struct {
-	Event   scenario.Event
-	Sim     *Sim // the fork, with the event on its timeline
+	Event scenario.Event
+	// Sim is the fork, with the event on its timeline, run as far as the
+	// outcome needs (forecastStop): until settled after the event, not
+	// to the end of the timeline.
+	Sim     *Sim
 	Outcome Outcome
 }
 
@@ -224,15 +229,15 @@ func (s *Sim) ForecastContext(ctx context.Context, ev scenario.Event) (*Forecast
 }
 
 // ForecastScenario is Forecast for a scenario not simulated yet (kviz
-// whatif): the fork holds the whole run, so the run without the event is
-// never needed.
+// whatif): the fork holds the run (as far as the outcome needs), so the
+// run without the event is never needed.
 func ForecastScenario(sc *scenario.Scenario, ev scenario.Event) (*Forecast, error) {
 	return forecast(context.Background(), sc, ev)
 }
 
 // forecast is Forecast for a scenario not simulated yet.
 func forecast(ctx context.Context, sc *scenario.Scenario, ev scenario.Event) (*Forecast, error) {
-	fork, err := insert(ctx, sc, ev)
+	fork, err := insertUntil(ctx, sc, ev, true)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package model_test
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -471,6 +472,15 @@ func TestRandomInserts(t *testing.T) {
 			t.Fatalf("insert %+v: %v\n%s", ev, err, src)
 		}
 		checkTrace(t, fork, fmt.Sprintf("%s\n(inserted %+v)", src, ev))
+		// The forecast's fork stops once the outcome is known
+		// (forecastStop): the outcome is the whole run's.
+		f, err := sim.Forecast(ev)
+		if err != nil {
+			t.Fatalf("forecast %+v: %v, but the whole run ran\n%s", ev, err, src)
+		}
+		if want := fork.OutcomeOfEvent(ev.AtMs); !reflect.DeepEqual(f.Outcome, want) {
+			t.Fatalf("forecast %+v:\n got %+v\nwant %+v (the whole run's)\n%s", ev, f.Outcome, want, src)
+		}
 	})
 }
 

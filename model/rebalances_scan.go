@@ -81,8 +81,22 @@ func newOwnershipScan(consumer bool) *ownershipScan {
 }
 
 func (s *ownershipScan) run(steps []stepRec, views *viewLog, targets *targetLog, tids *targetNames) {
+	s.begin(views, targets, tids)
+	s.feed(steps, 0)
+	s.end()
+}
+
+// begin readies the scan to read a history's steps (feed) as they come.
+func (s *ownershipScan) begin(views *viewLog, targets *targetLog, tids *targetNames) {
 	s.views, s.targets, s.tids = newCursor(views), newCursor(targets), tids
-	for i, r := range steps {
+}
+
+// feed reads steps[from:], steps recorded already (a step's state never
+// changes once recorded, so a run under way can be read as it goes:
+// forecastStop).
+func (s *ownershipScan) feed(steps []stepRec, from int) {
+	for i := from; i < len(steps); i++ {
+		r := steps[i]
 		if i > 0 && r.ver == steps[i-1].ver { // a routine heartbeat changes nothing
 			continue
 		}
@@ -94,7 +108,11 @@ func (s *ownershipScan) run(steps []stepRec, views *viewLog, targets *targetLog,
 		s.advance(i, *r.g)
 		s.prevI, s.prevAt = i, r.at
 	}
-	// Still open at the end of the run: what accrued so far is read.
+}
+
+// end closes the reading: a rebalance or outage still open at the end of
+// the run keeps what accrued so far.
+func (s *ownershipScan) end() {
 	switch {
 	case s.cur != nil:
 		s.cur.UnownedMs = s.gap.table(s.x)

@@ -46,6 +46,14 @@ func Simulate(sc *scenario.Scenario) (*Sim, error) { return SimulateContext(cont
 // SimulateContext is Simulate that gives up with ctx's error once ctx is
 // done: a lab drops a recompute a newer key made useless.
 func SimulateContext(ctx context.Context, sc *scenario.Scenario) (*Sim, error) {
+	return simulate(ctx, sc, -1)
+}
+
+// simulate runs sc; with forecastAt ≥ 0, only until the outcome of the
+// event at forecastAt is known (forecastStop), when nothing but the
+// outcome will be read: not a share group's run (its own outcome and
+// ledger), nor one with data-path moments (found over the whole run).
+func simulate(ctx context.Context, sc *scenario.Scenario, forecastAt int64) (*Sim, error) {
 	if sc == nil {
 		return nil, fmt.Errorf("no scenario")
 	}
@@ -58,7 +66,15 @@ func SimulateContext(ctx context.Context, sc *scenario.Scenario) (*Sim, error) {
 	if wantsMoments(sc) {
 		w.moments = placeholderMoments(sc)
 	}
+	var stop *forecastStop
+	if forecastAt >= 0 && w.share == nil && w.moments == nil {
+		stop = newForecastStop(w, forecastAt)
+		w.until = stop.done
+	}
 	err = w.run()
+	if stop != nil {
+		sim.scanned = stop.finish()
+	}
 	if err == nil && w.moments != nil {
 		// The data path's moments (flow_moments.go): found over this run,
 		// shown by a second one.
@@ -240,6 +256,12 @@ func (s *Sim) InsertContext(ctx context.Context, ev scenario.Event) (*Sim, error
 // insert simulates sc with ev added to its timeline: what Insert does, for
 // a caller with no simulation of sc yet (Compare's variants).
 func insert(ctx context.Context, base *scenario.Scenario, ev scenario.Event) (*Sim, error) {
+	return insertUntil(ctx, base, ev, false)
+}
+
+// insertUntil is insert; forecast: run only until the event's outcome is
+// known (forecastStop).
+func insertUntil(ctx context.Context, base *scenario.Scenario, ev scenario.Event, forecast bool) (*Sim, error) {
 	if ev.Kind == "join" && ev.Topics == nil {
 		ev.Topics = slices.Sorted(maps.Keys(base.Topics))
 	}
@@ -250,7 +272,11 @@ func insert(ctx context.Context, base *scenario.Scenario, ev scenario.Event) (*S
 	}
 	sc.Timeline = append(sc.Timeline, ev)
 	sort.SliceStable(sc.Timeline, func(i, j int) bool { return sc.Timeline[i].AtMs < sc.Timeline[j].AtMs })
-	sim, err := SimulateContext(ctx, sc)
+	stopAt := int64(-1)
+	if forecast {
+		stopAt = ev.AtMs
+	}
+	sim, err := simulate(ctx, sc, stopAt)
 	for i := range sc.Timeline {
 		sc.Timeline[i].Inserting = false // judged once, when inserted
 	}

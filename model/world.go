@@ -41,6 +41,9 @@ type world struct {
 
 	// moments are the data path's steps to record (flow_moments.go).
 	moments []dataMoment
+	// until, when set, ends the run early once it reports true (a
+	// forecast's fork: forecastStop).
+	until func() bool
 
 	topics   map[string]int32
 	topicGen int           // bumps when a partition count changes
@@ -153,6 +156,9 @@ func (w *world) play(apply func(scenario.Event), quiet func() bool, stretch func
 		}
 		if n%1024 == 0 && w.ctx != nil && w.ctx.Err() != nil {
 			return w.ctx.Err()
+		}
+		if w.until != nil && w.until() {
+			return nil
 		}
 		if w.clock.now >= lastEvent && w.clock.nonRoutine == w.idleMarks() && quiet() {
 			return nil
