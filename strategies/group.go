@@ -7,6 +7,7 @@ package strategies
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -235,7 +236,7 @@ func SortedTopics[V any](m map[string]V) []string {
 	for t := range m {
 		out = append(out, t)
 	}
-	sort.Slice(out, func(i, j int) bool { return JavaLess(out[i], out[j]) })
+	slices.SortFunc(out, JavaCompare)
 	return out
 }
 

@@ -1,7 +1,11 @@
 package strategies
 
 import (
+	"fmt"
+	"slices"
 	"testing"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"pgregory.net/rapid"
@@ -33,6 +37,52 @@ func TestJavaCompareUsesUTF16Order(t *testing.T) {
 	assert.True(t, JavaLess("c0", "c1"))
 	assert.True(t, JavaLess("c", "c0"))
 	assert.Equal(t, 0, JavaCompare("x", "x"))
+}
+
+// JavaCompare's byte-wise fast path agrees with comparing the strings'
+// UTF-16 code units, on any strings, ASCII, BMP, surrogate pairs or bytes
+// that are not UTF-8 (each decoded as U+FFFD, as Java's decoder does).
+func TestJavaCompareIsUTF16CodeUnitOrder(t *testing.T) {
+	alphabet := []rune{'a', 'b', '0', '-', 0x7f, 0xe9, 0x800, 0xe000, 0xff21, 0xffff, 0x10000, 0x1f600, 0x10ffff}
+	str := rapid.Custom(func(t *rapid.T) string {
+		var b []byte
+		for _, k := range rapid.SliceOfN(rapid.IntRange(0, len(alphabet)+1), 0, 6).Draw(t, "chars") {
+			switch {
+			case k < len(alphabet):
+				b = utf8.AppendRune(b, alphabet[k])
+			case k == len(alphabet):
+				b = append(b, 0xe2) // a lead byte alone
+			default:
+				b = append(b, 0x82) // a continuation byte alone
+			}
+		}
+		return string(b)
+	})
+	rapid.Check(t, func(t *rapid.T) {
+		prefix := str.Draw(t, "prefix")
+		a, b := prefix+str.Draw(t, "a"), prefix+str.Draw(t, "b")
+		want := slices.Compare(utf16.Encode([]rune(a)), utf16.Encode([]rune(b)))
+		if got := JavaCompare(a, b); got != want {
+			t.Fatalf("JavaCompare(%q, %q) = %d, UTF-16 order says %d", a, b, got, want)
+		}
+	})
+}
+
+func BenchmarkJavaCompare(b *testing.B) {
+	names := make([]string, 1000)
+	for i := range names {
+		names[i] = fmt.Sprintf("t%03d", i)
+	}
+	b.Run("bytes", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			JavaCompare(names[i%1000], names[(i+1)%1000])
+		}
+	})
+	b.Run("decoded", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			javaCompareRunes(names[i%1000], names[(i+1)%1000])
+		}
+	})
 }
 
 func TestPlaceReplicasMatchesAdminUtilsTable(t *testing.T) {
