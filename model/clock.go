@@ -1,10 +1,6 @@
 package model
 
-import (
-	"cmp"
-	"container/heap"
-	"slices"
-)
+import "container/heap"
 
 // event is something scheduled on the virtual clock: a message arriving, a
 // timer firing, a timeline entry. Events at the same time run in the order
@@ -119,21 +115,7 @@ func (c *clock) next() *event {
 // Shifted events get fresh sequence numbers, in their old order: had the
 // cycles run, each would have been scheduled after every event still queued
 // that is not routine, so at a tie those run first, as they would have.
-func (c *clock) shift(delta int64) {
-	routine := make([]*event, 0, len(c.q))
-	for _, e := range c.q {
-		if e.routine {
-			routine = append(routine, e)
-		}
-	}
-	slices.SortFunc(routine, func(a, b *event) int { return cmp.Compare(a.seq, b.seq) })
-	for _, e := range routine {
-		c.seq++
-		e.at, e.seq = e.at+delta, c.seq
-	}
-	heap.Init(&c.q)
-	c.now += delta
-}
+func (c *clock) shift(delta int64) { c.shiftRoutine(delta, nil) }
 
 // nextNonRoutine is the time of the earliest queued event that is not
 // routine, or -1.

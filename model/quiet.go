@@ -53,6 +53,17 @@ func (w *world) quietStretch() bool {
 		return false
 	}
 	w.nextQuietTry = now + p
+	if w.jump(now, p, outage) {
+		w.lastReplay = nil
+		return true
+	}
+	// Too short to jump, or waiting out a timer that does not repeat: the
+	// heartbeats stay in the trace, copied forward (quiet_replay.go).
+	return !outage && w.replay(p)
+}
+
+// jump jumps the stretch with one QuietStretch step, if it can.
+func (w *world) jump(now, p int64, outage bool) bool {
 	next := w.clock.nextNonRoutine()
 	if next < 0 || w.clock.nonRoutine == 0 {
 		return false // the run ends once the group is quiet

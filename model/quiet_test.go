@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"regexp"
 	"strconv"
 	"testing"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/kvizlab/kviz/model"
 	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/modeltest"
 	"github.com/kvizlab/kviz/model/scenario"
 )
 
@@ -163,5 +165,73 @@ func TestSimulateContextGivesUp(t *testing.T) {
 	}
 	if _, err := model.SimulateContext(context.Background(), sc); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestReplayedCyclesAreTheHeartbeats runs random scenarios with short
+// quiet stretches (the ones too short to jump, where cycles are replayed)
+// with and without replayed cycles, and checks that every step, routine
+// heartbeats included, is the same: time, kind, member, sentence and the
+// state after it.
+func TestReplayedCyclesAreTheHeartbeats(t *testing.T) {
+	available := registeredSetups()
+	before := model.Replays()
+	rapid.Check(t, func(t *rapid.T) {
+		src := genScenario(t, rapid.SampledFrom(available).Draw(t, "setup"))
+		src = stretch(src, rapid.Int64Range(1, 15).Draw(t, "stretch"), rapid.Int64Range(1, 20).Draw(t, "stall stretch"))
+		sc, err := scenario.Parse("random.yaml", []byte(src))
+		if err != nil {
+			t.Fatalf("generated scenario does not parse: %v\n%s", err, src)
+		}
+		sameRuns(t, sc, src)
+	})
+	if model.Replays() == before {
+		t.Fatal("no random scenario replayed a cycle")
+	}
+}
+
+// A crash in a large group waits out the session timeout through nine
+// heartbeat cycles: most are replayed, and the trace is the heartbeats'.
+func TestACrashSessionTimeoutIsReplayed(t *testing.T) {
+	for _, s := range []modeltest.Scale{
+		{Members: 60, Partitions: 600, Topics: 12, Strategy: "uniform", Given: true, Crash: true},
+		{Members: 40, Partitions: 400, Topics: 4, Strategy: "cooperative-sticky", Given: true, Crash: true},
+	} {
+		y, err := s.YAML()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc, err := scenario.Parse(s.Name()+".yaml", []byte(y))
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := model.Replays()
+		sameRuns(t, sc, s.Name())
+		if model.Replays() == before {
+			t.Fatalf("%s: the crash's session timeout replayed no cycle", s.Name())
+		}
+	}
+}
+
+// sameRuns simulates sc with and without replayed cycles and compares
+// every step.
+func sameRuns(t interface{ Fatalf(string, ...any) }, sc *scenario.Scenario, what string) {
+	replayed, err := model.Simulate(sc)
+	if err != nil {
+		t.Fatalf("simulate: %v\n%s", err, what)
+	}
+	restore := model.SetReplayCycles(false)
+	ran, err := model.Simulate(sc)
+	restore()
+	if err != nil {
+		t.Fatalf("simulate without replays: %v\n%s", err, what)
+	}
+	if replayed.Len() != ran.Len() {
+		t.Fatalf("%d steps replayed, %d run\n%s", replayed.Len(), ran.Len(), what)
+	}
+	for i := 0; i < ran.Len(); i++ {
+		if a, b := replayed.Step(i), ran.Step(i); !reflect.DeepEqual(a, b) {
+			t.Fatalf("step %d differs:\nreplayed %+v\nrun      %+v\n%s", i, a, b, what)
+		}
 	}
 }

@@ -68,10 +68,11 @@ type world struct {
 	hist *history
 	err  error // the first internal error (an invalid transition): the run stops
 
-	unsettled    *client   // quiet: the client last found unsettled
-	nextQuietTry int64     // quiet.go: no jump is tried before this time
-	lastSig      *cycleSig // quiet.go: the run one cycle ago
-	quietSteps   int       // QuietStretch steps recorded
+	unsettled    *client    // quiet: the client last found unsettled
+	nextQuietTry int64      // quiet.go: no jump is tried before this time
+	lastSig      *cycleSig  // quiet.go: the run one cycle ago
+	lastReplay   *replaySig // quiet_replay.go: the run one cycle ago
+	quietSteps   int        // QuietStretch steps recorded
 }
 
 func newWorld(sc *scenario.Scenario) (*world, error) {
