@@ -33,8 +33,13 @@ type consumerGroup struct {
 	order         []*kMember            // the members in join order
 	instances     map[string]string     // group.instance.id -> member id
 	target        map[string][]kafka.TP // member id -> target assignment
-	owner         ownerIndex            // partition -> member that holds it (assigned or revoking)
-	metaStale     bool                  // partition counts changed since the last heartbeat
+	// targetFrom and targetDelta: target was made from targetFrom by
+	// changing (or adding) only the entries of targetDelta's ids, or
+	// targetDelta is nil (targetChanges: the history logs those alone).
+	targetFrom  map[string][]kafka.TP
+	targetDelta []string
+	owner       ownerIndex // partition -> member that holds it (assigned or revoking)
+	metaStale   bool       // partition counts changed since the last heartbeat
 	// filterTargets: a subscription or partition count changed, so old
 	// targets may name partitions the assignor must not see as owned.
 	filterTargets bool
@@ -440,12 +445,13 @@ func (g *consumerGroup) computeTarget(before func()) {
 	}
 	// Every key of g.target is a member when g.target maps all members but
 	// the missing ones (member ids are unique).
-	target := g.runAssignor(grp, prevs, missing, len(g.target) == len(g.order)-len(missing))
+	from := g.target
+	target, delta := g.runAssignor(grp, prevs, missing, len(g.target) == len(g.order)-len(missing))
 	parts := make([]string, 0, min(len(g.order), kafka.MaxListed+1))
 	for _, m := range g.order[:min(len(g.order), kafka.MaxListed+1)] {
 		parts = append(parts, g.partText(m.client, target[m.id]))
 	}
-	g.target = target
+	g.target, g.targetFrom, g.targetDelta = target, from, delta
 	g.filterTargets = false
 	g.assignEpoch = g.groupEpoch
 	g.reconciledN = 0 // member epochs never run ahead of the assignment epoch

@@ -97,7 +97,12 @@ func fmtShort(tps []kafka.TP) string {
 // member (ownKeys), the new map starts as its copy (cheaper than a thousand
 // inserts), with the members it does not map (missing: new joiners) added,
 // and only changed targets are written.
-func (g *consumerGroup) runAssignor(grp strategies.Group, prevs [][]kafka.TP, missing []int, ownKeys bool) map[string][]kafka.TP {
+//
+// delta, when not nil, names every member whose entry may differ from
+// g.target's (or is new): the rest are g.target's own. A join in a group
+// of 7,000 changes a few targets, and the history then logs those alone
+// (targetChanges) instead of comparing 7,000 (issue 21).
+func (g *consumerGroup) runAssignor(grp strategies.Group, prevs [][]kafka.TP, missing []int, ownKeys bool) (target map[string][]kafka.TP, delta []string) {
 	each, ok := g.w.serverAssignor().(strategies.EachAssigner)
 	if !ok {
 		target := make(map[string][]kafka.TP, len(g.order))
@@ -105,13 +110,14 @@ func (g *consumerGroup) runAssignor(grp strategies.Group, prevs [][]kafka.TP, mi
 		for i, m := range g.order {
 			target[m.id] = sameOrNew(res.Assignment[m.id], prevs[i])
 		}
-		return target
+		return target, nil
 	}
-	var target map[string][]kafka.TP
 	if ownKeys {
 		target = maps.Clone(g.target)
+		delta = make([]string, 0, len(missing)+8)
 		for _, i := range missing {
 			target[g.order[i].id] = nil
+			delta = append(delta, g.order[i].id)
 		}
 	} else {
 		target = make(map[string][]kafka.TP, len(g.order))
@@ -129,24 +135,34 @@ func (g *consumerGroup) runAssignor(grp strategies.Group, prevs [][]kafka.TP, mi
 		seen[m] = true
 		if owned := grp.Members[m].Owned; !sameSlice(owned, prevs[m]) {
 			target[g.order[m].id] = slices.Clip(owned)
+			delta = noteDelta(delta, g.order[m].id)
 		}
 	}, func(m int, topic string, ps []int32) {
 		if m != b.member {
-			b.flush(target)
+			delta = b.flush(target, delta)
 			seen[m] = true
 			b = targetBuilder{member: m, id: g.order[m].id}
 		}
 		b.add(topic, ps)
 	})
-	b.flush(target)
+	delta = b.flush(target, delta)
 	// A member the assignor gives nothing gets nil, or keeps its empty
 	// target, as sameOrNew would.
 	for i, m := range g.order {
 		if !seen[i] && len(prevs[i]) > 0 {
 			target[m.id] = nil
+			delta = noteDelta(delta, m.id)
 		}
 	}
-	return target
+	return target, delta
+}
+
+// noteDelta adds id to a delta being kept (not nil).
+func noteDelta(delta []string, id string) []string {
+	if delta == nil {
+		return nil
+	}
+	return append(delta, id)
 }
 
 // targetBuilder collects one member's new target, topic by topic in order.
@@ -167,10 +183,12 @@ func (b *targetBuilder) add(topic string, ps []int32) {
 
 // flush stores the member's target (nothing before the first member).
 // Targets are shared by snapshots, so none has spare capacity.
-func (b *targetBuilder) flush(target map[string][]kafka.TP) {
+func (b *targetBuilder) flush(target map[string][]kafka.TP, delta []string) []string {
 	if b.member >= 0 {
 		target[b.id] = slices.Clip(b.built)
+		delta = noteDelta(delta, b.id)
 	}
+	return delta
 }
 
 // sameStrings: a and b are the very same list.

@@ -8,6 +8,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/kvizlab/kviz/model"
+	"github.com/kvizlab/kviz/model/modeltest"
 	"github.com/kvizlab/kviz/model/scenario"
 	"github.com/kvizlab/kviz/strategies"
 )
@@ -69,4 +70,31 @@ func simulateJSON(t *rapid.T, yaml string) []string {
 		out[i] = string(b)
 	}
 	return out
+}
+
+// The history logs a new target by the members the assignor changed
+// (consumerGroup.targetDelta); on random KIP-848 runs, joins, leaves,
+// crashes and subscription changes, every such delta holds every entry
+// that differs from the target before.
+func TestTargetDeltasNameEveryChange(t *testing.T) {
+	defer model.SetCheckTargetDeltas(true)()
+	available := registeredSetups()
+	rapid.Check(t, func(t *rapid.T) {
+		src := genScenario(t, rapid.SampledFrom(available).Draw(t, "setup"))
+		sc, err := scenario.Parse("random.yaml", []byte(src))
+		if err != nil {
+			t.Fatalf("parse: %v", err)
+		}
+		if _, err := model.Simulate(sc); err != nil {
+			t.Fatalf("simulate: %v\n%s", err, src)
+		}
+	})
+	for _, s := range []modeltest.Scale{{Members: 300, Partitions: 1000, Topics: 1, Strategy: "uniform"},
+		{Members: 60, Partitions: 600, Topics: 12, Strategy: "uniform", Given: true, Crash: true}} {
+		y, err := s.YAML()
+		if err != nil {
+			t.Fatal(err)
+		}
+		simYAML(t, s.Name()+".yaml", y)
+	}
 }

@@ -9,3 +9,10 @@ func SetReplayCycles(on bool) (restore func()) {
 
 // Replays counts the replays of cycles made so far, by every run.
 func Replays() int64 { return replays.Load() }
+
+// SetCheckTargetDeltas makes every run check each target delta the
+// history logs by against the whole maps (it panics on a miss).
+func SetCheckTargetDeltas(on bool) (restore func()) {
+	was := checkTargetDeltas.Swap(on)
+	return func() { checkTargetDeltas.Store(was) }
+}

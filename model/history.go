@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"slices"
+	"sync/atomic"
 
 	"github.com/kvizlab/kviz/model/kafka"
 )
@@ -176,22 +177,36 @@ func (h *history) noteTargets(t map[string][]kafka.TP) {
 	old := h.target
 	h.target = t
 	var added []string
-	for id, tps := range t {
+	note := func(id string, tps []kafka.TP) {
 		p, ok := h.tids.pos[id]
 		if !ok {
 			added = append(added, id)
-			continue
+			return
 		}
 		if was, in := old[id]; !in || !sameTarget(was, tps) {
 			h.tstate[p] = targetEntry{h.tids.encode(tps), true}
 			h.tdelta = append(h.tdelta, change[targetEntry]{p, h.tstate[p]})
 		}
 	}
-	for id := range old {
-		if _, ok := t[id]; !ok {
-			p := h.tids.pos[id]
-			h.tstate[p] = targetEntry{}
-			h.tdelta = append(h.tdelta, change[targetEntry]{p, targetEntry{}})
+	if ids, ok := h.targetChanges(t, old); ok {
+		// Made from old by changing these entries: the others are old's,
+		// and none is gone.
+		if checkTargetDeltas.Load() {
+			checkTargetDelta(ids, t, old)
+		}
+		for _, id := range ids {
+			note(id, t[id])
+		}
+	} else {
+		for id, tps := range t {
+			note(id, tps)
+		}
+		for id := range old {
+			if _, ok := t[id]; !ok {
+				p := h.tids.pos[id]
+				h.tstate[p] = targetEntry{}
+				h.tdelta = append(h.tdelta, change[targetEntry]{p, targetEntry{}})
+			}
 		}
 	}
 	slices.SortFunc(h.tdelta, func(a, b change[targetEntry]) int { return int(a.pos) - int(b.pos) })
@@ -202,6 +217,40 @@ func (h *history) noteTargets(t map[string][]kafka.TP) {
 		h.tids.pos[id] = p
 		h.tstate = append(h.tstate, targetEntry{h.tids.encode(t[id]), true})
 		h.tdelta = append(h.tdelta, change[targetEntry]{p, h.tstate[p]})
+	}
+}
+
+// targetChanges is the ids whose entries in t may differ from old's (or
+// are new), each once, when the consumer group made t from old that way
+// (consumerGroup.targetDelta); ok is false when the whole maps must be
+// compared.
+func (h *history) targetChanges(t, old map[string][]kafka.TP) (ids []string, ok bool) {
+	g := h.w.consumerGroup
+	if g == nil || g.targetDelta == nil || t == nil || old == nil ||
+		mapID(g.target) != mapID(t) || mapID(g.targetFrom) != mapID(old) {
+		return nil, false
+	}
+	ids = slices.Clone(g.targetDelta)
+	slices.Sort(ids)
+	return slices.Compact(ids), true
+}
+
+// checkTargetDeltas, in tests, holds every delta to the whole maps
+// (checkTargetDelta).
+var checkTargetDeltas atomic.Bool
+
+// checkTargetDelta panics when an entry outside ids differs between t
+// and old, or one of old's is gone.
+func checkTargetDelta(ids []string, t, old map[string][]kafka.TP) {
+	for id, tps := range t {
+		if was, in := old[id]; (!in || !sameTarget(was, tps)) && !slices.Contains(ids, id) {
+			panic(fmt.Sprintf("target delta %v misses %s", ids, id))
+		}
+	}
+	for id := range old {
+		if _, in := t[id]; !in {
+			panic(fmt.Sprintf("target delta %v: %s is gone", ids, id))
+		}
 	}
 }
 
