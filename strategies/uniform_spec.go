@@ -141,6 +141,10 @@ func (s *serverSpec) readClaims(index map[string]int32) {
 	s.claims = serverGrow(&s.sc.claims, len(s.members))
 	s.claimedBy = serverFilled(&s.sc.claimedBy, s.total, -1)
 	subscribed := make([]bool, len(s.topics))
+	// The topic looked up last: members of one topic (7,000 of them,
+	// re-read at every join) name it alike, and a hash per member was
+	// most of a join's cost.
+	lastName, lastT, lastKnown := "", int32(0), false
 	for i, m := range s.members {
 		for _, t := range s.subs[i] {
 			subscribed[t] = true
@@ -151,7 +155,11 @@ func (s *serverSpec) readClaims(index map[string]int32) {
 		// tight loop over its partitions.
 		for k := 0; k < len(m.Owned); {
 			name := m.Owned[k].Topic
-			t, known := index[name]
+			if name != lastName || lastName == "" {
+				lastT, lastKnown = index[name]
+				lastName = name
+			}
+			t, known := lastT, lastKnown
 			if !known || !subscribed[t] {
 				for ; k < len(m.Owned) && serverSameString(m.Owned[k].Topic, name); k++ {
 					s.drop(i, m.Owned[k]) // a topic it left
