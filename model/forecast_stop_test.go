@@ -5,8 +5,6 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/kvizlab/kviz/demo"
-	"github.com/kvizlab/kviz/model"
 	"github.com/kvizlab/kviz/model/modeltest"
 	"github.com/kvizlab/kviz/model/scenario"
 )
@@ -15,21 +13,10 @@ import (
 // (forecastStop); the outcome is the one the whole run gives, on every
 // demo, for a leave, a crash and a join at moments across each run.
 func TestForecastStopsWhereTheOutcomeIsKnown(t *testing.T) {
-	sims := map[string]*model.Sim{}
-	for _, name := range demo.Names() {
-		sims[name] = simDemo(t, name)
-	}
-	for _, s := range []modeltest.Scale{
-		{Members: 60, Partitions: 600, Topics: 12, Strategy: "uniform", Given: true, Crash: true},
-		{Members: 40, Partitions: 400, Topics: 4, Strategy: "cooperative-sticky", Given: true, Crash: true},
-		{Members: 30, Partitions: 300, Topics: 3, Strategy: "range-server", Given: true, Crash: true},
-	} {
-		y, err := s.YAML()
-		if err != nil {
-			t.Fatal(err)
-		}
-		sims[s.Name()] = simYAML(t, s.Name()+".yaml", y)
-	}
+	sims := demoAndScaleSims(t,
+		modeltest.Scale{Members: 60, Partitions: 600, Topics: 12, Strategy: "uniform", Given: true, Crash: true},
+		modeltest.Scale{Members: 40, Partitions: 400, Topics: 4, Strategy: "cooperative-sticky", Given: true, Crash: true},
+		modeltest.Scale{Members: 30, Partitions: 300, Topics: 3, Strategy: "range-server", Given: true, Crash: true})
 	stopped := 0
 	for name, sim := range sims {
 		for k := range 5 {

@@ -7,6 +7,7 @@ import (
 	"github.com/kvizlab/kviz/demo"
 	"github.com/kvizlab/kviz/model"
 	"github.com/kvizlab/kviz/model/kafka"
+	"github.com/kvizlab/kviz/model/modeltest"
 	"github.com/kvizlab/kviz/model/scenario"
 	"github.com/kvizlab/kviz/strategies"
 )
@@ -26,6 +27,24 @@ func simDemo(t testing.TB, name string) *model.Sim {
 		t.Fatalf("no demo %s", name)
 	}
 	return simYAML(t, name+".yaml", string(data))
+}
+
+// demoAndScaleSims is every demo simulated, and each Kafka-scale group
+// at the size given, by name.
+func demoAndScaleSims(t testing.TB, scales ...modeltest.Scale) map[string]*model.Sim {
+	t.Helper()
+	sims := map[string]*model.Sim{}
+	for _, name := range demo.Names() {
+		sims[name] = simDemo(t, name)
+	}
+	for _, s := range scales {
+		y, err := s.YAML()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sims[s.Name()] = simYAML(t, s.Name()+".yaml", y)
+	}
+	return sims
 }
 
 func simYAML(t testing.TB, file, yaml string) *model.Sim {

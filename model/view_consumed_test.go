@@ -4,7 +4,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/kvizlab/kviz/demo"
 	"github.com/kvizlab/kviz/model"
 	"github.com/kvizlab/kviz/model/kafka"
 	"github.com/kvizlab/kviz/model/modeltest"
@@ -17,21 +16,10 @@ import (
 // ones apply the changes between). Consumed, counted by the same tables,
 // agrees.
 func TestUnconsumedIsWhatPartitionsSays(t *testing.T) {
-	sims := map[string]*model.Sim{}
-	for _, name := range demo.Names() {
-		sims[name] = simDemo(t, name)
-	}
-	for _, s := range []modeltest.Scale{
-		{Members: 60, Partitions: 600, Topics: 12, Strategy: "uniform", Given: true, Crash: true},
-		{Members: 40, Partitions: 400, Topics: 4, Strategy: "cooperative-sticky", Given: true, Crash: true},
-		{Members: 30, Partitions: 300, Topics: 1, Strategy: "uniform"},
-	} {
-		y, err := s.YAML()
-		if err != nil {
-			t.Fatal(err)
-		}
-		sims[s.Name()] = simYAML(t, s.Name()+".yaml", y)
-	}
+	sims := demoAndScaleSims(t,
+		modeltest.Scale{Members: 60, Partitions: 600, Topics: 12, Strategy: "uniform", Given: true, Crash: true},
+		modeltest.Scale{Members: 40, Partitions: 400, Topics: 4, Strategy: "cooperative-sticky", Given: true, Crash: true},
+		modeltest.Scale{Members: 30, Partitions: 300, Topics: 1, Strategy: "uniform"})
 	for name, sim := range sims {
 		// Long demos: every step once each way is the point, but a quiet
 		// stretch of heartbeats is the same step many times.
