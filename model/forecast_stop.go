@@ -22,22 +22,92 @@ type forecastStop struct {
 	atMs, next int64
 	given      bool // a given start: step 0 is the state before anything
 	h          *history
-	scan       *ownershipScan
-	fed        int // steps read into scan
-	e          int // the event's step once the run is past next; -1 before
+
+	// The scan reads the run in batches on its own goroutine, behind the
+	// run (a 2-core machine scans a 10,000-member rebalance while the
+	// next one runs): the run hands it a batch every forecastBatch steps
+	// and takes the verdict on each once the run is forecastLag steps
+	// past it, waiting for it if need be. Where the run stops is so the
+	// same in every run.
+	batches  chan scanBatch
+	verdicts chan bool
+	exited   chan struct{}
+	sent     int   // steps handed to the scan
+	pending  []int // the ends of the batches whose verdict is still to be taken
+
+	// the scan goroutine's own
+	scan *ownershipScan
+	fed  int // steps read into scan
+	e    int // the event's step once the run is past next; -1 before
+}
+
+// forecastBatch is how many steps the scan is handed at a time (at
+// least), and forecastLag how many steps it may be behind; at most
+// forecastQueue batches wait.
+const (
+	forecastBatch = 256
+	forecastLag   = 8192
+	forecastQueue = 64
+)
+
+// scanBatch is the run's steps and logs as they stood: every entry below
+// their lengths is final, so the scan reads them while the run appends.
+type scanBatch struct {
+	steps []stepRec
+	vlog  viewLog
+	tlog  targetLog
 }
 
 func newForecastStop(w *world, atMs int64) *forecastStop {
 	s := newOwnershipScan(scenario.IsConsumer(w.sc))
 	s.mixed = w.sc.Mixed()
 	s.begin(&w.hist.vlog, &w.hist.tlog, &w.hist.tids)
-	return &forecastStop{atMs: atMs, next: nextEventAfter(w.sc, atMs), given: w.sc.GivenStart(), h: w.hist, scan: s, e: -1}
+	s.tidsMu = &w.hist.tidsMu
+	f := &forecastStop{atMs: atMs, next: nextEventAfter(w.sc, atMs), given: w.sc.GivenStart(), h: w.hist, scan: s, e: -1,
+		batches: make(chan scanBatch, forecastQueue), verdicts: make(chan bool, forecastQueue), exited: make(chan struct{})}
+	go f.read()
+	return f
 }
 
-// done reads the steps recorded since the last call and reports whether
-// the outcome is known.
-func (f *forecastStop) done() bool {
-	steps := f.h.steps
+// until is the run's question (world.until): it hands the scan the steps
+// since the last batch once there are forecastBatch of them, after taking
+// the verdicts on the batches forecastLag steps behind (and the oldest,
+// while forecastQueue wait), and reports true once a verdict says the
+// outcome is known.
+func (f *forecastStop) until() bool {
+	n := len(f.h.steps)
+	if n-f.sent < forecastBatch {
+		return false
+	}
+	for len(f.pending) > 0 && (n-f.pending[0] >= forecastLag || len(f.pending) == forecastQueue) {
+		f.pending = f.pending[1:]
+		if <-f.verdicts {
+			return true
+		}
+	}
+	f.hand(n)
+	return false
+}
+
+// hand gives the scan the first n steps.
+func (f *forecastStop) hand(n int) {
+	f.batches <- scanBatch{steps: f.h.steps[:n:n], vlog: f.h.vlog, tlog: f.h.tlog}
+	f.sent = n
+	f.pending = append(f.pending, n)
+}
+
+// read is the scan's goroutine: each batch read, then its verdict.
+func (f *forecastStop) read() {
+	defer close(f.exited)
+	for b := range f.batches {
+		f.scan.views.log, f.scan.targets.log = &b.vlog, &b.tlog
+		f.verdicts <- f.done(b.steps)
+	}
+}
+
+// done reads the steps since the last batch and reports whether the
+// outcome is known.
+func (f *forecastStop) done(steps []stepRec) bool {
 	if len(steps) == f.fed {
 		return false
 	}
@@ -80,10 +150,20 @@ func (f *forecastStop) done() bool {
 	return true
 }
 
-// finish reads the last steps and closes the scan: the fork's scan.
+// finish hands the scan the last steps, waits for it and closes it: the
+// fork's scan.
 func (f *forecastStop) finish() *ownershipScan {
-	f.scan.feed(f.h.steps, f.fed)
-	f.fed = len(f.h.steps)
+	if len(f.h.steps) > f.sent {
+		f.hand(len(f.h.steps))
+	}
+	close(f.batches)
+	for range f.pending {
+		<-f.verdicts
+	}
+	f.pending = nil
+	<-f.exited
+	f.scan.tidsMu = nil // the run is over
+	f.scan.views.log, f.scan.targets.log = &f.h.vlog, &f.h.tlog
 	f.scan.end()
 	return f.scan
 }

@@ -16,7 +16,10 @@ func TestForecastStopsWhereTheOutcomeIsKnown(t *testing.T) {
 	sims := demoAndScaleSims(t,
 		modeltest.Scale{Members: 60, Partitions: 600, Topics: 12, Strategy: "uniform", Given: true, Crash: true},
 		modeltest.Scale{Members: 40, Partitions: 400, Topics: 4, Strategy: "cooperative-sticky", Given: true, Crash: true},
-		modeltest.Scale{Members: 30, Partitions: 300, Topics: 3, Strategy: "range-server", Given: true, Crash: true})
+		modeltest.Scale{Members: 30, Partitions: 300, Topics: 3, Strategy: "range-server", Given: true, Crash: true},
+		// long enough after its first events for the scan, batches
+		// behind the run, to stop it early
+		modeltest.Scale{Members: 800, Partitions: 1600, Topics: 2, Strategy: "uniform", Given: true, Crash: true})
 	stopped := 0
 	for name, sim := range sims {
 		for k := range 5 {

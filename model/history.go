@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	"github.com/kvizlab/kviz/model/kafka"
@@ -30,6 +31,7 @@ type history struct {
 	target map[string][]kafka.TP
 	tstate []targetEntry
 	tids   targetNames
+	tidsMu sync.Mutex // held while tids change (noteTargets): a forecast's scan reads them
 	tlog   targetLog
 	tdelta []change[targetEntry]
 
@@ -174,6 +176,8 @@ func (h *history) capture() bool {
 // it no longer has. A target computation costs the group anyway, so does
 // this walk; the history keeps only the changes.
 func (h *history) noteTargets(t map[string][]kafka.TP) {
+	h.tidsMu.Lock() // a forecast's scan may read tids meanwhile
+	defer h.tidsMu.Unlock()
 	old := h.target
 	h.target = t
 	var added []string

@@ -3,6 +3,7 @@ package model
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/kvizlab/kviz/model/kafka"
 )
@@ -20,6 +21,7 @@ type ownershipScan struct {
 	views   *stateCursor[*MemberView] // the members after the step being read
 	targets *stateCursor[targetEntry] // consumer protocol: the targets, by tids
 	tids    *targetNames
+	tidsMu  *sync.Mutex      // guards tids while a run still adds to them (forecastStop)
 	topics  []TopicView      // the topics of the last snapshot seen
 	parts   map[string]int32 // topic -> partition count
 	subs    map[string]int   // topic -> subscriptions naming it (of lists)
@@ -96,7 +98,7 @@ func (s *ownershipScan) begin(views *viewLog, targets *targetLog, tids *targetNa
 // forecastStop).
 func (s *ownershipScan) feed(steps []stepRec, from int) {
 	for i := from; i < len(steps); i++ {
-		r := steps[i]
+		r := &steps[i]                        // (its fields the run never changes: at, ver, g)
 		if i > 0 && r.ver == steps[i-1].ver { // a routine heartbeat changes nothing
 			continue
 		}
@@ -510,6 +512,10 @@ func (s *ownershipScan) consumedByUp(g groupSnap) bool {
 	}
 	down := map[tpKey]bool{}
 	targets := s.targets.seek(s.views.step)
+	if s.tidsMu != nil { // the run goes on beside the scan (forecastStop)
+		s.tidsMu.Lock()
+		defer s.tidsMu.Unlock()
+	}
 	for id := range s.down {
 		if p, ok := s.tids.pos[id]; ok && int(p) < len(targets) {
 			for _, tp := range s.tids.decode(targets[p]) {

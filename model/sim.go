@@ -69,7 +69,7 @@ func simulate(ctx context.Context, sc *scenario.Scenario, forecastAt int64) (*Si
 	var stop *forecastStop
 	if forecastAt >= 0 && w.share == nil && w.moments == nil {
 		stop = newForecastStop(w, forecastAt)
-		w.until = stop.done
+		w.until = stop.until
 	}
 	err = w.run()
 	if stop != nil {
