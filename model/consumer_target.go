@@ -101,16 +101,22 @@ func fmtShort(tps []kafka.TP) string {
 // delta, when not nil, names every member whose entry may differ from
 // g.target's (or is new): the rest are g.target's own. A join in a group
 // of 7,000 changes a few targets, and the history then logs those alone
-// (targetChanges) instead of comparing 7,000 (issue 21).
-func (g *consumerGroup) runAssignor(grp strategies.Group, prevs [][]kafka.TP, missing []int, ownKeys bool) (target map[string][]kafka.TP, delta []string) {
+// (targetChanges) instead of comparing 7,000 (issue 21). outs is the
+// target's entries in g.order's order (g.outs' buffer, written anew).
+func (g *consumerGroup) runAssignor(grp strategies.Group, prevs [][]kafka.TP, missing []int, ownKeys bool) (target map[string][]kafka.TP, delta []string, outs [][]kafka.TP) {
+	outs = append(g.outs[:0], prevs...)
+	for _, i := range missing {
+		outs[i] = nil
+	}
 	each, ok := g.w.serverAssignor().(strategies.EachAssigner)
 	if !ok {
 		target := make(map[string][]kafka.TP, len(g.order))
 		res := g.w.serverAssignor().Assign(grp, nil)
 		for i, m := range g.order {
-			target[m.id] = sameOrNew(res.Assignment[m.id], prevs[i])
+			outs[i] = sameOrNew(res.Assignment[m.id], prevs[i])
+			target[m.id] = outs[i]
 		}
-		return target, nil
+		return target, nil, outs
 	}
 	if ownKeys {
 		target = maps.Clone(g.target)
@@ -134,27 +140,29 @@ func (g *consumerGroup) runAssignor(grp strategies.Group, prevs [][]kafka.TP, mi
 		// that target without the partitions of topics it left.
 		seen[m] = true
 		if owned := grp.Members[m].Owned; !sameSlice(owned, prevs[m]) {
-			target[g.order[m].id] = slices.Clip(owned)
+			outs[m] = slices.Clip(owned)
+			target[g.order[m].id] = outs[m]
 			delta = noteDelta(delta, g.order[m].id)
 		}
 	}, func(m int, topic string, ps []int32) {
 		if m != b.member {
-			delta = b.flush(target, delta)
+			delta = b.flush(target, delta, outs)
 			seen[m] = true
 			b = targetBuilder{member: m, id: g.order[m].id}
 		}
 		b.add(topic, ps)
 	})
-	delta = b.flush(target, delta)
+	delta = b.flush(target, delta, outs)
 	// A member the assignor gives nothing gets nil, or keeps its empty
 	// target, as sameOrNew would.
 	for i, m := range g.order {
 		if !seen[i] && len(prevs[i]) > 0 {
 			target[m.id] = nil
+			outs[i] = nil
 			delta = noteDelta(delta, m.id)
 		}
 	}
-	return target, delta
+	return target, delta, outs
 }
 
 // noteDelta adds id to a delta being kept (not nil).
@@ -183,9 +191,10 @@ func (b *targetBuilder) add(topic string, ps []int32) {
 
 // flush stores the member's target (nothing before the first member).
 // Targets are shared by snapshots, so none has spare capacity.
-func (b *targetBuilder) flush(target map[string][]kafka.TP, delta []string) []string {
+func (b *targetBuilder) flush(target map[string][]kafka.TP, delta []string, outs [][]kafka.TP) []string {
 	if b.member >= 0 {
-		target[b.id] = slices.Clip(b.built)
+		outs[b.member] = slices.Clip(b.built)
+		target[b.id] = outs[b.member]
 		delta = noteDelta(delta, b.id)
 	}
 	return delta
