@@ -260,3 +260,28 @@ timeline:
 	assert.GreaterOrEqual(t, computed[0].TimeMs, int64(15006))
 	assert.Equal(t, map[string][]int32{"bar": {0}}, last(sim).Owned["n"])
 }
+
+// A member that revoked for one subscription change and must revoke again
+// for the next, both while Kafka 4.3 defers the target, stays at its
+// epoch: Kafka moves it to the next epoch only up to the target's
+// (CurrentAssignmentBuilder, UNREVOKED_PARTITIONS). It once went to
+// epoch 3 beside a target of epoch 2 (found by
+// TestKIP848BatchingRandomEventSequences).
+func TestASecondRevocationWaitsForTheTarget(t *testing.T) {
+	src := `seed: 0
+topics: {t0: 1, t1: 1}
+group: {id: g0, strategy: uniform, protocol: consumer, kafka_version: "4.3", assignment_interval_ms: 1000, heartbeat_interval_ms: 1000}
+members:
+  - {id: c1, topics: [t0, t1], instance: ic1}
+  - {id: c2, topics: [t0, t1], instance: ic2}
+timeline:
+  - {at_ms: 7, subscribe: {id: c1, topics: [t0]}}
+  - {at_ms: 9, subscribe: {id: c1, topics: [t1]}}
+`
+	sim := simYAML(t, "twice.yaml", src)
+	checkKIP848Trace(t.Fatalf, sim, jsonSteps(t, sim), src)
+	revoked := steps(sim, kafka.KindPartitionsRevoked, "c1")
+	if len(revoked) != 2 {
+		t.Fatalf("want c1 to revoke twice, got %d revocations", len(revoked))
+	}
+}

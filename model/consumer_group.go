@@ -493,13 +493,16 @@ func (g *consumerGroup) reconcile(m *kMember, owned []kafka.TP) {
 		return
 	}
 	// The epoch a member that must revoke stays at: its own, or, once it
-	// has revoked what it had to, the next one (CurrentAssignmentBuilder.build).
+	// has revoked what it had to, the next one, but never past the target's
+	// (CurrentAssignmentBuilder.build: a subscription change put it in
+	// UNREVOKED_PARTITIONS while the new target is deferred, and it must
+	// revoke again before that target exists).
 	revokeEpoch := m.epoch
 	if m.state == kafka.MUnrevoked {
 		if len(kafka.IntersectTPs(owned, m.revoking)) > 0 {
 			return // still owns partitions it must revoke
 		}
-		revokeEpoch = m.epoch + 1
+		revokeEpoch = min(m.epoch+1, g.assignEpoch)
 	}
 	oldEpoch, oldState, oldAssigned, oldRevoking := m.epoch, m.state, m.assigned, m.revoking
 	defer func() {
