@@ -80,14 +80,7 @@ func TestTargetDeltasNameEveryChange(t *testing.T) {
 	defer model.SetCheckTargetDeltas(true)()
 	available := registeredSetups()
 	rapid.Check(t, func(t *rapid.T) {
-		src := genScenario(t, rapid.SampledFrom(available).Draw(t, "setup"))
-		sc, err := scenario.Parse("random.yaml", []byte(src))
-		if err != nil {
-			t.Fatalf("parse: %v", err)
-		}
-		if _, err := model.Simulate(sc); err != nil {
-			t.Fatalf("simulate: %v\n%s", err, src)
-		}
+		simGenerated(t, genScenario(t, rapid.SampledFrom(available).Draw(t, "setup")))
 	})
 	for _, s := range []modeltest.Scale{{Members: 300, Partitions: 1000, Topics: 1, Strategy: "uniform"},
 		{Members: 60, Partitions: 600, Topics: 12, Strategy: "uniform", Given: true, Crash: true}} {

@@ -173,8 +173,9 @@ func (h *history) capture() bool {
 
 // noteTargets logs what a new target map changed: the members whose
 // target is another slice, those new to it (placed in id order) and those
-// it no longer has. A target computation costs the group anyway, so does
-// this walk; the history keeps only the changes.
+// it no longer has. When the group made the map from the one before by
+// changing a few entries (targetChanges), only those are compared: a join
+// into 7,000 members changes a handful.
 func (h *history) noteTargets(t map[string][]kafka.TP) {
 	h.tidsMu.Lock() // a forecast's scan may read tids meanwhile
 	defer h.tidsMu.Unlock()

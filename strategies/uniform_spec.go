@@ -144,7 +144,7 @@ func (s *serverSpec) readClaims(index map[string]int32) {
 	// The topic looked up last: members of one topic (7,000 of them,
 	// re-read at every join) name it alike, and a hash per member was
 	// most of a join's cost.
-	lastName, lastT, lastKnown := "", int32(0), false
+	lastName, lastT, lastKnown, looked := "", int32(0), false, false
 	for i, m := range s.members {
 		for _, t := range s.subs[i] {
 			subscribed[t] = true
@@ -155,9 +155,9 @@ func (s *serverSpec) readClaims(index map[string]int32) {
 		// tight loop over its partitions.
 		for k := 0; k < len(m.Owned); {
 			name := m.Owned[k].Topic
-			if name != lastName || lastName == "" {
+			if !looked || name != lastName {
 				lastT, lastKnown = index[name]
-				lastName = name
+				lastName, looked = name, true
 			}
 			t, known := lastT, lastKnown
 			if !known || !subscribed[t] {
