@@ -246,9 +246,13 @@ func ownerTableOf(v *GroupView, x *tpIndex) ownerTable {
 // diffTables is kafka.Diff of two tables in x's numbering: the partitions
 // whose consumer differs, in partition order.
 func diffTables(before, after ownerTable, x *tpIndex) []kafka.Move {
+	return diffTablesIn(before, after, x, x.order())
+}
+
+// diffTablesIn is diffTables with the topics' order given (x.order()).
+func diffTablesIn(before, after ownerTable, x *tpIndex, order []int32) []kafka.Move {
 	// Two passes, counting then filling: one leave can move 500,000
 	// partitions, and growing the list to that copies it over and over.
-	order := x.order()
 	each := func(f func(ti, p int32, from, to string)) {
 		for _, ti := range order {
 			n := 0
@@ -282,20 +286,27 @@ func diffTables(before, after ownerTable, x *tpIndex) []kafka.Move {
 // partitions of a topic are one run of one buffer, in partition order,
 // with no list of (topic, partition) pairs to sort or split.
 func assignmentOfTable(t ownerTable, x *tpIndex, ids []string) kafka.Assignment {
+	return assignmentOfTableIn(t, x, x.order(), ids)
+}
+
+// assignmentOfTableIn is assignmentOfTable with the topics' order given
+// (x.order()), for callers that build several from one numbering.
+func assignmentOfTableIn(t ownerTable, x *tpIndex, order []int32, ids []string) kafka.Assignment {
 	out := kafka.Assignment{}
 	for _, id := range ids {
 		out[id] = map[string][]int32{}
 	}
 	var (
 		seen    = map[string]int32{} // member id -> its index
-		topics  [][]namedRun         // by member index: its rows so far
 		mIDs    []string             // by member index: its id
+		rows    []int32              // by member index: its rows (topics)
 		count   []int32              // by member index: its partitions in this row
 		runs    [][]int32            // by member index: its run of this row
 		touched []int32              // the members with partitions in this row
 		who     []int32              // by partition of this row: its member's index, -1 nobody
+		found   []memberRun          // every member's run of every row, row by row
 	)
-	for _, ti := range x.order() {
+	for _, ti := range order {
 		if int(ti) >= len(t) {
 			continue
 		}
@@ -311,9 +322,9 @@ func assignmentOfTable(t ownerTable, x *tpIndex, ids []string) kafka.Assignment 
 			if last < 0 || id != lastID {
 				m, ok := seen[id]
 				if !ok {
-					m = int32(len(topics))
+					m = int32(len(mIDs))
 					seen[id] = m
-					topics, count, runs = append(topics, nil), append(count, 0), append(runs, nil)
+					rows, count, runs = append(rows, 0), append(count, 0), append(runs, nil)
 					mIDs = append(mIDs, id)
 				}
 				last, lastID = m, id
@@ -342,24 +353,28 @@ func assignmentOfTable(t ownerTable, x *tpIndex, ids []string) kafka.Assignment 
 		}
 		name := x.names[ti]
 		for _, m := range touched {
-			topics[m] = append(topics[m], namedRun{name, runs[m]})
+			found = append(found, memberRun{m, name, runs[m]})
+			rows[m]++
 			count[m], runs[m] = 0, nil
 		}
 	}
-	// Each member's map made at its size: growing 10,000 maps to fifty
-	// topics each cost more than the walk.
-	for m, rows := range topics {
-		tm := make(map[string][]int32, len(rows))
-		for _, r := range rows {
-			tm[r.topic] = r.partitions
-		}
-		out[mIDs[m]] = tm
+	// Each member's map made at its size, the runs kept in one list: growing
+	// 10,000 maps, or 10,000 lists of rows, to fifty topics each cost more
+	// than the walk.
+	maps := make([]map[string][]int32, len(mIDs))
+	for m, n := range rows {
+		maps[m] = make(map[string][]int32, n)
+		out[mIDs[m]] = maps[m]
+	}
+	for _, r := range found {
+		maps[r.member][r.topic] = r.partitions
 	}
 	return out
 }
 
-// namedRun is one topic's partitions of a member (assignmentOfTable).
-type namedRun struct {
+// memberRun is one topic's partitions of a member (assignmentOfTable).
+type memberRun struct {
+	member     int32
 	topic      string
 	partitions []int32
 }
