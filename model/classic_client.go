@@ -146,11 +146,15 @@ func (c *client) callback(kind kafka.StepKind, tps []kafka.TP, why string) {
 		c.revoking = tps
 	}
 	c.changed()
-	text := fmt.Sprintf("%s calls %s(%s)", c.id, name, kafka.FormatTPs(tps))
-	if why != "" {
-		text += ": " + why
-	}
-	c.w.record(kind, c.id, "", false, text+".")
+	// The sentence repeats lastCallback, written when read: a member of a
+	// thousand partitions spells them out in ten kilobytes.
+	id, call := c.id, c.lastCallback
+	c.w.recordLazy(kind, c.id, "", false, func() string {
+		if why != "" {
+			return id + " calls " + call + ": " + why + "."
+		}
+		return id + " calls " + call + "."
+	})
 }
 
 func (c *client) onJoinResponse(r joinResponse) {
