@@ -110,6 +110,32 @@ type kMember struct {
 	// regex is its SubscribedTopicRegex ("" = none): its topics are what
 	// the coordinator resolved it to (pattern_regex.go).
 	regex string
+	// onTopicsSeen remembers the last target and subscription allOnTopics
+	// found to agree (targetOnTopics): between two targets, a member of a
+	// thousand topics heartbeats again and again with both unchanged.
+	onTopicsSeen struct {
+		target *kafka.TP
+		topics *string
+		n, nt  int
+	}
+}
+
+// targetOnTopics is allOnTopics(target, m.topics), remembered while both
+// stay the same slices (targets and subscriptions are replaced, never
+// written over).
+func (m *kMember) targetOnTopics(target []kafka.TP) bool {
+	if len(target) == 0 || len(m.topics) == 0 {
+		return allOnTopics(target, m.topics)
+	}
+	seen := &m.onTopicsSeen
+	if seen.target == &target[0] && seen.n == len(target) && seen.topics == &m.topics[0] && seen.nt == len(m.topics) {
+		return true
+	}
+	if !allOnTopics(target, m.topics) {
+		return false
+	}
+	seen.target, seen.n, seen.topics, seen.nt = &target[0], len(target), &m.topics[0], len(m.topics)
+	return true
 }
 
 // awayMember is a member the coordinator holds that no client view shows:
@@ -512,7 +538,7 @@ func (g *consumerGroup) reconcile(m *kMember, owned []kafka.TP) {
 		}
 	}()
 	target := g.target[m.id]
-	if !allOnTopics(target, m.topics) {
+	if !m.targetOnTopics(target) {
 		target = kafka.OnTopics(target, m.topics)
 	}
 	kept := kafka.IntersectTPs(m.assigned, target)
