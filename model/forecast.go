@@ -191,8 +191,8 @@ func (s *Sim) fillOutcome(o *Outcome, before, end int, gaps map[kafka.TP]int64) 
 	// two assignments are built beside the moves and the gaps.
 	order := x.order()
 	var wg sync.WaitGroup
-	wg.Go(func() { o.Before = assignmentOfTableIn(b, x, order, bIDs) })
-	wg.Go(func() { o.After = assignmentOfTableIn(a, x, order, aIDs) })
+	wg.Go(func() { o.Before = assignmentOfTable(b, x, order, bIDs) })
+	wg.Go(func() { o.After = assignmentOfTable(a, x, order, aIDs) })
 	o.Moves = diffTablesIn(b, a, x, order)
 	o.Moved = kafka.Taken(o.Moves)
 	o.addGaps(gaps)

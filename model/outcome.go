@@ -281,21 +281,12 @@ func diffTablesIn(before, after ownerTable, x *tpIndex, order []int32) []kafka.M
 	return out
 }
 
-// assignmentOfTable is assignmentOf for a table in x's numbering. It
-// groups each topic's row by member with a counting pass, so a member's
-// partitions of a topic are one run of one buffer, in partition order,
-// with no list of (topic, partition) pairs to sort or split.
-func assignmentOfTable(t ownerTable, x *tpIndex, ids []string) kafka.Assignment {
-	return assignmentOfTableIn(t, x, x.order(), ids)
-}
-
-// assignmentOfTableIn is assignmentOfTable with the topics' order given
-// (x.order()), for callers that build several from one numbering.
-func assignmentOfTableIn(t ownerTable, x *tpIndex, order []int32, ids []string) kafka.Assignment {
-	out := kafka.Assignment{}
-	for _, id := range ids {
-		out[id] = map[string][]int32{}
-	}
+// assignmentOfTable is assignmentOf for a table in x's numbering, its
+// topics in order (x.order(), computed once by a caller that builds
+// several). It groups each topic's row by member with a counting pass, so
+// a member's partitions of a topic are one run of one buffer, in partition
+// order, with no list of (topic, partition) pairs to sort or split.
+func assignmentOfTable(t ownerTable, x *tpIndex, order []int32, ids []string) kafka.Assignment {
 	var (
 		seen    = map[string]int32{} // member id -> its index
 		mIDs    []string             // by member index: its id
@@ -306,6 +297,19 @@ func assignmentOfTableIn(t ownerTable, x *tpIndex, order []int32, ids []string) 
 		who     []int32              // by partition of this row: its member's index, -1 nobody
 		found   []memberRun          // every member's run of every row, row by row
 	)
+	// found made once at its bound, a run per held partition: grown by
+	// doubling to half a million runs it copied them for a second (issue 21).
+	bound := 0
+	for _, ti := range order {
+		if int(ti) < len(t) {
+			for _, id := range t[ti] {
+				if id != "" {
+					bound++
+				}
+			}
+		}
+	}
+	found = make([]memberRun, 0, bound)
 	for _, ti := range order {
 		if int(ti) >= len(t) {
 			continue
@@ -361,6 +365,7 @@ func assignmentOfTableIn(t ownerTable, x *tpIndex, order []int32, ids []string) 
 	// Each member's map made at its size, the runs kept in one list: growing
 	// 10,000 maps, or 10,000 lists of rows, to fifty topics each cost more
 	// than the walk.
+	out := make(kafka.Assignment, max(len(ids), len(mIDs)))
 	maps := make([]map[string][]int32, len(mIDs))
 	for m, n := range rows {
 		maps[m] = make(map[string][]int32, n)
@@ -368,6 +373,11 @@ func assignmentOfTableIn(t ownerTable, x *tpIndex, order []int32, ids []string) 
 	}
 	for _, r := range found {
 		maps[r.member][r.topic] = r.partitions
+	}
+	for _, id := range ids {
+		if out[id] == nil {
+			out[id] = map[string][]int32{}
+		}
 	}
 	return out
 }
