@@ -9,7 +9,7 @@ import "go.yaml.in/yaml/v3"
 // library's scanner, events and one allocation per node took seconds over
 // them (issue 21). The subset: block mappings and sequences indented with
 // spaces, flow mappings and sequences on one line, plain scalars of
-// letters, digits and _ . - / (and inner spaces in block context), quoted
+// letters, digits and _ . - / (with * and ~ inside a word, and inner spaces in block context), quoted
 // scalars without escapes, comment lines before the first content. On
 // anything else it answers ok false and Parse asks yaml.v3, so every
 // error is the library's own and every tree the same (parse_fast_test.go
@@ -411,7 +411,7 @@ func (f *fastYAML) flowMapOf(entry bool) *yaml.Node {
 }
 
 func plainByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-' || c == '/' || c == '*' // '*' only within: plainStart refuses an alias
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-' || c == '/' || c == '*' || c == '~' // '*' and '~' only within: plainStart refuses an alias and a null
 }
 
 // Where a scalar is: a flow collection's, a block mapping's key, or a

@@ -172,6 +172,10 @@ func TestFastTreeMatchesYAML(t *testing.T) {
 		{"a: b: c\n", false},
 		{"a: [b*, orders-.*, c*d]\nm: {id: c1, pattern: t.*}\n", true}, // a pattern: '*' within a word
 		{"a: [*b]\n", false},
+		{"members:\n  - {id: app~member-1, member_id: m-1}\n  - {id: c~}\nb: x~y z~\n", true}, // a live import's shared client.id: '~' within a word
+		{"a: [~]\n", false},
+		{"a: ~b\n", false},
+		{"a: ~\n", false},
 		{"a: {b: *c}\n", false},
 		{"", false},
 		{"\n\n", false},
