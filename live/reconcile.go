@@ -32,7 +32,14 @@ func (g *Group) reconciling(sc *scenario.Scenario, notes []string) []string {
 	for i := range g.Members {
 		byID[g.Members[i].MemberID] = &g.Members[i]
 	}
-	targets := map[kafka.TP]string{}
+	n := 0
+	for i := range g.Members {
+		n += count(g.Members[i].Target)
+	}
+	// made at its size: grown, half a million target partitions rehashed
+	// it for half a second (issue 21)
+	targets := make(map[kafka.TP]string, n)
+	var subs scenario.Subscribers
 	behind := false
 	for i := range sc.Members {
 		spec := &sc.Members[i]
@@ -54,7 +61,7 @@ func (g *Group) reconciling(sc *scenario.Scenario, notes []string) []string {
 			spec.Target = nil
 		}
 		for {
-			f := scenario.CheckReconciling(sc, *spec, epoch, targets)
+			f := scenario.CheckReconciling(sc, *spec, epoch, targets, &subs)
 			if f == nil {
 				break
 			}

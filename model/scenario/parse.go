@@ -77,6 +77,7 @@ type parser struct {
 	// allTopics: every topic, sorted, once the topics are read: the list of
 	// a member or reader given none, one shared slice (see topicsOrAll)
 	allTopics []string
+	subs      Subscribers // the members' own subscriptions, looked up (subscriber)
 	// lazy: the members' partition maps the fast reader left unread
 	// (parse_fast.go): nodes without Content, which partitionMap alone
 	// reads, from the file's text

@@ -211,7 +211,7 @@ func (p *parser) reconciling(m *MemberSpec, gn givenNodes, sc *Scenario) error {
 	if g.targets == nil {
 		g.targets = map[kafka.TP]string{}
 	}
-	if f := CheckReconciling(sc, *m, epoch, g.targets); f != nil {
+	if f := CheckReconciling(sc, *m, epoch, g.targets, &p.subs); f != nil {
 		where := orNode(gn.target, n) // OwnedOutsideTarget
 		switch f.Kind {
 		case EpochOutOfRange:

@@ -223,17 +223,11 @@ func (p *parser) existingTopicList(n *yaml.Node, sc *Scenario, what string) ([]s
 // subscriber answers "does m subscribe to topic?" for each partition a
 // given member lists: a member on the shared every-topic list subscribes
 // to exactly the scenario's topics, and a long list of its own is looked
-// up in a set, so a thousand-topic group is not a scan per partition.
+// up in a set (Subscribers), so a thousand-topic group is not a scan per
+// partition.
 func (p *parser) subscriber(m *MemberSpec, sc *Scenario) func(string) bool {
 	if all := p.allTopics; len(m.Topics) > 0 && len(m.Topics) == len(all) && &m.Topics[0] == &all[0] {
 		return func(t string) bool { _, ok := sc.Topics[t]; return ok }
 	}
-	if len(m.Topics) <= 16 {
-		return func(t string) bool { return slices.Contains(m.Topics, t) }
-	}
-	set := make(map[string]bool, len(m.Topics))
-	for _, t := range m.Topics {
-		set[t] = true
-	}
-	return func(t string) bool { return set[t] }
+	return p.subs.Of(m.Topics)
 }

@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/kvizlab/kviz/model/kafka"
 	"github.com/kvizlab/kviz/strategies"
@@ -77,14 +76,19 @@ func CheckAssignmentEpoch(sc *Scenario, assignment int64) *ReconcileFault {
 // assignment epoch (UNREVOKED_PARTITIONS keeps the old epoch); at the
 // assignment epoch, owned partitions only of the target. targets holds the
 // partitions of the given targets of the members checked before m (by
-// member); m's are added when it passes. It returns the first invariant m
-// breaks, nil when none.
-func CheckReconciling(sc *Scenario, m MemberSpec, epoch int64, targets map[kafka.TP]string) *ReconcileFault {
+// member); m's are added when it passes; subs looks m's subscription up,
+// kept from one member to the next (nil: kept for none). It returns the
+// first invariant m breaks, nil when none.
+func CheckReconciling(sc *Scenario, m MemberSpec, epoch int64, targets map[kafka.TP]string, subs *Subscribers) *ReconcileFault {
 	assign := max(sc.StartAssignmentEpoch(), 1)
 	if epoch < 1 || epoch > int64(assign) {
 		return fault(EpochOutOfRange, m.ID, kafka.TP{}, "members.member_epoch: %s's epoch must be 1..%d (the assignment epoch), got %d%s: a member reaches an epoch only once a target exists for it", m.ID, assign, epoch, epochMeaning(epoch))
 	}
 	pending := sc.StartAssignmentEpoch() != sc.Generation
+	var subscribes func(string) bool // asked only while no target is pending
+	if !pending && len(m.Target) > 0 {
+		subscribes = subs.Of(m.Topics)
+	}
 	for _, tp := range m.Target {
 		count, ok := sc.Topics[tp.Topic]
 		switch {
@@ -92,7 +96,7 @@ func CheckReconciling(sc *Scenario, m MemberSpec, epoch int64, targets map[kafka
 			return fault(TargetTopicUnknown, m.ID, tp, "members.target: %s's target names the unknown topic %q%s", m.ID, tp.Topic, Suggest(tp.Topic, strategies.SortedTopics(sc.Topics)))
 		case tp.Partition < 0 || tp.Partition >= count:
 			return fault(TargetPartition, m.ID, tp, "members.target: %s's target names %s, which does not exist: %s has %d partitions (0..%d)", m.ID, tp, tp.Topic, count, count-1)
-		case !pending && !slices.Contains(m.Topics, tp.Topic):
+		case !pending && !subscribes(tp.Topic):
 			return fault(TargetTopicUnsubscribed, m.ID, tp, "members.target: %s's target holds %s but it does not subscribe to %s, and no new target is pending (the group epoch is the assignment epoch)", m.ID, tp, tp.Topic)
 		}
 		if other, taken := targets[tp]; taken {

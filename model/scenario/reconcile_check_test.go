@@ -47,7 +47,7 @@ func TestCheckReconcilingOrderAndTargets(t *testing.T) {
 	tp := func(p int32) kafka.TP { return kafka.TP{Topic: "t0", Partition: p} }
 	targets := map[kafka.TP]string{}
 	c1 := scenario.MemberSpec{ID: "c1", Topics: []string{"t0"}, Owned: []kafka.TP{tp(0)}, Target: []kafka.TP{tp(0), tp(1)}}
-	if f := scenario.CheckReconciling(sc, c1, 2, targets); f != nil {
+	if f := scenario.CheckReconciling(sc, c1, 2, targets, nil); f != nil {
 		t.Fatalf("c1: %v", f)
 	}
 	if targets[tp(1)] != "c1" {
@@ -58,19 +58,19 @@ func TestCheckReconcilingOrderAndTargets(t *testing.T) {
 		epoch int64
 		want  scenario.FaultKind
 	}{{0, scenario.EpochOutOfRange}, {3, scenario.EpochOutOfRange}, {1, scenario.TargetPartition}} {
-		if f := scenario.CheckReconciling(sc, c2, c.epoch, targets); f == nil || f.Kind != c.want || f.Member != "c2" {
+		if f := scenario.CheckReconciling(sc, c2, c.epoch, targets, nil); f == nil || f.Kind != c.want || f.Member != "c2" {
 			t.Errorf("epoch %d: %+v, want kind %d", c.epoch, f, c.want)
 		}
 	}
 	c2.Target = []kafka.TP{tp(2)}
-	if f := scenario.CheckReconciling(sc, c2, 2, targets); f == nil || f.Kind != scenario.RevokingAtTarget {
+	if f := scenario.CheckReconciling(sc, c2, 2, targets, nil); f == nil || f.Kind != scenario.RevokingAtTarget {
 		t.Errorf("revoking at the assignment epoch: %+v", f)
 	}
 	c2.Revoking, c2.Owned = nil, []kafka.TP{tp(2), tp(3)}
-	if f := scenario.CheckReconciling(sc, c2, 2, targets); f == nil || f.Kind != scenario.OwnedOutsideTarget {
+	if f := scenario.CheckReconciling(sc, c2, 2, targets, nil); f == nil || f.Kind != scenario.OwnedOutsideTarget {
 		t.Errorf("owned outside the target: %+v", f)
 	}
-	if f := scenario.CheckReconciling(sc, c2, 1, targets); f != nil || targets[tp(2)] != "c2" {
+	if f := scenario.CheckReconciling(sc, c2, 1, targets, nil); f != nil || targets[tp(2)] != "c2" {
 		t.Errorf("behind the assignment epoch c2 may still own t0-3: %v, %v", f, targets)
 	}
 }
