@@ -12,16 +12,25 @@ import (
 )
 
 // Issue 21, goal 3: the lab on a given-start group of 10,000 members ×
-// 500,000 partitions over 1,000 topics with one crash. Targets: the first
-// frame within 5 s (from the scenario's bytes), every key within one frame
-// (16 ms), memory within 2 GB. -short runs the tenth-size group only.
+// 500,000 partitions over 1,000 topics with one crash, under uniform and
+// range (the consumer protocol) and cooperative-sticky (classic). Targets:
+// the first frame within 5 s (from the scenario's bytes), every key within
+// one frame (16 ms), memory within 2 GB. -short runs the tenth-size
+// uniform group only; -bench 'ScaleKey/given-10000x500000-range-server'
+// picks one.
 
 func scaleCases(b *testing.B) []modeltest.Scale {
 	big := modeltest.Scale{Members: 10000, Partitions: 500000, Topics: 1000, Strategy: "uniform", Given: true, Crash: true}
 	if testing.Short() {
 		return []modeltest.Scale{big.Tenth()}
 	}
-	return []modeltest.Scale{big.Tenth(), big}
+	cases := []modeltest.Scale{big.Tenth(), big}
+	for _, strategy := range []string{"range-server", "cooperative-sticky"} {
+		c := big
+		c.Strategy = strategy
+		cases = append(cases, c)
+	}
+	return cases
 }
 
 func scaleYAML(b *testing.B, s modeltest.Scale) []byte {
