@@ -41,7 +41,7 @@ func (a App) countRebalances() tea.Cmd {
 		return nil
 	}
 	info, sim := a.info, a.sim
-	return func() tea.Msg { return ledgerMsg{info: info, ledger: model.NewLedger(sim)} }
+	return func() tea.Msg { return ledgerMsg{info: info, ledger: model.NewLedger(sim).Figured()} }
 }
 
 // onLedger installs counted rebalances, if they are still for the
@@ -57,7 +57,7 @@ func (a *App) onLedger(msg ledgerMsg) {
 // ledger is the run's rebalances, counted now if they were not yet.
 func (a *App) ledger() *model.Ledger {
 	if a.info.ledger == nil {
-		a.info.setLedger(model.NewLedger(a.sim))
+		a.info.setLedger(model.NewLedger(a.sim).Figured())
 		a.memo.grid, a.memo.gridText = nil, nil
 	}
 	return a.info.ledger
