@@ -11,17 +11,24 @@ func fixtureGrid(members int, parts ...int) *gridData {
 	}
 	for i := range members {
 		m := gridMember{ID: fmt.Sprintf("consumer-%d", i), Letter: string(rune('A' + i%26)), Color: i}
-		for _, n := range parts {
-			row := make([]cellState, n)
+		for ti, n := range parts {
 			for p := range n {
 				if p%members == i {
-					row[p] = cellOwned
+					m.setCell(ti, p, cellOwned)
 					m.Count++
 				}
 			}
-			m.Cells = append(m.Cells, row)
 		}
 		g.Members = append(g.Members, m)
 	}
 	return g
+}
+
+// denseRow is member m's cells in topic ti, one a partition.
+func denseRow(g *gridData, m *gridMember, ti int) []cellState {
+	row := make([]cellState, g.Topics[ti].Partitions)
+	for p := range row {
+		row[p] = m.cell(ti, p)
+	}
+	return row
 }

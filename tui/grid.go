@@ -236,7 +236,7 @@ func memberUnderline(g *gridData, i int, l *gridLayout, st *Styles) string {
 			sb.WriteString(b.faint.paint(glyphSep))
 		}
 		for ci < len(l.Cols) && l.Cols[ci].Topic == ti {
-			switch m.Cells[ti][l.Cols[ci].Lo] {
+			switch m.cell(ti, l.Cols[ci].Lo) {
 			case cellOwned:
 				sb.WriteString(b.cell[col].paint(blank))
 			case cellNew:
@@ -305,20 +305,10 @@ func gridLegend(l *gridLayout, st *Styles) string {
 // runsText lists the partitions a member holds (not those it waits for) as
 // partition runs: "orders:0–3,7".
 func runsText(g *gridData, m *gridMember) string {
-	var held []kafka.TP
-	topics := m.touched
-	if topics == nil {
-		topics = make([]int, len(g.Topics))
-		for ti := range topics {
-			topics[ti] = ti
-		}
-	}
-	for _, ti := range topics {
-		t := g.Topics[ti]
-		for p, c := range m.Cells[ti] {
-			if c != cellEmpty && c != cellPending {
-				held = append(held, kafka.TP{Topic: t.Name, Partition: int32(p)})
-			}
+	held := make([]kafka.TP, 0, len(m.Cells))
+	for _, c := range m.Cells {
+		if c.State != cellEmpty && c.State != cellPending {
+			held = append(held, kafka.TP{Topic: g.Topics[c.Topic].Name, Partition: c.Partition})
 		}
 	}
 	return kafka.PartitionRuns(held)

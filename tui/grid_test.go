@@ -21,10 +21,10 @@ func TestGridAlwaysFits(t *testing.T) {
 		g := fixtureGrid(members, parts...)
 		g.Selected = rapid.IntRange(0, members-1).Draw(t, "selected")
 		for i := range g.Members {
-			for ti := range g.Members[i].Cells {
-				for p := range g.Members[i].Cells[ti] {
+			for ti, n := range parts {
+				for p := range n {
 					if rapid.IntRange(0, 20).Draw(t, "noise") == 0 {
-						g.Members[i].Cells[ti][p] = cellState(rapid.IntRange(0, 4).Draw(t, "state"))
+						g.Members[i].setCell(ti, p, cellState(rapid.IntRange(0, 4).Draw(t, "state")))
 					}
 				}
 			}
@@ -65,9 +65,9 @@ func TestGridLayoutCondensesOnlyWhenNeeded(t *testing.T) {
 func TestCellsSayTheirStateWithoutColour(t *testing.T) {
 	st := NewStyles(true)
 	g := fixtureGrid(3, 6)
-	g.Members[0].Cells[0][0] = cellRevoking
-	g.Members[1].Cells[0][1] = cellNew
-	g.Members[2].Cells[0][2] = cellPending
+	g.Members[0].setCell(0, 0, cellRevoking)
+	g.Members[1].setCell(0, 1, cellNew)
+	g.Members[2].setCell(0, 2, cellPending)
 	g.Topics[0].Unowned[4] = true
 	g.Topics[0].Moved[1] = true
 	out := ansi.Strip(renderGrid(g, &st, 76, 10))
@@ -105,7 +105,13 @@ func TestCondensedCellShades(t *testing.T) {
 		{[]cellState{4, 2, 3, 1}, "~"},
 	}
 	for _, c := range cases {
-		_, got := condensedCell(c.states, b, 0)
+		var m gridMember
+		for p, st := range c.states {
+			if st != cellEmpty {
+				m.setCell(0, p, st)
+			}
+		}
+		_, got := condensedCell(m.cellsIn(0, 0, len(c.states)), len(c.states), b, 0)
 		assert.Equal(t, c.want, got, "%v", c.states)
 	}
 }
@@ -132,8 +138,14 @@ func TestScrolledGridSaysWhatIsHidden(t *testing.T) {
 
 func TestRunsText(t *testing.T) {
 	g := fixtureGrid(1, 8, 3)
-	g.Members[0].Cells[0] = []cellState{1, 1, 1, 0, 2, 0, 3, 3}
-	g.Members[0].Cells[1] = []cellState{0, 4, 0} // waiting for it: not held
+	for ti, row := range [][]cellState{
+		{1, 1, 1, 0, 2, 0, 3, 3},
+		{0, 4, 0}, // waiting for it: not held
+	} {
+		for p, st := range row {
+			g.Members[0].setCell(ti, p, st)
+		}
+	}
 	assert.Equal(t, "topic0:0–2,4,6–7", runsText(g, &g.Members[0]))
 }
 

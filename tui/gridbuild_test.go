@@ -34,9 +34,9 @@ func TestCellsFromTheView(t *testing.T) {
 		model.MemberView{ID: "c3", Status: kafka.StatusActive, MemberState: "UNRELEASED_PARTITIONS", Pending: tps(2), NewlyAssigned: tps(3)},
 	)
 	g := buildGrid(v, info, 0, "c2", map[string]bool{"c3": true})
-	assert.Equal(t, []cellState{cellEmpty, cellEmpty, cellEmpty, cellEmpty}, g.row(0).Cells[0], "c1 holds nothing")
-	assert.Equal(t, []cellState{cellEmpty, cellEmpty, cellRevoking, cellOwned}, g.row(1).Cells[0])
-	assert.Equal(t, []cellState{cellEmpty, cellEmpty, cellPending, cellEmpty}, g.row(2).Cells[0], "new only where held")
+	assert.Equal(t, []cellState{cellEmpty, cellEmpty, cellEmpty, cellEmpty}, denseRow(g, g.row(0), 0), "c1 holds nothing")
+	assert.Equal(t, []cellState{cellEmpty, cellEmpty, cellRevoking, cellOwned}, denseRow(g, g.row(1), 0))
+	assert.Equal(t, []cellState{cellEmpty, cellEmpty, cellPending, cellEmpty}, denseRow(g, g.row(2), 0), "new only where held")
 	// The status row is the model's answer: a partition being revoked has
 	// no consumer (the numbers pane's "consumed" says the same).
 	assert.Equal(t, []bool{true, true, true, false}, g.Topics[0].Unowned)

@@ -33,11 +33,10 @@ func (p *painter) flush() {
 func cellText(m *gridMember, c gridColumn, l *gridLayout, st *Styles) (brush, string) {
 	b := &st.brushes
 	col := m.Color % len(b.fg)
-	states := m.Cells[c.Topic][c.Lo:c.Hi]
 	if l.PerCol > 1 {
-		return condensedCell(states, b, col)
+		return condensedCell(m.cellsIn(c.Topic, c.Lo, c.Hi), c.Hi-c.Lo, b, col)
 	}
-	switch states[0] {
+	switch m.cell(c.Topic, c.Lo) {
 	case cellEmpty:
 		return b.empty, cellGlyph(l.CellW, "", "·")
 	case cellOwned:
@@ -77,16 +76,17 @@ func cellGlyph(w int, glyph, label string) string {
 	return string(cell[:at]) + label + string(cell[at+n:])
 }
 
-// condensedCell shows a run of partitions as one character: a state glyph
-// if any of them is moving, else a shade for the share held.
-func condensedCell(states []cellState, b *brushes, col int) (brush, string) {
+// condensedCell shows a run of n partitions, of which the member has
+// something to do with cells, as one character: a state glyph if any of
+// them is moving, else a shade for the share held.
+func condensedCell(cells []heldCell, n int, b *brushes, col int) (brush, string) {
 	held, moving := 0, cellEmpty
-	for _, s := range states {
-		if s != cellEmpty {
+	for _, c := range cells {
+		if c.State != cellEmpty {
 			held++
 		}
-		if s > moving {
-			moving = s // priority: pending > revoking > new > owned
+		if c.State > moving {
+			moving = c.State // priority: pending > revoking > new > owned
 		}
 	}
 	switch moving {
@@ -100,11 +100,11 @@ func condensedCell(states []cellState, b *brushes, col int) (brush, string) {
 	switch {
 	case held == 0:
 		return b.empty, "·"
-	case held == len(states):
+	case held == n:
 		return b.fg[col], "█"
-	case held*3 <= len(states):
+	case held*3 <= n:
 		return b.fg[col], "░"
-	case held*3 <= 2*len(states):
+	case held*3 <= 2*n:
 		return b.fg[col], "▒"
 	default:
 		return b.fg[col], "▓"

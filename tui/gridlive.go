@@ -61,8 +61,7 @@ func (lm *liveMarks) apply(g *gridData) {
 		}
 		// A change is marked while it still holds: the partition is the
 		// new owner's (or, given up, nobody's) as the grid shows it.
-		if i, ok := rows[mv.To]; ok && g.row(i).Cells[ti][mv.Partition] == cellOwned {
-			g.Members[i].Cells[ti][mv.Partition] = cellNew
+		if i, ok := rows[mv.To]; ok && g.row(i).renew(ti, int(mv.Partition)) {
 			g.Topics[ti].Moved[mv.Partition] = true
 		} else if mv.To == "" && g.Topics[ti].Unowned[mv.Partition] {
 			g.Topics[ti].Moved[mv.Partition] = true
