@@ -139,24 +139,44 @@ func (r *Reader) around(ctx context.Context, g *Group, offsets map[string]map[in
 	return counts, ends, md.ids, err
 }
 
-// endOffsets are the log end offsets of the topics that exist.
+// endOffsets are the log end offsets of the topics that exist. The
+// request is written here and sent through the client, which splits it by
+// leader: kadm's ListEndOffsets would read Metadata again into maps of
+// every partition and answer in more maps, a quarter of a read of 500,000
+// partitions (BenchmarkLiveScenarioAtScale).
 func (r *Reader) endOffsets(ctx context.Context, counts map[string]int32) (map[string]map[int32]int64, error) {
-	ends := map[string]map[int32]int64{}
+	ends := make(map[string]map[int32]int64, len(counts))
 	if len(counts) == 0 {
 		return ends, nil
 	}
-	lo, err := r.adm.ListEndOffsets(ctx, slices.Sorted(maps.Keys(counts))...)
-	if err != nil {
-		return nil, r.clusterError(err)
-	}
-	lo.Each(func(o kadm.ListedOffset) {
-		if o.Err == nil {
-			if ends[o.Topic] == nil {
-				ends[o.Topic] = map[int32]int64{}
-			}
-			ends[o.Topic][o.Partition] = o.Offset
+	req := kmsg.NewPtrListOffsetsRequest()
+	for _, t := range slices.Sorted(maps.Keys(counts)) {
+		rt := kmsg.NewListOffsetsRequestTopic()
+		rt.Topic = t
+		rt.Partitions = make([]kmsg.ListOffsetsRequestTopicPartition, counts[t])
+		for p := range rt.Partitions {
+			rt.Partitions[p] = kmsg.NewListOffsetsRequestTopicPartition()
+			rt.Partitions[p].Partition = int32(p)
+			rt.Partitions[p].Timestamp = -1 // the log end
 		}
-	})
+		req.Topics = append(req.Topics, rt)
+	}
+	for _, sh := range r.cl.RequestSharded(ctx, req) {
+		if sh.Err != nil {
+			return nil, r.clusterError(sh.Err)
+		}
+		for _, t := range sh.Resp.(*kmsg.ListOffsetsResponse).Topics {
+			for _, p := range t.Partitions {
+				if p.ErrorCode != 0 {
+					continue
+				}
+				if ends[t.Topic] == nil {
+					ends[t.Topic] = make(map[int32]int64, counts[t.Topic])
+				}
+				ends[t.Topic][p.Partition] = p.Offset
+			}
+		}
+	}
 	return ends, nil
 }
 
@@ -248,13 +268,22 @@ type metadata struct {
 }
 
 // metadata reads the topics (never creating one: franz-go asks with
-// allow_auto_topic_creation false).
+// allow_auto_topic_creation false). It reads the response itself, through
+// the client's metadata cache: kadm's Metadata would build a map of every
+// topic's partitions (at 500,000 partitions, most of a read's time), and
+// the cache also serves the ListEndOffsets that follows.
 func (r *Reader) metadata(ctx context.Context, topics []string) (metadata, error) {
 	out := metadata{counts: map[string]int32{}, ids: map[[16]byte]string{}, replicas: map[string][][]int32{}}
 	if len(topics) == 0 {
 		return out, nil
 	}
-	md, err := r.adm.Metadata(ctx, topics...)
+	req := kmsg.NewPtrMetadataRequest()
+	req.Topics = make([]kmsg.MetadataRequestTopic, len(topics))
+	for i, t := range topics {
+		req.Topics[i] = kmsg.NewMetadataRequestTopic()
+		req.Topics[i].Topic = kmsg.StringPtr(t)
+	}
+	md, err := r.cl.RequestCachedMetadata(ctx, req, 0)
 	if err != nil {
 		return out, r.clusterError(err)
 	}
@@ -264,21 +293,25 @@ func (r *Reader) metadata(ctx context.Context, topics []string) (metadata, error
 	}
 	slices.SortFunc(out.racks, func(a, b BrokerRack) int { return cmp.Compare(a.ID, b.ID) })
 	for _, td := range md.Topics {
-		if td.Err != nil {
-			if td.Err == kerr.UnknownTopicOrPartition {
+		name := ""
+		if td.Topic != nil {
+			name = *td.Topic
+		}
+		if err := kerr.ErrorForCode(td.ErrorCode); err != nil {
+			if err == kerr.UnknownTopicOrPartition {
 				continue
 			}
-			return out, r.clusterError(fmt.Errorf("topic %s: %w", td.Topic, td.Err))
+			return out, r.clusterError(fmt.Errorf("topic %s: %w", name, err))
 		}
-		out.counts[td.Topic] = int32(len(td.Partitions))
-		out.ids[td.ID] = td.Topic
+		out.counts[name] = int32(len(td.Partitions))
+		out.ids[td.TopicID] = name
 		reps := make([][]int32, len(td.Partitions))
-		for p, pd := range td.Partitions {
-			if p >= 0 && int(p) < len(reps) {
-				reps[p] = pd.Replicas
+		for _, pd := range td.Partitions {
+			if pd.Partition >= 0 && int(pd.Partition) < len(reps) {
+				reps[pd.Partition] = pd.Replicas
 			}
 		}
-		out.replicas[td.Topic] = reps
+		out.replicas[name] = reps
 	}
 	return out, nil
 }
