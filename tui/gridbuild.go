@@ -19,9 +19,16 @@ func buildGrid(v *model.GroupView, info *simInfo, step int, selected string, fre
 	g := &gridData{Selected: -1, Focus: -1}
 	index := make(map[string]int, len(v.Topics))
 	unowned := v.Unconsumed() // kept step to step by the model: a step costs what it changed
+	total := 0
+	for _, t := range v.Topics {
+		total += int(t.Partitions)
+	}
+	moved := make([]bool, total) // one block: a topic each was 1,000 allocations a frame
+	g.Topics = make([]gridTopic, len(v.Topics))
 	for i, t := range v.Topics {
 		n := int(t.Partitions)
-		g.Topics = append(g.Topics, gridTopic{Name: t.Name, Partitions: n, Unowned: unowned[i], Moved: make([]bool, n)})
+		g.Topics[i] = gridTopic{Name: t.Name, Partitions: n, Unowned: unowned[i], Moved: moved[:n:n]}
+		moved = moved[n:]
 		index[t.Name] = i
 	}
 	g.Members = make([]gridMember, len(v.Members))
