@@ -376,15 +376,22 @@ type partitionReader struct {
 	span      func(string) (int32, bool)
 	check     func(tp kafka.TP, k, x *yaml.Node) error
 	out       []kafka.TP
-	seen      map[kafka.TP]bool // out as a set, once it is long
 	err       error
 	topics    []string        // the topics read so far: a map names each once
-	topicSet  map[string]bool // topics as a set, once it is long
+	unordered bool            // topics came out of order
+	topicSet  map[string]bool // topics as a set, once out of order and long
 
 	k      *yaml.Node
 	topic  string
 	count  int32
 	lo, hi int64
+	// The topic's own partitions are out[from:]: a map names a topic once,
+	// so a partition listed twice is twice in its topic's list. Listed in
+	// ascending order, as files are, a new one is past the last; seen is
+	// the list as a set once it is out of order and long.
+	from      int
+	ascending bool
+	seen      map[int32]bool
 }
 
 // startTopic starts a topic's list at its key k.
@@ -397,6 +404,7 @@ func (r *partitionReader) startTopic(k *yaml.Node, topic string) error {
 		return r.p.errf(k, "%s: topic %q is listed twice (give its partitions in one list, like {%s: [0, 1]})", r.what, topic, topic)
 	}
 	r.k, r.topic, r.count = k, topic, count
+	r.from, r.ascending, r.seen = len(r.out), true, nil
 	r.lo, r.hi = int64(0), int64(count)-1
 	if count < 0 {
 		r.lo, r.hi = math.MinInt32, math.MaxInt32
@@ -424,26 +432,36 @@ func (r *partitionReader) item(x *yaml.Node) error {
 	if err := r.check(tp, r.k, x); err != nil {
 		return err
 	}
+	if n := len(r.out); n > r.from && r.out[n-1].Partition > tp.Partition {
+		r.ascending = false
+	}
 	r.out = append(r.out, tp)
 	if r.seen != nil {
-		r.seen[tp] = true
+		r.seen[tp.Partition] = true
 	}
 	return nil
 }
 
-// topicListed: the map named topic already, and notes it (a scan of a
-// short list; a set past 16, since a member of a Kafka-scale group can own
+// topicListed: the map named topic already, and notes it. Files name
+// topics in order, so a name past the last is new; out of order, a scan
+// of a short list, a set past 16 (a member of a Kafka-scale group can own
 // partitions of hundreds of topics).
 func (r *partitionReader) topicListed(topic string) bool {
+	n := len(r.topics)
+	if r.topicSet == nil && !r.unordered && (n == 0 || r.topics[n-1] < topic) {
+		r.topics = append(r.topics, topic)
+		return false
+	}
+	r.unordered = true
 	if r.topicSet == nil {
-		if len(r.topics) < 16 {
+		if n < 16 {
 			if slices.Contains(r.topics, topic) {
 				return true
 			}
 			r.topics = append(r.topics, topic)
 			return false
 		}
-		r.topicSet = make(map[string]bool, 2*len(r.topics))
+		r.topicSet = make(map[string]bool, 2*n)
 		for _, t := range r.topics {
 			r.topicSet[t] = true
 		}
@@ -455,18 +473,24 @@ func (r *partitionReader) topicListed(topic string) bool {
 	return false
 }
 
-// dup: tp is listed already (a scan of a short list, a set past 128).
+// dup: tp is listed already in its topic's list (a scan of a short
+// list, a set past 128, nothing while the list ascends).
 func (r *partitionReader) dup(tp kafka.TP) bool {
-	if r.seen == nil {
-		if len(r.out) < 128 {
-			return slices.Contains(r.out, tp)
-		}
-		r.seen = make(map[kafka.TP]bool, 2*len(r.out))
-		for _, o := range r.out {
-			r.seen[o] = true
+	list := r.out[r.from:]
+	switch {
+	case len(list) == 0:
+		return false
+	case r.ascending && list[len(list)-1].Partition < tp.Partition:
+		return false
+	case r.seen == nil && len(list) < 128:
+		return slices.Contains(list, tp)
+	case r.seen == nil:
+		r.seen = make(map[int32]bool, 2*len(list))
+		for _, o := range list {
+			r.seen[o.Partition] = true
 		}
 	}
-	return r.seen[tp]
+	return r.seen[tp.Partition]
 }
 
 // finishGiven settles a given start once the members are read: owned
