@@ -56,7 +56,7 @@ func (lm *liveMarks) apply(g *gridData) {
 	}
 	for _, mv := range lm.changes {
 		ti, ok := index[mv.Topic]
-		if !ok || int(mv.Partition) >= g.Topics[ti].Partitions {
+		if !ok || mv.Partition < 0 || int(mv.Partition) >= g.Topics[ti].Partitions {
 			continue
 		}
 		// A change is marked while it still holds: the partition is the
