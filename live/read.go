@@ -271,7 +271,8 @@ type metadata struct {
 // allow_auto_topic_creation false). It reads the response itself, through
 // the client's metadata cache: kadm's Metadata would build a map of every
 // topic's partitions (at 500,000 partitions, most of a read's time), and
-// the cache also serves the ListEndOffsets that follows.
+// the cache also gives the client the leaders of the ListOffsets that
+// follows (endOffsets).
 func (r *Reader) metadata(ctx context.Context, topics []string) (metadata, error) {
 	out := metadata{counts: map[string]int32{}, ids: map[[16]byte]string{}, replicas: map[string][][]int32{}}
 	if len(topics) == 0 {
