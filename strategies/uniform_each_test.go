@@ -13,7 +13,7 @@ import (
 func TestUniformAssignEachMatchesAssign(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		g := serverGenGroup(t, rapid.Bool().Draw(t, "homogeneous"))
-		checkAssignEach(t, g)
+		checkAssignEach(t, uniformAssignor{}, g)
 		// The next round starts from this one's targets: most members keep
 		// theirs, so kept is reported often.
 		want := uniformAssignor{}.Assign(g, nil).Assignment
@@ -25,16 +25,22 @@ func TestUniformAssignEachMatchesAssign(t *testing.T) {
 				}
 			}
 		}
-		checkAssignEach(t, g)
+		checkAssignEach(t, uniformAssignor{}, g)
 	})
 }
 
-func checkAssignEach(t *rapid.T, g Group) {
-	want := uniformAssignor{}.Assign(g, nil).Assignment
+// eachAssignor is an assignor with both faces, held to each other.
+type eachAssignor interface {
+	Assignor
+	EachAssigner
+}
+
+func checkAssignEach(t *rapid.T, a eachAssignor, g Group) {
+	want := a.Assign(g, nil).Assignment
 	got := Assignment{}
 	done := map[int]bool{}
 	last := -1
-	uniformAssignor{}.AssignEach(g, func(m int) {
+	a.AssignEach(g, func(m int) {
 		if done[m] {
 			t.Fatalf("member %d reported twice", m)
 		}
