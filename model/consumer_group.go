@@ -543,10 +543,13 @@ func (g *consumerGroup) reconcile(m *kMember, owned []kafka.TP) {
 	}
 	kept := kafka.IntersectTPs(m.assigned, target)
 	revoke := kafka.MinusTPs(m.assigned, kept)
-	var free, unreleased []kafka.TP
-	for _, tp := range kafka.MinusTPs(target, kept) {
+	// free is made at its bound: a range-server member of a thousand
+	// topics has a new partition of each to take.
+	adding := kafka.MinusTPs(target, kept)
+	free, unreleased := make([]kafka.TP, 0, len(adding)), 0
+	for _, tp := range adding {
 		if o := g.owner.get(tp); o != "" && o != m.id {
-			unreleased = append(unreleased, tp)
+			unreleased++
 		} else {
 			free = append(free, tp)
 		}
@@ -558,11 +561,11 @@ func (g *consumerGroup) reconcile(m *kMember, owned []kafka.TP) {
 		g.setHeld(m, kept, revoke)
 		m.prevEpoch, m.epoch = m.epoch, revokeEpoch
 		m.state = kafka.MUnrevoked
-	case len(free) > 0 || len(unreleased) > 0:
+	case len(free) > 0 || unreleased > 0:
 		g.setHeld(m, kafka.UnionTPs(kept, free), nil)
 		m.prevEpoch, m.epoch = m.epoch, g.assignEpoch
 		m.state = kafka.MStable
-		if len(unreleased) > 0 {
+		if unreleased > 0 {
 			m.state = kafka.MUnreleased
 		}
 	default:

@@ -135,8 +135,43 @@ func IsSortedTPs(s []TP) bool {
 }
 
 func UnionTPs(a, b []TP) []TP {
-	out := append(append([]TP(nil), a...), MinusTPs(b, a)...)
-	return SortTPs(out)
+	if !isSetTPs(a) || !isSetTPs(b) {
+		out := append(append([]TP(nil), a...), MinusTPs(b, a)...)
+		return SortTPs(out)
+	}
+	// Two sets (ascending, each partition once): one merge into a list of
+	// the union's size, instead of a copy, a filter and a sort of a
+	// thousand-topic member's partitions (issue 21).
+	out := make([]TP, 0, len(a)+mergeTPs(b, a, false, nil))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch c := CompareTPs(a[i], b[j]); {
+		case c < 0:
+			out = append(out, a[i])
+			i++
+		case c > 0:
+			out = append(out, b[j])
+			j++
+		default:
+			out = append(out, a[i])
+			i, j = i+1, j+1
+		}
+	}
+	out = append(append(out, a[i:]...), b[j:]...)
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// isSetTPs: s ascends strictly (each partition once).
+func isSetTPs(s []TP) bool {
+	for i := 1; i < len(s); i++ {
+		if CompareTPs(s[i-1], s[i]) >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // OnTopics keeps the partitions of the given topics.

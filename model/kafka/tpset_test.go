@@ -42,6 +42,17 @@ func TestSetOpsMatchMembership(t *testing.T) {
 		if got := MinusTPs(a, b); !slices.Equal(got, wantOut) {
 			t.Fatalf("minus(%v, %v) = %v, want %v", a, b, got, wantOut)
 		}
+		// The union: a, then what of b is not in a, sorted.
+		wantUnion := slices.Clone(a)
+		for _, tp := range b {
+			if !slices.Contains(a, tp) {
+				wantUnion = append(wantUnion, tp)
+			}
+		}
+		slices.SortFunc(wantUnion, CompareTPs)
+		if got := UnionTPs(a, b); !slices.Equal(got, wantUnion) {
+			t.Fatalf("union(%v, %v) = %v, want %v", a, b, got, wantUnion)
+		}
 	})
 }
 
