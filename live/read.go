@@ -11,6 +11,7 @@ import (
 	"net"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -90,7 +91,7 @@ func (r *Reader) Group(ctx context.Context, name string) (*Group, error) {
 }
 
 func (r *Reader) group(ctx context.Context, name string) (*Group, error) {
-	g, err := r.describe(ctx, name)
+	g, md, err := r.describe(ctx, name)
 	if errors.Is(err, errNoGroup) {
 		typ, terr := r.otherType(ctx, name, err)
 		if typ == string(Share) {
@@ -108,7 +109,7 @@ func (r *Reader) group(ctx context.Context, name string) (*Group, error) {
 	if err != nil {
 		return nil, err
 	}
-	counts, ends, _, err := r.around(ctx, g, committed)
+	counts, ends, _, err := r.around(ctx, g, committed, md)
 	if err != nil {
 		return nil, err
 	}
@@ -120,54 +121,90 @@ func (r *Reader) group(ctx context.Context, name string) (*Group, error) {
 // of those offsets name (committed, or a share group's start offsets),
 // which sizes the cluster (brokers, racks, replicas, the partitions of
 // __consumer_offsets), and the log end offsets. It returns the partition
-// counts and log ends for AddCluster, and the topics' ids.
-func (r *Reader) around(ctx context.Context, g *Group, offsets map[string]map[int32]int64) (map[string]int32, map[string]map[int32]int64, map[[16]byte]string, error) {
+// counts and log ends for AddCluster, and the topics' ids. read is the
+// Metadata the read already has (a KIP-848 describe's topics), or nil:
+// only the topics it lacks are asked for, since at 500,000 partitions
+// each answer is most of a read.
+func (r *Reader) around(ctx context.Context, g *Group, offsets map[string]map[int32]int64, read *metadata) (map[string]int32, map[string]map[int32]int64, map[[16]byte]string, error) {
 	topics := g.TopicsTouched()
 	for t := range offsets {
 		topics = append(topics, t)
 	}
-	md, err := r.metadata(ctx, sortedUnique(append(topics, offsetsTopic)))
-	if err != nil {
-		return nil, nil, nil, err
+	topics = sortedUnique(append(topics, offsetsTopic))
+	var md metadata
+	if read != nil {
+		md = *read
+		topics = slices.DeleteFunc(topics, func(t string) bool { _, ok := md.asked[t]; return ok })
+	}
+	if len(topics) > 0 || read == nil {
+		more, err := r.metadata(ctx, topics)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		md = md.merge(more)
 	}
 	counts := md.counts
 	g.Brokers, g.OffsetsPartitions, g.BrokerRacks = md.brokers, counts[offsetsTopic], md.racks
 	delete(counts, offsetsTopic)
 	delete(md.replicas, offsetsTopic)
 	g.Replicas = md.replicas
-	ends, err := r.endOffsets(ctx, counts)
+	ends, err := r.endOffsets(ctx, counts, md.leaders)
 	return counts, ends, md.ids, err
 }
 
-// endOffsets are the log end offsets of the topics that exist. The
-// request is written here and sent through the client, which splits it by
-// leader: kadm's ListEndOffsets would read Metadata again into maps of
-// every partition and answer in more maps, a quarter of a read of 500,000
-// partitions (BenchmarkLiveScenarioAtScale).
-func (r *Reader) endOffsets(ctx context.Context, counts map[string]int32) (map[string]map[int32]int64, error) {
+// endOffsets are the log end offsets of the topics that exist, asked of
+// each partition's leader (from the read's Metadata) in one ListOffsets
+// per broker, sent side by side. kadm's ListEndOffsets would read Metadata
+// again into maps of every partition, and the client's own split reads its
+// metadata cache, whose filling was most of a read of 500,000 partitions
+// (BenchmarkLiveScenarioAtScale). A partition without a leader has no end
+// to read and is left out, as its error would be.
+func (r *Reader) endOffsets(ctx context.Context, counts map[string]int32, leaders map[string][]int32) (map[string]map[int32]int64, error) {
 	ends := make(map[string]map[int32]int64, len(counts))
-	if len(counts) == 0 {
-		return ends, nil
-	}
-	req := kmsg.NewPtrListOffsetsRequest()
+	byLeader := map[int32]*kmsg.ListOffsetsRequest{}
+	var brokers []int32
 	for _, t := range slices.Sorted(maps.Keys(counts)) {
-		rt := kmsg.NewListOffsetsRequestTopic()
-		rt.Topic = t
-		rt.Partitions = make([]kmsg.ListOffsetsRequestTopicPartition, counts[t])
-		for p := range rt.Partitions {
-			rt.Partitions[p] = kmsg.NewListOffsetsRequestTopicPartition()
-			rt.Partitions[p].Partition = int32(p)
-			rt.Partitions[p].Timestamp = -1 // the log end
+		for p, leader := range leaders[t] {
+			if leader < 0 {
+				continue
+			}
+			req := byLeader[leader]
+			if req == nil {
+				req = kmsg.NewPtrListOffsetsRequest()
+				byLeader[leader] = req
+				brokers = append(brokers, leader)
+			}
+			if n := len(req.Topics); n == 0 || req.Topics[n-1].Topic != t {
+				rt := kmsg.NewListOffsetsRequestTopic()
+				rt.Topic = t
+				req.Topics = append(req.Topics, rt)
+			}
+			rp := kmsg.NewListOffsetsRequestTopicPartition()
+			rp.Partition, rp.Timestamp = int32(p), -1 // the log end
+			rt := &req.Topics[len(req.Topics)-1]
+			rt.Partitions = append(rt.Partitions, rp)
 		}
-		req.Topics = append(req.Topics, rt)
 	}
-	for _, sh := range r.cl.RequestSharded(ctx, req) {
-		if sh.Err != nil {
-			return nil, r.clusterError(sh.Err)
+	resps := make([]*kmsg.ListOffsetsResponse, len(brokers))
+	errs := make([]error, len(brokers))
+	var wg sync.WaitGroup
+	for i, id := range brokers {
+		wg.Go(func() {
+			resp, err := r.cl.Broker(int(id)).RetriableRequest(ctx, byLeader[id])
+			if err == nil {
+				resps[i] = resp.(*kmsg.ListOffsetsResponse)
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	for i, resp := range resps {
+		if errs[i] != nil {
+			return nil, r.clusterError(errs[i])
 		}
-		for _, t := range sh.Resp.(*kmsg.ListOffsetsResponse).Topics {
+		for _, t := range resp.Topics {
 			for _, p := range t.Partitions {
-				if p.ErrorCode != 0 {
+				if p.ErrorCode != 0 || p.Partition < 0 || p.Partition >= counts[t.Topic] {
 					continue
 				}
 				if ends[t.Topic] == nil {
@@ -180,7 +217,7 @@ func (r *Reader) endOffsets(ctx context.Context, counts map[string]int32) (map[s
 	return ends, nil
 }
 
-func (r *Reader) describe(ctx context.Context, name string) (*Group, error) {
+func (r *Reader) describe(ctx context.Context, name string) (*Group, *metadata, error) {
 	req := kmsg.NewPtrConsumerGroupDescribeRequest()
 	req.Groups = []string{name}
 	for _, sh := range r.cl.RequestSharded(ctx, req) {
@@ -188,7 +225,7 @@ func (r *Reader) describe(ctx context.Context, name string) (*Group, error) {
 			if isTooOld(sh.Err) {
 				break // a broker before KIP-848: every group is classic
 			}
-			return nil, r.clusterError(sh.Err)
+			return nil, nil, r.clusterError(sh.Err)
 		}
 		for _, rg := range sh.Resp.(*kmsg.ConsumerGroupDescribeResponse).Groups {
 			if rg.Group != name {
@@ -198,26 +235,28 @@ func (r *Reader) describe(ctx context.Context, name string) (*Group, error) {
 			if code == kerr.GroupIDNotFound || code == kerr.UnsupportedVersion {
 				break // not a consumer group: Kafka 4 answers so for classic ones
 			}
-			names, err := r.topicNames(ctx, rg)
+			md, err := r.describedMetadata(ctx, rg)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
-			return FromConsumer(rg, sh.Meta.NodeID, names)
+			g, err := FromConsumer(rg, sh.Meta.NodeID, md.ids)
+			return g, &md, err
 		}
 	}
 	dreq := kmsg.NewPtrDescribeGroupsRequest()
 	dreq.Groups = []string{name}
 	for _, sh := range r.cl.RequestSharded(ctx, dreq) {
 		if sh.Err != nil {
-			return nil, r.clusterError(sh.Err)
+			return nil, nil, r.clusterError(sh.Err)
 		}
 		for _, rg := range sh.Resp.(*kmsg.DescribeGroupsResponse).Groups {
 			if rg.Group == name {
-				return FromClassic(rg, sh.Meta.NodeID)
+				g, err := FromClassic(rg, sh.Meta.NodeID)
+				return g, nil, err
 			}
 		}
 	}
-	return nil, groupError(name, kerr.GroupIDNotFound)
+	return nil, nil, groupError(name, kerr.GroupIDNotFound)
 }
 
 // otherType says what a group the consumer-group describes do not know is,
@@ -237,9 +276,10 @@ func (r *Reader) otherType(ctx context.Context, name string, err error) (string,
 	return "", err
 }
 
-// topicNames maps the topic ids of a KIP-848 description to names through
-// Metadata of the topics it names.
-func (r *Reader) topicNames(ctx context.Context, rg kmsg.ConsumerGroupDescribeResponseGroup) (map[[16]byte]string, error) {
+// describedMetadata is Metadata of the topics a KIP-848 description names
+// and of __consumer_offsets: it maps the description's topic ids to names,
+// and the rest of the read (around) reuses it.
+func (r *Reader) describedMetadata(ctx context.Context, rg kmsg.ConsumerGroupDescribeResponseGroup) (metadata, error) {
 	ts := topicSet{}
 	for _, m := range rg.Members {
 		ts.add(m.SubscribedTopics...)
@@ -251,8 +291,8 @@ func (r *Reader) topicNames(ctx context.Context, rg kmsg.ConsumerGroupDescribeRe
 			}
 		}
 	}
-	md, err := r.metadata(ctx, ts.sorted())
-	return md.ids, err
+	ts.add(offsetsTopic)
+	return r.metadata(ctx, ts.sorted())
 }
 
 // offsetsTopic is where groups keep their offsets; its partition count
@@ -265,26 +305,46 @@ type metadata struct {
 	replicas map[string][][]int32 // each partition's replicas (broker ids), by topic
 	counts   map[string]int32     // partition counts of the topics that exist
 	ids      map[[16]byte]string  // their ids
+	asked    map[string]struct{}  // the topics asked for
+	leaders  map[string][]int32   // each partition's leader (-1 none), by topic
 }
 
-// metadata reads the topics (never creating one: franz-go asks with
-// allow_auto_topic_creation false). It reads the response itself, through
-// the client's metadata cache: kadm's Metadata would build a map of every
-// topic's partitions (at 500,000 partitions, most of a read's time), and
-// the cache also gives the client the leaders of the ListOffsets that
-// follows (endOffsets).
+// merge is md with what more read of other topics.
+func (md metadata) merge(more metadata) metadata {
+	if md.asked == nil {
+		return more
+	}
+	md.brokers, md.racks = more.brokers, more.racks // the later answer
+	for t, n := range more.counts {
+		md.counts[t], md.replicas[t], md.leaders[t] = n, more.replicas[t], more.leaders[t]
+	}
+	maps.Copy(md.ids, more.ids)
+	maps.Copy(md.asked, more.asked)
+	return md
+}
+
+// metadata reads the topics (never creating one: the request says so). It
+// is asked of a broker directly and read here: kadm's Metadata would build
+// a map of every topic's partitions, and the client's own answer fills its
+// metadata cache, a map per topic grown one partition at a time, before
+// copying it out; at 500,000 partitions either was most of a read's time.
 func (r *Reader) metadata(ctx context.Context, topics []string) (metadata, error) {
-	out := metadata{counts: map[string]int32{}, ids: map[[16]byte]string{}, replicas: map[string][][]int32{}}
+	out := metadata{counts: map[string]int32{}, ids: map[[16]byte]string{}, replicas: map[string][][]int32{},
+		asked: map[string]struct{}{}, leaders: map[string][]int32{}}
+	for _, t := range topics {
+		out.asked[t] = struct{}{}
+	}
 	if len(topics) == 0 {
 		return out, nil
 	}
 	req := kmsg.NewPtrMetadataRequest()
+	req.AllowAutoTopicCreation = false
 	req.Topics = make([]kmsg.MetadataRequestTopic, len(topics))
 	for i, t := range topics {
 		req.Topics[i] = kmsg.NewMetadataRequestTopic()
 		req.Topics[i].Topic = kmsg.StringPtr(t)
 	}
-	md, err := r.cl.RequestCachedMetadata(ctx, req, 0)
+	md, err := r.anyBroker(ctx, req)
 	if err != nil {
 		return out, r.clusterError(err)
 	}
@@ -306,15 +366,41 @@ func (r *Reader) metadata(ctx context.Context, topics []string) (metadata, error
 		}
 		out.counts[name] = int32(len(td.Partitions))
 		out.ids[td.TopicID] = name
-		reps := make([][]int32, len(td.Partitions))
+		reps, leaders := make([][]int32, len(td.Partitions)), make([]int32, len(td.Partitions))
+		for p := range leaders {
+			leaders[p] = -1
+		}
 		for _, pd := range td.Partitions {
 			if pd.Partition >= 0 && int(pd.Partition) < len(reps) {
 				reps[pd.Partition] = pd.Replicas
+				if pd.ErrorCode == 0 {
+					leaders[pd.Partition] = pd.Leader
+				}
 			}
 		}
-		out.replicas[name] = reps
+		out.replicas[name], out.leaders[name] = reps, leaders
 	}
 	return out, nil
+}
+
+// anyBroker sends a Metadata request to the brokers the client knows, then
+// to the bootstrap servers, in turn until one answers: a server that cannot
+// be dialled costs a try, not the read (as retrySeeds does for the rest).
+func (r *Reader) anyBroker(ctx context.Context, req *kmsg.MetadataRequest) (*kmsg.MetadataResponse, error) {
+	var err error
+	for _, b := range append(r.cl.DiscoveredBrokers(), r.cl.SeedBrokers()...) {
+		var resp kmsg.Response
+		if resp, err = b.Request(ctx, req); err == nil {
+			return resp.(*kmsg.MetadataResponse), nil
+		}
+		if ctx.Err() != nil || !isDialError(err) {
+			return nil, err
+		}
+	}
+	if err == nil {
+		err = errors.New("no broker to ask")
+	}
+	return nil, err
 }
 
 func (r *Reader) committed(ctx context.Context, group string) (map[string]map[int32]int64, error) {

@@ -91,7 +91,7 @@ func (r *Reader) share(ctx context.Context, name string) (*Group, error) {
 			}
 		})
 	}
-	counts, ends, ids, err := r.around(ctx, g, starts)
+	counts, ends, ids, err := r.around(ctx, g, starts, nil)
 	if err != nil {
 		return nil, err
 	}
