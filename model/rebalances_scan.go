@@ -147,6 +147,8 @@ func (s *ownershipScan) readTopics(topics []TopicView) {
 			total += int(t.Partitions)
 		}
 		s.undo = make([]ownerChange, 0, total) // a given start's first step sets every owner
+		s.since.reserve(s.owner, total)
+		s.gap.reserve(s.owner, total)
 	}
 	s.dropDeleted(topics)
 	for _, t := range topics {
@@ -662,6 +664,18 @@ func (t *tpSlots) at(k tpKey) int {
 		return int(t.rows[ti][p]) - 1
 	}
 	return -1
+}
+
+// reserve makes room for every partition of the topics rows has (one row
+// per topic index, at its partition count; total in all) at once: grown to
+// 500,000 entries by doubling, the lists were a scan's largest copies, and
+// room never written costs no memory the process touches.
+func (t *tpSlots) reserve(rows [][]string, total int) {
+	t.rows = make([][]int32, len(rows))
+	for ti, r := range rows {
+		t.rows[ti] = make([]int32, len(r))
+	}
+	t.keys, t.vals = make([]tpKey, 0, total), make([]int64, 0, total)
 }
 
 // put sets k to v.
