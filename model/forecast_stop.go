@@ -2,6 +2,7 @@ package model
 
 import (
 	"sort"
+	"sync/atomic"
 
 	"github.com/kvizlab/kviz/model/scenario"
 )
@@ -35,6 +36,13 @@ type forecastStop struct {
 	sent     int   // steps handed to the scan
 	pending  []int // the ends of the batches whose verdict is still to be taken
 
+	// beside: the run is not stopped, only scanned as it goes (a lab's run,
+	// whose every rebalance the ledger reads): no verdicts, and the run
+	// never waits for the scan, which catches up at the end. dropped: the
+	// run was given up, the rest is not read.
+	beside  bool
+	dropped atomic.Bool
+
 	// the scan goroutine's own
 	scan *ownershipScan
 	fed  int // steps read into scan
@@ -58,6 +66,15 @@ type scanBatch struct {
 	tlog  targetLog
 }
 
+// newScanBeside scans a whole run beside it, on the scan's goroutine, as a
+// forecast's fork is scanned: on two cores the ledger of a 10,000-member
+// run is read while the run goes on instead of after it (issue 21).
+func newScanBeside(w *world) *forecastStop {
+	f := newForecastStop(w, -1)
+	f.beside = true
+	return f
+}
+
 func newForecastStop(w *world, atMs int64) *forecastStop {
 	s := newOwnershipScan(scenario.IsConsumer(w.sc))
 	s.mixed = w.sc.Mixed()
@@ -79,6 +96,14 @@ func (f *forecastStop) until() bool {
 	if n-f.sent < forecastBatch {
 		return false
 	}
+	if f.beside {
+		select { // handed when the scan has room, else later
+		case f.batches <- f.batch(n):
+			f.sent = n
+		default:
+		}
+		return false
+	}
 	for len(f.pending) > 0 && (n-f.pending[0] >= forecastLag || len(f.pending) == forecastQueue) {
 		f.pending = f.pending[1:]
 		if <-f.verdicts {
@@ -91,16 +116,31 @@ func (f *forecastStop) until() bool {
 
 // hand gives the scan the first n steps.
 func (f *forecastStop) hand(n int) {
-	f.batches <- scanBatch{steps: f.h.steps[:n:n], vlog: f.h.vlog, tlog: f.h.tlog}
+	f.batches <- f.batch(n)
 	f.sent = n
-	f.pending = append(f.pending, n)
+	if !f.beside {
+		f.pending = append(f.pending, n)
+	}
+}
+
+// batch is the first n steps and the logs as they stand.
+func (f *forecastStop) batch(n int) scanBatch {
+	return scanBatch{steps: f.h.steps[:n:n], vlog: f.h.vlog, tlog: f.h.tlog}
 }
 
 // read is the scan's goroutine: each batch read, then its verdict.
 func (f *forecastStop) read() {
 	defer close(f.exited)
 	for b := range f.batches {
+		if f.dropped.Load() {
+			continue
+		}
 		f.scan.views.log, f.scan.targets.log = &b.vlog, &b.tlog
+		if f.beside {
+			f.scan.feed(b.steps, f.fed)
+			f.fed = len(b.steps)
+			continue
+		}
 		f.verdicts <- f.done(b.steps)
 	}
 }
@@ -148,6 +188,13 @@ func (f *forecastStop) done(steps []stepRec) bool {
 		return false
 	}
 	return true
+}
+
+// drop gives up the scan of a run given up: the scan goroutine skips
+// what it was still to read and ends, and nobody waits for it.
+func (f *forecastStop) drop() {
+	f.dropped.Store(true)
+	close(f.batches)
 }
 
 // finish hands the scan the last steps, waits for it and closes it: the

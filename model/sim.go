@@ -41,19 +41,25 @@ type Sim struct {
 
 // Simulate runs the scenario until the timeline is done and the group is quiet.
 // If the group never settles, it returns the steps so far with the error.
-func Simulate(sc *scenario.Scenario) (*Sim, error) { return SimulateContext(context.Background(), sc) }
+func Simulate(sc *scenario.Scenario) (*Sim, error) {
+	return simulate(context.Background(), sc, -1, false)
+}
 
 // SimulateContext is Simulate that gives up with ctx's error once ctx is
 // done: a lab drops a recompute a newer key made useless.
+// The lab reads every rebalance of the run (its ledger), so the run is
+// scanned beside it.
 func SimulateContext(ctx context.Context, sc *scenario.Scenario) (*Sim, error) {
-	return simulate(ctx, sc, -1)
+	return simulate(ctx, sc, -1, true)
 }
 
 // simulate runs sc; with forecastAt ≥ 0, only until the outcome of the
 // event at forecastAt is known (forecastStop), when nothing but the
 // outcome will be read: not a share group's run (its own outcome and
 // ledger), nor one with data-path moments (found over the whole run).
-func simulate(ctx context.Context, sc *scenario.Scenario, forecastAt int64) (*Sim, error) {
+// beside: without forecastAt, the run's rebalances are scanned as it goes
+// (newScanBeside), for a caller that will read them.
+func simulate(ctx context.Context, sc *scenario.Scenario, forecastAt int64, beside bool) (*Sim, error) {
 	if sc == nil {
 		return nil, fmt.Errorf("no scenario")
 	}
@@ -67,12 +73,23 @@ func simulate(ctx context.Context, sc *scenario.Scenario, forecastAt int64) (*Si
 		w.moments = placeholderMoments(sc)
 	}
 	var stop *forecastStop
-	if forecastAt >= 0 && w.share == nil && w.moments == nil {
-		stop = newForecastStop(w, forecastAt)
+	if w.share == nil && w.moments == nil {
+		switch {
+		case forecastAt >= 0:
+			stop = newForecastStop(w, forecastAt)
+		case beside:
+			stop = newScanBeside(w)
+		}
+	}
+	if stop != nil {
 		w.until = stop.until
 	}
 	err = w.run()
-	if stop != nil {
+	switch {
+	case stop == nil:
+	case stop.beside && ctx.Err() != nil:
+		stop.drop() // a run given up: nobody reads its rebalances
+	default:
 		sim.scanned = stop.finish()
 	}
 	if err == nil && w.moments != nil {
@@ -276,7 +293,7 @@ func insertUntil(ctx context.Context, base *scenario.Scenario, ev scenario.Event
 	if forecast {
 		stopAt = ev.AtMs
 	}
-	sim, err := simulate(ctx, sc, stopAt)
+	sim, err := simulate(ctx, sc, stopAt, true) // an insert's rebalances are read (the lab, compare)
 	for i := range sc.Timeline {
 		sc.Timeline[i].Inserting = false // judged once, when inserted
 	}
