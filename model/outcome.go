@@ -229,7 +229,17 @@ func (t ownerTable) clone() ownerTable {
 
 // ownerTableOf is ownersOf as a table in x's numbering.
 func ownerTableOf(v *GroupView, x *tpIndex) ownerTable {
+	// Each topic's row made at its partition count: filled member after
+	// member, a range-server group's 1,000 rows grew one partition at a
+	// time to 500.
 	var t ownerTable
+	for _, tv := range v.Topics {
+		ti := x.topic(tv.Name)
+		for int(ti) >= len(t) {
+			t = append(t, nil)
+		}
+		t[ti] = make([]string, tv.Partitions)
+	}
 	share := v.Protocol == kafka.ProtocolShare
 	for i := range v.Members {
 		for _, tp := range consumedBy(&v.Members[i]) {
