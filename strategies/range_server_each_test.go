@@ -20,15 +20,7 @@ func TestRangeServerAssignEachMatchesAssign(t *testing.T) {
 			}
 		}
 		checkAssignEach(t, rangeServerAssignor{}, g)
-		want := rangeServerAssignor{}.Assign(g, nil).Assignment
-		for i := range g.Members {
-			g.Members[i].Owned = nil
-			for _, topic := range SortedTopics(want[g.Members[i].ID]) {
-				for _, p := range want[g.Members[i].ID][topic] {
-					g.Members[i].Owned = append(g.Members[i].Owned, TopicPartition{topic, p})
-				}
-			}
-		}
+		ownTargets(g, rangeServerAssignor{}.Assign(g, nil).Assignment)
 		checkAssignEach(t, rangeServerAssignor{}, g)
 	})
 }

@@ -16,15 +16,7 @@ func TestUniformAssignEachMatchesAssign(t *testing.T) {
 		checkAssignEach(t, uniformAssignor{}, g)
 		// The next round starts from this one's targets: most members keep
 		// theirs, so kept is reported often.
-		want := uniformAssignor{}.Assign(g, nil).Assignment
-		for i := range g.Members {
-			g.Members[i].Owned = nil
-			for _, topic := range SortedTopics(want[g.Members[i].ID]) {
-				for _, p := range want[g.Members[i].ID][topic] {
-					g.Members[i].Owned = append(g.Members[i].Owned, TopicPartition{topic, p})
-				}
-			}
-		}
+		ownTargets(g, uniformAssignor{}.Assign(g, nil).Assignment)
 		checkAssignEach(t, uniformAssignor{}, g)
 	})
 }
@@ -72,6 +64,19 @@ func checkAssignEach(t *rapid.T, a eachAssignor, g Group) {
 		for topic := range got[m.ID] {
 			if len(want[m.ID][topic]) == 0 {
 				t.Fatalf("member %s: AssignEach gives topic %s, Assign does not", m.ID, topic)
+			}
+		}
+	}
+}
+
+// ownTargets makes each member own what a gives it, in partition order:
+// the next round's input.
+func ownTargets(g Group, a Assignment) {
+	for i := range g.Members {
+		g.Members[i].Owned = nil
+		for _, topic := range SortedTopics(a[g.Members[i].ID]) {
+			for _, p := range a[g.Members[i].ID][topic] {
+				g.Members[i].Owned = append(g.Members[i].Owned, TopicPartition{topic, p})
 			}
 		}
 	}
