@@ -74,3 +74,37 @@ func BenchmarkSortGaps(b *testing.B) {
 		sortGaps(gaps)
 	}
 }
+
+// addGaps sums each partition's gaps over the parts it is in, once,
+// drops sums of nothing, and totals them: as merging the parts into one
+// map first would.
+func TestAddGapsSumsTheParts(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var parts []map[kafka.TP]int64
+		merged := map[kafka.TP]int64{}
+		for range rapid.IntRange(0, 4).Draw(t, "parts") {
+			p := map[kafka.TP]int64{}
+			for range rapid.IntRange(0, 8).Draw(t, "gaps") {
+				tp := kafka.TP{Topic: rapid.SampledFrom([]string{"a", "B"}).Draw(t, "topic"), Partition: int32(rapid.IntRange(0, 3).Draw(t, "p"))}
+				p[tp] = int64(rapid.IntRange(0, 5).Draw(t, "ms"))
+			}
+			parts = append(parts, p)
+			for tp, ms := range p {
+				merged[tp] += ms
+			}
+		}
+		var got, want Outcome
+		got.addGaps(parts...)
+		for tp, ms := range merged {
+			if ms > 0 {
+				want.Gaps = append(want.Gaps, Gap{tp.Topic, tp.Partition, ms})
+				want.TotalGapMs += ms
+				want.WorstGapMs = max(want.WorstGapMs, ms)
+			}
+		}
+		sortGaps(want.Gaps)
+		if !slices.Equal(got.Gaps, want.Gaps) || got.TotalGapMs != want.TotalGapMs || got.WorstGapMs != want.WorstGapMs {
+			t.Fatalf("addGaps(%v) = %+v, want %+v", parts, got, want)
+		}
+	})
+}
