@@ -244,9 +244,24 @@ func SortedTopics[V any](m map[string]V) []string {
 // does: static members first, by group.instance.id, then dynamic members by
 // member id, all in Java String order. The input is not modified.
 func SortMembers(members []Member) []Member {
-	out := append([]Member(nil), members...)
-	sort.SliceStable(out, func(i, j int) bool { return MemberLess(out[i], out[j]) })
+	order := MemberOrder(members)
+	out := make([]Member, len(order))
+	for k, i := range order {
+		out[k] = members[i]
+	}
 	return out
+}
+
+// MemberOrder is SortMembers as places: the k-th member in Kafka's order
+// is members[MemberOrder(members)[k]] (an assignor that reports members
+// by their index in the group: EachAssigner).
+func MemberOrder(members []Member) []int {
+	order := make([]int, len(members))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return MemberLess(members[order[a]], members[order[b]]) })
+	return order
 }
 
 // MemberLess is the order of SortMembers.

@@ -1,7 +1,6 @@
 package strategies
 
 import (
-	"slices"
 	"strings"
 )
 
@@ -45,14 +44,14 @@ func (rangeServerAssignor) Assign(g Group, ex *Explainer) Result {
 	}
 	explainRangeServerOrder(ex, members, g)
 	a := make(Assignment, len(members))
-	topics := assignRangeServer(g, members, ex, func(m Member, runs []rangeServerRun) {
+	topics := assignRangeServer(g, members, ex, func(k int, runs []rangeServerRun) {
 		// Sized once: at 10,000 members of 1,000 topics, growing each
 		// member's map to its fifty topics was most of the assignor's time.
 		mine := make(map[string][]int32, len(runs))
 		for _, r := range runs {
 			mine[r.topic] = r.partitions
 		}
-		a[m.ID] = mine
+		a[members[k].ID] = mine
 	})
 	explainRangeServerTopics(ex, topics)
 	return Result{Assignment: a, Explanation: ex.Lines()}
@@ -65,19 +64,13 @@ func (rangeServerAssignor) AssignEach(g Group, kept func(member int), fn func(me
 	if len(g.Members) == 0 {
 		return
 	}
-	order := make([]int, len(g.Members)) // sorted place -> index in g.Members
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(i, j int) int { return compareMembers(g.Members[i], g.Members[j]) })
+	order := MemberOrder(g.Members)
 	members := make([]Member, len(order))
 	for k, i := range order {
 		members[k] = g.Members[i]
 	}
-	k := 0
-	assignRangeServer(g, members, nil, func(_ Member, runs []rangeServerRun) {
+	assignRangeServer(g, members, nil, func(k int, runs []rangeServerRun) {
 		i := order[k]
-		k++
 		if len(runs) == 0 {
 			return
 		}
@@ -89,17 +82,6 @@ func (rangeServerAssignor) AssignEach(g Group, kept func(member int), fn func(me
 			fn(i, r.topic, r.partitions)
 		}
 	})
-}
-
-// compareMembers is MemberLess as a comparison.
-func compareMembers(a, b Member) int {
-	switch {
-	case MemberLess(a, b):
-		return -1
-	case MemberLess(b, a):
-		return 1
-	}
-	return 0
 }
 
 // ownsRuns: owned lists exactly the runs, in their order.
@@ -124,10 +106,10 @@ type rangeServerRun struct {
 
 // assignRangeServer is the rule, once for Assign and AssignEach: each
 // member in Kafka's order (members, sorted) gets its run of each topic it
-// subscribes to, in topic order; each is handed to each with its non-empty
-// runs (valid only during the call). It returns the topics, for the
-// explanation.
-func assignRangeServer(g Group, members []Member, ex *Explainer, each func(m Member, runs []rangeServerRun)) []rangeServerTopic {
+// subscribes to, in topic order; each is handed each member's place in
+// members and its non-empty runs (valid only during the call). It returns
+// the topics, for the explanation.
+func assignRangeServer(g Group, members []Member, ex *Explainer, each func(k int, runs []rangeServerRun)) []rangeServerTopic {
 	topics, subs := newRangeServerTopics(g, members)
 	var runs []rangeServerRun
 	for i, m := range members {
@@ -142,7 +124,7 @@ func assignRangeServer(g Group, members []Member, ex *Explainer, each func(m Mem
 				ts.note(rangeServerRunText(m.ID, ts.numbers[from:to]))
 			}
 		}
-		each(m, runs)
+		each(i, runs)
 	}
 	return topics
 }

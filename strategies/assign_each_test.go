@@ -1,6 +1,7 @@
 package strategies
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -9,16 +10,28 @@ import (
 
 // AssignEach must report exactly Assign's assignment, in its promised
 // order: a member's calls together, topics in Java order, partitions
-// ascending; a member reported kept gets exactly its owned partitions.
-func TestUniformAssignEachMatchesAssign(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		g := serverGenGroup(t, rapid.Bool().Draw(t, "homogeneous"))
-		checkAssignEach(t, uniformAssignor{}, g)
-		// The next round starts from this one's targets: most members keep
-		// theirs, so kept is reported often.
-		ownTargets(g, uniformAssignor{}.Assign(g, nil).Assignment)
-		checkAssignEach(t, uniformAssignor{}, g)
-	})
+// ascending; a member reported kept gets exactly its owned partitions. It
+// holds for each assignor that has both faces (uniform, and the
+// server-side range, which orders static members by instance id ahead of
+// the dynamic ones), from no targets and from the round before's.
+func TestAssignEachMatchesAssign(t *testing.T) {
+	for _, a := range []eachAssignor{uniformAssignor{}, rangeServerAssignor{}} {
+		t.Run(a.Name(), func(t *testing.T) {
+			rapid.Check(t, func(t *rapid.T) {
+				g := serverGenGroup(t, rapid.Bool().Draw(t, "homogeneous"))
+				for i := range g.Members {
+					if rapid.IntRange(0, 3).Draw(t, "static") == 0 {
+						g.Members[i].InstanceID = fmt.Sprintf("i%d", rapid.IntRange(0, 9).Draw(t, "instance"))
+					}
+				}
+				checkAssignEach(t, a, g)
+				// The next round starts from this one's targets: most
+				// members keep theirs, so kept is reported often.
+				ownTargets(g, a.Assign(g, nil).Assignment)
+				checkAssignEach(t, a, g)
+			})
+		})
+	}
 }
 
 // eachAssignor is an assignor with both faces, held to each other.
