@@ -136,7 +136,7 @@ func (r *Reader) around(ctx context.Context, g *Group, offsets map[string]map[in
 		md = *read
 		topics = slices.DeleteFunc(topics, func(t string) bool { _, ok := md.asked[t]; return ok })
 	}
-	if len(topics) > 0 || read == nil {
+	if len(topics) > 0 { // always without read: __consumer_offsets
 		more, err := r.metadata(ctx, topics)
 		if err != nil {
 			return nil, nil, nil, err
