@@ -3,8 +3,6 @@ package cli
 import (
 	"encoding/json"
 	"io"
-	"maps"
-	"slices"
 	"strconv"
 
 	"github.com/kvizlab/kviz/model"
@@ -67,9 +65,10 @@ func newOutcomeJSON(o model.Outcome) outcomeJSON {
 // encoding/json writes for the same values (keys sorted, strings
 // HTML-escaped), without its reflection over a million small values.
 
-// assignmentJSON is an assignment as encoding/json writes a
-// map[string]map[string][]int32.
-type assignmentJSON kafka.Assignment
+// assignmentJSON is holdings as encoding/json writes them as a
+// map[string]map[string][]int32 (kafka.Holdings.Assignment): members in id
+// order already, each one's topics in byte order.
+type assignmentJSON kafka.Holdings
 
 func (a assignmentJSON) MarshalJSON() ([]byte, error) {
 	var s jsonSink
@@ -78,39 +77,29 @@ func (a assignmentJSON) MarshalJSON() ([]byte, error) {
 }
 
 func (a assignmentJSON) stream(s *jsonSink) {
-	if a == nil {
+	h := kafka.Holdings(a)
+	if h.IsZero() {
 		s.b = append(s.b, "null"...)
 		return
 	}
 	b := append(s.b, '{')
-	for i, id := range slices.Sorted(maps.Keys(a)) {
+	for i := range h.Len() {
 		s.b = b
 		s.spill()
 		b = s.b
 		if i > 0 {
 			b = append(b, ',')
 		}
+		id, topics := h.Member(i)
 		b = appendJSONString(b, id)
-		b = append(b, ':')
-		topics := a[id]
-		if topics == nil {
-			b = append(b, "null"...)
-			continue
-		}
-		b = append(b, '{')
-		for j, t := range slices.Sorted(maps.Keys(topics)) {
+		b = append(b, ':', '{')
+		for j, tp := range kafka.ByName(topics) {
 			if j > 0 {
 				b = append(b, ',')
 			}
-			b = appendJSONString(b, t)
-			b = append(b, ':')
-			ps := topics[t]
-			if ps == nil {
-				b = append(b, "null"...)
-				continue
-			}
-			b = append(b, '[')
-			for k, p := range ps {
+			b = appendJSONString(b, tp.Topic)
+			b = append(b, ':', '[')
+			for k, p := range tp.Partitions {
 				if k > 0 {
 					b = append(b, ',')
 				}

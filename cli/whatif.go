@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -173,16 +172,9 @@ func outcomeSummary(o model.Outcome) string {
 }
 
 // assignmentText is "c1 t0:0–1 · c2 t0:2 · c3 -".
-func assignmentText(a kafka.Assignment) string {
-	ids := slices.Sorted(func(yield func(string) bool) {
-		for id := range a {
-			if !yield(id) {
-				return
-			}
-		}
-	})
+func assignmentText(a kafka.Holdings) string {
 	var parts []string
-	for _, id := range ids {
+	for _, id := range a.Members() {
 		runs := kafka.PartitionRuns(a.Partitions(id))
 		if runs == "" {
 			runs = "-"

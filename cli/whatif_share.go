@@ -34,8 +34,8 @@ func shareMovesText(moves []kafka.Move) string {
 
 // sharedText is who holds each partition once settled, "t0-0 c1 c3 ·
 // t0-1 c2 c4" (a partition nobody holds is not listed).
-func sharedText(a kafka.Assignment) string {
-	h := model.Holders(a)
+func sharedText(a kafka.Holdings) string {
+	h := a.Holders()
 	tps := kafka.SortTPs(slices.Collect(maps.Keys(h)))
 	if len(tps) == 0 {
 		return "nobody"

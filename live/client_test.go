@@ -62,7 +62,7 @@ func TestFranzGoStickyGroupsArePredictedWithFranzGosBalancer(t *testing.T) {
 					if err != nil || !f.Outcome.Settled {
 						t.Fatalf("step %d: the forecast: %v, %+v", step, err, f.Outcome)
 					}
-					return byMemberID(sc, f.Outcome.After), model.ClientModel(sc)
+					return byMemberID(sc, f.Outcome.After.Assignment()), model.ClientModel(sc)
 				}
 				franz, named := predict(scenario.ClientFranzGo)
 				if named != "franz-go's "+tc.name+" balancer, the leader c1's" {

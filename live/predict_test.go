@@ -64,7 +64,7 @@ func TestPredictionOfALeaveMatchesTheRealGroup(t *testing.T) {
 			if !f.Outcome.Settled {
 				t.Fatalf("the forecast did not settle: %+v", f.Outcome)
 			}
-			predicted := byMemberID(sc, f.Outcome.After)
+			predicted := byMemberID(sc, f.Outcome.After.Assignment())
 
 			clients["c2"].Stop()
 			real := realAssignment(t, c, "g", 3)

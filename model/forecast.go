@@ -18,15 +18,15 @@ import (
 // consumer. Forecasts, compare rows and the lab's panels are all Outcomes,
 // so a number on screen is the number the twins print.
 type Outcome struct {
-	AtMs        int64            // the moment: an event's time, or a rebalance's start
-	Before      kafka.Assignment // consumed just before AtMs, by member id
-	After       kafka.Assignment // consumed once settled
-	Moves       []kafka.Move     // Diff(Before, After)
-	Moved       int              // Taken(Moves)
-	Rounds      []Round          // of the rebalance it led to (none: no rebalance)
-	Rebalanced  bool             // it led to a rebalance
-	StartMs     int64            // when the first partition stopped being consumed (or AtMs)
-	SettledMs   int64            // when the group was settled again
+	AtMs        int64          // the moment: an event's time, or a rebalance's start
+	Before      kafka.Holdings // consumed just before AtMs, by member id
+	After       kafka.Holdings // consumed once settled
+	Moves       []kafka.Move   // Diff(Before, After)
+	Moved       int            // Taken(Moves)
+	Rounds      []Round        // of the rebalance it led to (none: no rebalance)
+	Rebalanced  bool           // it led to a rebalance
+	StartMs     int64          // when the first partition stopped being consumed (or AtMs)
+	SettledMs   int64          // when the group was settled again
 	SettledStep int
 	Settled     bool  // false: the run ended first
 	WorstGapMs  int64 // the longest one partition went without a consumer
@@ -157,8 +157,8 @@ func (s *Sim) fillOutcome(o *Outcome, before, end int, gaps []map[kafka.TP]int64
 	// two assignments are built beside the moves and the gaps.
 	order := x.order()
 	var wg sync.WaitGroup
-	wg.Go(func() { o.Before = assignmentOfTable(b, x, order, bIDs) })
-	wg.Go(func() { o.After = assignmentOfTable(a, x, order, aIDs) })
+	wg.Go(func() { o.Before = holdingsOfTable(b, x, order, bIDs) })
+	wg.Go(func() { o.After = holdingsOfTable(a, x, order, aIDs) })
 	o.Moves = diffTablesIn(b, a, x, order)
 	o.Moved = kafka.Taken(o.Moves)
 	o.addGaps(gaps...)

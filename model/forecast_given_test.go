@@ -29,7 +29,7 @@ members:
 		t.Fatal(err)
 	}
 	o := f.Outcome
-	if got := o.Before["c2"]["orders"]; len(got) != 2 || got[0] != 2 {
+	if got := o.Before.Assignment()["c2"]["orders"]; len(got) != 2 || got[0] != 2 {
 		t.Errorf("before %v, want the given owners", o.Before)
 	}
 	if o.Moved != 2 || len(o.Moves) != 2 {

@@ -59,8 +59,8 @@ func TestForecastRunsUntilSettled(t *testing.T) {
 	for _, f := range []*model.Forecast{leave, crash} {
 		o := f.Outcome
 		require.True(t, o.Rebalanced && o.Settled, f.Event.Kind)
-		assert.Empty(t, o.After["c1"], "c1 consumes nothing afterwards")
-		assert.NotEmpty(t, o.Before["c1"])
+		assert.Empty(t, o.After.Topics("c1"), "c1 consumes nothing afterwards")
+		assert.NotEmpty(t, o.Before.Topics("c1"))
 		for _, m := range o.Moves {
 			assert.NotEqual(t, "", m.To, "every partition has a consumer once settled: %+v", m)
 		}
@@ -92,6 +92,6 @@ func TestForecastAtTimeZeroOfAGivenStart(t *testing.T) {
 	sim := simDemo(t, "example-09-cooperative-join")
 	f, err := sim.Forecast(scenario.Event{AtMs: 0, Kind: "leave", Member: "c2"})
 	require.NoError(t, err)
-	assert.Equal(t, kafka.Assignment{"c1": {"t0": {0, 1}}, "c2": {"t0": {2}}}, f.Outcome.Before)
+	assert.Equal(t, kafka.Assignment{"c1": {"t0": {0, 1}}, "c2": {"t0": {2}}}, f.Outcome.Before.Assignment())
 	assert.Equal(t, []kafka.Move{{Topic: "t0", Partition: 2, From: "c2", To: "c1"}}, f.Outcome.Moves)
 }

@@ -34,8 +34,8 @@ func shareHolders(v *GroupView) map[kafka.TP][]string {
 	return out
 }
 
-// shareAssignment is the holders as an Assignment listing every member of ids.
-func shareAssignment(h map[kafka.TP][]string, ids []string) kafka.Assignment {
+// shareAssignment is the holders as Holdings listing every member of ids.
+func shareAssignment(h map[kafka.TP][]string, ids []string) kafka.Holdings {
 	byMember := map[string][]kafka.TP{}
 	for _, id := range ids {
 		byMember[id] = nil
@@ -49,7 +49,7 @@ func shareAssignment(h map[kafka.TP][]string, ids []string) kafka.Assignment {
 	for id, tps := range byMember {
 		out[id] = kafka.TPMap(kafka.SortTPs(tps))
 	}
-	return out
+	return kafka.HoldingsOf(out)
 }
 
 // shareDiff is, per partition in partition order, the holders gone paired
@@ -195,22 +195,4 @@ func (s *Sim) shareFill(o *Outcome, e int) {
 	o.Balance = balanceOf(av)
 	o.SettledMs, o.SettledStep = av.TimeMs, end
 	o.addGaps(gaps)
-}
-
-// Holders is every member consuming each partition in the assignment, ids
-// sorted: a share group's several holders per partition.
-func Holders(a kafka.Assignment) map[kafka.TP][]string {
-	out := map[kafka.TP][]string{}
-	for id, ts := range a {
-		for t, ps := range ts {
-			for _, p := range ps {
-				tp := kafka.TP{Topic: t, Partition: p}
-				out[tp] = append(out[tp], id)
-			}
-		}
-	}
-	for _, ids := range out {
-		slices.Sort(ids)
-	}
-	return out
 }

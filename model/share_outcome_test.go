@@ -22,7 +22,7 @@ timeline: [{at_ms: 20000, leave: c5}]
 }
 
 // holdersOf is who holds each partition in an assignment.
-func holdersOf(a kafka.Assignment) map[kafka.TP][]string { return model.Holders(a) }
+func holdersOf(a kafka.Holdings) map[kafka.TP][]string { return a.Holders() }
 
 // A member leaves a share group: the forecast runs to the group settled
 // at the new epoch, lists every holder of each partition before and after,
@@ -51,7 +51,7 @@ func TestShareWhatIfLeaveListsEveryHolder(t *testing.T) {
 	if !shared {
 		t.Fatalf("before %v: five members on two partitions share none", before)
 	}
-	if _, ok := o.After["c2"]; ok {
+	if o.After.Has("c2") {
 		t.Errorf("c2 left but is in after: %v", o.After)
 	}
 	for tp, ids := range after {
@@ -93,7 +93,7 @@ func TestShareWhatIfCrashWaitsForSession(t *testing.T) {
 	if !o.Settled || o.SettledMs < 10000-5000+45000 {
 		t.Fatalf("settled %v at %d ms, want after c1's session expires (50,000 ms on)", o.Settled, o.SettledMs)
 	}
-	if _, ok := o.After["c1"]; ok {
+	if o.After.Has("c1") {
 		t.Errorf("crashed c1 in after: %v", o.After)
 	}
 }
@@ -113,13 +113,13 @@ func TestShareCompareRowsPerRelease(t *testing.T) {
 			t.Fatalf("row %d: %s %q err %v found %v", i, r.Strategy, r.Variant.Label, r.Err, r.Found)
 		}
 	}
-	for id := range rows[0].Outcome.After {
+	for _, id := range rows[0].Outcome.After.Members() {
 		if n := len(rows[0].Outcome.After.Partitions(id)); n != 2 {
 			t.Errorf("4.0: %s holds %d partitions, want both", id, n)
 		}
 	}
 	for _, r := range rows[1:] {
-		for id := range r.Outcome.After {
+		for _, id := range r.Outcome.After.Members() {
 			if n := len(r.Outcome.After.Partitions(id)); n == 0 || r.Outcome.Balance.Max > 2 {
 				t.Errorf("%s: %s holds %d partitions", r.Variant.Label, id, n)
 			}
@@ -130,7 +130,7 @@ func TestShareCompareRowsPerRelease(t *testing.T) {
 	}
 }
 
-func same(a, b kafka.Assignment) bool {
+func same(a, b kafka.Holdings) bool {
 	ha, hb := holdersOf(a), holdersOf(b)
 	if len(ha) != len(hb) {
 		return false

@@ -209,7 +209,7 @@ func (l compareLayout) row(cp comparePane, r model.CompareRow, topics []model.To
 	owner := o.After.Owners()
 	var holders map[kafka.TP][]string // a share group's: several members may hold a partition
 	if r.Variant.Label != "" {
-		holders = model.Holders(o.After)
+		holders = o.After.Holders()
 	}
 	taken := map[kafka.TP]bool{}
 	for _, m := range o.Moves {

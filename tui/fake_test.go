@@ -170,10 +170,12 @@ func (f *fakeSim) outcomeFrom(i int, at int64) (model.Outcome, bool) {
 		o := model.Outcome{AtMs: at, StartMs: r.StartMs, SettledMs: r.EndMs, SettledStep: r.EndStep,
 			Rebalanced: true, Settled: true, Rounds: r.Rounds, Moves: r.Moves, Moved: r.Moved,
 			WorstGapMs: r.WorstGapMs(), TotalGapMs: r.TotalGapMs(), Balance: f.View(r.EndStep).Balance(),
-			After: kafka.Assignment{}}
-		for id, ps := range f.frames[r.EndStep].owned {
-			o.After[id] = map[string][]int32{"orders": ps}
 		}
+		after := kafka.Assignment{}
+		for id, ps := range f.frames[r.EndStep].owned {
+			after[id] = map[string][]int32{"orders": ps}
+		}
+		o.After = kafka.HoldingsOf(after)
 		return o, true
 	}
 	return model.Outcome{}, false
