@@ -135,16 +135,10 @@ func newRebalancesJSON(n model.Numbers, steps int) rebalancesJSON {
 
 // gapsJSON lists the partitions that went without a consumer, in partition
 // order, as whatif's and compare's "gaps".
-func gapsJSON(unowned map[kafka.TP]int64) []gapJSON {
-	tps := make([]kafka.TP, 0, len(unowned))
-	for tp, ms := range unowned {
-		if ms > 0 {
-			tps = append(tps, tp)
-		}
-	}
+func gapsJSON(unowned model.PartitionMs) []gapJSON {
 	out := []gapJSON{}
-	for _, tp := range kafka.SortTPs(tps) {
-		out = append(out, gapJSON{tp.Topic, tp.Partition, unowned[tp]})
+	for _, g := range unowned.Gaps() {
+		out = append(out, gapJSON{g.Topic, g.Partition, g.Ms})
 	}
 	return out
 }

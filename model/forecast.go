@@ -71,8 +71,8 @@ func (s *Sim) OutcomeOfEvent(atMs int64) Outcome {
 	next := s.nextEventAfter(atMs)
 	sc := s.scan()
 	o := Outcome{AtMs: atMs, StartMs: atMs}
-	var parts []map[kafka.TP]int64 // the gaps to sum, merged once at the end
-	add := func(unowned map[kafka.TP]int64) { parts = append(parts, unowned) }
+	var parts []PartitionMs // the gaps to sum, merged once at the end
+	add := func(unowned PartitionMs) { parts = append(parts, unowned) }
 	var ledTo = -1 // start step of the rebalance an outage of this event runs into
 	endStep := e
 	for _, out := range sc.outs {
@@ -120,7 +120,7 @@ func (s *Sim) OutcomeOfRebalance(atMs int64) (o Outcome, ok bool) {
 			continue
 		}
 		o = Outcome{AtMs: r.StartMs, StartMs: r.StartMs, Rounds: r.Rounds, Rebalanced: true, Settled: true}
-		var gaps []map[kafka.TP]int64
+		var gaps []PartitionMs
 		from := r.StartStep
 		for _, out := range sc.outs {
 			if out.EndStep == r.StartStep {
@@ -136,7 +136,7 @@ func (s *Sim) OutcomeOfRebalance(atMs int64) (o Outcome, ok bool) {
 
 // fillOutcome reads the owners before (after step `before`) and at the end
 // step, and sums the gaps.
-func (s *Sim) fillOutcome(o *Outcome, before, end int, gaps []map[kafka.TP]int64) {
+func (s *Sim) fillOutcome(o *Outcome, before, end int, gaps []PartitionMs) {
 	// Dense tables, not 500,000-entry maps: at Kafka's scale one leave can
 	// move nearly every partition (range-server).
 	x := newTPIndex()
@@ -316,42 +316,53 @@ func compareOne(ctx context.Context, sc *scenario.Scenario, atMs int64, ev *scen
 }
 
 // addGaps sets the outcome's gaps from each partition's time without a
-// consumer, summed over parts (the scan's maps, read only): total, worst,
-// and the list in partition order. The sums are made as the list is, not
-// in a map: a range-server crash's parts are 460,000 partitions each.
-func (o *Outcome) addGaps(parts ...map[kafka.TP]int64) {
-	most := 0 // the parts mostly name the same partitions
-	for _, p := range parts {
-		most = max(most, len(p))
+// consumer, summed over parts (read only): total, worst, and the list in
+// partition order. The parts of one scan share its numbering, so they are
+// summed in slots by it, not hashed: a range-server crash's parts are
+// 460,000 partitions each. Parts numbered apart (no caller makes them) are
+// summed in a map.
+func (o *Outcome) addGaps(parts ...PartitionMs) {
+	if len(parts) == 0 {
+		return
 	}
-	o.Gaps = slices.Grow(o.Gaps, most)
-	for j, p := range parts {
-		for tp, ms := range p {
-			if seenIn(parts[:j], tp) {
-				continue // summed where it was first met
+	names := parts[0].names
+	for _, p := range parts[1:] {
+		if p.x != parts[0].x {
+			sum := map[kafka.TP]int64{}
+			for _, p := range parts {
+				for tp, ms := range p.All() {
+					sum[tp] += ms
+				}
 			}
-			for _, q := range parts[j+1:] {
-				ms += q[tp]
-			}
-			if ms <= 0 {
-				continue
-			}
-			o.TotalGapMs += ms
-			o.WorstGapMs = max(o.WorstGapMs, ms)
-			o.Gaps = append(o.Gaps, Gap{tp.Topic, tp.Partition, ms})
+			o.addGaps(PartitionMsOf(sum))
+			return
+		}
+		if len(p.names) > len(names) {
+			names = p.names // a topic created in between
 		}
 	}
-	sortGaps(o.Gaps)
-}
-
-// seenIn: some part has tp.
-func seenIn(parts []map[kafka.TP]int64, tp kafka.TP) bool {
-	for _, p := range parts {
-		if _, ok := p[tp]; ok {
-			return true
+	sum := parts[0]
+	if len(parts) > 1 {
+		// Room made once, at the parts' reach: grown a partition at a
+		// time, the slots cost more than the sums.
+		sizes, total := make([]int32, len(names)), 0
+		for _, p := range parts {
+			total += len(p.keys)
+			for _, k := range p.keys {
+				sizes[k>>32] = max(sizes[k>>32], int32(uint32(k))+1)
+			}
 		}
+		var slots tpSlots
+		slots.reserveSizes(sizes, total)
+		for _, p := range parts {
+			for j, k := range p.keys {
+				slots.add(k, p.vals[j])
+			}
+		}
+		sum = PartitionMs{x: sum.x, names: names, keys: slots.keys, vals: slots.vals}
 	}
-	return false
+	o.Gaps = sum.Gaps()
+	o.WorstGapMs, o.TotalGapMs = sum.stats()
 }
 
 // sortGaps sorts gaps in partition order (kafka.CompareTPs). The topics,

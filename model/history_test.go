@@ -93,7 +93,7 @@ func TestRebalances(t *testing.T) {
 	if join.Moved != 1 {
 		t.Errorf("range moved %d partitions for c4's join, want 1 (orders-5 from c2 to c4)", join.Moved)
 	}
-	for tp, ms := range join.UnownedMs {
+	for tp, ms := range join.UnownedMs.All() {
 		if ms <= 0 {
 			t.Errorf("eager: %v should be unowned for a while, got %d ms", tp, ms)
 		}
@@ -111,11 +111,11 @@ func TestRebalances(t *testing.T) {
 	if dead.StartMs != 45000 || dead.EndMs != crash.StartMs || dead.EndStep != crash.StartStep {
 		t.Errorf("c2's outage should run from its crash to the rebalance: %+v", dead)
 	}
-	if ms := dead.UnownedMs[kafka.TP{Topic: "orders", Partition: 4}]; ms != crash.StartMs-45000 {
+	if ms := dead.UnownedMs.Of(kafka.TP{Topic: "orders", Partition: 4}); ms != crash.StartMs-45000 {
 		t.Errorf("orders-4 was c2's: unowned %d ms before the rebalance, want %d", ms, crash.StartMs-45000)
 	}
 	back := outs[1]
-	if back.StartMs != 120000 || back.EndMs < 130000 || len(back.UnownedMs) != 2 {
+	if back.StartMs != 120000 || back.EndMs < 130000 || back.UnownedMs.Len() != 2 {
 		t.Errorf("c3's restart: %+v", back)
 	}
 }

@@ -118,14 +118,14 @@ func (l *Ledger) figures() ([]RebalanceRow, []OutageRow) {
 	l.once.Do(func() {
 		l.rows = make([]RebalanceRow, len(l.rebalances))
 		for k, r := range l.rebalances {
-			worst, total := gapStats(r.UnownedMs)
+			worst, total := r.UnownedMs.stats()
 			l.rows[k] = RebalanceRow{Number: k + 1, Rebalance: r, WorstGapMs: worst, TotalGapMs: total,
 				Balance: l.src.View(min(r.EndStep, l.src.Len()-1)).Balance(), Gaps: gapGroups(r.UnownedMs)}
 		}
 		l.outs = make([]OutageRow, len(l.outages))
 		for k, o := range l.outages {
-			tps := make([]kafka.TP, 0, len(o.UnownedMs))
-			for tp := range o.UnownedMs {
+			tps := make([]kafka.TP, 0, o.UnownedMs.Len())
+			for tp := range o.UnownedMs.All() {
 				tps = append(tps, tp)
 			}
 			l.outs[k] = OutageRow{Outage: o, WorstGapMs: o.WorstGapMs(), Partitions: kafka.SortTPs(tps)}
@@ -136,9 +136,9 @@ func (l *Ledger) figures() ([]RebalanceRow, []OutageRow) {
 
 // gapGroups groups partitions by how long they had no consumer, longest
 // first; partitions that had a consumer throughout are left out.
-func gapGroups(unowned map[kafka.TP]int64) []GapGroup {
+func gapGroups(unowned PartitionMs) []GapGroup {
 	byGap := map[int64][]kafka.TP{}
-	for tp, ms := range unowned {
+	for tp, ms := range unowned.All() {
 		if ms > 0 {
 			byGap[ms] = append(byGap[ms], tp)
 		}

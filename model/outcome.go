@@ -132,23 +132,14 @@ func (v *GroupView) Consumed() (held, total int) {
 	return held, total
 }
 
-// gapStats is the longest and the summed time of per-partition gaps.
-func gapStats(unowned map[kafka.TP]int64) (worst, total int64) {
-	for _, ms := range unowned {
-		worst = max(worst, ms)
-		total += ms
-	}
-	return worst, total
-}
-
 // WorstGapMs is the longest one partition went without a consumer in it.
-func (r Rebalance) WorstGapMs() int64 { w, _ := gapStats(r.UnownedMs); return w }
+func (r Rebalance) WorstGapMs() int64 { w, _ := r.UnownedMs.stats(); return w }
 
 // TotalGapMs is the partition-milliseconds without a consumer in it.
-func (r Rebalance) TotalGapMs() int64 { _, t := gapStats(r.UnownedMs); return t }
+func (r Rebalance) TotalGapMs() int64 { _, t := r.UnownedMs.stats(); return t }
 
 // WorstGapMs is the longest one partition went without a consumer in it.
-func (o Outage) WorstGapMs() int64 { w, _ := gapStats(o.UnownedMs); return w }
+func (o Outage) WorstGapMs() int64 { w, _ := o.UnownedMs.stats(); return w }
 
 // AssignedIn reports the members whose onPartitionsAssigned ran in steps
 // from..to: what is news on the grid during a rebalance.

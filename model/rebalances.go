@@ -3,7 +3,6 @@ package model
 import (
 	"slices"
 
-	"github.com/kvizlab/kviz/model/kafka"
 	"github.com/kvizlab/kviz/model/scenario"
 )
 
@@ -40,7 +39,7 @@ import (
 // running is no longer consumed: Kafka pauses fetching it and drops it when
 // the callback returns.
 //
-// The list is the caller's; the UnownedMs maps are shared: read them only.
+// The list is the caller's; the UnownedMs lists are shared: read them only.
 func (s *Sim) Rebalances() []Rebalance {
 	return slices.Clone(s.scan().done)
 }
@@ -53,7 +52,7 @@ type Outage struct {
 	StartStep, EndStep int
 	StartMs, EndMs     int64
 	// UnownedMs is, per partition, how long it had no consumer.
-	UnownedMs map[kafka.TP]int64
+	UnownedMs PartitionMs
 }
 
 // Outages lists the completed stretches outside rebalances when some

@@ -614,11 +614,8 @@ func (s *ownershipScan) closeOutage(i int) {
 	}
 	s.out.EndStep, s.out.EndMs = i, s.at
 	s.out.UnownedMs = s.gap.table(s.x)
-	for _, ms := range s.out.UnownedMs {
-		if ms > 0 { // a partition went unconsumed for a while: worth a record
-			s.outs = append(s.outs, *s.out)
-			break
-		}
+	if worst, _ := s.out.UnownedMs.stats(); worst > 0 { // a partition went unconsumed for a while: worth a record
+		s.outs = append(s.outs, *s.out)
 	}
 	s.out = nil
 }
@@ -671,9 +668,18 @@ func (t *tpSlots) at(k tpKey) int {
 // 500,000 entries by doubling, the lists were a scan's largest copies, and
 // room never written costs no memory the process touches.
 func (t *tpSlots) reserve(rows [][]string, total int) {
-	t.rows = make([][]int32, len(rows))
+	sizes := make([]int32, len(rows))
 	for ti, r := range rows {
-		t.rows[ti] = make([]int32, len(r))
+		sizes[ti] = int32(len(r))
+	}
+	t.reserveSizes(sizes, total)
+}
+
+// reserveSizes is reserve for rows of the given sizes.
+func (t *tpSlots) reserveSizes(sizes []int32, total int) {
+	t.rows = make([][]int32, len(sizes))
+	for ti, n := range sizes {
+		t.rows[ti] = make([]int32, n)
 	}
 	t.keys, t.vals = make([]tpKey, 0, total), make([]int64, 0, total)
 }
@@ -722,11 +728,12 @@ func (t *tpSlots) take(k tpKey) (int64, bool) {
 	return v, true
 }
 
-// table empties t into a map by partition, sized once.
-func (t *tpSlots) table(x *tpIndex) map[kafka.TP]int64 {
-	out := make(map[kafka.TP]int64, len(t.keys))
-	for j, k := range t.keys {
-		out[kafka.TP{Topic: x.names[k>>32], Partition: int32(uint32(k))}] = t.vals[j]
+// table empties t into a PartitionMs over x's numbering: copies of its
+// lists (memory moved, not 460,000 entries hashed), its own kept for the
+// next rebalance or outage.
+func (t *tpSlots) table(x *tpIndex) PartitionMs {
+	out := PartitionMs{x: x, names: x.names[:len(x.names):len(x.names)], keys: slices.Clone(t.keys), vals: slices.Clone(t.vals)}
+	for _, k := range t.keys {
 		t.rows[k>>32][uint32(k)] = 0
 	}
 	t.keys, t.vals = t.keys[:0], t.vals[:0]

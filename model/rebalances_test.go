@@ -60,7 +60,7 @@ func TestEagerRevocationUnownsAtOnce(t *testing.T) {
 	rbs := sim.Rebalances()
 	last := rbs[len(rbs)-1]
 	want := sim.Step(assigned).TimeMs - sim.Step(revoked).TimeMs
-	if got := last.UnownedMs[kafka.TP{Topic: "t0", Partition: 0}]; got != want {
+	if got := last.UnownedMs.Of(kafka.TP{Topic: "t0", Partition: 0}); got != want {
 		t.Errorf("t0-0 was unowned %d ms; from c1's revocation to its new assignment is %d ms", got, want)
 	}
 }
@@ -85,7 +85,7 @@ func TestCooperativeDanceIsOneRebalance(t *testing.T) {
 	if end := assigned[len(assigned)-1]; c3.EndMs < end.TimeMs {
 		t.Errorf("the rebalance ends at %d ms, before round 2 gives c3 its partition at %d ms", c3.EndMs, end.TimeMs)
 	}
-	for tp, ms := range c3.UnownedMs {
+	for tp, ms := range c3.UnownedMs.All() {
 		if (tp == kafka.TP{Topic: "t0", Partition: 1}) != (ms > 0) {
 			t.Errorf("%v unowned %d ms; only t0-1 moves", tp, ms)
 		}
@@ -102,7 +102,7 @@ func TestStaticRestartIsAnOutage(t *testing.T) {
 		}
 	}
 	outs := sim.Outages()
-	if len(outs) == 0 || outs[0].StartMs != 30000 || len(outs[0].UnownedMs) == 0 {
+	if len(outs) == 0 || outs[0].StartMs != 30000 || outs[0].UnownedMs.Len() == 0 {
 		t.Fatalf("the restart at 30 s should be an outage: %+v", outs)
 	}
 }
@@ -150,11 +150,11 @@ func TestRebalancesAgreeWithRecount(t *testing.T) {
 			if i > 0 && r.Generation <= rbs[i-1].Generation && !anew {
 				t.Fatalf("rebalance %d ends at generation %d, not after %d\n%s", i, r.Generation, rbs[i-1].Generation, src)
 			}
-			checkRecount(t, sim, r.StartStep, r.EndStep, r.UnownedMs, src)
+			checkRecount(t, sim, r.StartStep, r.EndStep, r.UnownedMs.Map(), src)
 			spans = append(spans, [2]int{r.StartStep, r.EndStep})
 		}
 		for _, o := range outs {
-			checkRecount(t, sim, o.StartStep, o.EndStep, o.UnownedMs, src)
+			checkRecount(t, sim, o.StartStep, o.EndStep, o.UnownedMs.Map(), src)
 			spans = append(spans, [2]int{o.StartStep, o.EndStep})
 		}
 		for i, a := range spans {

@@ -88,8 +88,8 @@ func TestShareLedgerGapWhileInitialising(t *testing.T) {
 	}
 	r := rebs[0]
 	for _, tp := range []kafka.TP{{Topic: "t0", Partition: 0}, {Topic: "t0", Partition: 1}} {
-		if r.UnownedMs[tp] < 5000-10 || r.UnownedMs[tp] > r.EndMs-r.StartMs {
-			t.Errorf("%v went %d ms without a consumer in %d–%d ms", tp, r.UnownedMs[tp], r.StartMs, r.EndMs)
+		if r.UnownedMs.Of(tp) < 5000-10 || r.UnownedMs.Of(tp) > r.EndMs-r.StartMs {
+			t.Errorf("%v went %d ms without a consumer in %d–%d ms", tp, r.UnownedMs.Of(tp), r.StartMs, r.EndMs)
 		}
 	}
 	if len(sim.Outages()) != 0 {

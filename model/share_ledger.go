@@ -162,17 +162,18 @@ func (s *Sim) shareScan() *ownershipScan {
 	var cur *Rebalance
 	var round *Round
 	var outage *Outage
-	var before map[kafka.TP][]string // holders just before the open rebalance
+	curGaps, outGaps := map[kafka.TP]int64{}, map[kafka.TP]int64{} // cur's and outage's UnownedMs as they accrue
+	var before map[kafka.TP][]string                               // holders just before the open rebalance
 	wanted := func(tp kafka.TP) bool { return subs[tp.Topic] > 0 && tp.Partition < parts[tp.Topic] }
 	accrue := func(tp kafka.TP, from int64) {
 		switch {
 		case cur != nil:
 			if f := max(from, cur.StartMs); at > f {
-				cur.UnownedMs[tp] += at - f
+				curGaps[tp] += at - f
 			}
 		case outage != nil:
 			if f := max(from, outage.StartMs); at > f {
-				outage.UnownedMs[tp] += at - f
+				outGaps[tp] += at - f
 			}
 		}
 	}
@@ -226,8 +227,9 @@ func (s *Sim) shareScan() *ownershipScan {
 		cur.Rounds = append(cur.Rounds, *round)
 		cur.Moves = shareDiff(before, w.holdersNow())
 		cur.Moved = kafka.Taken(cur.Moves)
+		cur.UnownedMs = PartitionMsOf(curGaps)
 		out.done = append(out.done, *cur)
-		cur, round, before = nil, nil, nil
+		cur, round, before, curGaps = nil, nil, nil, map[kafka.TP]int64{}
 	}
 	closeOutage := func(i int) {
 		if outage == nil {
@@ -237,13 +239,11 @@ func (s *Sim) shareScan() *ownershipScan {
 			accrue(tp, from)
 		}
 		outage.EndStep, outage.EndMs = i, at
-		for _, ms := range outage.UnownedMs {
-			if ms > 0 {
-				out.outs = append(out.outs, *outage)
-				break
-			}
+		outage.UnownedMs = PartitionMsOf(outGaps)
+		if worst, _ := outage.UnownedMs.stats(); worst > 0 {
+			out.outs = append(out.outs, *outage)
 		}
-		outage = nil
+		outage, outGaps = nil, map[kafka.TP]int64{}
 	}
 	for i := range s.steps {
 		r := &s.steps[i]
@@ -286,10 +286,10 @@ func (s *Sim) shareScan() *ownershipScan {
 				}
 			}
 			if outage != nil && outage.StartStep >= start {
-				outage = nil // the hop's own gap: this rebalance's
+				outage, outGaps = nil, map[kafka.TP]int64{} // the hop's own gap: this rebalance's
 			}
 			closeOutage(start)
-			cur = &Rebalance{StartStep: start, StartMs: s.steps[start].at, UnownedMs: map[kafka.TP]int64{}}
+			cur = &Rebalance{StartStep: start, StartMs: s.steps[start].at}
 			round = &Round{StartStep: start, StartMs: s.steps[start].at, Generation: g.generation}
 			before = holdBefore
 			if w.settled(g) {
@@ -310,7 +310,7 @@ func (s *Sim) shareScan() *ownershipScan {
 		if cur == nil {
 			switch {
 			case outage == nil && len(since) > 0 && g.state != kafka.Empty:
-				outage = &Outage{StartStep: i, StartMs: at, UnownedMs: map[kafka.TP]int64{}}
+				outage = &Outage{StartStep: i, StartMs: at}
 			case outage != nil && len(since) == 0:
 				closeOutage(i)
 			}
@@ -320,6 +320,10 @@ func (s *Sim) shareScan() *ownershipScan {
 	if cur != nil {
 		round.EndStep, round.EndMs = prevI, prevAt
 		cur.Rounds = append(cur.Rounds, *round)
+		cur.UnownedMs = PartitionMsOf(curGaps)
+	}
+	if outage != nil {
+		outage.UnownedMs = PartitionMsOf(outGaps)
 	}
 	out.cur, out.out = cur, outage
 	return out

@@ -194,5 +194,5 @@ func (s *Sim) shareFill(o *Outcome, e int) {
 	o.After = shareAssignment(ah, liveIDs(av))
 	o.Balance = balanceOf(av)
 	o.SettledMs, o.SettledStep = av.TimeMs, end
-	o.addGaps(gaps)
+	o.addGaps(PartitionMsOf(gaps))
 }

@@ -77,18 +77,28 @@ func BenchmarkSortGaps(b *testing.B) {
 
 // addGaps sums each partition's gaps over the parts it is in, once,
 // drops sums of nothing, and totals them: as merging the parts into one
-// map first would.
+// map first would. The parts are a scan's (one numbering, its topics
+// numbered as they are met, so a later part may know more) or, once in a
+// while, numbered apart.
 func TestAddGapsSumsTheParts(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		var parts []map[kafka.TP]int64
+		var parts []PartitionMs
 		merged := map[kafka.TP]int64{}
+		x := newTPIndex()
 		for range rapid.IntRange(0, 4).Draw(t, "parts") {
 			p := map[kafka.TP]int64{}
+			var slots tpSlots
 			for range rapid.IntRange(0, 8).Draw(t, "gaps") {
-				tp := kafka.TP{Topic: rapid.SampledFrom([]string{"a", "B"}).Draw(t, "topic"), Partition: int32(rapid.IntRange(0, 3).Draw(t, "p"))}
-				p[tp] = int64(rapid.IntRange(0, 5).Draw(t, "ms"))
+				tp := kafka.TP{Topic: rapid.SampledFrom([]string{"a", "B", "t10", "t2"}).Draw(t, "topic"), Partition: int32(rapid.IntRange(0, 3).Draw(t, "p"))}
+				ms := int64(rapid.IntRange(0, 5).Draw(t, "ms"))
+				p[tp] = ms
+				slots.put(keyOf(x.topic(tp.Topic), tp.Partition), ms)
 			}
-			parts = append(parts, p)
+			if rapid.IntRange(0, 9).Draw(t, "apart") == 0 {
+				parts = append(parts, PartitionMsOf(p))
+			} else {
+				parts = append(parts, slots.table(x))
+			}
 			for tp, ms := range p {
 				merged[tp] += ms
 			}

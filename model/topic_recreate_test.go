@@ -209,7 +209,7 @@ timeline:
 		}
 		for _, p := range []int32{0, 1, 2} {
 			tp := kafka.TP{Topic: "t1", Partition: p}
-			assert.Equal(t, want[tp], r.UnownedMs[tp], "steps %d..%d: %v", r.StartStep, r.EndStep, tp)
+			assert.Equal(t, want[tp], r.UnownedMs.Of(tp), "steps %d..%d: %v", r.StartStep, r.EndStep, tp)
 		}
 	}
 }

@@ -126,7 +126,7 @@ type Rebalance struct {
 	Moves []kafka.Move
 	Moved int
 	// UnownedMs is, per partition, how long it had no consumer during the rebalance.
-	UnownedMs map[strategies.TopicPartition]int64
+	UnownedMs PartitionMs
 }
 
 // fillMembers sets v.Members, the views after step i (members, in start

@@ -118,14 +118,15 @@ func (f *fakeSim) Rebalances() []model.Rebalance {
 			start = i
 		}
 		if fr.state == "Stable" && start >= 0 {
-			r := model.Rebalance{StartStep: start, EndStep: i, StartMs: f.frames[start].ms, EndMs: fr.ms, Generation: fr.gen,
-				UnownedMs: map[kafka.TP]int64{}}
+			r := model.Rebalance{StartStep: start, EndStep: i, StartMs: f.frames[start].ms, EndMs: fr.ms, Generation: fr.gen}
+			unowned := map[kafka.TP]int64{}
 			r.Moves = kafka.Diff(f.owners(start-1), f.owners(i))
 			r.Moved = kafka.Taken(r.Moves)
 			r.Rounds = []model.Round{{StartStep: start, EndStep: i, StartMs: f.frames[start].ms, EndMs: fr.ms, Generation: fr.gen}}
 			for p := int32(0); p < 6; p++ {
-				r.UnownedMs[kafka.TP{Topic: "orders", Partition: p}] = fr.ms - f.frames[start].ms
+				unowned[kafka.TP{Topic: "orders", Partition: p}] = fr.ms - f.frames[start].ms
 			}
+			r.UnownedMs = model.PartitionMsOf(unowned)
 			out = append(out, r)
 			start = -1
 		}
