@@ -284,47 +284,36 @@ func diffTablesIn(before, after ownerTable, x *tpIndex, order []int32) []kafka.M
 
 // holdingsOfTable is who holds what in a table in x's numbering, with
 // every member of ids listed (held partitions or not), its topics in order
-// (x.order(), computed once by a caller that builds several). It groups
-// each topic's row by member with a counting pass, so a member's
-// partitions of a topic are one run of one buffer, in partition order,
-// with no list of (topic, partition) pairs to sort or split, and no map
-// per member: 500 maps of 1,000 topics were a quarter of a what-if's
-// outcome, and its JSON sorted them again (issue 21).
+// (x.order(), computed once by a caller that builds several). Two passes
+// over the table, no map per member: 500 maps of 1,000 topics were a
+// quarter of a what-if's outcome, and its JSON sorted them again (issue
+// 21). The first numbers each partition's member and counts each member's
+// topics; then, members in id order, each one's topics get one stretch of
+// one list, and the second pass fills them topic by topic, a member's
+// partitions of a topic one run of one buffer, in partition order.
 func holdingsOfTable(t ownerTable, x *tpIndex, order []int32, ids []string) kafka.Holdings {
 	var (
 		seen    = map[string]int32{} // member id -> its index
 		mIDs    []string             // by member index: its id
-		rows    []int32              // by member index: its rows (topics)
-		count   []int32              // by member index: its partitions in this row
-		runs    [][]int32            // by member index: its run of this row
-		touched []int32              // the members with partitions in this row
-		who     []int32              // by partition of this row: its member's index, -1 nobody
-		found   []memberRun          // every member's run of every row, row by row
+		topics  []int32              // by member index: how many topics it holds
+		lastRow []int32              // by member index: the last row it was counted in
+		who     []int32              // by partition, row after row: its member's index, -1 nobody
 	)
-	// found made once at its bound, a run per held partition: grown by
-	// doubling to half a million runs it copied them for a second (issue 21).
-	bound := 0
+	size := 0
 	for _, ti := range order {
 		if int(ti) < len(t) {
-			for _, id := range t[ti] {
-				if id != "" {
-					bound++
-				}
-			}
+			size += len(t[ti])
 		}
 	}
-	found = make([]memberRun, 0, bound)
-	for _, ti := range order {
+	who = make([]int32, 0, size)
+	for r, ti := range order {
 		if int(ti) >= len(t) {
 			continue
 		}
-		row := t[ti]
-		who = slices.Grow(who[:0], len(row))[:len(row)]
-		touched = touched[:0]
-		last, lastID, held := int32(-1), "", 0
-		for p, id := range row {
+		last, lastID := int32(-1), ""
+		for _, id := range t[ti] {
 			if id == "" {
-				who[p] = -1
+				who = append(who, -1)
 				continue
 			}
 			if last < 0 || id != lastID {
@@ -332,76 +321,82 @@ func holdingsOfTable(t ownerTable, x *tpIndex, order []int32, ids []string) kafk
 				if !ok {
 					m = int32(len(mIDs))
 					seen[id] = m
-					rows, count, runs = append(rows, 0), append(count, 0), append(runs, nil)
-					mIDs = append(mIDs, id)
+					mIDs, topics, lastRow = append(mIDs, id), append(topics, 0), append(lastRow, -1)
 				}
 				last, lastID = m, id
 			}
-			if count[last] == 0 {
-				touched = append(touched, last)
+			if lastRow[last] != int32(r) {
+				lastRow[last] = int32(r)
+				topics[last]++
 			}
-			count[last]++
-			who[p] = last
-			held++
-		}
-		if held == 0 {
-			continue
-		}
-		buf := make([]int32, held)
-		off := 0
-		for _, m := range touched {
-			n := int(count[m])
-			runs[m] = buf[off : off : off+n]
-			off += n
-		}
-		for p, m := range who {
-			if m >= 0 {
-				runs[m] = append(runs[m], int32(p))
-			}
-		}
-		name := x.names[ti]
-		for _, m := range touched {
-			found = append(found, memberRun{m, name, runs[m]})
-			rows[m]++
-			count[m], runs[m] = 0, nil
+			who = append(who, last)
 		}
 	}
 	for _, id := range ids {
 		if _, ok := seen[id]; !ok {
 			seen[id] = int32(len(mIDs))
-			mIDs, rows = append(mIDs, id), append(rows, 0)
+			mIDs, topics = append(mIDs, id), append(topics, 0)
 		}
 	}
-	// Members in id order, each's runs one stretch of one list, in the
-	// order found: topic by topic.
 	rank := make([]int32, len(mIDs)) // by id order: the member's index
 	for m := range rank {
 		rank[m] = int32(m)
 	}
 	slices.SortFunc(rank, func(a, b int32) int { return strings.Compare(mIDs[a], mIDs[b]) })
 	sorted := make([]string, len(rank))
-	at := make([]int32, len(mIDs)) // by member index: where its next run goes
-	off := int32(0)
+	at := make([]int32, len(mIDs)) // by member index: where its next topic goes
+	total := int32(0)
 	for r, m := range rank {
-		sorted[r], at[m] = mIDs[m], off
-		off += rows[m]
+		sorted[r], at[m] = mIDs[m], total
+		total += topics[m]
 	}
-	all := make([]kafka.TopicPartitions, len(found))
-	for _, f := range found {
-		all[at[f.member]] = kafka.TopicPartitions{Topic: f.topic, Partitions: f.partitions}
-		at[f.member]++
+	all := make([]kafka.TopicPartitions, total)
+	count := make([]int32, len(mIDs)) // by member index: its partitions in this row
+	var touched []int32               // the members with partitions in this row
+	off := 0                          // the row's first partition in who
+	for _, ti := range order {
+		if int(ti) >= len(t) {
+			continue
+		}
+		row := who[off : off+len(t[ti])]
+		off += len(row)
+		touched = touched[:0]
+		held := 0
+		for _, m := range row {
+			if m < 0 {
+				continue
+			}
+			if count[m] == 0 {
+				touched = append(touched, m)
+			}
+			count[m]++
+			held++
+		}
+		if held == 0 {
+			continue
+		}
+		buf := make([]int32, 0, held)
+		name := x.names[ti]
+		for _, m := range touched {
+			n := len(buf)
+			all[at[m]] = kafka.TopicPartitions{Topic: name, Partitions: buf[n : n : n+int(count[m])]}
+			buf = buf[:n+int(count[m])]
+			count[m] = 0
+		}
+		for p, m := range row {
+			if m >= 0 {
+				tp := &all[at[m]]
+				tp.Partitions = append(tp.Partitions, int32(p))
+			}
+		}
+		for _, m := range touched {
+			at[m]++
+		}
 	}
-	topics := make([][]kafka.TopicPartitions, len(rank))
+	out := make([][]kafka.TopicPartitions, len(rank))
 	for r, m := range rank {
-		end := at[m] // past its last run now
-		topics[r] = all[end-rows[m] : end : end]
+		end := at[m] // past its last topic now
+		out[r] = all[end-topics[m] : end : end]
 	}
-	return kafka.HoldingsFrom(sorted, topics)
-}
-
-// memberRun is one topic's partitions of a member (holdingsOfTable).
-type memberRun struct {
-	member     int32
-	topic      string
-	partitions []int32
+	return kafka.HoldingsFrom(sorted, out)
 }
