@@ -1,6 +1,7 @@
 package model
 
 import (
+	"reflect"
 	"slices"
 	"testing"
 
@@ -40,7 +41,7 @@ func TestHoldingsOfTableListWhatTheTableHolds(t *testing.T) {
 			}
 		}
 		h := holdingsOfTable(table, x, x.order(), ids)
-		if got := h.Assignment(); !equalAssignments(got, want) {
+		if got := h.Assignment(); !reflect.DeepEqual(got, want) {
 			t.Fatalf("holdings %v, want %v", got, want)
 		}
 		if !slices.IsSorted(h.Members()) {
@@ -52,22 +53,4 @@ func TestHoldingsOfTableListWhatTheTableHolds(t *testing.T) {
 			}
 		}
 	})
-}
-
-func equalAssignments(a, b kafka.Assignment) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for id, ts := range a {
-		bt, ok := b[id]
-		if !ok || len(ts) != len(bt) {
-			return false
-		}
-		for topic, ps := range ts {
-			if !slices.Equal(ps, bt[topic]) {
-				return false
-			}
-		}
-	}
-	return true
 }
