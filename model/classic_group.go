@@ -50,7 +50,11 @@ type classicGroup struct {
 	newMemberAdded bool
 	stored         *storedGroup // the last state written to __consumer_offsets
 	withheld       []strategies.Withheld
-	broker         int // the broker hosting the group; -1 when none
+	// emptied: a join phase interrupted the sync and emptied every stored
+	// assignment (resetAndPropagateAssignmentWithError); the leader's next
+	// assignment fills them again.
+	emptied bool
+	broker  int // the broker hosting the group; -1 when none
 	// supported counts the members listing each assignor
 	// (ClassicGroup.supportedProtocols), so a JoinGroup's check costs its
 	// own list, not the group.
@@ -331,6 +335,7 @@ func (g *classicGroup) prepareRebalance(reason string) {
 		for _, m := range g.members {
 			m.assignment = nil
 		}
+		g.emptied = true
 		g.answerParkedSyncs("REBALANCE_IN_PROGRESS")
 	}
 	g.w.clock.cancel(g.syncTimer)

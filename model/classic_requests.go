@@ -268,7 +268,7 @@ func (g *classicGroup) handleSync(c *client, id, instance string, gen int32, ass
 		g.members[mid].assignment = assignments[mid]
 		g.members[mid].prevAssigned = assignments[mid]
 	}
-	g.withheld = withheld
+	g.withheld, g.emptied = withheld, false
 	if !g.transition(kafka.Stable) {
 		return
 	}

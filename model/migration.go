@@ -155,7 +155,7 @@ func (w *world) upgrade(by *client) {
 	g := newConsumerGroup(w)
 	g.groupEpoch, g.assignEpoch = cg.generation, cg.generation
 	target := map[string][]kafka.TP{}
-	var names []string
+	var names, forgotten []string
 	for _, id := range cg.order.Keys() {
 		cm := cg.members[id]
 		m := &kMember{id: cm.id, client: cm.client, instance: cm.instance, topics: cm.topics,
@@ -172,6 +172,9 @@ func (w *world) upgrade(by *client) {
 		g.setHeld(m, assigned, nil)
 		target[m.id] = assigned
 		names = append(names, cm.client)
+		if kept := w.unlisted(cm.id, assigned); len(kept) > 0 {
+			forgotten = append(forgotten, cm.client+" "+fmtShort(kept))
+		}
 	}
 	g.target = target
 	w.classic, w.consumerGroup, w.consumer = newClassicGroup(w), g, true
@@ -179,9 +182,34 @@ func (w *world) upgrade(by *client) {
 		g.touchSession(m)
 	}
 	w.viewsAnew()
-	w.record(kafka.KindGroupConverted, "", "", false, fmt.Sprintf(
+	text := fmt.Sprintf(
 		"%s joins with the consumer protocol, and group.consumer.migration.policy is %s: the coordinator converts classic group %s (generation %d) into a consumer group at group epoch %d. Its classic members (%s) are STABLE at epoch %d with their last assignment as their target; they keep the classic protocol, and learn of the new epoch at their next heartbeat.",
-		by.id, w.sc.MigrationPolicy(), w.sc.GroupID, cg.generation, g.groupEpoch, strings.Join(names, ", "), g.groupEpoch))
+		by.id, w.sc.MigrationPolicy(), w.sc.GroupID, cg.generation, g.groupEpoch, strings.Join(names, ", "), g.groupEpoch)
+	if len(forgotten) > 0 {
+		why := "their last assignment is all the coordinator knows"
+		if cg.emptied {
+			why = "the rebalance it interrupts had emptied their stored assignments (resetAndPropagateAssignmentWithError)"
+		}
+		text += fmt.Sprintf(
+			" But %s, and some still hold more (%s): the coordinator may give those partitions to another member before they are revoked, and until then two members consume them.",
+			why, strings.Join(forgotten, ", "))
+	}
+	w.record(kafka.KindGroupConverted, "", "", false, text)
+}
+
+// unlisted is what the running client with memberID holds beyond assigned,
+// the assignment the coordinator stored for it. A cooperative client keeps
+// its partitions through a rebalance, and a rebalance interrupted while
+// completing empties every stored assignment, so after an upgrade the
+// consumer coordinator can hand them to someone else at once
+// (ConsumerGroup.fromClassicGroup reads only the stored assignment).
+func (w *world) unlisted(memberID string, assigned []kafka.TP) []kafka.TP {
+	for _, c := range w.clients {
+		if c.running && c.memberID == memberID {
+			return kafka.MinusTPs(w.existing(c.owned), assigned)
+		}
+	}
+	return nil
 }
 
 // downgradeOnLeave converts the consumer group into a classic group when

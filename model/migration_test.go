@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -221,4 +222,49 @@ timeline:
 	if st.GroupState != kafka.KEmpty {
 		t.Errorf("step %d: the new consumer group is %s", converted, st.GroupState)
 	}
+}
+
+// Kafka's window of two owners in an upgrade: c4 leaves while generation 2
+// is completing, which empties every stored assignment
+// (GroupMetadataManager.prepareRebalance, resetAndPropagateAssignmentWithError),
+// and comes straight back with the consumer protocol. fromClassicGroup takes
+// only the stored assignments, so c3, a cooperative client still holding
+// t0-0 from generation 1, is STABLE with nothing, and the new target hands
+// t0-0 to c4 before c3 revokes it. The upgrade's step says so; the property
+// test exempts exactly these holdings (unlistedAtUpgrade).
+func TestUpgradeAfterAnInterruptedSyncForgetsWhatClassicMembersHold(t *testing.T) {
+	needStrategy(t, "uniform")
+	sim := simYAML(t, "forgotten.yaml", `
+topics: {t0: 2}
+group: {id: g0, strategy: cooperative-sticky, protocol: cooperative}
+members:
+  - {id: c1, topics: [t0], instance: ic1, strategies: [range, cooperative-sticky], max_poll_interval_ms: 30000, session_timeout_ms: 6000, heartbeat_interval_ms: 1000}
+  - {id: c2, topics: [t0]}
+timeline:
+  - {at_ms: 96, join: {id: c3, topics: [t0]}}
+  - {at_ms: 302, leave: c2}
+  - {at_ms: 2265, stall: {id: c1, ms: 1000}}
+  - {at_ms: 60311, join: {id: c4, topics: [t0]}}
+  - {at_ms: 62796, leave: c1}
+  - {at_ms: 63013, restart: {id: c4, protocol: consumer}}
+`)
+	conv := steps(sim, kafka.KindGroupConverted, "")
+	require.Len(t, conv, 1)
+	assert.Contains(t, conv[0].Text, "emptied their stored assignments")
+	assert.Contains(t, conv[0].Text, "(c3 [t0-0])")
+	both, after := -1, -1
+	for i := conv[0].Index; i < sim.Len(); i++ {
+		st := sim.Step(i)
+		two := slices.Contains(st.Owned["c3"]["t0"], 0) && slices.Contains(st.Owned["c4"]["t0"], 0)
+		if two && both < 0 {
+			both = i
+		}
+		if !two && both >= 0 && after < 0 {
+			after = i
+		}
+	}
+	require.GreaterOrEqual(t, both, 0, "c4 gets t0-0 while c3 still holds it")
+	require.Greater(t, after, both, "c3 gives it up")
+	assert.Equal(t, "c3", sim.Step(after).Member)
+	assert.Equal(t, []int32{1}, sim.Step(after).Owned["c3"]["t0"], "c3 takes its target, t0-1")
 }

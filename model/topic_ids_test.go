@@ -52,7 +52,10 @@ func (h *heldIDs) target(st model.Step) {
 }
 
 // holding is one member's hold on a partition, keyed for the double-owner check.
-type holding struct{ member, key string }
+type holding struct {
+	member, key string
+	tp          kafka.TP
+}
 
 // owners reads step st (steps in order): each held partition, keyed by
 // name under a classic group and by name and topic id under a consumer group.
@@ -86,7 +89,7 @@ func (h *heldIDs) owners(st model.Step, topics []model.TopicView) []holding {
 				if byID {
 					key = fmt.Sprintf("%s-%d (topic id %d)", topic, p, id)
 				}
-				out = append(out, holding{m, key})
+				out = append(out, holding{m, key, tp})
 			}
 		}
 		next[m] = mine
