@@ -62,3 +62,24 @@ func BenchmarkImport(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAddCluster fills the offsets of the 500,000 partitions of
+// scaleGroup (10,000 members, 1,000 topics), each committed and with a log
+// end, as a live read does after its last answer (issue 21). Its numbers
+// share one block (AddCluster): a pointer allocated for each of the three
+// of every partition cost most of this.
+func BenchmarkAddCluster(b *testing.B) {
+	g := scaleGroup(10000, 1000, 500)
+	counts := g.Topics
+	committed, ends := map[string]map[int32]int64{}, map[string]map[int32]int64{}
+	for t, n := range counts {
+		committed[t], ends[t] = make(map[int32]int64, n), make(map[int32]int64, n)
+		for p := range n {
+			committed[t][p], ends[t][p] = int64(p), int64(p)+7
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		g.AddCluster(counts, committed, ends)
+	}
+}

@@ -192,7 +192,19 @@ func (g *Group) AddCluster(counts map[string]int32, committed, ends map[string]m
 		topics = append(topics, t)
 	}
 	topics = sortedUnique(topics)
-	g.Topics, g.MissingTopics, g.Offsets = map[string]int32{}, nil, []Offset{}
+	total := 0
+	for _, t := range topics {
+		total += int(max(counts[t], 0))
+	}
+	g.Topics, g.MissingTopics, g.Offsets = map[string]int32{}, nil, make([]Offset, 0, total)
+	// The offsets' numbers share one block, never grown (at most three a
+	// partition), so the pointers into it stay put: three allocations a
+	// partition were a tenth of a 500,000-partition read.
+	vals := make([]int64, 0, 3*total)
+	num := func(v int64) *int64 {
+		vals = append(vals, v)
+		return &vals[len(vals)-1]
+	}
 	for _, t := range topics {
 		n, ok := counts[t]
 		if !ok {
@@ -200,16 +212,17 @@ func (g *Group) AddCluster(counts map[string]int32, committed, ends map[string]m
 			continue
 		}
 		g.Topics[t] = n
+		tc, te := committed[t], ends[t]
 		for p := int32(0); p < n; p++ {
 			o := Offset{Topic: t, Partition: p}
-			if c, ok := committed[t][p]; ok && c >= 0 {
-				o.Committed = ptr(c)
+			if c, ok := tc[p]; ok && c >= 0 {
+				o.Committed = num(c)
 			}
-			if e, ok := ends[t][p]; ok {
-				o.LogEnd = ptr(e)
+			if e, ok := te[p]; ok {
+				o.LogEnd = num(e)
 			}
 			if o.Committed != nil && o.LogEnd != nil {
-				o.Lag = ptr(*o.LogEnd - *o.Committed)
+				o.Lag = num(*o.LogEnd - *o.Committed)
 			}
 			g.Offsets = append(g.Offsets, o)
 		}
