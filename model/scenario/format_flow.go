@@ -32,11 +32,14 @@ func encodeFlows(root *yaml.Node) ([]byte, error) {
 		was    *yaml.Node
 	}
 	var swaps []swap
+	var scratch []byte // one buffer for every flow: 10,000 members' owned lists each grew their own
 	var walk func(n *yaml.Node)
 	walk = func(n *yaml.Node) {
 		for i, c := range n.Content {
 			if c.Style&yaml.FlowStyle != 0 && (c.Kind == yaml.MappingNode || c.Kind == yaml.SequenceNode) {
-				if b, ok := appendFlow(nil, c); ok {
+				b, ok := appendFlow(scratch[:0], c)
+				scratch = b
+				if ok {
 					n.Content[i] = &yaml.Node{Kind: yaml.ScalarNode, Value: flowMark + strconv.Itoa(len(flows)) + "z"}
 					flows, swaps = append(flows, string(b)), append(swaps, swap{n, i, c})
 					continue
