@@ -9,6 +9,9 @@
 //	kviz whatif g.yaml --at-ms 0 --leave MEMBER
 //
 // and prints each one's wall time and peak memory (the child's max RSS).
+// With -hold it then keeps the cluster up until interrupted, printing its
+// address, so a profile or another binary can read the same group without
+// building it again (minutes at 10,000 members).
 //
 // See livetest.StartScale for how the group is built.
 package main
@@ -19,6 +22,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"syscall"
 	"time"
@@ -33,14 +37,15 @@ func main() {
 	kviz := flag.String("kviz", "kviz", "the kviz binary to measure")
 	out := flag.String("out", os.TempDir(), "where g.yaml goes")
 	runs := flag.Int("runs", 1, "how many times to run each kviz command")
+	hold := flag.Bool("hold", false, "keep the cluster up afterwards, until interrupted")
 	flag.Parse()
-	if err := run(*members, *topics, int32(*parts), *kviz, *out, *runs); err != nil {
+	if err := run(*members, *topics, int32(*parts), *kviz, *out, *runs, *hold); err != nil {
 		fmt.Fprintln(os.Stderr, "livescale:", err)
 		os.Exit(1)
 	}
 }
 
-func run(members, topics int, parts int32, kviz, out string, runs int) error {
+func run(members, topics int, parts int32, kviz, out string, runs int, hold bool) error {
 	c, ids, err := livetest.StartScale(context.Background(), members, topics, parts, func(f string, a ...any) { fmt.Printf(f+"\n", a...) })
 	if err != nil {
 		return err
@@ -57,6 +62,12 @@ func run(members, topics int, parts int32, kviz, out string, runs int) error {
 		if err := measure("whatif --leave", "", kviz, "whatif", yaml, "--at-ms", "0", "--leave", ids[members/2]); err != nil {
 			return err
 		}
+	}
+	if hold {
+		fmt.Printf("holding: kviz live --bootstrap-server %s --group %s (interrupt to stop)\n", addr, group)
+		stop := make(chan os.Signal, 1)
+		signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
+		<-stop
 	}
 	return nil
 }
