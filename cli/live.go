@@ -155,8 +155,12 @@ func runLive(cmd *cobra.Command, f *liveFlags) error {
 		}
 		return nil
 	}
+	readGroup := r.Group
+	if f.scenario || f.assignInput {
+		readGroup = r.GroupShape // neither names an offset
+	}
 	read := func(ctx context.Context) (*live.Group, error) {
-		g, err := r.Group(ctx, f.group)
+		g, err := readGroup(ctx, f.group)
 		if err != nil {
 			return nil, err
 		}

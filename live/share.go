@@ -91,7 +91,7 @@ func (r *Reader) share(ctx context.Context, name string) (*Group, error) {
 			}
 		})
 	}
-	counts, ends, ids, err := r.around(ctx, g, starts, nil)
+	counts, ends, ids, err := r.around(ctx, g, starts, nil, true)
 	if err != nil {
 		return nil, err
 	}
