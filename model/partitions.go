@@ -80,8 +80,13 @@ func collect(v *MemberView, s kafka.PartitionState) []kafka.TP {
 	return out
 }
 
-// consumedBy is what a member consumes. Most members give nothing up:
-// then it is what they hold, shared, not a copy.
+// consumedBy is what a member consumes, the partitions classify calls
+// PartitionConsumed: what it holds less what it gives up, in Owned's order.
+// Most members give nothing up: then it is what they hold, shared, not a
+// copy. A member giving up partitions is one filter, counted then made at
+// its size (kafka.MinusTPs), not classify's walk of every list grown by
+// appending: the rebalance scan asks it of every revoking member's every
+// view (TestConsumedByIsWhatClassifyConsumes holds the two together).
 func consumedBy(v *MemberView) []kafka.TP {
 	switch {
 	case !consuming(v.Status):
@@ -89,7 +94,7 @@ func consumedBy(v *MemberView) []kafka.TP {
 	case len(v.Revoking) == 0:
 		return v.Owned
 	}
-	return collect(v, kafka.PartitionConsumed)
+	return kafka.MinusTPs(v.Owned, v.Revoking)
 }
 
 // revokedBy is what a member is giving up.
