@@ -182,18 +182,23 @@ func (w *world) upgrade(by *client) {
 		g.touchSession(m)
 	}
 	w.viewsAnew()
+	// The warning goes before the members' part: a screen shows a step's
+	// first lines, and two consumers of one partition is the news.
 	text := fmt.Sprintf(
-		"%s joins with the consumer protocol, and group.consumer.migration.policy is %s: the coordinator converts classic group %s (generation %d) into a consumer group at group epoch %d. Its classic members (%s) are STABLE at epoch %d with their last assignment as their target; they keep the classic protocol, and learn of the new epoch at their next heartbeat.",
-		by.id, w.sc.MigrationPolicy(), w.sc.GroupID, cg.generation, g.groupEpoch, strings.Join(names, ", "), g.groupEpoch)
+		"%s joins with the consumer protocol, and group.consumer.migration.policy is %s: the coordinator converts classic group %s (generation %d) into a consumer group at group epoch %d.",
+		by.id, w.sc.MigrationPolicy(), w.sc.GroupID, cg.generation, g.groupEpoch)
 	if len(forgotten) > 0 {
-		why := "their last assignment is all the coordinator knows"
+		why := "it takes only their stored assignments"
 		if cg.emptied {
-			why = "the rebalance it interrupts had emptied their stored assignments (resetAndPropagateAssignmentWithError)"
+			why = "the rebalance this interrupts had emptied the stored assignments it takes (resetAndPropagateAssignmentWithError)"
 		}
 		text += fmt.Sprintf(
-			" But %s, and some still hold more (%s): the coordinator may give those partitions to another member before they are revoked, and until then two members consume them.",
+			" Two members may consume a partition at once for a while: %s, yet classic members still hold more (%s), which the new target can give another member before they revoke it.",
 			why, strings.Join(forgotten, ", "))
 	}
+	text += fmt.Sprintf(
+		" Its classic members (%s) are STABLE at epoch %d with their last assignment as their target; they keep the classic protocol, and learn of the new epoch at their next heartbeat.",
+		strings.Join(names, ", "), g.groupEpoch)
 	w.record(kafka.KindGroupConverted, "", "", false, text)
 }
 

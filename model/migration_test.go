@@ -250,7 +250,8 @@ timeline:
 `)
 	conv := steps(sim, kafka.KindGroupConverted, "")
 	require.Len(t, conv, 1)
-	assert.Contains(t, conv[0].Text, "emptied their stored assignments")
+	assert.Contains(t, conv[0].Text, "emptied the stored assignments")
+	assert.Contains(t, conv[0].Text, "Two members may consume a partition at once")
 	assert.Contains(t, conv[0].Text, "(c3 [t0-0])")
 	both, after := -1, -1
 	for i := conv[0].Index; i < sim.Len(); i++ {
