@@ -172,7 +172,7 @@ func (w *world) upgrade(by *client) {
 		g.setHeld(m, assigned, nil)
 		target[m.id] = assigned
 		names = append(names, cm.client)
-		if kept := w.unlisted(cm.id, assigned); len(kept) > 0 {
+		if kept := w.unlisted(cm, assigned); len(kept) > 0 {
 			forgotten = append(forgotten, cm.client+" "+fmtShort(kept))
 		}
 	}
@@ -202,17 +202,17 @@ func (w *world) upgrade(by *client) {
 	w.record(kafka.KindGroupConverted, "", "", false, text)
 }
 
-// unlisted is what the running client with memberID holds beyond assigned,
-// the assignment the coordinator stored for it. A cooperative client keeps
-// its partitions through a rebalance, and a rebalance interrupted while
-// completing empties every stored assignment, so after an upgrade the
-// consumer coordinator can hand them to someone else at once
-// (ConsumerGroup.fromClassicGroup reads only the stored assignment).
-func (w *world) unlisted(memberID string, assigned []kafka.TP) []kafka.TP {
-	for _, c := range w.clients {
-		if c.running && c.memberID == memberID {
-			return kafka.MinusTPs(w.existing(c.owned), assigned)
-		}
+// unlisted is what classic member cm's client, while running as cm, holds
+// beyond assigned, the assignment the coordinator stored for it. A
+// cooperative client keeps its partitions through a rebalance, and a
+// rebalance interrupted while completing empties every stored assignment,
+// so after an upgrade the consumer coordinator can hand them to someone
+// else at once (ConsumerGroup.fromClassicGroup reads only the stored
+// assignment). The client is found by its id, not by a walk of every
+// client for each of 10,000 members.
+func (w *world) unlisted(cm *cMember, assigned []kafka.TP) []kafka.TP {
+	if c := w.byID[cm.client]; c != nil && c.running && c.memberID == cm.id {
+		return kafka.MinusTPs(w.existing(c.owned), assigned)
 	}
 	return nil
 }
